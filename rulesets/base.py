@@ -1,0 +1,152 @@
+"""The ruleset interface every game implements: pure data and functions, no Django, no I/O."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulesets.schema import Field
+
+State = dict[str, Any]
+
+
+class RuleViolation(Exception):
+    """A move the rules forbid.
+
+    ``code`` is a stable machine name (``not_your_turn``), ``message`` a plain-words explanation for the
+    people at the table, ``rule`` the rulebook section it comes from (``"Get Salty › Player Turn › B"``).
+    """
+
+    def __init__(self, code: str, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One recorded action as a ruleset sees it: ``type``, acting ``seat`` (or None) and ``data``."""
+
+    type: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "data": copy.deepcopy(self.data)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended. ``winners`` are seat indexes; ``scores`` maps seat → points or is None."""
+
+    winners: tuple[int, ...] = ()
+    draw: bool = False
+    reason: str = ""
+    scores: dict[int, int | float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "draw": self.draw,
+            "reason": self.reason,
+            "scores": None if self.scores is None else {str(k): v for k, v in self.scores.items()},
+        }
+
+
+@dataclass(frozen=True)
+class EventType:
+    """A kind of recorded action: its wire name, a label for forms, its payload fields.
+
+    ``seat_required``: the event names the acting seat (most moves); False for table-level facts.
+    """
+
+    name: str
+    label: str
+    fields: tuple[Field, ...] = ()
+    seat_required: bool = True
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class TurnInfo:
+    """Whose turn it is (``seats`` may hold several when any of them may act) and the phase name."""
+
+    seats: tuple[int, ...]
+    phase: str
+    prompt: str = ""
+
+
+class Ruleset:
+    """Base class of a game's rules. Subclasses set the attributes and override the methods.
+
+    Contract (DESIGN.md §2): every method is pure and deterministic; ``apply`` never mutates its input and
+    never fails on an event ``validate`` accepted; ``validate`` checks in the order game over → phase →
+    whose turn → the move itself, raising :class:`RuleViolation`.
+    """
+
+    slug: str = ""
+    name: str = ""
+    seats: tuple[int, ...] = (2,)
+    version: int = 1
+    kind: str = "match"  # "match" or "campaign": which kind of stream the ruleset drives
+    rulebook: str = ""  # file name under shared/rulebooks
+    options_schema: tuple[Field, ...] = ()
+    event_types: dict[str, EventType] = {}
+
+    # -- identity helpers -------------------------------------------------------------------------
+    def seat_names_default(self, count: int) -> list[str]:
+        """Default seat labels for a new match of ``count`` seats."""
+        return [f"Seat {i}" for i in range(count)]
+
+    # -- the interface ----------------------------------------------------------------------------
+    def initial_state(self, options: dict[str, Any], seat_count: int) -> State:
+        """The state before the first event; JSON-serialisable. ``options`` are already validated."""
+        raise NotImplementedError
+
+    def validate(self, state: State, event: Event) -> None:
+        """Raise :class:`RuleViolation` if ``event`` may not be recorded now; return None otherwise."""
+        raise NotImplementedError
+
+    def apply(self, state: State, event: Event) -> State:
+        """Return the state after ``event``; the input is left untouched."""
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game goes on, else how it ended."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: State) -> list[Event] | None:
+        """Every complete event ``validate`` accepts now, or None where the game cannot list them."""
+        return None
+
+    def view(self, state: State, seat: int | None) -> State:
+        """The state as ``seat`` may see it (None: a spectator). Default: everything is public."""
+        return state
+
+    def turn(self, state: State) -> TurnInfo:
+        """Who may act now and in which phase; used to preselect the seat in forms."""
+        return TurnInfo(seats=(), phase="")
+
+    def describe(self, event: Event, seat_names: list[str]) -> str:
+        """One plain sentence for the history timeline."""
+        who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Table"
+        label = self.event_types[event.type].label if event.type in self.event_types else event.type
+        return f"{who}: {label}"
+
+    def check_options(self, options: dict[str, Any]) -> list[str]:
+        """Cross-field checks on options beyond their schema; returns human-readable problems."""
+        return []
+
+    def warnings(self, state: State) -> list[str]:
+        """Advice to show beside the state (e.g. a house rule the rulebook advises against)."""
+        return []
+
+
+def copy_state(state: State) -> State:
+    """A deep copy for reducers that prefer to edit a copy; states are plain JSON data."""
+    return copy.deepcopy(state)

@@ -1,0 +1,79 @@
+"""Last Stone: a tiny take-away game (take 1 to 3 stones; whoever takes the last stone wins).
+
+It is not one of the published games; it exists to exercise the store, the API and the pages with a
+ruleset small enough to reason about in tests, and as the simplest example of the interface.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.base import Event, EventType, Outcome, RuleViolation, Ruleset, State, TurnInfo
+from rulesets.schema import Field
+
+RULE_TURN = "Last Stone › Turns"
+RULE_TAKE = "Last Stone › Taking stones"
+RULE_END = "Last Stone › End of the game"
+
+
+class LastStone(Ruleset):
+    slug = "last-stone"
+    name = "Last Stone (demo)"
+    seats = (2,)
+    version = 1
+    options_schema = (
+        Field("stones", "int", required=False, default=10, minimum=1, maximum=1000, label="Stones in the pile"),
+        Field("first_seat", "choice", required=False, default=0, choices=(0, 1), label="Who starts"),
+    )
+    event_types = {
+        "stones_taken": EventType(
+            name="stones_taken",
+            label="Took stones",
+            fields=(Field("count", "int", minimum=1, maximum=3, label="How many"),),
+        ),
+    }
+
+    def initial_state(self, options: dict[str, Any], seat_count: int) -> State:
+        return {"pile": options.get("stones", 10), "turn": options.get("first_seat", 0), "winner": None}
+
+    def validate(self, state: State, event: Event) -> None:
+        if state["winner"] is not None:
+            raise RuleViolation("game_over", "The game is over: the last stone has been taken.", RULE_END)
+        if event.type not in self.event_types:
+            raise RuleViolation("unknown_event", f"Last Stone has no '{event.type}' action.", RULE_TURN)
+        if event.seat != state["turn"]:
+            raise RuleViolation("not_your_turn", f"It is seat {state['turn']}'s turn.", RULE_TURN)
+        count = event.data["count"]
+        if count > state["pile"]:
+            raise RuleViolation(
+                "not_enough_stones", f"Only {state['pile']} stone(s) are left; you cannot take {count}.", RULE_TAKE
+            )
+
+    def apply(self, state: State, event: Event) -> State:
+        pile = state["pile"] - event.data["count"]
+        seat = event.seat if event.seat is not None else state["turn"]
+        return {"pile": pile, "turn": 1 - seat, "winner": seat if pile == 0 else None}
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["winner"] is None:
+            return None
+        return Outcome(winners=(state["winner"],), reason="took the last stone")
+
+    def legal_moves(self, state: State) -> list[Event]:
+        if state["winner"] is not None:
+            return []
+        return [
+            Event("stones_taken", state["turn"], {"count": n}) for n in range(1, min(3, state["pile"]) + 1)
+        ]
+
+    def turn(self, state: State) -> TurnInfo:
+        if state["winner"] is not None:
+            return TurnInfo(seats=(), phase="over")
+        return TurnInfo(seats=(state["turn"],), phase="play", prompt=f"{state['pile']} stone(s) left")
+
+    def describe(self, event: Event, seat_names: list[str]) -> str:
+        who = seat_names[event.seat] if event.seat is not None else "Table"
+        return f"{who} took {event.data.get('count')} stone(s)"
+
+
+RULESET = LastStone()

@@ -1,0 +1,211 @@
+"""Payload and option schemas: a tiny declarative field language, its validator and its JSON Schema.
+
+A ruleset describes each event payload and its options as a tuple of :class:`Field`. The same description
+drives API validation (``check_payload``), OpenAPI (``json_schema``) and the web forms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+KINDS = ("int", "str", "bool", "cell", "choice", "list", "object", "any")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named value.
+
+    ``kind``: ``int`` (``minimum``/``maximum``), ``str`` (``max_length``), ``bool``, ``cell`` (``[x, y]``
+    integers), ``choice`` (one of ``choices``), ``list`` (of ``item``; ``min_items``/``max_items``),
+    ``object`` (``fields``; unknown keys rejected unless ``open``), ``any`` (JSON, bounded in size).
+    ``default`` is used when the field is missing and not ``required``.
+    """
+
+    name: str
+    kind: str
+    required: bool = True
+    nullable: bool = False
+    default: Any = None
+    label: str = ""
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int = 200
+    item: Field | None = None
+    min_items: int = 0
+    max_items: int = 100
+    fields: tuple[Field, ...] = ()
+    open: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown field kind {self.kind!r}")
+
+
+class SchemaError(Exception):
+    """Raised by :func:`check_payload` with ``errors``: a dict of dotted path → list of messages."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
+        self.errors = errors
+
+
+def check_payload(fields: tuple[Field, ...], data: Any, *, open_object: bool = False) -> dict[str, Any]:
+    """Validate ``data`` against ``fields``; return a cleaned copy with defaults filled in.
+
+    Raises :class:`SchemaError` listing every problem. Unknown keys are an error (a typo must not be
+    silently ignored) unless ``open_object``.
+    """
+    errors: dict[str, list[str]] = {}
+    cleaned = _check_object(fields, data, "", errors, open_object)
+    if errors:
+        raise SchemaError(errors)
+    return cleaned
+
+
+def _err(errors: dict[str, list[str]], path: str, msg: str) -> None:
+    errors.setdefault(path or "data", []).append(msg)
+
+
+def _check_object(
+    fields: tuple[Field, ...], data: Any, path: str, errors: dict[str, list[str]], open_object: bool
+) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        _err(errors, path, "Must be a JSON object.")
+        return {}
+    out: dict[str, Any] = {}
+    known = {f.name for f in fields}
+    if not open_object:
+        for key in data:
+            if key not in known:
+                _err(errors, _join(path, str(key)), "Unknown field.")
+    for f in fields:
+        sub = _join(path, f.name)
+        if f.name not in data:
+            if f.required:
+                _err(errors, sub, "This field is required.")
+            elif f.default is not None or f.nullable:
+                out[f.name] = f.default
+            continue
+        out[f.name] = _check_value(f, data[f.name], sub, errors)
+    return out
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_value(f: Field, value: Any, path: str, errors: dict[str, list[str]]) -> Any:
+    if value is None:
+        if not f.nullable:
+            _err(errors, path, "May not be null.")
+        return None
+    kind = f.kind
+    if kind == "int":
+        if not _is_int(value):
+            _err(errors, path, "Must be a whole number.")
+        elif f.minimum is not None and value < f.minimum:
+            _err(errors, path, f"Must be at least {f.minimum}.")
+        elif f.maximum is not None and value > f.maximum:
+            _err(errors, path, f"Must be at most {f.maximum}.")
+        return value
+    if kind == "str":
+        if not isinstance(value, str):
+            _err(errors, path, "Must be a string.")
+        elif len(value) > f.max_length:
+            _err(errors, path, f"At most {f.max_length} characters.")
+        elif f.required and not value.strip():
+            _err(errors, path, "May not be blank.")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            _err(errors, path, "Must be true or false.")
+        return value
+    if kind == "cell":
+        if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
+            _err(errors, path, "Must be a cell: a list of two whole numbers, e.g. [0, 1].")
+        elif any(abs(v) > 1000 for v in value):
+            _err(errors, path, "Cell coordinates must be between -1000 and 1000.")
+        return value
+    if kind == "choice":
+        if value not in f.choices or isinstance(value, bool) != any(isinstance(c, bool) for c in f.choices):
+            allowed = ", ".join(repr(c) for c in f.choices)
+            _err(errors, path, f"Must be one of {allowed}.")
+        return value
+    if kind == "list":
+        if not isinstance(value, list):
+            _err(errors, path, "Must be a list.")
+            return value
+        if len(value) < f.min_items:
+            _err(errors, path, f"Needs at least {f.min_items} item(s).")
+        if len(value) > f.max_items:
+            _err(errors, path, f"At most {f.max_items} item(s).")
+            return value
+        if f.item is None:
+            return value
+        return [_check_value(f.item, v, f"{path}[{i}]", errors) for i, v in enumerate(value)]
+    if kind == "object":
+        return _check_object(f.fields, value, path, errors, f.open)
+    # "any": JSON of bounded depth (the API layer bounds total size)
+    if _depth(value) > 6:
+        _err(errors, path, "Nested too deeply.")
+    return value
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > 6:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def json_schema(fields: tuple[Field, ...], *, open_object: bool = False) -> dict[str, Any]:
+    """The JSON Schema (OpenAPI 3.1 flavour) of an object made of ``fields``."""
+    return {
+        "type": "object",
+        "properties": {f.name: _field_schema(f) for f in fields},
+        "required": [f.name for f in fields if f.required],
+        "additionalProperties": open_object,
+    }
+
+
+def _field_schema(f: Field) -> dict[str, Any]:
+    s: dict[str, Any]
+    if f.kind == "int":
+        s = {"type": "integer"}
+        if f.minimum is not None:
+            s["minimum"] = f.minimum
+        if f.maximum is not None:
+            s["maximum"] = f.maximum
+    elif f.kind == "str":
+        s = {"type": "string", "maxLength": f.max_length}
+    elif f.kind == "bool":
+        s = {"type": "boolean"}
+    elif f.kind == "cell":
+        s = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+    elif f.kind == "choice":
+        s = {"enum": list(f.choices)}
+    elif f.kind == "list":
+        s = {"type": "array", "maxItems": f.max_items}
+        if f.item is not None:
+            s["items"] = _field_schema(f.item)
+    elif f.kind == "object":
+        s = json_schema(f.fields, open_object=f.open)
+    else:
+        s = {}
+    if f.nullable:
+        s = {"anyOf": [s, {"type": "null"}]}
+    if f.help or f.label:
+        s["description"] = f.help or f.label
+    if f.default is not None:
+        s["default"] = f.default
+    return s
