@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rulesets.base import Event, EventType, RuleViolation, Ruleset, State
+from rulesets.base import Event, EventType, Ruleset, RuleViolation, State
 from rulesets.schema import Field
 
 EVENT_VOIDED = "event_voided"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.base import Event, EventType, Outcome, RuleViolation, Ruleset, State, TurnInfo
+from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
 from rulesets.schema import Field
 
 RULE_TURN = "Last Stone › Turns"
@@ -62,9 +62,7 @@ class LastStone(Ruleset):
     def legal_moves(self, state: State) -> list[Event]:
         if state["winner"] is not None:
             return []
-        return [
-            Event("stones_taken", state["turn"], {"count": n}) for n in range(1, min(3, state["pile"]) + 1)
-        ]
+        return [Event("stones_taken", state["turn"], {"count": n}) for n in range(1, min(3, state["pile"]) + 1)]
 
     def turn(self, state: State) -> TurnInfo:
         if state["winner"] is not None:
