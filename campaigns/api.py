@@ -1,0 +1,133 @@
+"""REST endpoints for campaigns: create, read, record events (one or a batch), the sheet at any version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns import selectors, services
+from campaigns.models import Campaign
+from matches.api import ERRORS, append_body, parse, users_by_name
+from matches.selectors import stream_log
+from matches.serializers import EventInput, EventOutput
+
+
+class CampaignCreateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    game = serializers.CharField(max_length=64, required=False, default="saltmarsh")
+    options = serializers.JSONField(required=False, default=dict)
+    is_public = serializers.BooleanField(required=False, default=True)
+    recorders = serializers.ListField(child=serializers.CharField(max_length=150), required=False, default=list)
+
+
+class CampaignOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    owner = serializers.CharField(source="owner.username")
+    is_public = serializers.BooleanField()
+    options = serializers.JSONField(source="stream.options")
+    version = serializers.IntegerField(source="stream.version")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class BatchInput(serializers.Serializer):
+    actions = serializers.ListField(child=serializers.JSONField(), max_length=50)
+    expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=90)
+
+
+class SheetQuery(serializers.Serializer):
+    at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+
+
+class CampaignListCreateApi(APIView):
+    """GET visible campaigns; POST create one."""
+
+    def get_permissions(self) -> list[Any]:
+        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
+
+    @extend_schema(responses={200: CampaignOutput(many=True)})
+    def get(self, request: Request) -> Response:
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(selectors.campaign_list(user=request.user), request, view=self)
+        return paginator.get_paginated_response(CampaignOutput(page, many=True).data)
+
+    @extend_schema(request=CampaignCreateInput, responses={201: CampaignOutput, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data = parse(CampaignCreateInput, request.data)
+        campaign = services.campaign_create(
+            owner=request.user, name=data["name"], game=data["game"], options=data["options"],
+            is_public=data["is_public"], recorders=users_by_name(data["recorders"], "recorders"),
+        )  # fmt: skip
+        return Response(CampaignOutput(campaign).data, status=status.HTTP_201_CREATED)
+
+
+class CampaignDetailApi(APIView):
+    """GET one campaign."""
+
+    @extend_schema(responses={200: CampaignOutput, 404: ERRORS[404]})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        return Response(CampaignOutput(selectors.campaign_get(user=request.user, campaign_id=campaign_id)).data)
+
+
+class CampaignEventsApi(APIView):
+    """GET the campaign log; POST one event (same rules and errors as matches)."""
+
+    def get_permissions(self) -> list[Any]:
+        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
+
+    @extend_schema(responses={200: EventOutput(many=True), 404: ERRORS[404]})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        lines = stream_log(stream_id=campaign.stream_id, game=campaign.game, seat_names=[])
+        return Response(EventOutput(lines, many=True).data)
+
+    @extend_schema(request=EventInput, responses={201: dict, **ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign: Campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        data = parse(EventInput, request.data)
+        result = services.campaign_event_record(
+            campaign=campaign, user=request.user, type=data["type"], seat=data["seat"], data=data["data"],
+            expected_version=data["expected_version"],
+            idempotency_key=data["idempotency_key"] or request.headers.get("Idempotency-Key") or None,
+            client_time=data["client_time"], request_id=getattr(request._request, "request_id", ""),
+        )  # fmt: skip
+        return Response(append_body(result, campaign.game), status=status.HTTP_201_CREATED)
+
+
+class CampaignBatchApi(APIView):
+    """POST several events at once, all or nothing (the town phase)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=BatchInput, responses={201: dict, **ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        data = parse(BatchInput, request.data)
+        results = services.campaign_events_record_batch(
+            campaign=campaign, user=request.user, actions=data["actions"],
+            expected_version=data["expected_version"], idempotency_key=data["idempotency_key"],
+            request_id=getattr(request._request, "request_id", ""),
+        )  # fmt: skip
+        return Response(
+            {"versions": [r.version for r in results], **append_body(results[-1], campaign.game)},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class CampaignSheetApi(APIView):
+    """GET the campaign sheet as it stood at version ``at`` (latest by default)."""
+
+    @extend_schema(parameters=[SheetQuery], responses={200: dict, 404: ERRORS[404]})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        query = parse(SheetQuery, request.query_params.dict())
+        return Response(selectors.campaign_sheet(campaign=campaign, at=query["at"]))

@@ -1,0 +1,25 @@
+"""Campaigns: long-running streams (a Ghosts of Saltmarsh campaign) on the same event store as matches."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Campaign(models.Model):
+    """A named campaign stream with an owner, recorders and visibility."""
+
+    stream = models.OneToOneField("matches.Stream", on_delete=models.PROTECT, related_name="campaign")
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=64)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_campaigns")
+    recorders = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="recorded_campaigns")
+    is_public = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return self.name

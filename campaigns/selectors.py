@@ -1,0 +1,62 @@
+"""Campaign reads: visibility, lists, the campaign sheet at any version, the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from campaigns.models import Campaign
+from matches import store
+from matches.errors import NotFound
+from matches.selectors import UserLike, can_view
+from rulesets import get_ruleset
+
+
+def campaign_visible_qs(user: UserLike) -> QuerySet[Campaign]:
+    """Every campaign ``user`` may see."""
+    qs = Campaign.objects.select_related("stream", "owner")
+    if user and user.is_authenticated:
+        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(recorders=user)).distinct()
+    return qs.filter(is_public=True)
+
+
+def campaign_list(*, user: UserLike, mine: bool = False) -> QuerySet[Campaign]:
+    """Visible campaigns, most recently active first."""
+    qs = campaign_visible_qs(user)
+    if mine and user.is_authenticated:
+        qs = qs.filter(Q(owner=user) | Q(recorders=user)).distinct()
+    return qs.order_by("-updated_at", "-pk")
+
+
+def campaign_get(*, user: UserLike, campaign_id: int) -> Campaign:
+    """The campaign if visible to ``user``, else :class:`NotFound`."""
+    campaign = Campaign.objects.select_related("stream", "owner").filter(pk=campaign_id).first()
+    if campaign is None or not can_view(user, campaign):
+        raise NotFound(f"No campaign {campaign_id}.")
+    return campaign
+
+
+def sheet_function(game: str) -> Any:
+    """The ruleset's ``sheet(state)`` (campaign games provide one), else the raw state."""
+    return getattr(get_ruleset(game), "sheet", None) or (lambda state: state)
+
+
+def campaign_state(*, campaign: Campaign, at: int | None = None) -> tuple[int, int, dict[str, Any]]:
+    """``(version, latest_version, state)`` of the campaign at ``at`` (latest when None)."""
+    head = store.head_load(campaign.stream_id, fresh=True)
+    version = head.version if at is None else at
+    pos = store.position_at(campaign.stream_id, version, _head=head)
+    return pos.version, head.version, pos.state
+
+
+def campaign_sheet(*, campaign: Campaign, at: int | None = None) -> dict[str, Any]:
+    """The campaign sheet (heroes, adventures) as it stood at version ``at``."""
+    version, latest, state = campaign_state(campaign=campaign, at=at)
+    sheet = sheet_function(campaign.game)(state)
+    return {
+        **sheet,
+        "version": version,
+        "latest_version": latest,
+        "warnings": get_ruleset(campaign.game).warnings(state),
+    }

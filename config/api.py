@@ -1,0 +1,94 @@
+"""API plumbing shared by every app: a bounded JSON parser and the one place domain errors become HTTP."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.parsers import JSONParser
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from matches.errors import DomainError
+
+MAX_JSON_DEPTH = 12
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of parsed JSON, iteratively (no recursion limit to hit)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in item)
+    return deepest
+
+
+class BoundedJSONParser(JSONParser):
+    """JSON parser that refuses oversize bodies, pathological nesting and non-standard constants."""
+
+    def parse(self, stream, media_type=None, parser_context=None):  # type: ignore[no-untyped-def]
+        try:
+            raw = stream.read() if stream is not None else b""
+        except RequestDataTooBig:
+            raise exceptions.ParseError("Request body too large.")
+        if not raw:
+            raise exceptions.ParseError("Request body is empty; send a JSON object.")
+        try:
+            text = raw.decode("utf-8")
+            data = json.loads(text, parse_constant=_reject_constant)
+        except RecursionError:
+            raise exceptions.ParseError("JSON nested too deeply.")
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise exceptions.ParseError(f"Malformed JSON: {exc}")
+        if _depth(data) > MAX_JSON_DEPTH:
+            raise exceptions.ParseError(f"JSON nested too deeply (more than {MAX_JSON_DEPTH} levels).")
+        return data
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+_CODES = {
+    exceptions.ParseError: "malformed",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+    exceptions.NotAcceptable: "not_acceptable",
+}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Map domain errors and DRF errors to ``{code, detail, ...}`` bodies; nothing else reaches here."""
+    if isinstance(exc, DomainError):
+        return Response(exc.body(), status=exc.status_code)
+    if isinstance(exc, RequestDataTooBig):
+        exc = exceptions.ParseError("Request body too large.")
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = {"code": "invalid", "detail": "The request is not valid.", "errors": response.data}
+        response.status_code = status.HTTP_400_BAD_REQUEST
+        return response
+    detail = response.data.get("detail", "") if isinstance(response.data, dict) else str(response.data)
+    code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
+    response.data = {"code": code, "detail": str(detail)}
+    return response

@@ -1,0 +1,25 @@
+"""Request ids: every request gets one (or keeps the client's X-Request-ID); events record it."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
+_SAFE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+
+
+class RequestIdMiddleware:
+    """Sets ``request.request_id`` and echoes it in the ``X-Request-ID`` response header."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.headers.get("X-Request-ID", "")
+        request.request_id = given if _SAFE.match(given) else uuid.uuid4().hex
+        response = self.get_response(request)
+        response["X-Request-ID"] = request.request_id
+        return response

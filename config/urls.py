@@ -1,0 +1,24 @@
+"""URL routes: the web pages, the REST API under /api/, its schema and docs, the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+api_patterns = [
+    path("", include("matches.urls_api")),
+    path("", include("campaigns.urls_api")),
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include(api_patterns)),
+    path("", include("frontend.urls")),
+]
+
+handler404 = "frontend.views.not_found"
+handler500 = "frontend.views.server_error"

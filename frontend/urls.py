@@ -1,0 +1,9 @@
+"""Web page routes."""
+
+from django.urls import path
+
+from frontend import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+]

@@ -1,0 +1,198 @@
+"""REST endpoints for matches and games: one small view per operation (parse → service/selector → render)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import selectors, services
+from matches.errors import InvalidInput, NotFound
+from matches.serializers import (
+    AppendOutput,
+    ErrorOutput,
+    EventInput,
+    EventOutput,
+    LegalMoveOutput,
+    MatchCreateInput,
+    MatchListFilter,
+    MatchOutput,
+    StateOutput,
+    StateQuery,
+    game_description,
+)
+from rulesets import UnknownGame, all_rulesets, get_ruleset
+
+ERRORS = {
+    400: OpenApiResponse(ErrorOutput, description="invalid payload or rule violation; nothing written"),
+    403: OpenApiResponse(ErrorOutput, description="not allowed"),
+    404: OpenApiResponse(ErrorOutput, description="not found"),
+    409: OpenApiResponse(ErrorOutput, description="version conflict; nothing written"),
+}
+
+
+def parse(serializer_class: type, data: Any) -> dict[str, Any]:
+    """Validate request data with an input serializer; errors become ``{code: invalid, errors}``."""
+    if not isinstance(data, dict):
+        raise InvalidInput({"body": ["Send a JSON object."]})
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        raise InvalidInput(
+            {k: [str(m) for m in (v if isinstance(v, list) else [v])] for k, v in serializer.errors.items()}
+        )
+    return serializer.validated_data
+
+
+def users_by_name(names: list[str], field: str) -> list[Any]:
+    """Users for usernames; unknown names are an :class:`InvalidInput` on ``field``."""
+    User = get_user_model()
+    found = {u.username.lower(): u for u in User.objects.filter(username__in=names)}
+    missing = [n for n in names if n.lower() not in found]
+    if missing:
+        raise InvalidInput({field: [f"No user named {', '.join(missing)}."]})
+    return [found[n.lower()] for n in names]
+
+
+def append_body(result: Any, game: str) -> dict[str, Any]:
+    """The body answering an append (the same for a repeated idempotency key)."""
+    outcome = get_ruleset(game).outcome(result.state)
+    return AppendOutput(
+        {
+            "version": result.version,
+            "position": result.position,
+            "state": result.state,
+            "outcome": outcome.to_dict() if outcome else None,
+            "override_pending": result.override_pending,
+        }
+    ).data
+
+
+class MatchListCreateApi(APIView):
+    """GET: visible matches, filtered and paginated. POST: create a match (signed-in users)."""
+
+    def get_permissions(self) -> list[Any]:
+        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
+
+    @extend_schema(parameters=[MatchListFilter], responses={200: MatchOutput(many=True)})
+    def get(self, request: Request) -> Response:
+        filters = parse(MatchListFilter, request.query_params.dict())
+        qs = selectors.match_list(user=request.user, **filters)
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(qs, request, view=self)
+        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+
+    @extend_schema(request=MatchCreateInput, responses={201: MatchOutput, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data = parse(MatchCreateInput, request.data)
+        seats = []
+        for i, seat in enumerate(data["seats"]):
+            user = users_by_name([seat["user"]], f"seats[{i}].user")[0] if seat.get("user") else None
+            seats.append({"name": seat["name"], "user": user})
+        match = services.match_create(
+            owner=request.user,
+            game=data["game"],
+            seats=seats,
+            options=data["options"],
+            title=data["title"],
+            is_public=data["is_public"],
+            recorders=users_by_name(data["recorders"], "recorders"),
+        )
+        match = selectors.match_get(user=request.user, match_id=match.pk)
+        return Response(MatchOutput(match).data, status=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(APIView):
+    """GET one match with its summary."""
+
+    @extend_schema(responses={200: MatchOutput, 404: ERRORS[404]})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(user=request.user, match_id=match_id)
+        return Response(MatchOutput(match).data)
+
+
+class MatchEventsApi(APIView):
+    """GET: the match's log. POST: record one event (owner and recorders)."""
+
+    def get_permissions(self) -> list[Any]:
+        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
+
+    @extend_schema(responses={200: EventOutput(many=True), 404: ERRORS[404]})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(user=request.user, match_id=match_id)
+        lines = selectors.stream_log(
+            stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match)
+        )
+        return Response(EventOutput(lines, many=True).data)
+
+    @extend_schema(
+        request=EventInput,
+        responses={201: AppendOutput, **ERRORS},
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(user=request.user, match_id=match_id)
+        data = parse(EventInput, request.data)
+        result = services.match_event_record(
+            match=match,
+            user=request.user,
+            type=data["type"],
+            seat=data["seat"],
+            data=data["data"],
+            expected_version=data["expected_version"],
+            idempotency_key=data["idempotency_key"] or request.headers.get("Idempotency-Key") or None,
+            client_time=data["client_time"],
+            request_id=getattr(request._request, "request_id", ""),
+        )
+        response = Response(append_body(result, match.game), status=status.HTTP_201_CREATED)
+        if result.repeated:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class MatchStateApi(APIView):
+    """GET the state at version ``at`` (latest by default), as ``seat`` may see it."""
+
+    @extend_schema(parameters=[StateQuery], responses={200: StateOutput, 404: ERRORS[404]})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(user=request.user, match_id=match_id)
+        query = parse(StateQuery, request.query_params.dict())
+        full = query["seat"] is None and selectors.match_can_record(request.user, match)
+        ms = selectors.match_state(match=match, at=query["at"], seat=query["seat"], full=full)
+        return Response(StateOutput(ms).data)
+
+
+class MatchLegalMovesApi(APIView):
+    """GET every move the rules accept now (404 code ``not_listable`` where the game cannot list them)."""
+
+    @extend_schema(responses={200: LegalMoveOutput(many=True), 404: ERRORS[404]})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(user=request.user, match_id=match_id)
+        moves = selectors.match_legal_moves(match=match)
+        if moves is None:
+            raise NotFound(f"{get_ruleset(match.game).name} cannot list its legal moves in this phase.")
+        return Response(LegalMoveOutput([m.to_dict() for m in moves], many=True).data)
+
+
+class GameListApi(APIView):
+    """GET every game: slug, seats, options schema, event types with payload schemas."""
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        return Response([game_description(r) for r in all_rulesets()])
+
+
+class GameDetailApi(APIView):
+    """GET one game's description."""
+
+    @extend_schema(responses={200: dict, 404: ERRORS[404]})
+    def get(self, request: Request, slug: str) -> Response:
+        try:
+            return Response(game_description(get_ruleset(slug)))
+        except UnknownGame:
+            raise NotFound(f"No game '{slug}'.") from None

@@ -1,0 +1,78 @@
+"""Domain errors: raised by services and selectors, turned into HTTP in config.api (the one place)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DomainError(Exception):
+    """Base of every error a caller can cause; ``body()`` is the JSON error body."""
+
+    status_code = 400
+    code = "error"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "detail": self.detail}
+
+
+class InvalidInput(DomainError):
+    """A malformed payload: wrong types, missing or unknown fields. ``errors``: field path → messages."""
+
+    code = "invalid"
+
+    def __init__(self, errors: dict[str, list[str]], detail: str = "") -> None:
+        first = next(iter(errors.items()), ("", [""]))
+        super().__init__(detail or f"Invalid {first[0]}: {' '.join(first[1])}")
+        self.errors = errors
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "detail": self.detail, "errors": self.errors}
+
+
+class RuleBroken(DomainError):
+    """An illegal move: the rules forbid it. Carries the ruleset's violation code and rulebook reference."""
+
+    code = "rule_violation"
+
+    def __init__(self, violation_code: str, detail: str, rule: str) -> None:
+        super().__init__(detail)
+        self.violation_code = violation_code
+        self.rule = rule
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "violation": self.violation_code, "rule": self.rule, "detail": self.detail}
+
+
+class VersionConflict(DomainError):
+    """Someone else recorded first: the stream is no longer at the expected version."""
+
+    status_code = 409
+    code = "version_conflict"
+
+    def __init__(self, current_version: int, expected_version: int | None = None) -> None:
+        detail = f"The match has moved on to version {current_version}"
+        if expected_version is not None:
+            detail += f" (you expected {expected_version})"
+        super().__init__(detail + "; reload and try again.")
+        self.current_version = current_version
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "detail": self.detail, "current_version": self.current_version}
+
+
+class NotAllowed(DomainError):
+    """The user may not do this (e.g. record on a match they neither own nor record for)."""
+
+    status_code = 403
+    code = "permission_denied"
+
+
+class NotFound(DomainError):
+    """No such object, or not visible to this user."""
+
+    status_code = 404
+    code = "not_found"

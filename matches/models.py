@@ -1,0 +1,182 @@
+"""The event store tables (streams, events, snapshots) and the match aggregate with its read models."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class Stream(models.Model):
+    """One event stream and its head: the latest state and version, kept in the append's transaction."""
+
+    KIND_MATCH = "match"
+    KIND_CAMPAIGN = "campaign"
+
+    kind = models.CharField(max_length=16, choices=[(KIND_MATCH, "Match"), (KIND_CAMPAIGN, "Campaign")])
+    game = models.CharField(max_length=64)
+    options = models.JSONField(default=dict)
+    seat_count = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField()
+    override_pending = models.BooleanField(default=False)
+    ruleset_version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} stream {self.pk} ({self.game} v{self.version})"
+
+
+class ImmutableQuerySet(models.QuerySet):
+    """Events are never edited: bulk ``update`` and ``delete`` refuse."""
+
+    def update(self, **kwargs: object) -> int:
+        raise ImmutableEventError("Events are append-only; record a correction event instead.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ImmutableEventError("Events are append-only; record a correction event instead.")
+
+
+class ImmutableEventError(Exception):
+    """Raised by any attempt to change a stored event through the ORM."""
+
+
+class Event(models.Model):
+    """One immutable recorded fact. ``position`` is global; ``version`` counts 1..n within its stream.
+
+    Nothing updates or deletes a row (on PostgreSQL a trigger refuses it). On PostgreSQL a ``txid xid8``
+    column (added by migration, not mapped here) lets log readers skip nothing; see docs/ARCHITECTURE.md.
+    """
+
+    position = models.BigAutoField(primary_key=True)
+    stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="events", db_index=False)
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    client_time = models.DateTimeField(null=True, blank=True)
+    request_id = models.CharField(max_length=64, blank=True, default="")
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    recorded_at = models.DateTimeField()
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "version"], name="event_stream_version_unique"),
+            models.UniqueConstraint(fields=["stream", "idempotency_key"], name="event_stream_idempotency_unique"),
+        ]
+        indexes = [models.Index(fields=["stream", "type"], name="event_stream_type_idx")]
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise ImmutableEventError("Events are append-only; record a correction event instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise ImmutableEventError("Events are append-only; record a correction event instead.")
+
+    def __str__(self) -> str:
+        return f"#{self.position} {self.type} (stream {self.stream_id} v{self.version})"
+
+
+class Snapshot(models.Model):
+    """The folded state of a stream at ``version``; a cache that makes ``state at N`` cheap."""
+
+    stream = models.ForeignKey(Stream, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+    override_pending = models.BooleanField(default=False)
+    ruleset_version = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["stream", "version"], name="snapshot_stream_version_unique")]
+
+
+class Player(models.Model):
+    """A person at the table, remembered by name per owner, optionally linked to a user account."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=80)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="as_players"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint("owner", Lower("name"), name="player_owner_name_unique")]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    """One game played at a table: a stream of events plus who sits where and who may record."""
+
+    STATUS_IN_PROGRESS = "in_progress"
+    STATUS_FINISHED = "finished"
+    STATUS_CHOICES = [(STATUS_IN_PROGRESS, "In progress"), (STATUS_FINISHED, "Finished")]
+
+    stream = models.OneToOneField(Stream, on_delete=models.PROTECT, related_name="match")
+    game = models.CharField(max_length=64, db_index=True)
+    title = models.CharField(max_length=120, blank=True, default="")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_matches")
+    recorders = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="recorded_matches")
+    is_public = models.BooleanField(default=True)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=STATUS_IN_PROGRESS, db_index=True)
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", null=True, blank=True, on_delete=models.PROTECT, related_name="adventure_matches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return self.title or f"{self.game} #{self.pk}"
+
+
+class Seat(models.Model):
+    """Seat ``index`` of a match and the player in it."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="seat_match_index_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.index}: {self.player}"
+
+
+class MatchSummary(models.Model):
+    """Read model kept by the projector from the global log: one row per match."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="summary")
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, default=Match.STATUS_IN_PROGRESS)
+    winners = models.JSONField(default=list)
+    draw = models.BooleanField(default=False)
+    reason = models.CharField(max_length=200, blank=True, default="")
+    scores = models.JSONField(null=True, blank=True)
+    events_count = models.PositiveIntegerField(default=0)
+    voided_count = models.PositiveIntegerField(default=0)
+    last_activity = models.DateTimeField(null=True, blank=True)
+
+
+class ProjectionCheckpoint(models.Model):
+    """How far a projector has read the global log, saved in the transaction of its read-model writes."""
+
+    name = models.CharField(max_length=64, primary_key=True)
+    txid = models.BigIntegerField(default=0)
+    position = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)

@@ -1,0 +1,173 @@
+"""Match reads: visibility, lists, state at any version, legal moves, the log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from matches import store
+from matches.errors import InvalidInput, NotFound
+from matches.models import Event as EventRow
+from matches.models import Match, Player
+from rulesets import Event, get_ruleset
+
+UserLike = AbstractBaseUser | AnonymousUser
+
+
+def can_record(user: UserLike, obj: Any) -> bool:
+    """The owner of a match or campaign and the recorders they named may append to it."""
+    if not user or not user.is_authenticated:
+        return False
+    return user.pk == obj.owner_id or obj.recorders.filter(pk=user.pk).exists()
+
+
+def can_view(user: UserLike, obj: Any) -> bool:
+    """Public matches and campaigns are visible to all; private ones to the owner and recorders."""
+    return obj.is_public or can_record(user, obj)
+
+
+def match_can_view(user: UserLike, match: Match) -> bool:
+    """Whether ``user`` may read ``match``."""
+    return can_view(user, match)
+
+
+def match_can_record(user: UserLike, match: Match) -> bool:
+    """Whether ``user`` may append to ``match``."""
+    return can_record(user, match)
+
+
+def match_visible_qs(user: UserLike) -> QuerySet[Match]:
+    """Every match ``user`` may see."""
+    qs = Match.objects.select_related("summary", "stream", "owner").prefetch_related("seats__player")
+    if user and user.is_authenticated:
+        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(recorders=user)).distinct()
+    return qs.filter(is_public=True)
+
+
+def match_list(
+    *, user: UserLike, game: str | None = None, player: str | None = None, status: str | None = None,
+    mine: bool = False,
+) -> QuerySet[Match]:  # fmt: skip
+    """Visible matches, newest first, filtered by game slug, player name (or id) and status."""
+    qs = match_visible_qs(user)
+    if game:
+        qs = qs.filter(game=game)
+    if player:
+        if player.isdigit():
+            qs = qs.filter(seats__player_id=int(player))
+        else:
+            qs = qs.filter(seats__player__name__iexact=player)
+    if status:
+        if status not in {Match.STATUS_IN_PROGRESS, Match.STATUS_FINISHED}:
+            raise InvalidInput({"status": ["Must be 'in_progress' or 'finished'."]})
+        qs = qs.filter(status=status)
+    if mine and user.is_authenticated:
+        qs = qs.filter(Q(owner=user) | Q(recorders=user) | Q(seats__player__user=user)).distinct()
+    return qs.order_by("-updated_at", "-pk")
+
+
+def match_get(*, user: UserLike, match_id: int) -> Match:
+    """The match if ``user`` may see it, else :class:`NotFound` (private matches do not leak existence)."""
+    match = Match.objects.select_related("stream", "owner", "summary").filter(pk=match_id).first()
+    if match is None or not match_can_view(user, match):
+        raise NotFound(f"No match {match_id}.")
+    return match
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """A match's state at ``version`` as ``seat`` may see it, with the outcome and whose turn it is."""
+
+    version: int
+    latest_version: int
+    state: dict[str, Any]
+    outcome: dict[str, Any] | None
+    turn_seats: list[int]
+    phase: str
+    prompt: str
+    override_pending: bool
+    warnings: list[str]
+
+
+def match_state(*, match: Match, at: int | None = None, seat: int | None = None, full: bool = True) -> MatchState:
+    """The state at version ``at`` (latest when None); raises :class:`NotFound` past the latest.
+
+    ``full``: everything (for recorders); otherwise the ruleset's view for ``seat`` (None = spectator).
+    """
+    head = store.head_load(match.stream_id, fresh=True)
+    if at is None:
+        at = head.version
+    if at < 0:
+        raise InvalidInput({"at": ["Must be a version ≥ 0."]})
+    pos = store.position_at(match.stream_id, at, _head=head)
+    ruleset = get_ruleset(match.game)
+    outcome = ruleset.outcome(pos.state)
+    turn = ruleset.turn(pos.state)
+    return MatchState(
+        version=pos.version,
+        latest_version=head.version,
+        state=pos.state if full and seat is None else ruleset.view(pos.state, seat),
+        outcome=outcome.to_dict() if outcome else None,
+        turn_seats=list(turn.seats),
+        phase=turn.phase,
+        prompt=turn.prompt,
+        override_pending=pos.override_pending,
+        warnings=ruleset.warnings(pos.state),
+    )
+
+
+def match_legal_moves(*, match: Match) -> list[Event] | None:
+    """Every event the rules accept now, or None where the game cannot list them."""
+    head = store.head_load(match.stream_id, fresh=True)
+    return get_ruleset(match.game).legal_moves(head.state)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One entry of a match's history, with who recorded it and whether it still counts."""
+
+    row: EventRow
+    text: str
+    voided_by: int | None
+    void_reason: str
+
+
+def stream_log(*, stream_id: int, game: str, seat_names: list[str]) -> list[LogLine]:
+    """Every event of a stream, oldest first, described in plain words, voided entries marked."""
+    from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RULE_OVERRIDDEN
+
+    ruleset = get_ruleset(game)
+    rows = list(EventRow.objects.filter(stream_id=stream_id).select_related("recorded_by").order_by("version"))
+    voided = {int(r.data["version"]): (r.version, r.data.get("reason", "")) for r in rows if r.type == EVENT_VOIDED}
+    lines = []
+    for r in rows:
+        ev = Event(r.type, r.seat, r.data)
+        if r.type == EVENT_VOIDED:
+            text = f"Voided entry {r.data['version']}: {r.data.get('reason', '')}"
+        elif r.type == RULE_OVERRIDDEN:
+            text = f"Rule overridden for the next move: {r.data.get('reason', '')}"
+        elif r.type in META_EVENT_TYPES:
+            text = r.type
+        else:
+            try:
+                text = ruleset.describe(ev, seat_names)
+            except Exception:  # a description must never break the history page
+                text = f"{r.type} {r.data}"
+        by, why = voided.get(r.version, (None, ""))
+        lines.append(LogLine(row=r, text=text, voided_by=by, void_reason=why))
+    return lines
+
+
+def match_seat_names(match: Match) -> list[str]:
+    """Seat names in seat order."""
+    return [s.player.name for s in match.seats.select_related("player").order_by("index")]
+
+
+def players_known(*, owner: UserLike) -> QuerySet[Player]:
+    """Names this user has already seated, for suggestions."""
+    if not owner.is_authenticated:
+        return Player.objects.none()
+    return Player.objects.filter(owner=owner).order_by("name")

@@ -1,0 +1,173 @@
+"""API input and output serializers for matches, events and games (shapes only; no logic)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from matches.models import Match
+from rulesets import Ruleset
+from rulesets.replay import event_types_with_meta
+from rulesets.schema import json_schema
+
+
+class SeatInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    user = serializers.CharField(max_length=150, required=False, allow_null=True, help_text="username to link")
+
+
+class MatchCreateInput(serializers.Serializer):
+    game = serializers.CharField(max_length=64, help_text="ruleset slug, e.g. get-salty")
+    seats = SeatInput(many=True, help_text="one entry per seat, in seat order (seat 0 first)")
+    options = serializers.JSONField(required=False, default=dict)
+    title = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    is_public = serializers.BooleanField(required=False, default=True)
+    recorders = serializers.ListField(
+        child=serializers.CharField(max_length=150), required=False, default=list, max_length=20
+    )
+
+
+class EventInput(serializers.Serializer):
+    type = serializers.CharField(max_length=64, help_text="event type, e.g. cracker_moved")
+    seat = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=99)
+    data = serializers.JSONField(required=False, default=dict, help_text="payload; see /api/games/{slug}/")
+    expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=100)
+    client_time = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+
+class VoidInput(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1)
+    reason = serializers.CharField(max_length=500)
+    expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=100)
+
+
+class MatchListFilter(serializers.Serializer):
+    game = serializers.CharField(required=False, max_length=64)
+    player = serializers.CharField(required=False, max_length=80)
+    status = serializers.ChoiceField(required=False, choices=[Match.STATUS_IN_PROGRESS, Match.STATUS_FINISHED])
+    mine = serializers.BooleanField(required=False, default=False)
+
+
+class StateQuery(serializers.Serializer):
+    at = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
+    seat = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
+
+
+class SeatOutput(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField(source="player.name")
+    player_id = serializers.IntegerField(source="player.pk")
+    user = serializers.SerializerMethodField()
+
+    def get_user(self, seat: Any) -> str | None:
+        return seat.player.user.username if seat.player.user_id else None
+
+
+class SummaryOutput(serializers.Serializer):
+    status = serializers.CharField()
+    winners = serializers.ListField(child=serializers.IntegerField())
+    draw = serializers.BooleanField()
+    reason = serializers.CharField()
+    scores = serializers.JSONField()
+    events_count = serializers.IntegerField()
+    voided_count = serializers.IntegerField()
+    last_activity = serializers.DateTimeField()
+    version = serializers.IntegerField(help_text="the stream version the summary has caught up to")
+
+
+class MatchOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.CharField()
+    is_public = serializers.BooleanField()
+    owner = serializers.CharField(source="owner.username")
+    seats = SeatOutput(many=True)
+    options = serializers.JSONField(source="stream.options")
+    version = serializers.IntegerField(source="stream.version")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    summary = SummaryOutput(allow_null=True)
+
+
+class OutcomeOutput(serializers.Serializer):
+    winners = serializers.ListField(child=serializers.IntegerField())
+    draw = serializers.BooleanField()
+    reason = serializers.CharField()
+    scores = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+
+
+class StateOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    latest_version = serializers.IntegerField()
+    state = serializers.JSONField()
+    outcome = OutcomeOutput(allow_null=True)
+    turn = serializers.SerializerMethodField()
+    override_pending = serializers.BooleanField()
+    warnings = serializers.ListField(child=serializers.CharField())
+
+    def get_turn(self, obj: Any) -> dict[str, Any]:
+        return {"seats": obj.turn_seats, "phase": obj.phase, "prompt": obj.prompt}
+
+
+class AppendOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    position = serializers.IntegerField()
+    state = serializers.JSONField()
+    outcome = OutcomeOutput(allow_null=True)
+    override_pending = serializers.BooleanField()
+
+
+class EventOutput(serializers.Serializer):
+    version = serializers.IntegerField(source="row.version")
+    position = serializers.IntegerField(source="row.position")
+    type = serializers.CharField(source="row.type")
+    seat = serializers.IntegerField(source="row.seat", allow_null=True)
+    data = serializers.JSONField(source="row.data")
+    recorded_at = serializers.DateTimeField(source="row.recorded_at")
+    recorded_by = serializers.SerializerMethodField()
+    client_time = serializers.DateTimeField(source="row.client_time", allow_null=True)
+    request_id = serializers.CharField(source="row.request_id")
+    text = serializers.CharField()
+    voided_by = serializers.IntegerField(allow_null=True)
+
+    def get_recorded_by(self, line: Any) -> str | None:
+        return line.row.recorded_by.username if line.row.recorded_by_id else None
+
+
+class LegalMoveOutput(serializers.Serializer):
+    type = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    data = serializers.JSONField()
+
+
+class ErrorOutput(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    rule = serializers.CharField(required=False)
+    errors = serializers.JSONField(required=False)
+    current_version = serializers.IntegerField(required=False)
+
+
+def game_description(ruleset: Ruleset) -> dict[str, Any]:
+    """A game's identity, options schema and every event type's payload JSON Schema."""
+    return {
+        "slug": ruleset.slug,
+        "name": ruleset.name,
+        "kind": ruleset.kind,
+        "seats": list(ruleset.seats),
+        "version": ruleset.version,
+        "options_schema": json_schema(ruleset.options_schema),
+        "event_types": {
+            name: {
+                "label": spec.label,
+                "seat_required": spec.seat_required,
+                "description": spec.description,
+                "data_schema": json_schema(spec.fields),
+            }
+            for name, spec in event_types_with_meta(ruleset).items()
+        },
+    }

@@ -1,0 +1,274 @@
+"""Match writes: creating matches and recording, voiding and overriding through the event store."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+
+from matches import store
+from matches.errors import InvalidInput, NotAllowed
+from matches.models import Match, MatchSummary, Player, Seat, Stream
+from matches.selectors import match_can_record
+from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
+from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
+
+UserLike = AbstractBaseUser | AnonymousUser
+
+
+def ruleset_for(game: str) -> Ruleset:
+    """The ruleset for a game slug, or :class:`InvalidInput` naming the known games."""
+    try:
+        return get_ruleset(game)
+    except UnknownGame:
+        from rulesets import all_rulesets
+
+        known = ", ".join(r.slug for r in all_rulesets())
+        raise InvalidInput({"game": [f"Unknown game '{game}'. Known games: {known}."]}) from None
+
+
+def options_clean(ruleset: Ruleset, options: Any) -> dict[str, Any]:
+    """Validate options against the ruleset's schema; defaults filled in. Raises :class:`InvalidInput`."""
+    try:
+        cleaned = check_payload(ruleset.options_schema, options if options is not None else {})
+    except SchemaError as exc:
+        raise InvalidInput({f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}) from None
+    problems = ruleset.check_options(cleaned)
+    if problems:
+        raise InvalidInput({"options": problems})
+    return cleaned
+
+
+def player_get_or_create(*, owner: AbstractBaseUser, name: str, user: AbstractBaseUser | None = None) -> Player:
+    """The owner's player with this name (case-insensitive), created on first use."""
+    name = " ".join(name.split())
+    player = Player.objects.filter(owner=owner, name__iexact=name).first()
+    if player is None:
+        try:
+            with transaction.atomic():
+                player = Player.objects.create(owner=owner, name=name, user=user)
+        except IntegrityError:
+            player = Player.objects.get(owner=owner, name__iexact=name)
+    if user is not None and player.user_id is None:
+        player.user = user
+        player.save(update_fields=["user"])
+    return player
+
+
+@transaction.atomic
+def match_create(
+    *,
+    owner: AbstractBaseUser,
+    game: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
+    title: str = "",
+    is_public: bool = True,
+    recorders: list[AbstractBaseUser] | None = None,
+    campaign: Any = None,
+) -> Match:
+    """Create a match of ``game`` with one seat per entry of ``seats`` (``{"name", "user"?}``).
+
+    Raises :class:`InvalidInput` for an unknown game, a seat count the game does not allow, blank or
+    duplicate seat names, or options that do not fit the game's schema.
+    """
+    ruleset = ruleset_for(game)
+    if not isinstance(seats, list):
+        raise InvalidInput({"seats": ["Must be a list of seats."]})
+    if len(seats) not in ruleset.seats:
+        allowed = ", ".join(str(n) for n in ruleset.seats)
+        raise InvalidInput({"seats": [f"{ruleset.name} is played by {allowed} seat(s); got {len(seats)}."]})
+    names = [" ".join(str(s.get("name", "")).split()) for s in seats]
+    errors = {f"seats[{i}].name": ["A seat needs a name."] for i, n in enumerate(names) if not n}
+    errors.update({f"seats[{i}].name": ["At most 80 characters."] for i, n in enumerate(names) if len(n) > 80})
+    lowered = [n.lower() for n in names]
+    errors.update(
+        {
+            f"seats[{i}].name": ["Two seats have the same name."]
+            for i, n in enumerate(lowered)
+            if n and lowered.count(n) > 1
+        }
+    )
+    if errors:
+        raise InvalidInput(errors)
+    cleaned = options_clean(ruleset, options)
+    stream = store.stream_create(kind=Stream.KIND_MATCH, game=game, options=cleaned, seat_count=len(seats))
+    match = Match.objects.create(
+        stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign
+    )
+    for index, (seat, name) in enumerate(zip(seats, names, strict=True)):
+        player = player_get_or_create(owner=owner, name=name, user=seat.get("user"))
+        Seat.objects.create(match=match, index=index, player=player)
+    if recorders:
+        match.recorders.set(recorders)
+    MatchSummary.objects.create(match=match, status=Match.STATUS_IN_PROGRESS, last_activity=match.created_at)
+    return match
+
+
+def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
+    """Check an event's envelope and payload against the ruleset's ``event_types``.
+
+    Raises :class:`InvalidInput` for an unknown type, a missing/extra/out-of-range seat, or a payload
+    that does not fit the type's fields.
+    """
+    types = event_types_with_meta(ruleset)
+    if not isinstance(type_, str) or type_ not in types:
+        known = ", ".join(sorted(types))
+        raise InvalidInput({"type": [f"Unknown event type {type_!r} for {ruleset.name}. Known: {known}."]})
+    spec = types[type_]
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise InvalidInput({"seat": ["Must be a seat index (0, 1, …) or null."]})
+    if spec.seat_required and seat is None:
+        raise InvalidInput({"seat": [f"'{type_}' needs the acting seat."]})
+    if (seat is not None and not (0 <= seat < max(seat_count, 1))) or (seat is not None and seat_count == 0):
+        raise InvalidInput({"seat": [f"No seat {seat}: this match has seats 0 to {seat_count - 1}."]})
+    if not spec.seat_required and seat is not None and type_ in (EVENT_VOIDED, RULE_OVERRIDDEN):
+        seat = None
+    try:
+        cleaned = check_payload(spec.fields, data if data is not None else {})
+    except SchemaError as exc:
+        raise InvalidInput({f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}) from None
+    return Event(type=type_, seat=seat, data=cleaned)
+
+
+def stream_event_record(
+    *,
+    stream_id: int,
+    game: str,
+    seat_count: int,
+    type: str,
+    seat: int | None,
+    data: Any,
+    user_id: int | None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    client_time: datetime | None = None,
+    request_id: str = "",
+) -> store.AppendResult:
+    """Clean and append one event to any stream; wakes the projector after commit."""
+    ruleset = get_ruleset(game)
+    event = event_clean(ruleset, seat_count, type, seat, data)
+    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
+        raise InvalidInput({"idempotency_key": ["Must be a string of 1 to 100 characters."]})
+    if expected_version is not None and (
+        not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 0
+    ):
+        raise InvalidInput({"expected_version": ["Must be a whole number ≥ 0."]})
+    result = store.append(
+        stream_id=stream_id,
+        event=event,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        meta=store.Metadata(recorded_by_id=user_id, client_time=client_time, request_id=request_id),
+    )
+    if not result.repeated:
+        transaction.on_commit(wake_projector)
+    return result
+
+
+def match_event_record(
+    *,
+    match: Match,
+    user: UserLike,
+    type: str,
+    seat: int | None = None,
+    data: Any = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    client_time: datetime | None = None,
+    request_id: str = "",
+) -> store.AppendResult:
+    """Record one event on a match after checking the user may record there.
+
+    Raises :class:`NotAllowed`, :class:`InvalidInput`, ``RuleBroken`` or ``VersionConflict``; on any of
+    them nothing is written. Keeps ``Match.status`` in step with the outcome.
+    """
+    if not match_can_record(user, match):
+        raise NotAllowed("Only the match's owner and the recorders they named may record moves.")
+    result = stream_event_record(
+        stream_id=match.stream_id,
+        game=match.game,
+        seat_count=match.stream.seat_count,
+        type=type,
+        seat=seat,
+        data=data,
+        user_id=user.pk,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        client_time=client_time,
+        request_id=request_id,
+    )
+    _match_status_sync(match, result.state)
+    return result
+
+
+def _match_status_sync(match: Match, state: dict[str, Any]) -> None:
+    """Set ``Match.status`` from the outcome of ``state`` when it changed (rare: a win, or its undo)."""
+    outcome = get_ruleset(match.game).outcome(state)
+    status = Match.STATUS_FINISHED if outcome is not None else Match.STATUS_IN_PROGRESS
+    if status != match.status:
+        Match.objects.filter(pk=match.pk).update(status=status)
+        match.status = status
+
+
+def match_event_void(
+    *, match: Match, user: UserLike, version: int, reason: str, expected_version: int | None = None,
+    idempotency_key: str | None = None, request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
+    """Record ``event_voided``: entry ``version`` stops counting; the log keeps both."""
+    return match_event_record(
+        match=match, user=user, type=EVENT_VOIDED, data={"version": version, "reason": reason},
+        expected_version=expected_version, idempotency_key=idempotency_key, request_id=request_id,
+    )  # fmt: skip
+
+
+def match_rule_override(
+    *, match: Match, user: UserLike, reason: str, expected_version: int | None = None,
+    idempotency_key: str | None = None, request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
+    """Record ``rule_overridden``: the next move is let through without the rules check."""
+    return match_event_record(
+        match=match, user=user, type=RULE_OVERRIDDEN, data={"reason": reason},
+        expected_version=expected_version, idempotency_key=idempotency_key, request_id=request_id,
+    )  # fmt: skip
+
+
+def match_recorders_set(*, match: Match, user: UserLike, recorders: list[AbstractBaseUser]) -> None:
+    """Only the owner names who else may record."""
+    if user.pk != match.owner_id:
+        raise NotAllowed("Only the match's owner can choose its recorders.")
+    match.recorders.set(recorders)
+
+
+# -- waking the projector -------------------------------------------------------------------------------
+
+_last_wake = 0.0
+
+
+def wake_projector() -> None:
+    """Ask a Celery worker to run the projectors soon; never fails the caller.
+
+    One process sends at most one wake-up per ``CHRONICLE_WAKE_WINDOW`` seconds, with that countdown, so
+    every commit is followed by a projector run that starts after it; the beat catch-up covers a lost one.
+    """
+    global _last_wake
+    from matches.tasks import project_all
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        project_all.apply()
+        return
+    now = time.monotonic()
+    window = settings.CHRONICLE_WAKE_WINDOW
+    if now - _last_wake < window:
+        return
+    _last_wake = now
+    try:
+        project_all.apply_async(countdown=window)
+    except Exception:  # broker down: the append stands; the periodic catch-up will project it
+        import logging
+
+        logging.getLogger(__name__).warning("projector wake-up not sent (broker unreachable)", exc_info=True)

@@ -1,0 +1,510 @@
+"""The append-only event store: streams, optimistic appends, heads, snapshots and the global log.
+
+Promises (DESIGN.md §3): per-stream versions 1..n with no gap or duplicate; an append guarded by the
+version it read, so a lost race writes nothing; idempotency keys; heads moved in the append's own statement;
+snapshots every ``CHRONICLE_SNAPSHOT_EVERY`` versions; global-log readers that never skip a late commit.
+
+On PostgreSQL an append is one statement (one round trip): a CTE that moves the head, guarded by the
+expected version, and inserts the event only if the head moved. Heads are cached in-process per
+(stream, version); the database stays the judge, and a stale cache only costs a reload.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from matches.errors import NotFound, RuleBroken, VersionConflict
+from matches.models import Event as EventRow
+from matches.models import Snapshot, Stream
+from rulesets import Event, Ruleset, RuleViolation, get_ruleset
+from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, Position, ReplayError, fold, step
+
+CORRECTIONS_RULE = "Chronicle › Corrections"
+
+
+@dataclass(frozen=True)
+class Head:
+    """A stream's identity and latest folded position, as cached in-process."""
+
+    stream_id: int
+    game: str
+    options: dict[str, Any]
+    seat_count: int
+    version: int
+    state: dict[str, Any]
+    override_pending: bool
+    ruleset_version: int
+
+    @property
+    def position(self) -> Position:
+        return Position(self.state, self.version, self.override_pending)
+
+
+@dataclass(frozen=True)
+class Metadata:
+    """Who recorded an event and from where."""
+
+    recorded_by_id: int | None = None
+    client_time: datetime | None = None
+    request_id: str = ""
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """The outcome of an append: the event's global ``position``, its ``version`` and the new state.
+
+    ``repeated`` is True when an idempotency key matched an earlier append (nothing new was written).
+    """
+
+    position: int
+    version: int
+    state: dict[str, Any]
+    override_pending: bool
+    repeated: bool = False
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One event as the global-log reader returns it; ``txid`` is 0 on SQLite."""
+
+    position: int
+    txid: int
+    stream_id: int
+    version: int
+    type: str
+    seat: int | None
+    data: dict[str, Any]
+    recorded_at: datetime
+
+
+# -- the in-process head cache --------------------------------------------------------------------------
+
+
+class _HeadCache:
+    """A small thread-safe LRU of heads. Filled only with committed data (see ``_remember``)."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[int, Head] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, stream_id: int) -> Head | None:
+        with self._lock:
+            head = self._items.get(stream_id)
+            if head is not None:
+                self._items.move_to_end(stream_id)
+            return head
+
+    def put(self, head: Head) -> None:
+        with self._lock:
+            old = self._items.get(head.stream_id)
+            if old is not None and old.version > head.version:
+                return
+            self._items[head.stream_id] = head
+            self._items.move_to_end(head.stream_id)
+            while len(self._items) > settings.CHRONICLE_HEAD_CACHE_SIZE:
+                self._items.popitem(last=False)
+
+    def drop(self, stream_id: int) -> None:
+        with self._lock:
+            self._items.pop(stream_id, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+head_cache = _HeadCache()
+
+
+def _remember(head: Head) -> None:
+    """Cache ``head`` once the surrounding transaction commits (never data a rollback could undo)."""
+    transaction.on_commit(lambda: head_cache.put(head))
+
+
+# -- streams and heads ----------------------------------------------------------------------------------
+
+
+def stream_create(*, kind: str, game: str, options: dict[str, Any], seat_count: int) -> Stream:
+    """Create an empty stream (version 0) whose head is the ruleset's initial state."""
+    ruleset = get_ruleset(game)
+    state = ruleset.initial_state(options, seat_count)
+    return Stream.objects.create(
+        kind=kind,
+        game=game,
+        options=options,
+        seat_count=seat_count,
+        version=0,
+        state=state,
+        override_pending=False,
+        ruleset_version=ruleset.version,
+    )
+
+
+def _head_from_row(row: Stream) -> Head:
+    return Head(
+        stream_id=row.pk,
+        game=row.game,
+        options=row.options,
+        seat_count=row.seat_count,
+        version=row.version,
+        state=row.state,
+        override_pending=row.override_pending,
+        ruleset_version=row.ruleset_version,
+    )
+
+
+def head_load(stream_id: int, *, fresh: bool = False) -> Head:
+    """The stream's head: from the cache unless ``fresh``; rebuilt if the ruleset version changed."""
+    if not fresh:
+        cached = head_cache.get(stream_id)
+        if cached is not None:
+            return cached
+    try:
+        row = Stream.objects.get(pk=stream_id)
+    except Stream.DoesNotExist:
+        raise NotFound(f"No stream {stream_id}.") from None
+    head = _head_from_row(row)
+    ruleset = get_ruleset(head.game)
+    if head.ruleset_version != ruleset.version:
+        head = _head_rebuild(head, ruleset)
+    _remember(head)
+    return head
+
+
+def _head_rebuild(head: Head, ruleset: Ruleset) -> Head:
+    """Replay the stream under the current ruleset version and store the new head (guarded by version)."""
+    pos = position_at(head.stream_id, head.version, _head=head)
+    Stream.objects.filter(pk=head.stream_id, version=head.version).update(
+        state=pos.state, override_pending=pos.override_pending, ruleset_version=ruleset.version
+    )
+    return Head(**{**head.__dict__, "state": pos.state, "override_pending": pos.override_pending,
+                   "ruleset_version": ruleset.version})  # fmt: skip
+
+
+# -- reading events -------------------------------------------------------------------------------------
+
+
+def _to_event(row: EventRow) -> Event:
+    return Event(type=row.type, seat=row.seat, data=row.data)
+
+
+def events_iter(stream_id: int, *, after: int = 0, upto: int | None = None, batch: int = 2000) -> Iterator[EventRow]:
+    """Stream events ``after < version <= upto`` in version order, fetched in batches."""
+    last = after
+    while True:
+        qs = EventRow.objects.filter(stream_id=stream_id, version__gt=last).order_by("version")
+        if upto is not None:
+            qs = qs.filter(version__lte=upto)
+        rows = list(qs[:batch])
+        if not rows:
+            return
+        yield from rows
+        last = rows[-1].version
+        if len(rows) < batch:
+            return
+
+
+def _voids_upto(stream_id: int, version: int) -> list[tuple[int, int]]:
+    """``(void's version, target version)`` for every void recorded at or before ``version``."""
+    rows = EventRow.objects.filter(stream_id=stream_id, type=EVENT_VOIDED, version__lte=version).values_list(
+        "version", "data"
+    )
+    return [(v, int(d["version"])) for v, d in rows]
+
+
+def position_at(
+    stream_id: int,
+    version: int,
+    *,
+    extra_void: int | None = None,
+    check: bool = False,
+    _head: Head | None = None,
+) -> Position:
+    """The folded position of a stream at ``version`` (0 = initial state).
+
+    Starts from the newest usable snapshot: one taken with the current ruleset version, at or before
+    ``version``, that no later void reaches behind. ``extra_void`` folds as if that version were voided too
+    (used to check a void before recording it); ``check`` re-validates every folded entry and raises
+    :class:`ReplayError` on the first that no longer holds.
+    """
+    head = _head or head_load(stream_id)
+    ruleset = get_ruleset(head.game)
+    if version > head.version:
+        head = head_load(stream_id, fresh=True)
+        if version > head.version:
+            raise NotFound(f"Version {version} does not exist yet; the latest is {head.version}.")
+    if version == head.version and extra_void is None and not check and head.ruleset_version == ruleset.version:
+        return head.position
+    voids = _voids_upto(stream_id, version)
+    voided = {target for _, target in voids}
+    limit = version
+    if extra_void is not None:
+        voided.add(extra_void)
+        limit = min(limit, extra_void - 1)
+    # a snapshot at S is usable only if no void recorded after S targets a version at or before S
+    reach = [(void_v, target) for void_v, target in voids]
+    candidates = Snapshot.objects.filter(
+        stream_id=stream_id, version__lte=limit, ruleset_version=ruleset.version
+    ).order_by("-version")
+    start = Position(ruleset.initial_state(head.options, head.seat_count), 0, False)
+    for snap in candidates.only("version", "state", "override_pending")[:20]:
+        if all(not (void_v > snap.version and target <= snap.version) for void_v, target in reach):
+            start = Position(snap.state, snap.version, snap.override_pending)
+            break
+    tail = ((row.version, _to_event(row)) for row in events_iter(stream_id, after=start.version, upto=version))
+    return fold(ruleset, start, tail, voided, check=check)
+
+
+# -- appending ------------------------------------------------------------------------------------------
+
+
+def _next_position(ruleset: Ruleset, head: Head, event: Event) -> Position:
+    """Validate ``event`` against ``head`` and fold it. Raises :class:`RuleViolation` when illegal."""
+    if event.type != EVENT_VOIDED:
+        return step(ruleset, head.position, event, check=True)
+    target = int(event.data["version"])
+    if target > head.version:
+        raise RuleViolation(
+            "no_such_entry", f"There is no entry {target} to void; the latest is {head.version}.", CORRECTIONS_RULE
+        )
+    row = EventRow.objects.filter(stream_id=head.stream_id, version=target).only("type").first()
+    if row is None:
+        raise RuleViolation("no_such_entry", f"There is no entry {target} to void.", CORRECTIONS_RULE)
+    if row.type == EVENT_VOIDED:
+        raise RuleViolation(
+            "cannot_void_void", "A void cannot itself be voided; record the entry again instead.", CORRECTIONS_RULE
+        )
+    if EventRow.objects.filter(stream_id=head.stream_id, type=EVENT_VOIDED, data__version=target).exists():
+        raise RuleViolation("already_voided", f"Entry {target} is already voided.", CORRECTIONS_RULE)
+    try:
+        pos = position_at(head.stream_id, head.version, extra_void=target, check=True, _head=head)
+    except ReplayError as exc:
+        reason = exc.violation.message if exc.violation else exc.detail
+        raise RuleViolation(
+            "void_breaks_later_entry",
+            f"Voiding entry {target} would make entry {exc.version} illegal: {reason} "
+            f"Void the later entries first (newest first).",
+            CORRECTIONS_RULE,
+        ) from None
+    return Position(pos.state, head.version + 1, pos.override_pending)
+
+
+_PG_APPEND = """
+WITH moved AS (
+    UPDATE matches_stream
+       SET version = %(new_version)s, state = %(state)s::jsonb, override_pending = %(override)s,
+           ruleset_version = %(ruleset_version)s, updated_at = now()
+     WHERE id = %(stream_id)s AND version = %(expected)s
+ RETURNING id
+)
+INSERT INTO matches_event
+    (stream_id, version, type, seat, data, recorded_by_id, client_time, request_id, idempotency_key, recorded_at)
+SELECT id, %(new_version)s, %(type)s, %(seat)s, %(data)s::jsonb, %(recorded_by)s, %(client_time)s,
+       %(request_id)s, %(key)s, now()
+  FROM moved
+RETURNING position
+"""
+
+
+def _write(head: Head, event: Event, pos: Position, meta: Metadata, key: str | None, rv: int) -> int | None:
+    """Move the head from ``head.version`` and insert the event, atomically. None if the guard failed."""
+    params = {
+        "stream_id": head.stream_id,
+        "expected": head.version,
+        "new_version": head.version + 1,
+        "state": json.dumps(pos.state, separators=(",", ":")),
+        "override": pos.override_pending,
+        "ruleset_version": rv,
+        "type": event.type,
+        "seat": event.seat,
+        "data": json.dumps(event.data, separators=(",", ":")),
+        "recorded_by": meta.recorded_by_id,
+        "client_time": meta.client_time,
+        "request_id": meta.request_id[:64],
+        "key": key,
+    }
+    if connection.vendor == "postgresql":
+        if connection.in_atomic_block:
+            with transaction.atomic():  # a savepoint, so a duplicate key leaves the outer transaction usable
+                return _pg_execute(params)
+        return _pg_execute(params)
+    with transaction.atomic():
+        moved = Stream.objects.filter(pk=head.stream_id, version=head.version).update(
+            version=head.version + 1,
+            state=pos.state,
+            override_pending=pos.override_pending,
+            ruleset_version=rv,
+            updated_at=timezone.now(),
+        )
+        if moved != 1:
+            return None
+        row = EventRow.objects.create(
+            stream_id=head.stream_id,
+            version=head.version + 1,
+            type=event.type,
+            seat=event.seat,
+            data=event.data,
+            recorded_by_id=meta.recorded_by_id,
+            client_time=meta.client_time,
+            request_id=meta.request_id[:64],
+            idempotency_key=key,
+            recorded_at=timezone.now(),
+        )
+        return row.position
+
+
+def _pg_execute(params: dict[str, Any]) -> int | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_PG_APPEND, params)
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+def _find_repeat(stream_id: int, key: str | None) -> AppendResult | None:
+    """The earlier append with this idempotency key, as it was answered then."""
+    if not key:
+        return None
+    row = EventRow.objects.filter(stream_id=stream_id, idempotency_key=key).only("position", "version").first()
+    if row is None:
+        return None
+    pos = position_at(stream_id, row.version)
+    return AppendResult(row.position, row.version, pos.state, pos.override_pending, repeated=True)
+
+
+def append(
+    *,
+    stream_id: int,
+    event: Event,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    meta: Metadata = Metadata(),
+    attempts: int = 5,
+) -> AppendResult:
+    """Validate and append one event; return the new version and state.
+
+    - ``expected_version``: fail with :class:`VersionConflict` unless the stream is at exactly this version.
+      Without it, a lost race re-reads the head and re-validates (up to ``attempts`` times).
+    - ``idempotency_key``: a repeat returns the first result and writes nothing.
+    - Illegal events raise :class:`RuleBroken`; nothing is written.
+    """
+    fresh = False
+    for _ in range(attempts):
+        head = head_load(stream_id, fresh=fresh)
+        ruleset = get_ruleset(head.game)
+        if head.ruleset_version != ruleset.version:
+            head = head_load(stream_id, fresh=True)
+        if expected_version is not None and head.version != expected_version and not fresh:
+            head = head_load(stream_id, fresh=True)
+            fresh = True
+        if expected_version is not None and head.version != expected_version:
+            repeat = _find_repeat(stream_id, idempotency_key)
+            if repeat is not None:
+                return repeat
+            raise VersionConflict(head.version, expected_version)
+        try:
+            pos = _next_position(ruleset, head, event)
+        except RuleViolation as violation:
+            repeat = _find_repeat(stream_id, idempotency_key)
+            if repeat is not None:
+                return repeat
+            if not fresh:  # the cached head may be stale: judge again on the database's head
+                fresh = True
+                continue
+            raise RuleBroken(violation.code, violation.message, violation.rule) from None
+        try:
+            position = _write(head, event, pos, meta, idempotency_key, ruleset.version)
+        except IntegrityError:
+            position = None
+        if position is None:
+            repeat = _find_repeat(stream_id, idempotency_key)
+            if repeat is not None:
+                return repeat
+            fresh = True
+            if expected_version is not None:
+                current = head_load(stream_id, fresh=True)
+                raise VersionConflict(current.version, expected_version)
+            continue
+        new_head = Head(**{**head.__dict__, "version": pos.version, "state": pos.state,
+                           "override_pending": pos.override_pending, "ruleset_version": ruleset.version})  # fmt: skip
+        _remember(new_head)
+        if pos.version % settings.CHRONICLE_SNAPSHOT_EVERY == 0:
+            snapshot_take(new_head)
+        return AppendResult(position, pos.version, pos.state, pos.override_pending)
+    current = head_load(stream_id, fresh=True)
+    raise VersionConflict(current.version, expected_version)
+
+
+def snapshot_take(head: Head) -> None:
+    """Store the head as a snapshot at its version (ignored if one is already there)."""
+    try:
+        with transaction.atomic():
+            Snapshot.objects.get_or_create(
+                stream_id=head.stream_id,
+                version=head.version,
+                defaults={
+                    "state": head.state,
+                    "override_pending": head.override_pending,
+                    "ruleset_version": head.ruleset_version,
+                },
+            )
+    except IntegrityError:
+        pass
+
+
+# -- the global log -------------------------------------------------------------------------------------
+
+_PG_READ_LOG = """
+SELECT position, txid::text::bigint, stream_id, version, type, seat, data, recorded_at
+  FROM matches_event
+ WHERE (txid, position) > (%(txid)s::text::xid8, %(position)s)
+   AND txid < pg_snapshot_xmin(pg_current_snapshot())
+ ORDER BY txid, position
+ LIMIT %(limit)s
+"""
+
+
+def log_read(*, after_txid: int, after_position: int, limit: int = 1000) -> list[LogEntry]:
+    """The next events of the global log after the checkpoint ``(after_txid, after_position)``.
+
+    PostgreSQL: only events of transactions older than every transaction still in flight are returned,
+    ordered by (transaction id, position); a reader that checkpoints the last pair it saw never skips an
+    event that commits late (docs/ARCHITECTURE.md). SQLite: writers are serial, position order suffices.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_PG_READ_LOG, {"txid": after_txid, "position": after_position, "limit": limit})
+            rows = cursor.fetchall()
+        return [
+            LogEntry(p, t, s, v, ty, se, d if isinstance(d, dict) else json.loads(d), at)
+            for p, t, s, v, ty, se, d, at in rows
+        ]
+    qs = EventRow.objects.filter(position__gt=after_position).order_by("position")[:limit]
+    return [
+        LogEntry(r.position, 0, r.stream_id, r.version, r.type, r.seat, r.data, r.recorded_at) for r in qs.iterator()
+    ]
+
+
+__all__ = [
+    "RULE_OVERRIDDEN",
+    "AppendResult",
+    "Head",
+    "LogEntry",
+    "Metadata",
+    "append",
+    "events_iter",
+    "head_load",
+    "log_read",
+    "position_at",
+    "snapshot_take",
+    "stream_create",
+]

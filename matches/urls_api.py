@@ -1,0 +1,15 @@
+"""API routes for matches and games."""
+
+from django.urls import path
+
+from matches import api
+
+urlpatterns = [
+    path("matches/", api.MatchListCreateApi.as_view(), name="api-matches"),
+    path("matches/<int:match_id>/", api.MatchDetailApi.as_view(), name="api-match"),
+    path("matches/<int:match_id>/events/", api.MatchEventsApi.as_view(), name="api-match-events"),
+    path("matches/<int:match_id>/state/", api.MatchStateApi.as_view(), name="api-match-state"),
+    path("matches/<int:match_id>/legal-moves/", api.MatchLegalMovesApi.as_view(), name="api-match-legal-moves"),
+    path("games/", api.GameListApi.as_view(), name="api-games"),
+    path("games/<slug:slug>/", api.GameDetailApi.as_view(), name="api-game"),
+]

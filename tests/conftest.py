@@ -1,0 +1,74 @@
+"""Shared fixtures: users, API clients, a fresh head cache and no throttling unless a test asks for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from matches.store import head_cache
+
+
+@pytest.fixture(autouse=True)
+def _isolation(settings: Any) -> Any:
+    """Each test starts with an empty head cache and generous throttles."""
+    head_cache.clear()
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "100000/min", "user": "100000/min"},
+    }
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    head_cache.clear()
+
+
+@pytest.fixture
+def on_postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+@pytest.fixture
+def make_user(django_user_model: Any) -> Callable[..., Any]:
+    def make(username: str = "owner", password: str = "pass-word-123") -> Any:
+        return django_user_model.objects.create_user(username=username, password=password)
+
+    return make
+
+
+@pytest.fixture
+def owner(make_user: Callable[..., Any]) -> Any:
+    return make_user("owner")
+
+
+@pytest.fixture
+def stranger(make_user: Callable[..., Any]) -> Any:
+    return make_user("stranger")
+
+
+@pytest.fixture
+def client_for() -> Callable[[Any], APIClient]:
+    def make(user: Any | None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def api(owner: Any, client_for: Callable[[Any], APIClient]) -> APIClient:
+    return client_for(owner)
+
+
+@pytest.fixture
+def stone_match(owner: Any) -> Any:
+    """A Last Stone match (10 stones, seat 0 starts) owned by ``owner``."""
+    from matches.services import match_create
+
+    return match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 10})
