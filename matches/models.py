@@ -60,7 +60,7 @@ class Event(models.Model):
     )
     client_time = models.DateTimeField(null=True, blank=True)
     request_id = models.CharField(max_length=64, blank=True, default="")
-    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (NULL = no key; unique)
     recorded_at = models.DateTimeField()
 
     objects = ImmutableQuerySet.as_manager()
@@ -72,6 +72,9 @@ class Event(models.Model):
         ]
         indexes = [models.Index(fields=["stream", "type"], name="event_stream_type_idx")]
 
+    def __str__(self) -> str:
+        return f"#{self.position} {self.type} (stream {self.stream_id} v{self.version})"
+
     def save(self, *args: object, **kwargs: object) -> None:
         if not self._state.adding:
             raise ImmutableEventError("Events are append-only; record a correction event instead.")
@@ -80,8 +83,6 @@ class Event(models.Model):
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise ImmutableEventError("Events are append-only; record a correction event instead.")
 
-    def __str__(self) -> str:
-        return f"#{self.position} {self.type} (stream {self.stream_id} v{self.version})"
 
 
 class Snapshot(models.Model):
@@ -95,6 +96,9 @@ class Snapshot(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["stream", "version"], name="snapshot_stream_version_unique")]
+
+    def __str__(self) -> str:
+        return f"snapshot of stream {self.stream_id} at v{self.version}"
 
 
 class Player(models.Model):
@@ -172,6 +176,9 @@ class MatchSummary(models.Model):
     voided_count = models.PositiveIntegerField(default=0)
     last_activity = models.DateTimeField(null=True, blank=True)
 
+    def __str__(self) -> str:
+        return f"summary of match {self.match_id} at v{self.version}"
+
 
 class ProjectionCheckpoint(models.Model):
     """How far a projector has read the global log, saved in the transaction of its read-model writes."""
@@ -180,3 +187,6 @@ class ProjectionCheckpoint(models.Model):
     txid = models.BigIntegerField(default=0)
     position = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.position}"
