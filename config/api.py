@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from matches.errors import DomainError
@@ -52,6 +54,23 @@ class BoundedJSONParser(JSONParser):
         if _depth(data) > MAX_JSON_DEPTH:
             raise exceptions.ParseError(f"JSON nested too deeply (more than {MAX_JSON_DEPTH} levels).")
         return data
+
+
+class _SettingsRate:
+    """Read the rate from settings on each request (DRF reads it once, at import)."""
+
+    scope: str
+
+    def get_rate(self) -> str | None:
+        return settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get(self.scope)
+
+
+class AnonThrottle(_SettingsRate, AnonRateThrottle):
+    """Requests per minute for anonymous clients, by IP."""
+
+
+class UserThrottle(_SettingsRate, UserRateThrottle):
+    """Requests per minute per signed-in user."""
 
 
 def _reject_constant(name: str) -> None:

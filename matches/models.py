@@ -84,7 +84,6 @@ class Event(models.Model):
         raise ImmutableEventError("Events are append-only; record a correction event instead.")
 
 
-
 class Snapshot(models.Model):
     """The folded state of a stream at ``version``; a cache that makes ``state at N`` cheap."""
 

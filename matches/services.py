@@ -268,7 +268,7 @@ def wake_projector() -> None:
     _last_wake = now
     try:
         project_all.apply_async(countdown=window)
-    except Exception:  # broker down: the append stands; the periodic catch-up will project it
+    except Exception as exc:  # broker down: the append stands; the periodic catch-up will project it
         import logging
 
-        logging.getLogger(__name__).warning("projector wake-up not sent (broker unreachable)", exc_info=True)
+        logging.getLogger(__name__).warning("projector wake-up not sent (broker unreachable): %s", exc)

@@ -11,9 +11,9 @@ from rulesets.base import Ruleset
 _MODULES = (
     "rulesets.last_stone",
     "rulesets.get_salty",
-    "rulesets.salt_and_bones",
-    "rulesets.saltmarsh",
-    "rulesets.saltmarsh_adventure",
+    # "rulesets.salt_and_bones",
+    # "rulesets.saltmarsh",
+    # "rulesets.saltmarsh_adventure",
 )
 
 _registry: dict[str, Ruleset] | None = None

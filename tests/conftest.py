@@ -6,15 +6,19 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
-from rest_framework.test import APIClient
 
-from matches.store import head_cache
+# Ruleset tests run without Django (`-p no:django`): Django is imported lazily, only by tests that use it.
 
 
 @pytest.fixture(autouse=True)
-def _isolation(settings: Any) -> Any:
-    """Each test starts with an empty head cache and generous throttles."""
+def _isolation(request: pytest.FixtureRequest) -> Any:
+    """Django tests start with an empty head cache and generous throttles."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from matches.store import head_cache
+
+    settings = request.getfixturevalue("settings")
     head_cache.clear()
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
@@ -25,11 +29,6 @@ def _isolation(settings: Any) -> Any:
     cache.clear()
     yield
     head_cache.clear()
-
-
-@pytest.fixture
-def on_postgres() -> bool:
-    return connection.vendor == "postgresql"
 
 
 @pytest.fixture
@@ -51,7 +50,9 @@ def stranger(make_user: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture
-def client_for() -> Callable[[Any], APIClient]:
+def client_for() -> Callable[[Any], Any]:
+    from rest_framework.test import APIClient
+
     def make(user: Any | None) -> APIClient:
         client = APIClient()
         if user is not None:
@@ -62,7 +63,7 @@ def client_for() -> Callable[[Any], APIClient]:
 
 
 @pytest.fixture
-def api(owner: Any, client_for: Callable[[Any], APIClient]) -> APIClient:
+def api(owner: Any, client_for: Callable[[Any], Any]) -> Any:
     return client_for(owner)
 
 

@@ -1,0 +1,87 @@
+"""The shared corrections fold and the payload schema language, on the demo game (no database)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesets import Event, Field, RuleViolation, SchemaError, check_payload, get_ruleset
+from rulesets.replay import Position, ReplayError, fold, replay, step, voided_versions
+from rulesets.schema import json_schema
+
+STONES = get_ruleset("last-stone")
+
+
+def take(seat, n):
+    return Event("stones_taken", seat, {"count": n})
+
+
+def test_void_removes_the_entry_from_the_fold():
+    pos = replay(
+        STONES, {"stones": 10}, 2, [take(0, 3), take(1, 2), Event("event_voided", None, {"version": 2, "reason": "x"})]
+    )
+    assert pos.state == {"pile": 7, "turn": 1, "winner": None} and pos.version == 3
+
+
+def test_override_lets_one_illegal_move_through():
+    start = Position(STONES.initial_state({"stones": 10}, 2))
+    with pytest.raises(RuleViolation):
+        step(STONES, start, take(1, 1))
+    pos = step(STONES, start, Event("rule_overridden", None, {"reason": "house rule"}))
+    assert pos.override_pending
+    pos = step(STONES, pos, take(1, 1))
+    assert pos.state["pile"] == 9 and not pos.override_pending
+    with pytest.raises(RuleViolation):
+        step(STONES, pos, take(0, 1))  # seat 1 moved, so seat 0 is on turn: legal
+        step(STONES, pos, take(1, 1))
+
+
+def test_two_overrides_in_a_row_are_refused():
+    pos = step(STONES, Position(STONES.initial_state({}, 2)), Event("rule_overridden", None, {"reason": "a"}))
+    with pytest.raises(RuleViolation) as exc:
+        step(STONES, pos, Event("rule_overridden", None, {"reason": "b"}))
+    assert exc.value.code == "override_pending"
+
+
+def test_checked_fold_reports_the_entry_that_became_illegal():
+    events = list(enumerate([take(0, 3), take(1, 3)], start=1))
+    with pytest.raises(ReplayError) as exc:
+        fold(STONES, Position(STONES.initial_state({}, 2)), events, {1}, check=True)
+    assert exc.value.version == 2 and exc.value.violation.code == "not_your_turn"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=3), max_size=20), st.data())
+def test_voiding_the_last_entry_equals_never_recording_it(counts, data):
+    state = STONES.initial_state({"stones": 100}, 2)
+    events = []
+    for n in counts:
+        seat = state["turn"]
+        events.append(take(seat, n))
+        state = STONES.apply(state, events[-1])
+    if not events:
+        return
+    voided = replay(
+        STONES, {"stones": 100}, 2, [*events, Event("event_voided", None, {"version": len(events), "reason": "x"})]
+    )
+    assert voided.state == replay(STONES, {"stones": 100}, 2, events[:-1]).state
+    assert voided_versions([(1, Event("event_voided", None, {"version": 3}))]) == {3}
+
+
+def test_schema_rejects_wrong_shapes_and_fills_defaults():
+    fields = (
+        Field("n", "int", minimum=0, maximum=5),
+        Field("cell", "cell"),
+        Field("kind", "choice", choices=("a", "b")),
+        Field("tags", "list", item=Field("tag", "str"), required=False, default=[]),
+        Field("opt", "bool", required=False, default=False),
+    )
+    assert check_payload(fields, {"n": 1, "cell": [0, 1], "kind": "a"}) == {
+        "n": 1, "cell": [0, 1], "kind": "a", "tags": [], "opt": False,
+    }  # fmt: skip
+    with pytest.raises(SchemaError) as exc:
+        check_payload(fields, {"n": 9, "cell": [0], "kind": "c", "tags": [1], "zzz": 1})
+    assert set(exc.value.errors) == {"n", "cell", "kind", "tags[0]", "zzz"}
+    schema = json_schema(fields)
+    assert schema["required"] == ["n", "cell", "kind"] and schema["properties"]["kind"] == {"enum": ["a", "b"]}
