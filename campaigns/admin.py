@@ -1,1 +1,14 @@
-# Register your models here.
+"""Django admin for campaigns."""
+
+from django.contrib import admin
+
+from campaigns.models import Campaign
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "game", "owner", "is_public", "updated_at")
+    list_filter = ("game", "is_public")
+    search_fields = ("name", "owner__username")
+    readonly_fields = ("stream", "game", "created_at", "updated_at")
+    filter_horizontal = ("recorders",)

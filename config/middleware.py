@@ -23,3 +23,24 @@ class RequestIdMiddleware:
         response = self.get_response(request)
         response["X-Request-ID"] = request.request_id
         return response
+
+
+class DomainErrorPageMiddleware:
+    """Web pages: a domain error that escapes a view becomes an error page with its status (the API maps its own)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        from django.shortcuts import render
+
+        from matches.errors import DomainError
+
+        if not isinstance(exception, DomainError):
+            return None
+        return render(
+            request, "frontend/error.html", {"title": exception.detail, "message": ""}, status=exception.status_code
+        )

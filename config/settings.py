@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.RequestIdMiddleware",
+    "config.middleware.DomainErrorPageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

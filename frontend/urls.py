@@ -1,9 +1,20 @@
 """Web page routes."""
 
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from frontend import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/token/", views.api_token, name="api-token-page"),
+    path("matches/", views.match_list, name="match-list"),
+    path("matches/new/", views.match_new, name="match-new"),
+    path("matches/<int:match_id>/", views.match_detail, name="match"),
+    path("matches/<int:match_id>/record/", views.match_record, name="match-record"),
+    path("matches/<int:match_id>/undo/", views.match_undo, name="match-undo"),
+    path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
 ]

@@ -1,19 +1,321 @@
-"""Web pages: thin views that call selectors and services and render templates."""
+"""Web pages: thin views that parse a request, call selectors and services, and render templates."""
 
 from __future__ import annotations
 
+import json
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
+
+from frontend import boards
+from frontend.forms import SignupForm, event_type_fields, form_fields, parse_fields
+from frontend.selectors import home_activity, last_undoable_version
+from matches import selectors, services
+from matches.errors import DomainError, InvalidInput, NotFound, RuleBroken, VersionConflict
+from rulesets import all_rulesets, get_ruleset
+from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
+
+
+def _int_or_none(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+# -- accounts -------------------------------------------------------------------------------------------
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and sign in."""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, f"Welcome, {user.username}!")
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+def api_token(request: HttpRequest) -> HttpResponse:
+    """Show, create or revoke the user's API token."""
+    if request.method == "POST":
+        Token.objects.filter(user=request.user).delete()
+        if request.POST.get("action") == "create":
+            Token.objects.create(user=request.user)
+            messages.success(request, "A new API token was created; the old one (if any) no longer works.")
+        else:
+            messages.success(request, "Your API token was revoked.")
+        return redirect("api-token-page")
+    token = Token.objects.filter(user=request.user).first()
+    return render(request, "frontend/token.html", {"token": token})
+
+
+# -- home and lists -------------------------------------------------------------------------------------
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The home page."""
-    return render(request, "frontend/home.html", {})
+    """My matches (in progress first), my campaigns, recent activity."""
+    from campaigns.selectors import campaign_list
+
+    mine = []
+    campaigns = []
+    if request.user.is_authenticated:
+        mine = list(selectors.match_list(user=request.user, mine=True).order_by("status", "-updated_at")[:20])
+        campaigns = list(campaign_list(user=request.user, mine=True)[:10])
+    public = list(selectors.match_list(user=request.user)[:10])
+    return render(
+        request,
+        "frontend/home.html",
+        {"mine": mine, "campaigns": campaigns, "public": public, "activity": home_activity(user=request.user)},
+    )
+
+
+def match_list(request: HttpRequest) -> HttpResponse:
+    """Every visible match, filterable by game, player and status."""
+    game = request.GET.get("game") or None
+    player = request.GET.get("player") or None
+    status = request.GET.get("status") or None
+    try:
+        matches = selectors.match_list(user=request.user, game=game, player=player, status=status)
+    except InvalidInput:
+        matches = selectors.match_list(user=request.user, game=game, player=player)
+        status = None
+    return render(
+        request,
+        "frontend/match_list.html",
+        {
+            "matches": matches[:100],
+            "games": all_rulesets(kind="match"),
+            "game": game,
+            "player": player or "",
+            "status": status,
+        },  # fmt: skip
+    )
+
+
+# -- new match ------------------------------------------------------------------------------------------
+
+
+@login_required
+def match_new(request: HttpRequest) -> HttpResponse:
+    """Pick a game, then name the seats and set the options."""
+    slug = request.GET.get("game") or request.POST.get("game")
+    if not slug:
+        return render(request, "frontend/match_new_pick.html", {"games": all_rulesets(kind="match")})
+    try:
+        ruleset = get_ruleset(slug)
+    except KeyError:
+        raise NotFound(f"No game '{slug}'.") from None
+    seat_count = _int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
+    if seat_count not in ruleset.seats:
+        seat_count = ruleset.seats[0]
+    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "values": {}}
+    if request.method == "POST":
+        options, errors = parse_fields(ruleset.options_schema, request.POST, "option.")
+        seats = [{"name": request.POST.get(f"seat_{i}", "")} for i in range(seat_count)]
+        context["values"] = {k.removeprefix("option."): v for k, v in request.POST.items() if k.startswith("option.")}
+        context["seat_values"] = [s["name"] for s in seats]
+        if not errors:
+            try:
+                match = services.match_create(
+                    owner=request.user, game=slug, seats=seats, options=options,
+                    title=request.POST.get("title", ""), is_public=request.POST.get("is_public") == "on",
+                )  # fmt: skip
+            except InvalidInput as exc:
+                errors = exc.errors
+            else:
+                messages.success(request, "Match created. Record the first move below.")
+                return redirect("match", match_id=match.pk)
+        context["errors"] = errors
+        context["error_list"] = [f"{k}: {' '.join(v)}" for k, v in errors.items()]
+    context["option_fields"] = form_fields(
+        ruleset.options_schema,
+        "option.",
+        context["values"],
+        {k.removeprefix("options."): v for k, v in context["errors"].items()},
+    )
+    context["seat_inputs"] = [
+        {
+            "index": i,
+            "value": (context.get("seat_values") or [""] * seat_count)[i],
+            "error": " ".join(context["errors"].get(f"seats[{i}].name", [])),
+        }  # fmt: skip
+        for i in range(seat_count)
+    ]
+    context["known_players"] = selectors.players_known(owner=request.user)
+    return render(request, "frontend/match_new.html", context, status=400 if context["errors"] else 200)
+
+
+# -- the match page -------------------------------------------------------------------------------------
+
+
+def match_detail(
+    request: HttpRequest, match_id: int, *, problem: dict[str, Any] | None = None, status: int = 200
+) -> HttpResponse:
+    """The state drawn for people, whose turn, the players, the outcome, and move entry (or replay at ?at=N)."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    can_record = selectors.match_can_record(request.user, match)
+    at = _int_or_none(request.GET.get("at"))
+    latest_version = match.stream.version
+    if at is not None and not 0 <= at <= max(latest_version, match.stream.version):
+        at = None
+    try:
+        ms = selectors.match_state(match=match, at=at, full=can_record)
+    except NotFound:
+        ms = selectors.match_state(match=match, full=can_record)
+        at = None
+    replaying = at is not None and at != ms.latest_version
+    ruleset = get_ruleset(match.game)
+    seat_names = selectors.match_seat_names(match)
+    legal = None if replaying or ms.outcome else selectors.match_legal_moves(match=match)
+    problem = problem or {}
+    turn_seat = ms.turn_seats[0] if ms.turn_seats else None
+    forms = []
+    if can_record and not replaying:
+        for name, spec in ruleset.event_types.items():
+            posted = problem.get("values") if problem.get("type") == name else None
+            forms.append(
+                {
+                    "type": name,
+                    "spec": spec,
+                    "fields": event_type_fields(spec, posted, problem.get("errors") if posted is not None else None),
+                    "seat": _int_or_none(str(problem.get("seat"))) if posted is not None else turn_seat,
+                    "open": posted is not None,
+                }
+            )
+    board = boards.board_for(
+        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying
+    )
+    context = {
+        "match": match,
+        "ruleset": ruleset,
+        "ms": ms,
+        "seat_names": seat_names,
+        "seats": list(enumerate(seat_names)),
+        "turn_names": [seat_names[s] for s in ms.turn_seats if s < len(seat_names)],
+        "winner_names": [seat_names[s] for s in (ms.outcome or {}).get("winners", []) if s < len(seat_names)],
+        "can_record": can_record,
+        "replaying": replaying,
+        "at": ms.version,
+        "legal": [{"json": json.dumps(m.to_dict()), "text": ruleset.describe(m, seat_names)} for m in legal or []],
+        "forms": forms,
+        "board": board,
+        "problem": problem,
+        "idempotency_key": uuid.uuid4().hex,
+        "undo_version": last_undoable_version(stream_id=match.stream_id) if can_record else None,
+        "versions": list(range(ms.latest_version + 1)),
+        "state_json": json.dumps(ms.state, indent=1, sort_keys=True),
+    }
+    return render(request, "frontend/match_detail.html", context, status=status)
+
+
+def _posted_event(
+    request: HttpRequest, match: Any
+) -> tuple[str, int | None, Any, dict[str, Any], dict[str, list[str]]]:
+    """Read ``(type, seat, data, raw values, form errors)`` from a move form or a one-click legal move."""
+    if request.POST.get("move"):
+        try:
+            move = json.loads(request.POST["move"])
+            return move["type"], move.get("seat"), move.get("data", {}), {}, {}
+        except (ValueError, KeyError, TypeError):
+            return "", None, {}, {}, {"move": ["That move could not be read; pick it again."]}
+    type_ = request.POST.get("type", "")
+    seat = _int_or_none(request.POST.get("seat"))
+    spec = event_types_with_meta(get_ruleset(match.game)).get(type_)
+    if spec is None:
+        return type_, seat, {}, {}, {}
+    data, errors = parse_fields(spec.fields, request.POST, "data.")
+    raw = {f.name: request.POST.get(f"data.{f.name}", "") for f in spec.fields}
+    return type_, seat, data, raw, errors
+
+
+@login_required
+@require_POST
+def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Record one move from a form; a refusal re-renders the page with the rule and what was typed."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    type_, seat, data, raw, form_errors = _posted_event(request, match)
+    problem = {"type": type_, "seat": seat, "values": raw}
+    if form_errors:
+        problem.update(detail="Please correct the highlighted field.", errors=form_errors)
+        return match_detail(request, match_id, problem=problem, status=400)
+    try:
+        result = services.match_event_record(
+            match=match, user=request.user, type=type_, seat=seat, data=data,
+            expected_version=_int_or_none(request.POST.get("expected_version")),
+            idempotency_key=request.POST.get("idempotency_key") or None,
+            request_id=getattr(request, "request_id", ""),
+        )  # fmt: skip
+    except VersionConflict as exc:
+        problem.update(conflict=True, detail=exc.detail)
+        return match_detail(request, match_id, problem=problem, status=409)
+    except RuleBroken as exc:
+        problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code)
+        return match_detail(request, match_id, problem=problem, status=400)
+    except InvalidInput as exc:
+        problem.update(detail=exc.detail, errors=exc.errors)
+        return match_detail(request, match_id, problem=problem, status=400)
+    except DomainError as exc:
+        problem.update(detail=exc.detail)
+        return match_detail(request, match_id, problem=problem, status=exc.status_code)
+    label = (
+        "Rule override noted; the next move is not checked."
+        if type_ == RULE_OVERRIDDEN
+        else f"Recorded entry {result.version}."
+    )
+    messages.success(request, label)
+    return redirect(reverse("match", args=[match.pk]) + "#board")
+
+
+@login_required
+@require_POST
+def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Void the last entry that still counts (a new ``event_voided`` entry; history keeps both)."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    version = _int_or_none(request.POST.get("version"))
+    reason = request.POST.get("reason", "").strip() or "Undone at the table"
+    try:
+        services.match_event_record(
+            match=match, user=request.user, type=EVENT_VOIDED, data={"version": version, "reason": reason},
+            expected_version=_int_or_none(request.POST.get("expected_version")),
+            idempotency_key=request.POST.get("idempotency_key") or None,
+        )  # fmt: skip
+    except DomainError as exc:
+        problem = {"detail": exc.detail, "rule": getattr(exc, "rule", ""), "conflict": isinstance(exc, VersionConflict)}
+        return match_detail(request, match_id, problem=problem, status=exc.status_code)
+    messages.success(request, f"Entry {version} undone (voided); the history keeps it, struck through.")
+    return redirect(reverse("match", args=[match.pk]) + "#board")
+
+
+def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The log as a readable timeline, voided entries struck through, each linked to its replay position."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    lines = selectors.stream_log(
+        stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match)
+    )
+    return render(
+        request, "frontend/match_history.html", {"match": match, "lines": lines, "ruleset": get_ruleset(match.game)}
+    )
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """404 page."""
-    return render(request, "frontend/error.html", {"title": "Not found", "message": str(exception or "")}, status=404)
+    return render(
+        request,
+        "frontend/error.html",
+        {"title": "Not found", "message": "There is nothing here, or it is private."},
+        status=404,
+    )
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -1,0 +1,162 @@
+"""manage.py bench_store: event-store speed, each figure beside a baseline measured in the same run.
+
+Runs in a scratch PostgreSQL database (created, migrated and dropped again; events cannot be deleted, so
+the developer's database is never touched). See docs/PERFORMANCE.md. Exit code 0 whatever the figures.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import connection
+
+DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
+
+
+def _n(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def _ms(value: float) -> str:
+    return f"{value:.2f} ms"
+
+
+def _mib(value: int) -> str:
+    return f"{value / 2**20:.1f} MiB"
+
+
+class Command(BaseCommand):
+    help = "Benchmark the event store against raw PostgreSQL and the eventsourcing library (scratch database)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--quick", action="store_true", help="smoke run: small sizes, 2 s per rate")
+        parser.add_argument("--seconds", type=float, default=None, help="seconds per rate measurement (default 5)")
+        parser.add_argument("--writers", type=int, default=8, help="parallel writers (default 8)")
+        parser.add_argument("--profile", action="store_true", help="also print a cProfile of the 1-writer append")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if connection.vendor != "postgresql":
+            self._rerun_on_postgres(options)
+            return
+        from benchmarks import store_bench as sb
+
+        quick = options["quick"]
+        seconds = options["seconds"] or (2.0 if quick else 5.0)
+        writers = options["writers"]
+        stream_len = 1_000 if quick else 10_000
+        early = (50, 500) if quick else (50, 5_000)
+        small, large = (1_000, 10_000) if quick else (10_000, 100_000)
+        reads = 50 if quick else 200
+        name = f"chronicle_bench_{os.getpid()}"
+        out = self.stdout.write
+        started = time.perf_counter()
+
+        with sb.scratch_database(name) as db:
+            version = connection.cursor().connection.info.server_version
+            out(
+                f"Chronicle event-store benchmark{' (quick)' if quick else ''}: PostgreSQL "
+                f"{version // 10000}.{version % 10000} at {db['host']}:{db['port']}, scratch database {name}, "
+                f"{sb.cpu_count()} CPU(s), {seconds:g} s per rate"
+            )
+            out("Workload: Last Stone moves {stones_taken, count}; projector wake-ups stubbed while appending.\n")
+
+            # 5. projection rebuild (first, so the global log holds only its own events)
+            sb.streams_bulk(small // 1000, 1000)
+            rb_small = sb.rebuild_measure(small)
+            sb.streams_bulk((large - small) // 1000, 1000)
+            rb_large = sb.rebuild_measure(large)
+
+            # 4. reads of one long stream
+            (match,) = sb.streams_bulk(1, stream_len)
+            sb.stream_verify(match.stream_id)
+            lat_latest = sb.state_read_latency(match, None, reads)
+            lat_early = [(at, sb.state_read_latency(match, at, reads)) for at in early]
+            worst_at = stream_len - 1  # the furthest any version lies past its snapshot
+            lat_worst = sb.state_read_latency(match, worst_at, reads)
+
+            # 1-3. appends
+            sb.raw_table_create(db)
+            raw1 = sb.raw_rate(db, seconds)
+            svc1 = sb.service_rate(seconds)
+            es1, es_note = sb.eventsourcing_rate(db, seconds)
+            rawn = sb.raw_rate_parallel(db, writers, seconds)
+            svcn = sb.service_rate_parallel(writers, seconds)
+            profile = sb.service_profile(min(seconds, 3.0)) if options["profile"] else ""
+
+        def row(label: str, value: str, baseline: str = "", ratio: str = "") -> None:
+            out(f"  {label:<40} {value:>16}   {baseline:<38} {ratio}")
+
+        out("Appends (one event per transaction)")
+        row("raw INSERT+COMMIT (1 writer)", f"{_n(raw1)} rows/s", "(the physical ceiling: psycopg, jsonb row)")
+        row("service append (1 writer)", f"{_n(svc1)} ev/s", f"raw INSERT+COMMIT {_n(raw1)} rows/s",
+            f"{svc1 / raw1:.0%} of raw")  # fmt: skip
+        if es1 is not None:
+            row("eventsourcing append (1 writer)", f"{_n(es1)} ev/s", es_note)
+            row("service vs eventsourcing (1 writer)", f"{svc1 / es1:.2f}×", f"eventsourcing {_n(es1)} ev/s")
+        else:
+            row("eventsourcing append (1 writer)", "n/a", es_note)
+        row(f"raw INSERT+COMMIT ({writers} writers)", f"{_n(rawn)} rows/s", "aggregate over forked processes")
+        row(f"service append ({writers} writers)", f"{_n(svcn)} ev/s", f"raw INSERT+COMMIT {_n(rawn)} rows/s",
+            f"{svcn / rawn:.0%} of raw")  # fmt: skip
+        out("")
+        out(f"State reads: selectors.match_state (GET …/state), {stream_len:,}-event stream, {reads} reads")
+        row("state read at=latest", f"{_ms(lat_latest.median_ms)} med", f"p95 {_ms(lat_latest.p95_ms)}")
+        for at, lat in lat_early:
+            row(f"state read at={at}", f"{_ms(lat.median_ms)} med", f"p95 {_ms(lat.p95_ms)}")
+        row(f"state read at={worst_at} (worst case)", f"{_ms(lat_worst.median_ms)} med", f"p95 {_ms(lat_worst.p95_ms)}",
+            f"{settings.CHRONICLE_SNAPSHOT_EVERY - 1} events past a snapshot")  # fmt: skip
+        out("")
+        out("Projection rebuild: manage.py rebuild_projections, 1000-event matches interleaved in the log")
+        for rb in (rb_small, rb_large):
+            row(f"projection rebuild ({rb.events:,} events)", f"{_n(rb.rate)} ev/s",
+                f"{rb.seconds:.1f} s; peak traced {_mib(rb.traced_peak)}", f"RSS +{_mib(rb.rss_growth)}")  # fmt: skip
+        mem_ratio = rb_large.traced_peak / max(rb_small.traced_peak, 1)
+        row(f"rebuild peak memory ratio {large // 1000}k/{small // 1000}k", f"{mem_ratio:.2f}×",
+            f"tracemalloc peak {_mib(rb_large.traced_peak)} vs {_mib(rb_small.traced_peak)}",
+            f"{large // small}× the events")  # fmt: skip
+        out("")
+        out("Targets (from the issue; informational)")
+        self._target(svc1 >= 0.5 * raw1, "service append 1 writer ≥ 50% of raw insert rate", f"{svc1 / raw1:.0%}")
+        if es1 is not None:
+            self._target(svc1 >= 2 * es1, "service append 1 writer ≥ 2× eventsourcing", f"{svc1 / es1:.2f}×")
+        else:
+            self._target(None, "service append 1 writer ≥ 2× eventsourcing", es_note)
+        stream_note = "" if stream_len == 10_000 else f" (quick: {stream_len:,}-event stream)"
+        self._target(lat_latest.p95_ms < 5.0, "current-state read of a 10k stream < 5 ms",
+                     f"p95 {_ms(lat_latest.p95_ms)}, median {_ms(lat_latest.median_ms)}{stream_note}")  # fmt: skip
+        if profile:
+            out("\ncProfile of the 1-writer service append")
+            out(profile)
+        out(f"\nDone in {time.perf_counter() - started:.0f} s; scratch database {name} dropped.")
+
+    def _target(self, ok: bool | None, text: str, detail: str) -> None:
+        word = "N/A " if ok is None else ("PASS" if ok else "FAIL")
+        self.stdout.write(f"  {word}  {text}: {detail}")
+
+    def _rerun_on_postgres(self, options: dict[str, Any]) -> None:
+        """The store's fast path is PostgreSQL's: re-run this command against the default local server."""
+        url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_SERVER)
+        self.stdout.write(f"DATABASE_URL is not PostgreSQL; re-running against {url} (scratch database there).")
+        argv = [
+            sys.executable,
+            str(settings.BASE_DIR / "manage.py"),
+            "bench_store",
+            "--writers",
+            str(options["writers"]),
+        ]
+        if options["quick"]:
+            argv.append("--quick")
+        if options["seconds"]:
+            argv += ["--seconds", str(options["seconds"])]
+        if options["profile"]:
+            argv.append("--profile")
+        done = subprocess.run(argv, env={**os.environ, "DATABASE_URL": url}, capture_output=True, text=True)
+        self.stdout.write(done.stdout)
+        if done.returncode:
+            self.stderr.write(done.stderr)
