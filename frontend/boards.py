@@ -24,9 +24,7 @@ def _flatten(value: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, st
     rows: list[tuple[str, str]] = []
     if isinstance(value, dict) and depth < 2:
         for k, v in value.items():
-            rows.extend(
-                _flatten(v, f"{prefix}{k}." if not isinstance(v, dict) or depth >= 1 else f"{prefix}{k}.", depth + 1)
-            )
+            rows.extend(_flatten(v, f"{prefix}{k}.", depth + 1))
         return rows
     label = prefix.rstrip(".").replace("_", " ")
     if isinstance(value, list):

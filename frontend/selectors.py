@@ -24,7 +24,7 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
             "type": r.type.replace("_", " "),
             "at": r.recorded_at,
             "by": r.recorded_by.username if r.recorded_by_id else "",
-        }  # fmt: skip
+        }
         for r in rows
     ]
 

@@ -99,7 +99,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
             "game": game,
             "player": player or "",
             "status": status,
-        },  # fmt: skip
+        },
     )
 
 
@@ -149,7 +149,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
             "index": i,
             "value": (context.get("seat_values") or [""] * seat_count)[i],
             "error": " ".join(context["errors"].get(f"seats[{i}].name", [])),
-        }  # fmt: skip
+        }
         for i in range(seat_count)
     ]
     context["known_players"] = selectors.players_known(owner=request.user)
