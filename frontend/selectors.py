@@ -6,6 +6,7 @@ from typing import Any
 
 from matches.models import Event as EventRow
 from matches.selectors import UserLike, match_visible_qs
+from rulesets import Event, get_ruleset
 from rulesets.replay import EVENT_VOIDED
 
 
@@ -17,16 +18,17 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
         .select_related("stream__match", "recorded_by")
         .order_by("-position")[:limit]
     )
-    return [
-        {
-            "match": r.stream.match,
-            "version": r.version,
-            "type": r.type.replace("_", " "),
-            "at": r.recorded_at,
-            "by": r.recorded_by.username if r.recorded_by_id else "",
-        }
-        for r in rows
-    ]
+    out = []
+    for r in rows:
+        match = r.stream.match
+        names = [s.player.name for s in match.seats.select_related("player").order_by("index")]
+        try:
+            text = get_ruleset(match.game).describe(Event(r.type, r.seat, r.data), names)
+        except Exception:  # a description must never break the home page
+            text = r.type.replace("_", " ")
+        by = r.recorded_by.username if r.recorded_by_id else ""
+        out.append({"match": match, "version": r.version, "text": text, "at": r.recorded_at, "by": by})
+    return out
 
 
 def last_undoable_version(*, stream_id: int) -> int | None:

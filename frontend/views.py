@@ -181,7 +181,7 @@ def match_detail(
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms = []
-    if can_record and not replaying:
+    if can_record and not replaying and not ms.outcome:
         for name, spec in ruleset.event_types.items():
             posted = problem.get("values") if problem.get("type") == name else None
             forms.append(

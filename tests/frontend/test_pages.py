@@ -29,7 +29,7 @@ def test_home_anonymous_and_signed_in(web, stone_match, owner):
     anon = Client().get("/")
     assert anon.status_code == 200 and b"Sign up" in anon.content
     page = web.get("/").content.decode()
-    assert "My matches" in page and "Ana" in page and "Recent activity" in page and "stones taken" in page
+    assert "My matches" in page and "Ana" in page and "Recent activity" in page and "Ana took 1 stone(s)" in page
 
 
 def test_signup_signs_in_and_rejects_bad_passwords(client, django_user_model):

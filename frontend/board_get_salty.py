@@ -1,0 +1,334 @@
+"""Get Salty board: the play area as an SVG grid with a clickable overlay, the reserve, and the moves.
+
+Everything works without JavaScript. ``?pick=<token>`` selects a token that has a legal move; its legal
+destinations are then drawn highlighted and become submit buttons of one POST form (each button posts the
+complete legal event as ``move``). ``?hint=1`` shows the table hint. Only events from ``legal`` (the
+ruleset's ``legal_moves``) are ever offered.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlencode
+
+from matches.selectors import match_seat_names
+from rulesets.base import Event
+from rulesets.get_salty import hints as salty_hints
+from rulesets.get_salty.board import COLORS, CONTAINER, CRACKER_ATTRS, CRACKERS, MAX_SPAN, SHAPES
+from rulesets.get_salty.ruleset import (
+    ATTRIBUTE_CHOSEN,
+    CONTAINER_FLIPPED,
+    CONTAINER_MOVED,
+    CRACKER_FLIPPED,
+    CRACKER_MOVED,
+)
+
+TEMPLATE = "frontend/boards/get-salty.html"
+CELL = 100  # SVG units per cell
+
+# fills chosen to stay apart in lightness as well as hue (the shape and the label carry the rest)
+FILLS = {"red": "#d1352b", "yellow": "#f5c518", "blue": "#1d4f9c"}
+STROKES = {"red": "#6e140f", "yellow": "#6b5200", "blue": "#0b2350"}
+
+# where the bite is taken out of each shape (centre of the big bite circle), inside a 100 × 100 cell
+BITES = {"circle": (80, 22), "square": (86, 16), "triangle": (76, 44)}
+# salt grains: small white specks placed inside all three shapes
+GRAINS = ((40, 58), (52, 50), (61, 63), (45, 72), (57, 76), (35, 78), (66, 79), (50, 63))
+
+_NUMBER_WORDS = {3: "three", 4: "four", 5: "five"}
+_KIND_WORDS = {"row": "in a row", "column": "in a column", "diagonal": "on a diagonal"}
+
+
+def _pct(value: float) -> str:
+    """A CSS percentage as a plain string (never localised)."""
+    return f"{value:.4f}".rstrip("0").rstrip(".") + "%"
+
+
+def _cell(value: Any) -> tuple[int, int] | None:
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        return int(value[0]), int(value[1])
+    return None
+
+
+def _token_of(event: Event) -> str | None:
+    """The token an event acts on ('container' or a cracker name); None for the attribute choice."""
+    if event.type in (CONTAINER_FLIPPED, CONTAINER_MOVED):
+        return CONTAINER
+    if event.type in (CRACKER_FLIPPED, CRACKER_MOVED):
+        name = event.data.get("cracker")
+        return name if name in CRACKER_ATTRS else None
+    return None
+
+
+def _move_json(event: Event) -> str:
+    return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
+
+
+def token_label(state: dict[str, Any], name: str) -> str:
+    """'red circle' (with the match's display labels) or 'Salt Container'."""
+    if name == CONTAINER:
+        return "Salt Container"
+    shape, color = CRACKER_ATTRS[name]
+    labels = state.get("labels") or {}
+    return f"{labels.get('color', {}).get(color, color)} {labels.get('shape', {}).get(shape, shape)}"
+
+
+def _condition(state: dict[str, Any], name: str) -> str:
+    salty = state["tokens"][name]["salty"]
+    if name == CONTAINER:
+        return "filled (salty)" if salty else "empty (unsalted)"
+    return "salty" if salty else "unsalted"
+
+
+def symbol_id(name: str, salty: bool) -> str:
+    return f"gs-{name}-{'salty' if salty else 'plain'}"
+
+
+def _symbols() -> list[dict[str, Any]]:
+    """The 20 token faces (9 crackers and the container, both sides) drawn once as SVG symbols."""
+    out = []
+    for shape in SHAPES:
+        for color in COLORS:
+            for salty in (False, True):
+                bx, by = BITES[shape]
+                out.append(
+                    {
+                        "id": symbol_id(f"{shape}-{color}", salty),
+                        "shape": shape,
+                        "fill": FILLS[color],
+                        "stroke": STROKES[color],
+                        "salty": salty,
+                        "bite": [(bx, by, 17), (bx - 15, by + 9, 9), (bx + 9, by - 15, 9)],
+                        "grains": GRAINS,
+                    }
+                )
+    return out
+
+
+def _combo_words(state: dict[str, Any], combo: dict[str, Any], seat_names: list[str]) -> str:
+    labels = state.get("labels") or {}
+    value = labels.get(combo["attribute"], {}).get(combo["value"], combo["value"])
+    n = len(combo["cells"])
+    seat = combo.get("seat")
+    who = seat_names[seat] if isinstance(seat, int) and seat < len(seat_names) else f"seat {seat}"
+    return f"{_NUMBER_WORDS.get(n, str(n))} {value} {_KIND_WORDS.get(combo['kind'], combo['kind'])} (for {who})"
+
+
+def _hint_text(ruleset: Any, state: dict[str, Any], seat_names: list[str]) -> str | None:
+    """The hint for the seat on turn, or None when there is nothing to hint (choice phase, game over)."""
+    if state.get("attributes") is None or state.get("winner") is not None:
+        return None
+    seat = state["turn"]
+    found = salty_hints(state, seat)
+    wins, threats = found["winning_moves"], found["opponent_threats"]
+    if wins:
+        more = f" ({len(wins) - 1} more winning move{'s' if len(wins) > 2 else ''})" if len(wins) > 1 else ""
+        return f"A winning move exists: {ruleset.describe(wins[0], seat_names)}{more}"
+    if threats:
+        more = f" ({len(threats) - 1} more such move{'s' if len(threats) > 2 else ''})" if len(threats) > 1 else ""
+        return f"Your opponent wins next turn with: {ruleset.describe(threats[0], seat_names)}{more}"
+    return "No immediate win or threat."
+
+
+def board(
+    *, match: Any, ruleset: Any, ms: Any, legal: list[Event] | None, request: Any, can_record: bool
+) -> dict[str, Any]:
+    """The context for ``frontend/boards/get-salty.html``."""
+    state = ms.state
+    tokens = state["tokens"]
+    seat_names = match_seat_names(match)
+    live_position = ms.version == ms.latest_version
+    interactive = bool(can_record and legal is not None and live_position and state.get("winner") is None)
+    moves: list[Event] = list(legal or []) if interactive else []
+
+    # the legal events grouped by the token they act on
+    by_token: dict[str, list[Event]] = {}
+    for event in moves:
+        token = _token_of(event)
+        if token is not None:
+            by_token.setdefault(token, []).append(event)
+    pick = request.GET.get("pick") or None
+    if pick not in by_token:
+        pick = None
+    hint_on = request.GET.get("hint") == "1" and live_position
+
+    def href(**params: Any) -> str:
+        query = {k: v for k, v in params.items() if v}
+        if hint_on:
+            query["hint"] = "1"
+        return (("?" + urlencode(query)) if query else request.path) + "#board"
+
+    # targets of the picked token: cell → event
+    targets: dict[tuple[int, int], Event] = {}
+    flip_event: Event | None = None
+    for event in by_token.get(pick or "", []):
+        if event.type in (CONTAINER_MOVED, CRACKER_MOVED):
+            cell = _cell(event.data.get("to"))
+            if cell is not None:
+                targets[cell] = event
+        elif event.type == CRACKER_FLIPPED:
+            flip_event = event
+    container_flip = next((e for e in moves if e.type == CONTAINER_FLIPPED), None)
+
+    # the grid: bounding box of the tokens in play, padded by one cell where the 4 × 4 limit allows,
+    # widened to every legal destination (a full row of 4 may "roll" one cell further)
+    in_play = {n: _cell(t["cell"]) for n, t in tokens.items() if t["cell"] is not None}
+    cells = [c for c in in_play.values() if c is not None] or [(0, 0)]
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    pad_x = 1 if max(xs) - min(xs) + 1 < MAX_SPAN else 0
+    pad_y = 1 if max(ys) - min(ys) + 1 < MAX_SPAN else 0
+    lo_x, hi_x, lo_y, hi_y = min(xs) - pad_x, max(xs) + pad_x, min(ys) - pad_y, max(ys) + pad_y
+    for event in moves:
+        cell = _cell(event.data.get("to")) if event.type in (CONTAINER_MOVED, CRACKER_MOVED) else None
+        if cell is not None:
+            lo_x, hi_x = min(lo_x, cell[0]), max(hi_x, cell[0])
+            lo_y, hi_y = min(lo_y, cell[1]), max(hi_y, cell[1])
+    cols, rows = hi_x - lo_x + 1, hi_y - lo_y + 1
+
+    def place(cell: tuple[int, int]) -> dict[str, Any]:
+        col, row = cell[0] - lo_x, cell[1] - lo_y
+        return {
+            "cell": f"{cell[0]},{cell[1]}",
+            "x": col * CELL,
+            "y": row * CELL,
+            "cx": col * CELL + CELL // 2,
+            "cy": row * CELL + CELL // 2,
+            "left": _pct(col * 100 / cols),
+            "top": _pct(row * 100 / rows),
+            "width": _pct(100 / cols),
+            "height": _pct(100 / rows),
+        }
+
+    occupied = {c: n for n, c in in_play.items() if c is not None}
+    grid = []
+    for y in range(lo_y, hi_y + 1):
+        for x in range(lo_x, hi_x + 1):
+            grid.append({**place((x, y)), "empty": (x, y) not in occupied})
+
+    def token_entry(name: str) -> dict[str, Any]:
+        tok = tokens[name]
+        label = token_label(state, name)
+        condition = _condition(state, name)
+        where = f" at {tok['cell'][0]},{tok['cell'][1]}" if tok["cell"] is not None else " in the reserve"
+        entry: dict[str, Any] = {
+            "name": name,
+            "label": label,
+            "condition": condition,
+            "salty": tok["salty"],
+            "symbol": "gs-container-" + ("filled" if tok["salty"] else "empty")
+            if name == CONTAINER
+            else symbol_id(name, tok["salty"]),
+            "aria": f"{label}, {condition}{where}",
+            "pickable": name in by_token,
+            "picked": name == pick,
+        }
+        if entry["pickable"]:
+            entry["href"] = href() if entry["picked"] else href(pick=name)
+            verb = "Put back" if entry["picked"] else "Pick"
+            entry["link_label"] = f"{verb} {label} ({condition}){where}"
+        return entry
+
+    play = []
+    for name, cell in in_play.items():
+        if cell is not None:
+            play.append({**token_entry(name), **place(cell)})
+    # the container last in document order is fine; crackers first keeps picks in reading order
+    play.sort(key=lambda t: (t["name"] == CONTAINER, t["cell"]))
+
+    pick_label = token_label(state, pick) if pick else ""
+    target_list = []
+    for cell in sorted(targets, key=lambda c: (c[1], c[0])):
+        event = targets[cell]
+        verb = "Move" if pick == CONTAINER or tokens[pick or CONTAINER]["cell"] is not None else "Place"
+        target_list.append(
+            {
+                **place(cell),
+                "move": _move_json(event),
+                "aria": f"{verb} {pick_label} to {cell[0]},{cell[1]} (then flip it)",
+                "text": ruleset.describe(event, seat_names),
+            }
+        )
+
+    reserve = [token_entry(n) for n in state.get("reserve") or [n for n in CRACKERS if tokens[n]["cell"] is None]]
+
+    # winning (or tied) combinations as lines through the cell centres
+    over = state.get("winner") is not None
+    lines = []
+    for combo in state.get("combinations") or []:
+        pts = [place((c[0], c[1])) for c in combo["cells"]]
+        if not pts:
+            continue
+        winner = over and combo.get("seat") == state.get("winner")
+        lines.append(
+            {
+                "x1": pts[0]["cx"],
+                "y1": pts[0]["cy"],
+                "x2": pts[-1]["cx"],
+                "y2": pts[-1]["cy"],
+                "cells": pts,
+                "cell_list": " ".join(p["cell"] for p in pts),
+                "kind": "win" if winner else ("lose" if over else "tie"),
+                "words": _combo_words(state, combo, seat_names),
+            }
+        )
+
+    attributes = state.get("attributes")
+    attr_rows = []
+    if attributes:
+        for seat, name in enumerate(seat_names[:2]):
+            attr_rows.append({"seat": seat, "name": name, "attribute": attributes.get(str(seat), "")})
+    choices = [
+        {
+            "move": _move_json(e),
+            "label": str(e.data.get("attribute", "")).capitalize(),
+            "text": ruleset.describe(e, seat_names),
+        }
+        for e in moves
+        if e.type == ATTRIBUTE_CHOSEN
+    ]
+    container = tokens[CONTAINER]
+    hint_text = _hint_text(ruleset, state, seat_names) if hint_on else None
+    can_hint = live_position and state.get("attributes") is not None and state.get("winner") is None
+
+    return {
+        "template": TEMPLATE,
+        "interactive": interactive,
+        "cols": cols,
+        "rows": rows,
+        "width": cols * CELL,
+        "height": rows * CELL,
+        "grid": grid,
+        "tokens": play,
+        "reserve": reserve,
+        "symbols": _symbols(),
+        "grains": GRAINS,
+        "pick": pick,
+        "pick_label": pick_label,
+        "pick_condition": _condition(state, pick) if pick else "",
+        "targets": target_list,
+        "flip": None
+        if flip_event is None
+        else {"move": _move_json(flip_event), "text": ruleset.describe(flip_event, seat_names)},
+        "container_flip": None
+        if container_flip is None
+        else {"move": _move_json(container_flip), "text": ruleset.describe(container_flip, seat_names)},
+        "unpick_href": href(),
+        "choices": choices,
+        "chooser": seat_names[state["turn"]] if choices and state["turn"] < len(seat_names) else "",
+        "lines": lines,
+        "over": over,
+        "attributes": attr_rows,
+        "container": {
+            "salty": container["salty"],
+            "condition": _condition(state, CONTAINER),
+            "moves_what": "unsalted" if container["salty"] else "salty",
+            "locked": bool(state.get("container_locked")),
+            "wild": bool(state.get("container_wild")),
+        },
+        "hint_on": hint_on,
+        "hint_text": hint_text,
+        "can_hint": can_hint,
+        "hint_href": "?" + urlencode({**({"pick": pick} if pick else {}), "hint": "1"}) + "#board",
+        "hide_hint_href": (("?" + urlencode({"pick": pick})) if pick else request.path) + "#board",
+    }

@@ -1,0 +1,94 @@
+"""manage.py screenshots: regenerate docs/screenshots/ (main pages at phone and laptop width, demo data)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+WIDTHS = {"phone": (360, 780), "laptop": (1280, 900)}
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Command(BaseCommand):
+    help = "Serve the demo data on a scratch SQLite database and screenshot the main pages into docs/screenshots/."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--out", default=str(Path(settings.BASE_DIR) / "docs" / "screenshots"))
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from playwright.sync_api import sync_playwright
+
+        out = Path(options["out"])
+        out.mkdir(parents=True, exist_ok=True)
+        scratch = tempfile.mkdtemp(prefix="chronicle-shots-")
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        env.update(SQLITE_PATH=f"{scratch}/db.sqlite3", DJANGO_DEBUG="0")
+        manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
+        subprocess.run([*manage, "migrate", "-v0", "--noinput"], env=env, check=True)
+        subprocess.run([*manage, "load_demo"], env=env, check=True, stdout=subprocess.DEVNULL)
+        port = _free_port()
+        server = subprocess.Popen([*manage, "runserver", "--noreload", f"127.0.0.1:{port}"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(100):
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(
+                    executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=CHROMIUM_ARGS
+                )
+                for label, (width, height) in WIDTHS.items():
+                    context = browser.new_context(viewport={"width": width, "height": height})
+                    page = context.new_page()
+                    page.goto(f"{base}/accounts/login/")
+                    page.screenshot(path=str(out / f"login-{label}.png"), full_page=True)
+                    page.get_by_label("Username").fill("demo")
+                    page.get_by_label("Password").fill("demo-pass-123")
+                    page.get_by_role("button", name="Sign in").click()
+                    page.wait_for_load_state()
+                    shots = {"home": "/", "matches": "/matches/", "new-match": "/matches/new/"}
+                    links = page.eval_on_selector_all(
+                        ".match-row a", "els => els.map(e => [e.textContent, e.getAttribute('href')])"
+                    )
+                    for text, href in links:
+                        slug = (
+                            text.replace("Demo: ", "")
+                            .split("(")[0]
+                            .strip()
+                            .lower()
+                            .replace(" & ", "-")
+                            .replace(" ", "-")
+                        )
+                        shots[f"match-{slug}"] = href
+                        shots.setdefault("history", href + "history/")
+                    for name, path in shots.items():
+                        page.goto(base + path)
+                        page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=True)
+                        self.stdout.write(f"{name}-{label}.png")
+                    context.close()
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(10)
+            shutil.rmtree(scratch, ignore_errors=True)
