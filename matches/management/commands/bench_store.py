@@ -7,9 +7,11 @@ the developer's database is never touched). See docs/PERFORMANCE.md. Exit code 0
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 from typing import Any
 
 from django.conf import settings
@@ -53,15 +55,16 @@ class Command(BaseCommand):
         early = (50, 500) if quick else (50, 5_000)
         small, large = (1_000, 10_000) if quick else (10_000, 100_000)
         reads = 50 if quick else 200
+        rounds = max(3, round(seconds))
         name = f"chronicle_bench_{os.getpid()}"
         out = self.stdout.write
         started = time.perf_counter()
 
         with sb.scratch_database(name) as db:
-            version = connection.cursor().connection.info.server_version
+            pg = connection.cursor().connection.info.server_version
             out(
                 f"Chronicle event-store benchmark{' (quick)' if quick else ''}: PostgreSQL "
-                f"{version // 10000}.{version % 10000} at {db['host']}:{db['port']}, scratch database {name}, "
+                f"{pg // 10000}.{pg % 10000} at {db['host']}:{db['port']}, scratch database {name}, "
                 f"{sb.cpu_count()} CPU(s), {seconds:g} s per rate"
             )
             out("Workload: Last Stone moves {stones_taken, count}; projector wake-ups stubbed while appending.\n")
@@ -80,29 +83,35 @@ class Command(BaseCommand):
             worst_at = stream_len - 1  # the furthest any version lies past its snapshot
             lat_worst = sb.state_read_latency(match, worst_at, reads)
 
-            # 1-3. appends
-            sb.raw_table_create(db)
-            raw1 = sb.raw_rate(db, seconds)
-            svc1 = sb.service_rate(seconds)
-            es1, es_note = sb.eventsourcing_rate(db, seconds)
-            rawn = sb.raw_rate_parallel(db, writers, seconds)
-            svcn = sb.service_rate_parallel(writers, seconds)
+            # 1-3. appends: one writer of each kind taking turns in short rounds, then parallel writers
+            es_missing = sb.eventsourcing_missing()
+            one = sb.one_writer_rates(db, seconds, rounds)
+            par = sb.parallel_rates(db, writers, seconds)
             profile = sb.service_profile(min(seconds, 3.0)) if options["profile"] else ""
 
         def row(label: str, value: str, baseline: str = "", ratio: str = "") -> None:
-            out(f"  {label:<40} {value:>16}   {baseline:<38} {ratio}")
+            out(f"  {label:<38} {value:>15}   {baseline:<44} {ratio}")
 
-        out("Appends (one event per transaction)")
-        row("raw INSERT+COMMIT (1 writer)", f"{_n(raw1)} rows/s", "(the physical ceiling: psycopg, jsonb row)")
-        row("service append (1 writer)", f"{_n(svc1)} ev/s", f"raw INSERT+COMMIT {_n(raw1)} rows/s",
+        med = {k: statistics.median(v) for k, v in one.items()}
+        raw1, svc1, es1 = med["raw"], med["service"], med.get("eventsourcing")
+        rawn, svcn = statistics.median(par["raw"]), statistics.median(par["service"])
+
+        def spread(rates: list[float]) -> str:
+            return f"rounds {_n(min(rates))}–{_n(max(rates))}"
+
+        out(f"Appends, one event per transaction (median of {rounds} interleaved rounds; parallel: of 2)")
+        row("raw INSERT+COMMIT (1 writer)", f"{_n(raw1)} rows/s", f"ceiling: psycopg, jsonb row; {spread(one['raw'])}")
+        row("service append (1 writer)", f"{_n(svc1)} ev/s", f"vs raw {_n(raw1)} rows/s; {spread(one['service'])}",
             f"{svc1 / raw1:.0%} of raw")  # fmt: skip
         if es1 is not None:
-            row("eventsourcing append (1 writer)", f"{_n(es1)} ev/s", es_note)
-            row("service vs eventsourcing (1 writer)", f"{svc1 / es1:.2f}×", f"eventsourcing {_n(es1)} ev/s")
+            row("eventsourcing append (1 writer)", f"{_n(es1)} ev/s",
+                f"eventsourcing {version('eventsourcing')}; {spread(one['eventsourcing'])}")  # fmt: skip
+            row("service vs eventsourcing (1 writer)", f"{svc1 / es1:.2f}×", f"vs eventsourcing {_n(es1)} ev/s",
+                f"{svc1 / raw1:.0%} vs {es1 / raw1:.0%} of raw")  # fmt: skip
         else:
-            row("eventsourcing append (1 writer)", "n/a", es_note)
-        row(f"raw INSERT+COMMIT ({writers} writers)", f"{_n(rawn)} rows/s", "aggregate over forked processes")
-        row(f"service append ({writers} writers)", f"{_n(svcn)} ev/s", f"raw INSERT+COMMIT {_n(rawn)} rows/s",
+            row("eventsourcing append (1 writer)", "n/a", es_missing)
+        row(f"raw INSERT+COMMIT ({writers} writers)", f"{_n(rawn)} rows/s", f"forked processes; {spread(par['raw'])}")
+        row(f"service append ({writers} writers)", f"{_n(svcn)} ev/s", f"vs raw {_n(rawn)} rows/s; {spread(par['service'])}",
             f"{svcn / rawn:.0%} of raw")  # fmt: skip
         out("")
         out(f"State reads: selectors.match_state (GET …/state), {stream_len:,}-event stream, {reads} reads")
@@ -126,7 +135,7 @@ class Command(BaseCommand):
         if es1 is not None:
             self._target(svc1 >= 2 * es1, "service append 1 writer ≥ 2× eventsourcing", f"{svc1 / es1:.2f}×")
         else:
-            self._target(None, "service append 1 writer ≥ 2× eventsourcing", es_note)
+            self._target(None, "service append 1 writer ≥ 2× eventsourcing", es_missing)
         stream_note = "" if stream_len == 10_000 else f" (quick: {stream_len:,}-event stream)"
         self._target(lat_latest.p95_ms < 5.0, "current-state read of a 10k stream < 5 ms",
                      f"p95 {_ms(lat_latest.p95_ms)}, median {_ms(lat_latest.median_ms)}{stream_note}")  # fmt: skip
