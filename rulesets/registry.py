@@ -12,8 +12,8 @@ _MODULES = (
     "rulesets.last_stone",
     "rulesets.get_salty",
     # "rulesets.salt_and_bones",
-    # "rulesets.saltmarsh",
-    # "rulesets.saltmarsh_adventure",
+    "rulesets.saltmarsh",
+    "rulesets.saltmarsh_adventure",
 )
 
 _registry: dict[str, Ruleset] | None = None

@@ -1,0 +1,224 @@
+"""Town actions: swap, sell, buy from the display, trade, level up, advancement tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulesets.base import Event
+from rulesets.saltmarsh import RULESET
+from rulesets.schema import SchemaError, check_payload
+
+SHOP = [
+    {"name": "Plate Armor", "item": True, "buy": 800, "sell": 400},
+    {"name": "Amulet", "item": True, "buy": 300, "sell": None},
+    {"name": "Blessing", "item": False, "buy": None, "sell": None},
+    {"name": "Lantern", "item": True, "buy": None, "sell": 10},
+]
+
+TOWN_ACTIONS = [
+    Event("powers_swapped", None, {"hero": "Ana", "powers": []}),
+    Event("item_sold", None, {"hero": "Ana", "item": "Potion of Healing"}),
+    Event("shop_revealed", None, {"cards": SHOP}),
+    Event("item_bought", None, {"hero": "Ana", "item": "Amulet"}),
+    Event("trade_made", None, {"from": "Ana", "to": "Bo", "items": [], "gold": 10}),
+    Event("leveled_up", None, {"hero": "Ana"}),
+    Event("advancement_token_bought", None, {"hero": "Ana", "token": "Fleet", "cost": 10}),
+]
+
+
+@pytest.mark.parametrize("event", TOWN_ACTIONS, ids=lambda e: e.type)
+def test_no_town_action_during_an_adventure(on_adventure, rejected, event) -> None:
+    assert rejected(on_adventure, event) == "adventure_in_progress"
+
+
+# -- selling -------------------------------------------------------------------------------------------
+
+
+def test_selling_gains_the_sell_value(after, play, ev) -> None:
+    state = play(after, ev("item_sold", hero="Ana", item="potion of healing"))
+    assert state["heroes"][0]["gold"] == 1100
+    assert state["heroes"][0]["items"] == []
+
+
+def test_selling_without_a_sell_value_gains_half_the_buy_value(on_adventure, play, ev, item) -> None:
+    state = play(
+        on_adventure,
+        ev("treasure_gained", hero="Bo", item=item("Cloak", buy=125)),
+        ev("adventure_failed"),
+        ev("item_sold", hero="Bo", item="Cloak"),
+    )
+    assert state["heroes"][1]["gold"] == 62
+
+
+def test_sell_only_what_the_hero_holds(after, ev, rejected) -> None:
+    assert rejected(after, ev("item_sold", hero="Bo", item="Potion of Healing")) == "item_not_held"
+
+
+def test_a_card_without_values_cannot_be_sold(on_adventure, play, ev, item, rejected) -> None:
+    state = play(on_adventure, ev("treasure_gained", hero="Bo", item=item("Blessing")), ev("adventure_failed"))
+    assert rejected(state, ev("item_sold", hero="Bo", item="Blessing")) == "not_an_item"
+
+
+def test_a_sold_card_is_gone(after, play, ev, rejected) -> None:
+    state = play(after, ev("item_sold", hero="Ana", item="Potion of Healing"))
+    assert rejected(state, ev("item_sold", hero="Ana", item="Potion of Healing")) == "item_not_held"
+
+
+# -- buying --------------------------------------------------------------------------------------------
+
+
+def test_buying_from_the_display(after, play, ev) -> None:
+    state = play(after, ev("shop_revealed", cards=SHOP), ev("item_bought", hero="Bo", item="Plate Armor"))
+    bo = state["heroes"][1]
+    assert bo["gold"] == 200
+    assert bo["items"] == [{"name": "Plate Armor", "buy": 800, "sell": 400}]
+    assert [c["name"] for c in state["display"]] == ["Amulet", "Blessing", "Lantern"]
+
+
+def test_a_bought_item_leaves_the_display(after, play, ev, rejected) -> None:
+    state = play(after, ev("shop_revealed", cards=SHOP), ev("item_bought", hero="Bo", item="Amulet"))
+    assert rejected(state, ev("item_bought", hero="Ana", item="Amulet")) == "not_on_display"
+
+
+def test_buy_only_from_the_current_display(after, play, ev, rejected) -> None:
+    assert rejected(after, ev("item_bought", hero="Ana", item="Amulet")) == "not_on_display"
+    state = play(after, ev("shop_revealed", cards=SHOP))
+    assert rejected(state, ev("item_bought", hero="Ana", item="Sword")) == "not_on_display"
+
+
+def test_a_new_reveal_replaces_the_display(after, play, ev, card, rejected) -> None:
+    fresh = [card("Sword", 50, 25), card("Rope", 5, 2), card("Gem", None, 30, is_item=False), card("Torch", 1, 0)]
+    state = play(after, ev("shop_revealed", cards=SHOP), ev("shop_revealed", cards=fresh))
+    assert rejected(state, ev("item_bought", hero="Ana", item="Amulet")) == "not_on_display"
+    state = play(state, ev("item_bought", hero="Ana", item="Sword"))
+    assert state["heroes"][0]["gold"] == 1000
+
+
+def test_the_display_is_cleared_when_an_adventure_starts(after, play, ev, rejected) -> None:
+    state = play(
+        after,
+        ev("shop_revealed", cards=SHOP),
+        ev("adventure_started", adventure="Danger at Dunwater", heroes=["Ana"]),
+        ev("adventure_failed"),
+    )
+    assert state["display"] == []
+    assert rejected(state, ev("item_bought", hero="Ana", item="Amulet")) == "not_on_display"
+
+
+def test_only_items_with_a_buy_cost_can_be_bought(after, play, ev, rejected) -> None:
+    state = play(after, ev("shop_revealed", cards=SHOP))
+    assert rejected(state, ev("item_bought", hero="Ana", item="Blessing")) == "not_for_sale"
+    assert rejected(state, ev("item_bought", hero="Ana", item="Lantern")) == "not_for_sale"
+
+
+def test_buying_needs_enough_gold(after, play, ev, rejected) -> None:
+    state = play(after, ev("shop_revealed", cards=SHOP))
+    assert rejected(state, ev("item_bought", hero="Cy", item="Amulet")) == "not_enough_gold"
+    assert state["heroes"][2]["gold"] == 200
+    state = play(state, ev("item_bought", hero="Bo", item="Plate Armor"))
+    assert state["heroes"][1]["gold"] == 200
+    assert rejected(state, ev("item_bought", hero="Bo", item="Amulet")) == "not_enough_gold"
+
+
+def test_the_display_is_four_cards(after, rejected) -> None:
+    assert rejected(after, Event("shop_revealed", None, {"cards": SHOP[:3]})) == "four_cards"
+    with pytest.raises(SchemaError):
+        check_payload(RULESET.event_types["shop_revealed"].fields, {"cards": SHOP[:3]})
+
+
+# -- trading -------------------------------------------------------------------------------------------
+
+
+def trade(frm: str, to: str, items: list[str] | None = None, gold: int = 0) -> Event:
+    return Event("trade_made", None, {"from": frm, "to": to, "items": items or [], "gold": gold})
+
+
+def test_trade_between_heroes_of_the_adventure(after, play) -> None:
+    state = play(after, trade("Ana", "Bo", ["Potion of Healing"], 50))
+    ana, bo = state["heroes"][0], state["heroes"][1]
+    assert (ana["gold"], ana["items"]) == (1000, [])
+    assert (bo["gold"], [i["name"] for i in bo["items"]]) == (1050, ["Potion of Healing"])
+    assert ana["ledger"][-1]["cause"] == bo["ledger"][-1]["cause"] == "trade"
+
+
+def test_trade_only_with_heroes_of_the_adventure(after, rejected) -> None:
+    assert rejected(after, trade("Ana", "Cy", gold=10)) == "not_in_adventure"
+    assert rejected(after, trade("Cy", "Bo", gold=10)) == "not_in_adventure"
+
+
+def test_no_trade_before_the_first_adventure(town, rejected) -> None:
+    assert rejected(town, trade("Ana", "Bo", gold=0, items=["X"])) == "not_in_adventure"
+
+
+def test_trade_with_a_new_party_follows_the_latest_adventure(after, play, rejected) -> None:
+    state = play(
+        after,
+        Event("adventure_started", None, {"adventure": "Danger at Dunwater", "heroes": ["Bo", "Cy"]}),
+        Event("adventure_failed", None, {}),
+    )
+    state = play(state, trade("Bo", "Cy", gold=100))
+    assert rejected(state, trade("Ana", "Bo", gold=1)) == "not_in_adventure"
+
+
+def test_trade_checks_what_the_giver_holds(after, rejected) -> None:
+    assert rejected(after, trade("Bo", "Ana", ["Potion of Healing"])) == "item_not_held"
+    assert rejected(after, trade("Ana", "Bo", ["Potion of Healing", "Potion of Healing"])) == "item_not_held"
+    assert rejected(after, trade("Ana", "Bo", gold=1051)) == "not_enough_gold"
+
+
+def test_trade_needs_two_heroes_and_something_to_hand_over(after, rejected) -> None:
+    assert rejected(after, trade("Ana", "ana", gold=5)) == "same_hero"
+    assert rejected(after, trade("Ana", "Bo")) == "empty_trade"
+
+
+# -- leveling up ---------------------------------------------------------------------------------------
+
+
+def test_level_up_costs_2000_gold(after, play, ev, rejected) -> None:
+    assert rejected(after, ev("leveled_up", hero="Ana")) == "not_enough_gold"
+    state = play(after, Event("trade_made", None, {"from": "Bo", "to": "Ana", "items": [], "gold": 950}))
+    state = play(state, ev("leveled_up", hero="Ana"))
+    assert (state["heroes"][0]["level"], state["heroes"][0]["gold"]) == (2, 0)
+
+
+def test_level_is_capped(play, ev, rejected) -> None:
+    state = RULESET.initial_state({"level_up_cost": 100, "max_level": 2}, 0)
+    state = play(
+        state,
+        ev("hero_joined", hero="Ana", **{"class": "Fighter"}),
+        ev("adventure_started", adventure="A", heroes=["Ana"]),
+        ev("adventure_completed", reward=500),
+        ev("leveled_up", hero="Ana"),
+    )
+    assert state["heroes"][0]["level"] == 2
+    assert rejected(state, ev("leveled_up", hero="Ana")) == "max_level"
+
+
+def test_a_lower_level_up_cost_is_allowed_with_a_warning() -> None:
+    assert RULESET.warnings(RULESET.initial_state({"level_up_cost": 1000}, 0)) == []
+    (warning,) = RULESET.warnings(RULESET.initial_state({"level_up_cost": 999}, 0))
+    assert "1,000" in warning
+    with pytest.raises(SchemaError):
+        check_payload(RULESET.options_schema, {"level_up_cost": 0})
+    assert check_payload(RULESET.options_schema, {}) == {
+        "level_up_cost": 2000,
+        "missed_adventure_gold": 200,
+        "max_level": 2,
+        "advancement_tokens": True,
+    }
+
+
+# -- advancement tokens --------------------------------------------------------------------------------
+
+
+def test_advancement_tokens_are_bought_with_gold(after, play, ev, rejected) -> None:
+    state = play(after, ev("advancement_token_bought", hero="Cy", token="Fleet of Foot", cost=150))
+    assert state["heroes"][2]["gold"] == 50
+    assert state["heroes"][2]["advancement_tokens"] == ["Fleet of Foot"]
+    assert rejected(state, ev("advancement_token_bought", hero="Cy", token="Tough", cost=51)) == "not_enough_gold"
+
+
+def test_advancement_tokens_only_with_base_games_that_have_them(play, ev, rejected) -> None:
+    state = RULESET.initial_state({"advancement_tokens": False}, 0)
+    state = play(state, ev("hero_joined", hero="Ana", **{"class": "Fighter"}))
+    assert rejected(state, ev("advancement_token_bought", hero="Ana", token="Fleet", cost=0)) == "no_advancement_tokens"

@@ -1,0 +1,97 @@
+"""Shared helpers for the Saltmarsh adventure ruleset tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rulesets.base import Event, RuleViolation
+from rulesets.saltmarsh_adventure import RULESET
+
+HEROES = [
+    {"name": "Ana", "class": "Fighter", "max_hp": 10, "surges": 4},
+    {"name": "Bo", "class": "Wizard", "max_hp": 7},
+    {"name": "Cy", "class": "Rogue", "max_hp": 8},
+]
+
+
+def ev(type_: str, seat: int | None = None, **data: Any) -> Event:
+    return Event(type_, seat, data)
+
+
+def play(state: dict[str, Any], *events: Event) -> dict[str, Any]:
+    """Validate and apply each event in turn."""
+    for e in events:
+        RULESET.validate(state, e)
+        state = RULESET.apply(state, e)
+    return state
+
+
+def rejected(state: dict[str, Any], event: Event) -> str:
+    """The RuleViolation code ``event`` is refused with (fails the test when it is accepted)."""
+    with pytest.raises(RuleViolation) as info:
+        RULESET.validate(state, event)
+    assert info.value.rule and info.value.message
+    return info.value.code
+
+
+def start(options: dict[str, Any] | None = None, seats: int = 3) -> dict[str, Any]:
+    opts = {"heroes": HEROES[:seats], "adventure": "Sinister Secret", "campaign_reward": 250}
+    opts.update(options or {})
+    return RULESET.initial_state(opts, seats)
+
+
+def to_villain(state: dict[str, Any]) -> dict[str, Any]:
+    """Finish the active hero's phase (no poison) so the Villain Phase begins."""
+    seat = state["active"]
+    if state["phase"] == "start":
+        state = play(state, ev("hero_phase_started", seat))
+    return play(state, ev("hero_phase_ended", seat))
+
+
+@pytest.fixture
+def fresh() -> dict[str, Any]:
+    """Three heroes; seat 0 (Ana) is about to start her Hero Phase."""
+    return start()
+
+
+@pytest.fixture
+def ana_phase(fresh: dict[str, Any]) -> dict[str, Any]:
+    """Ana's Hero Phase is under way."""
+    return play(fresh, ev("hero_phase_started", 0))
+
+
+@pytest.fixture
+def villain(fresh: dict[str, Any]) -> dict[str, Any]:
+    """Ana's Villain Phase, with a Kobold and a Sahuagin in play."""
+    return play(
+        to_villain(fresh),
+        ev("monster_placed", monster="Kobold"),
+        ev("monster_placed", monster="Sahuagin"),
+    )
+
+
+@pytest.fixture(name="ev")
+def _ev() -> Any:
+    return ev
+
+
+@pytest.fixture(name="play")
+def _play() -> Any:
+    return play
+
+
+@pytest.fixture(name="rejected")
+def _rejected() -> Any:
+    return rejected
+
+
+@pytest.fixture(name="start")
+def _start() -> Any:
+    return start
+
+
+@pytest.fixture(name="to_villain")
+def _to_villain() -> Any:
+    return to_villain
