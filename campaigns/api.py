@@ -131,3 +131,49 @@ class CampaignSheetApi(APIView):
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
         query = parse(SheetQuery, request.query_params.dict())
         return Response(selectors.campaign_sheet(campaign=campaign, at=query["at"]))
+
+
+class LedgerQuery(serializers.Serializer):
+    hero = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+    at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+
+
+class CampaignLedgerApi(APIView):
+    """GET every gold change (optionally one hero's) up to version ``at``, each with the version that caused it."""
+
+    @extend_schema(parameters=[LedgerQuery], responses={200: dict, 404: ERRORS[404]})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        query = parse(LedgerQuery, request.query_params.dict())
+        rows = selectors.campaign_ledger(campaign=campaign, hero=query["hero"] or None, at=query["at"])
+        return Response(rows)
+
+
+class AdventureHeroInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    max_hp = serializers.IntegerField(min_value=1, max_value=99)
+    surges = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
+
+
+class AdventureStartInput(serializers.Serializer):
+    adventure = serializers.CharField(max_length=120)
+    heroes = AdventureHeroInput(many=True)
+    reward = serializers.IntegerField(min_value=0, max_value=100_000, required=False, default=0)
+    healing_surges = serializers.IntegerField(min_value=0, max_value=20, required=False, default=2)
+    players = serializers.ListField(child=serializers.CharField(max_length=80), required=False, default=list)
+
+
+class CampaignAdventureApi(APIView):
+    """POST: start an adventure in the campaign and open its linked ``saltmarsh-adventure`` match."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=AdventureStartInput, responses={201: dict, **ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        data = parse(AdventureStartInput, request.data)
+        match = services.campaign_adventure_start(
+            campaign=campaign, user=request.user, adventure=data["adventure"], heroes=[dict(h) for h in data["heroes"]],
+            reward=data["reward"], healing_surges=data["healing_surges"], players=data["players"] or None,
+        )  # fmt: skip
+        return Response({"match": match.pk, "url": f"/api/matches/{match.pk}/"}, status=status.HTTP_201_CREATED)

@@ -60,3 +60,36 @@ def campaign_sheet(*, campaign: Campaign, at: int | None = None) -> dict[str, An
         "latest_version": latest,
         "warnings": get_ruleset(campaign.game).warnings(state),
     }
+
+
+def applied_versions(*, stream_id: int, upto: int | None = None) -> list[int]:
+    """Stream versions of the entries the reducer applied, in order (voided entries and corrections left out).
+
+    ``applied_versions(...)[n - 1]`` is the version of the n-th applied entry, which is how campaign
+    ledger rows (counted by the reducer) link back to their event.
+    """
+    from matches.models import Event as EventRow
+    from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN
+
+    qs = EventRow.objects.filter(stream_id=stream_id).order_by("version")
+    if upto is not None:
+        qs = qs.filter(version__lte=upto)
+    rows = list(qs.values_list("version", "type", "data"))
+    voided = {int(d["version"]) for _, t, d in rows if t == EVENT_VOIDED}
+    return [v for v, t, _ in rows if t not in (EVENT_VOIDED, RULE_OVERRIDDEN) and v not in voided]
+
+
+def campaign_ledger(*, campaign: Campaign, hero: str | None = None, at: int | None = None) -> list[dict[str, Any]]:
+    """Every gold change (optionally one hero's) up to version ``at``, each linked to its stream version."""
+    version, _, state = campaign_state(campaign=campaign, at=at)
+    ruleset = get_ruleset(campaign.game)
+    try:
+        rows = ruleset.gold_ledger(state, hero)
+    except KeyError:
+        raise NotFound(f"No hero named {hero!r} in this campaign.") from None
+    versions = applied_versions(stream_id=campaign.stream_id, upto=version)
+    for row in rows:
+        ordinal = row.get("version")
+        row["ordinal"] = ordinal
+        row["version"] = versions[ordinal - 1] if ordinal and ordinal <= len(versions) else None
+    return rows

@@ -100,3 +100,68 @@ def campaign_events_record_batch(
             results.append(result)
             version = result.version if version is not None else None
     return results
+
+
+# -- adventures played as matches -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def campaign_adventure_start(
+    *, campaign: Campaign, user: UserLike, adventure: str, heroes: list[dict[str, Any]], reward: int = 0,
+    healing_surges: int = 2, players: list[str] | None = None,
+) -> Any:  # fmt: skip
+    """Start an adventure: record ``adventure_started`` in the campaign and open a linked adventure match.
+
+    ``heroes``: ``[{"name", "max_hp", "surges"?}]`` (classes come from the campaign sheet); ``players``:
+    the person at each hero's seat (defaults to the hero's name). Returns the match. All or nothing.
+    """
+    from matches.services import match_create
+
+    if campaign.game != "saltmarsh":
+        raise InvalidInput({"campaign": ["Only Saltmarsh campaigns have adventures."]})
+    if not isinstance(heroes, list) or not heroes:
+        raise InvalidInput({"heroes": ["Name at least one hero."]})
+    names = [str(h.get("name", "")) for h in heroes if isinstance(h, dict)]
+    campaign_event_record(
+        campaign=campaign, user=user, type="adventure_started", data={"adventure": adventure, "heroes": names}
+    )
+    sheet = store.head_load(campaign.stream_id, fresh=True).state
+    classes = {h["name"].casefold(): h["class"] for h in sheet["heroes"] if not h["retired"]}
+    options = {
+        "adventure": adventure,
+        "campaign_reward": reward,
+        "healing_surges": healing_surges,
+        "heroes": [
+            {
+                "name": h["name"],
+                "class": classes.get(str(h["name"]).casefold(), ""),
+                "max_hp": h.get("max_hp", 10),
+                **({"surges": h["surges"]} if h.get("surges") else {}),
+            }
+            for h in heroes
+        ],
+    }
+    seats = [{"name": (players or names)[i] if i < len(players or names) else names[i]} for i in range(len(names))]
+    return match_create(
+        owner=campaign.owner, game="saltmarsh-adventure", seats=seats, options=options,
+        title=f"{campaign.name}: {adventure}", is_public=campaign.is_public, campaign=campaign,
+        recorders=[user] if user.pk != campaign.owner_id else None,
+    )  # fmt: skip
+
+
+def campaign_adventure_conclude(*, match: Any, user: UserLike) -> list[store.AppendResult]:
+    """Carry a finished adventure's treasure, gold and result into its campaign (safe to repeat)."""
+    from rulesets.saltmarsh import events_from_adventure
+
+    if match.campaign_id is None:
+        raise InvalidInput({"match": ["This match is not part of a campaign."]})
+    state = store.head_load(match.stream_id, fresh=True).state
+    try:
+        events = events_from_adventure(state)
+    except ValueError as exc:
+        raise InvalidInput({"match": [str(exc)]}) from None
+    campaign = Campaign.objects.get(pk=match.campaign_id)
+    actions = [{"type": e.type, "data": e.data} for e in events]
+    return campaign_events_record_batch(
+        campaign=campaign, user=user, actions=actions, idempotency_key=f"adventure-{match.pk}"
+    )

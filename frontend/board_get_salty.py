@@ -12,6 +12,8 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
+from django.urls import reverse
+
 from matches.selectors import match_seat_names
 from rulesets.base import Event
 from rulesets.get_salty import hints as salty_hints
@@ -38,11 +40,6 @@ GRAINS = ((40, 58), (52, 50), (61, 63), (45, 72), (57, 76), (35, 78), (66, 79), 
 
 _NUMBER_WORDS = {3: "three", 4: "four", 5: "five"}
 _KIND_WORDS = {"row": "in a row", "column": "in a column", "diagonal": "on a diagonal"}
-
-
-def _pct(value: float) -> str:
-    """A CSS percentage as a plain string (never localised)."""
-    return f"{value:.4f}".rstrip("0").rstrip(".") + "%"
 
 
 def _cell(value: Any) -> tuple[int, int] | None:
@@ -85,13 +82,18 @@ def symbol_id(name: str, salty: bool) -> str:
     return f"gs-{name}-{'salty' if salty else 'plain'}"
 
 
+def _bite(shape: str) -> list[tuple[int, int, int]]:
+    """The circles cut out of a salty cracker: one big bite with two smaller scallops beside it."""
+    bx, by = BITES[shape]
+    return [(bx, by, 20), (bx - 17, by + 11, 10), (bx + 11, by - 17, 10)]
+
+
 def _symbols() -> list[dict[str, Any]]:
-    """The 20 token faces (9 crackers and the container, both sides) drawn once as SVG symbols."""
+    """The 18 cracker faces (9 crackers, both sides) drawn once as SVG symbols."""
     out = []
     for shape in SHAPES:
         for color in COLORS:
             for salty in (False, True):
-                bx, by = BITES[shape]
                 out.append(
                     {
                         "id": symbol_id(f"{shape}-{color}", salty),
@@ -99,8 +101,6 @@ def _symbols() -> list[dict[str, Any]]:
                         "fill": FILLS[color],
                         "stroke": STROKES[color],
                         "salty": salty,
-                        "bite": [(bx, by, 17), (bx - 15, by + 9, 9), (bx + 9, by - 15, 9)],
-                        "grains": GRAINS,
                     }
                 )
     return out
@@ -112,7 +112,9 @@ def _combo_words(state: dict[str, Any], combo: dict[str, Any], seat_names: list[
     n = len(combo["cells"])
     seat = combo.get("seat")
     who = seat_names[seat] if isinstance(seat, int) and seat < len(seat_names) else f"seat {seat}"
-    return f"{_NUMBER_WORDS.get(n, str(n))} {value} {_KIND_WORDS.get(combo['kind'], combo['kind'])} (for {who})"
+    return (
+        f"{_NUMBER_WORDS.get(n, str(n))} {value} crackers {_KIND_WORDS.get(combo['kind'], combo['kind'])} (for {who})"
+    )
 
 
 def _hint_text(ruleset: Any, state: dict[str, Any], seat_names: list[str]) -> str | None:
@@ -153,11 +155,14 @@ def board(
         pick = None
     hint_on = request.GET.get("hint") == "1" and live_position
 
+    # links are absolute: the page is also rendered in answer to a refused POST to the record URL
+    page_url = reverse("match", args=[match.pk])
+
     def href(**params: Any) -> str:
         query = {k: v for k, v in params.items() if v}
         if hint_on:
             query["hint"] = "1"
-        return (("?" + urlencode(query)) if query else request.path) + "#board"
+        return page_url + (("?" + urlencode(query)) if query else "") + "#board"
 
     # targets of the picked token: cell → event
     targets: dict[tuple[int, int], Event] = {}
@@ -190,14 +195,12 @@ def board(
         col, row = cell[0] - lo_x, cell[1] - lo_y
         return {
             "cell": f"{cell[0]},{cell[1]}",
+            "col": col + 1,  # CSS grid lines are 1-based
+            "row": row + 1,
             "x": col * CELL,
             "y": row * CELL,
             "cx": col * CELL + CELL // 2,
             "cy": row * CELL + CELL // 2,
-            "left": _pct(col * 100 / cols),
-            "top": _pct(row * 100 / rows),
-            "width": _pct(100 / cols),
-            "height": _pct(100 / rows),
         }
 
     occupied = {c: n for n, c in in_play.items() if c is not None}
@@ -233,19 +236,18 @@ def board(
     for name, cell in in_play.items():
         if cell is not None:
             play.append({**token_entry(name), **place(cell)})
-    # the container last in document order is fine; crackers first keeps picks in reading order
-    play.sort(key=lambda t: (t["name"] == CONTAINER, t["cell"]))
+    play.sort(key=lambda t: (t["row"], t["col"]))  # reading order, so Tab walks the board row by row
 
     pick_label = token_label(state, pick) if pick else ""
     target_list = []
+    verb = "Place {} at" if pick and tokens[pick]["cell"] is None else "Move {} to"
     for cell in sorted(targets, key=lambda c: (c[1], c[0])):
         event = targets[cell]
-        verb = "Move" if pick == CONTAINER or tokens[pick or CONTAINER]["cell"] is not None else "Place"
         target_list.append(
             {
                 **place(cell),
                 "move": _move_json(event),
-                "aria": f"{verb} {pick_label} to {cell[0]},{cell[1]} (then flip it)",
+                "aria": f"{verb.format(pick_label)} {cell[0]},{cell[1]} (then flip it)",
                 "text": ruleset.describe(event, seat_names),
             }
         )
@@ -302,6 +304,7 @@ def board(
         "tokens": play,
         "reserve": reserve,
         "symbols": _symbols(),
+        "bites": [{"shape": shape, "circles": _bite(shape)} for shape in SHAPES],
         "grains": GRAINS,
         "pick": pick,
         "pick_label": pick_label,
@@ -329,6 +332,6 @@ def board(
         "hint_on": hint_on,
         "hint_text": hint_text,
         "can_hint": can_hint,
-        "hint_href": "?" + urlencode({**({"pick": pick} if pick else {}), "hint": "1"}) + "#board",
-        "hide_hint_href": (("?" + urlencode({"pick": pick})) if pick else request.path) + "#board",
+        "hint_href": page_url + "?" + urlencode({**({"pick": pick} if pick else {}), "hint": "1"}) + "#board",
+        "hide_hint_href": page_url + (("?" + urlencode({"pick": pick})) if pick else "") + "#board",
     }

@@ -202,17 +202,26 @@ def match_event_record(
         client_time=client_time,
         request_id=request_id,
     )
-    _match_status_sync(match, result.state)
+    finished = _match_status_sync(match, result.state)
+    if finished and match.campaign_id is not None:
+        from campaigns.services import campaign_adventure_conclude
+
+        campaign_adventure_conclude(match=match, user=user)
     return result
 
 
-def _match_status_sync(match: Match, state: dict[str, Any]) -> None:
-    """Set ``Match.status`` from the outcome of ``state`` when it changed (rare: a win, or its undo)."""
+def _match_status_sync(match: Match, state: dict[str, Any]) -> bool:
+    """Set ``Match.status`` from the outcome of ``state`` when it changed (rare: a win, or its undo).
+
+    Returns True when the match has just finished.
+    """
     outcome = get_ruleset(match.game).outcome(state)
     status = Match.STATUS_FINISHED if outcome is not None else Match.STATUS_IN_PROGRESS
-    if status != match.status:
-        Match.objects.filter(pk=match.pk).update(status=status)
-        match.status = status
+    if status == match.status:
+        return False
+    Match.objects.filter(pk=match.pk).update(status=status)
+    match.status = status
+    return status == Match.STATUS_FINISHED
 
 
 def match_event_void(

@@ -1,0 +1,409 @@
+"""The Get Salty board on the match page: SVG drawing, ?pick= targets, one-click forms, replay, hints, win lines."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+
+from rulesets.base import Event
+from rulesets.get_salty import RULESET, hints
+from rulesets.get_salty.ruleset import ATTRIBUTE_CHOSEN, CONTAINER_MOVED, CRACKER_MOVED
+
+pytestmark = pytest.mark.django_db
+
+
+# -- helpers -------------------------------------------------------------------------------------------
+
+
+class _Page(HTMLParser):
+    """The board's POST form (hidden fields and ``move`` buttons), its links and its labelled SVG tokens."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[dict[str, Any]] = []
+        self._form: dict[str, Any] | None = None
+        self.links: list[dict[str, str]] = []
+        self.tokens: list[dict[str, str]] = []
+        self.lines: list[dict[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        classes = a.get("class", "").split()
+        if tag == "form":
+            self._form = {"attrs": a, "hidden": {}, "buttons": []}
+            self.forms.append(self._form)
+        elif tag == "input" and self._form is not None and a.get("type") == "hidden":
+            self._form["hidden"][a["name"]] = a.get("value", "")
+        elif tag == "button" and self._form is not None:
+            self._form["buttons"].append(a)
+        elif tag == "a":
+            self.links.append(a)
+        elif tag == "g" and "gs-token" in classes:
+            self.tokens.append(a)
+        elif tag == "line" and "gs-line" in classes:
+            self.lines.append(a)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._form = None
+
+
+def parse(html: str) -> _Page:
+    page = _Page()
+    page.feed(html)
+    return page
+
+
+def board_form(page: _Page) -> dict[str, Any] | None:
+    forms = [f for f in page.forms if "gs" in f["attrs"].get("class", "").split()]
+    assert len(forms) <= 1
+    return forms[0] if forms else None
+
+
+def move_buttons(page: _Page) -> list[dict[str, str]]:
+    form = board_form(page)
+    return [b for b in (form["buttons"] if form else []) if b.get("name") == "move"]
+
+
+def get(client: Any, match: Any, query: str = "") -> tuple[str, _Page]:
+    response = client.get(f"/matches/{match.pk}/{query}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    return html, parse(html)
+
+
+def head_state(match: Any) -> dict[str, Any]:
+    from matches import store
+
+    return store.head_load(match.stream_id, fresh=True).state
+
+
+def head_version(match: Any) -> int:
+    from matches import store
+
+    return store.head_load(match.stream_id, fresh=True).version
+
+
+def events(match: Any) -> list[Event]:
+    from matches import store
+
+    return [Event(r.type, r.seat, r.data) for r in store.events_iter(match.stream_id)]
+
+
+def token_of(event: Event) -> str:
+    return "container" if event.type.startswith("salt_container") else event.data["cracker"]
+
+
+def click(client: Any, match: Any, event: Event) -> Any:
+    """Play ``event`` the way a player does: pick its token on the page, then press the button posting it."""
+    query = "" if event.type == ATTRIBUTE_CHOSEN else f"?pick={token_of(event)}"
+    _, page = get(client, match, query)
+    form = board_form(page)
+    assert form is not None, "the board offers no form"
+    wanted = event.to_dict()
+    button = next(b for b in move_buttons(page) if json.loads(b["value"]) == wanted)
+    response = client.post(form["attrs"]["action"], {**form["hidden"], "move": button["value"]})
+    return response
+
+
+def record(match: Any, user: Any, *moves: tuple[str, int, dict[str, Any]]) -> None:
+    from matches.services import match_event_record
+
+    for type_, seat, data in moves:
+        match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
+
+
+@pytest.fixture
+def salty(owner: Any) -> Any:
+    """A Get Salty match between Ana (seat 0, starts) and Bo."""
+    from matches.services import match_create
+
+    return match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+
+
+def find_win(state: dict[str, Any], depth: int) -> list[Event] | None:
+    """A short sequence of placements ending in a win, found deterministically (depth-first, legal order)."""
+    wins = hints(state, state["turn"])["winning_moves"]
+    if wins:
+        return [wins[0]]
+    if depth == 0:
+        return None
+    for event in RULESET.legal_moves(state):
+        if event.type != CRACKER_MOVED:
+            continue
+        rest = find_win(RULESET.apply(state, event), depth - 1)
+        if rest is not None:
+            return [event, *rest]
+    return None
+
+
+def won_match(salty: Any, owner: Any) -> tuple[Any, list[Event]]:
+    """``salty`` played to a win (recorded through the services); returns it and the moves."""
+    record(salty, owner, (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}))
+    line = find_win(head_state(salty), 3)
+    assert line is not None
+    record(salty, owner, *[(e.type, e.seat, e.data) for e in line])
+    return salty, line
+
+
+# -- tests ---------------------------------------------------------------------------------------------
+
+
+def test_board_draws_an_svg_with_labelled_tokens(client: Any, owner: Any) -> None:
+    from matches.services import match_create
+
+    match = match_create(
+        owner=owner,
+        game="get-salty",
+        seats=[{"name": "Ana"}, {"name": "Bo"}],
+        options={"color_names": {"red": "Crimson"}},
+    )
+    record(
+        match,
+        owner,
+        (ATTRIBUTE_CHOSEN, 0, {"attribute": "color"}),
+        (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
+    )
+    client.force_login(owner)
+    html, page = get(client, match)
+    assert '<svg class="gs-svg"' in html and "viewBox=" in html
+    labels = {t["data-token"]: t["aria-label"] for t in page.tokens}
+    assert labels == {
+        "container": "Salt Container, filled (salty) at 0,0",
+        "circle-red": "Crimson circle, salty at 1,0",
+    }
+    assert "<title>Crimson circle, salty at 1,0</title>" in html
+    # the reserve lists the eight others, unsalted; the victory attributes are named
+    assert html.count('class="gs-rtoken') == 8
+    assert "square-yellow" in html and "Ana: <strong>color</strong>" in html and "Bo: <strong>shape</strong>" in html
+    # the grid is the tokens' bounding box padded by one cell: 2 × 1 tokens → 4 × 3 cells
+    assert html.count('class="gs-cell') == 12
+
+
+def test_choosing_the_attribute_is_two_buttons(client: Any, owner: Any, salty: Any) -> None:
+    client.force_login(owner)
+    _, page = get(client, salty)
+    buttons = move_buttons(page)
+    assert [json.loads(b["value"]) for b in buttons] == [e.to_dict() for e in RULESET.legal_moves(head_state(salty))]
+    assert [b["class"] for b in buttons] == ["gs-choice", "gs-choice"]
+    html = client.get(f"/matches/{salty.pk}/").content.decode()
+    assert ">Shape</button>" in html and ">Color</button>" in html
+    response = click(client, salty, Event(ATTRIBUTE_CHOSEN, 0, {"attribute": "color"}))
+    assert response.status_code == 302 and response["Location"].endswith("#board")
+    assert head_state(salty)["attributes"] == {"0": "color", "1": "shape"}
+
+
+def test_pick_highlights_exactly_the_legal_targets(client: Any, owner: Any, salty: Any) -> None:
+    record(
+        salty,
+        owner,
+        (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}),
+        (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
+        (CRACKER_MOVED, 1, {"cracker": "square-blue", "to": [1, 1]}),
+    )
+    client.force_login(owner)
+    legal = RULESET.legal_moves(head_state(salty))
+    legal_json = [e.to_dict() for e in legal]
+
+    # nothing picked: every token with a legal move is a link, the others are not
+    _, page = get(client, salty)
+    picks = {a["data-token"]: a["href"] for a in page.links if "data-token" in a}
+    assert set(picks) == {token_of(e) for e in legal}
+    assert picks["container"] == f"/matches/{salty.pk}/?pick=container#board"
+    assert "circle-red" not in picks  # salty, while the container is filled
+    assert not [b for b in move_buttons(page) if "gs-target" in b.get("class", "")]
+
+    for token in sorted(picks):
+        _, page = get(client, salty, f"?pick={token}")
+        targets = [b for b in move_buttons(page) if "gs-target" in b["class"]]
+        expected = {
+            f"{e.data['to'][0]},{e.data['to'][1]}"
+            for e in legal
+            if token_of(e) == token and e.type in (CRACKER_MOVED, CONTAINER_MOVED)
+        }
+        assert {b["data-cell"] for b in targets} == expected and len(targets) == len(expected)
+        assert all(b["aria-label"].startswith(("Move ", "Place ")) for b in targets)
+        # every button on the board posts a complete legal event, nothing else
+        assert all(json.loads(b["value"]) in legal_json for b in move_buttons(page))
+        # only the picked token is marked picked (its link now puts it back)
+        picked = [a for a in page.links if "is-picked" in a.get("class", "")]
+        assert [a["data-token"] for a in picked] == [token] and picked[0]["href"] == f"/matches/{salty.pk}/#board"
+
+    # a token with no legal move (or an unknown name) picks nothing
+    for bad in ("circle-red", "nonsense"):
+        _, page = get(client, salty, f"?pick={bad}")
+        assert not [b for b in move_buttons(page) if "gs-target" in b["class"]]
+
+
+def test_posting_a_highlighted_target_records_the_move(client: Any, owner: Any, salty: Any) -> None:
+    record(salty, owner, (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}))
+    client.force_login(owner)
+    _, page = get(client, salty, "?pick=triangle-yellow")
+    form = board_form(page)
+    assert form is not None and form["attrs"]["action"] == f"/matches/{salty.pk}/record/"
+    assert form["hidden"]["expected_version"] == "1" and form["hidden"]["idempotency_key"]
+    assert "csrfmiddlewaretoken" in form["hidden"]
+    target = next(b for b in move_buttons(page) if b.get("data-cell") == "0,1")
+    assert target["aria-label"] == "Place yellow triangle at 0,1 (then flip it)"
+    response = client.post(form["attrs"]["action"], {**form["hidden"], "move": target["value"]})
+    assert response.status_code == 302
+    assert head_version(salty) == 2
+    assert events(salty)[-1] == Event(CRACKER_MOVED, 0, {"cracker": "triangle-yellow", "to": [0, 1]})
+    assert head_state(salty)["tokens"]["triangle-yellow"] == {"cell": [0, 1], "salty": True}
+    # the same form again is a stale page: refused, nothing written
+    again = client.post(
+        form["attrs"]["action"], {**form["hidden"], "idempotency_key": "other", "move": target["value"]}
+    )
+    assert again.status_code == 409 and head_version(salty) == 2
+    # the re-rendered page (at the record URL) still links to the match page and offers the new position
+    refused = parse(again.content.decode())
+    hrefs = [a["href"] for a in refused.links if "data-token" in a]
+    assert hrefs and all(h.startswith(f"/matches/{salty.pk}/?pick=") for h in hrefs)
+    assert board_form(refused)["hidden"]["expected_version"] == "2"
+
+
+def test_flip_buttons(client: Any, owner: Any, salty: Any) -> None:
+    record(
+        salty,
+        owner,
+        (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}),
+        (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
+    )
+    client.force_login(owner)
+    html, page = get(client, salty)
+    flip = [b for b in move_buttons(page) if b["class"] == "gs-flip-container"]
+    assert len(flip) == 1 and ">Flip container</button>" in html
+    assert click(client, salty, Event("salt_container_flipped", 1, {})).status_code == 302
+    # the container is empty now: Ana may flip her salty red circle in place (C) or move it (D)
+    html, page = get(client, salty, "?pick=circle-red")
+    flips = [b for b in move_buttons(page) if b["class"] == "gs-flip"]
+    assert [json.loads(b["value"]) for b in flips] == [
+        {"type": "cracker_flipped", "seat": 0, "data": {"cracker": "circle-red"}}
+    ]
+    assert ">Flip</button>" in html and "Flip container" not in html  # the container was used last turn
+    assert (
+        client.post(
+            f"/matches/{salty.pk}/record/", {**board_form(page)["hidden"], "move": flips[0]["value"]}
+        ).status_code
+        == 302
+    )
+    assert head_state(salty)["tokens"]["circle-red"]["salty"] is False
+
+
+def test_a_stranger_and_a_visitor_see_the_board_without_forms(
+    client: Any, owner: Any, stranger: Any, salty: Any
+) -> None:
+    record(
+        salty,
+        owner,
+        (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}),
+        (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
+    )
+    for user in (stranger, None):
+        if user is None:
+            client.logout()
+        else:
+            client.force_login(user)
+        html, page = get(client, salty, "?pick=container")
+        assert '<svg class="gs-svg"' in html and len(page.tokens) == 2
+        assert board_form(page) is None and not move_buttons(page)
+        assert not [a for a in page.links if "data-token" in a]
+        assert "gs-target-mark" not in html and f"/matches/{salty.pk}/record/" not in html
+
+
+def test_replay_shows_the_earlier_position_without_forms(client: Any, owner: Any, salty: Any) -> None:
+    record(
+        salty,
+        owner,
+        (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}),
+        (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
+        (CRACKER_MOVED, 1, {"cracker": "square-blue", "to": [1, 1]}),
+    )
+    client.force_login(owner)
+    html, page = get(client, salty, "?at=1&pick=container")
+    assert [t["data-token"] for t in page.tokens] == ["container"]
+    assert board_form(page) is None and not move_buttons(page) and "gs-target-mark" not in html
+    assert html.count('class="gs-rtoken') == 9
+    assert "Show a hint" not in html
+    _, live = get(client, salty)
+    assert len(live.tokens) == 3 and board_form(live) is not None
+
+
+def test_the_hint_appears_only_on_request(client: Any, owner: Any, salty: Any) -> None:
+    # Ana has shape; two circles in a row: Ana (on turn) can complete three circles
+    record(
+        salty,
+        owner,
+        (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}),
+        (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
+        (CRACKER_MOVED, 1, {"cracker": "circle-yellow", "to": [2, 0]}),
+    )
+    client.force_login(owner)
+    html, page = get(client, salty)
+    assert "A winning move exists" not in html and "Hint:" not in html
+    assert any(a["href"] == f"/matches/{salty.pk}/?hint=1#board" for a in page.links)
+    html, page = get(client, salty, "?hint=1")
+    win = hints(head_state(salty), 0)["winning_moves"][0]
+    assert f"A winning move exists: {RULESET.describe(win, ['Ana', 'Bo'])}" in html
+    # the hint stays on while picking
+    assert any(a.get("href") == f"/matches/{salty.pk}/?pick=container&hint=1#board" for a in page.links)
+
+
+def test_hint_without_threats(client: Any, owner: Any, salty: Any) -> None:
+    record(salty, owner, (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}))
+    client.force_login(owner)
+    html, _ = get(client, salty, "?hint=1")
+    assert "No immediate win or threat." in html
+
+
+def test_a_threat_hint(client: Any, owner: Any, salty: Any) -> None:
+    # Ana (shape) placed two circles; it is Bo's turn, Ana threatens to place the third circle
+    record(
+        salty,
+        owner,
+        (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}),
+        (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
+        (CRACKER_MOVED, 1, {"cracker": "square-blue", "to": [0, 1]}),
+        (CRACKER_MOVED, 0, {"cracker": "circle-yellow", "to": [2, 0]}),
+    )
+    state = head_state(salty)
+    assert state["turn"] == 1
+    found = hints(state, 1)
+    assert found["opponent_threats"] and not found["winning_moves"]
+    client.force_login(owner)
+    html, _ = get(client, salty, "?hint=1")
+    assert f"Your opponent wins next turn with: {RULESET.describe(found['opponent_threats'][0], ['Ana', 'Bo'])}" in html
+
+
+def test_a_finished_game_highlights_the_winning_line(client: Any, owner: Any, salty: Any) -> None:
+    match, _ = won_match(salty, owner)
+    state = head_state(match)
+    assert state["winner"] is not None
+    client.force_login(owner)
+    html, page = get(client, match)
+    combos = [c for c in state["combinations"] if c["seat"] == state["winner"]]
+    wins = [ln for ln in page.lines if "gs-line-win" in ln["class"]]
+    assert [ln["data-cells"] for ln in wins] == [" ".join(f"{x},{y}" for x, y in c["cells"]) for c in combos]
+    assert "Winning line: three" in html and "gs-line-cell-win" in html
+    assert board_form(page) is None and not [a for a in page.links if "data-token" in a]
+    assert "Show a hint" not in html
+
+
+def test_a_full_game_through_the_board(client: Any, owner: Any, salty: Any) -> None:
+    client.force_login(owner)
+    choose = Event(ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"})
+    assert click(client, salty, choose).status_code == 302
+    line = find_win(head_state(salty), 3)
+    assert line is not None and 2 <= len(line) <= 4
+    for event in line:
+        assert head_state(salty)["winner"] is None
+        response = click(client, salty, event)
+        assert response.status_code == 302, response.content.decode()[:2000]
+    assert events(salty) == [choose, *line]
+    state = head_state(salty)
+    assert state["winner"] == 0 and state["scores"]["0"] >= 1
+    html, page = get(client, salty)
+    assert "Won by Ana" in html and "gs-line-win" in html and board_form(page) is None
