@@ -31,6 +31,8 @@ def load_demo() -> list[str]:
     user = get_user_model().objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
     created = []
     for ruleset in all_rulesets(kind="match"):
+        if ruleset.slug in SCRIPTED:
+            continue
         seats = [{"name": n} for n in SEAT_NAMES[: ruleset.seats[0] if ruleset.seats[0] > 1 else 2]]
         if len(seats) not in ruleset.seats:
             seats = [{"name": n} for n in SEAT_NAMES[: ruleset.seats[0]]]
@@ -43,4 +45,48 @@ def load_demo() -> list[str]:
         else:
             _play_listed_moves(match, user, ruleset, 6)
         created.append(match.title)
+    for loader in SCRIPTED.values():
+        created.extend(loader(user))
     return created
+
+
+def _saltmarsh_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """A campaign with a failed adventure, a sale, a retry played as a match, a shop and a purchase."""
+    from campaigns.services import campaign_adventure_start, campaign_create, campaign_event_record
+
+    campaign = campaign_create(owner=user, name="Demo: Saltmarsh campaign")
+
+    def rec(type_: str, **data: object) -> None:
+        campaign_event_record(campaign=campaign, user=user, type=type_, data=data)
+
+    for hero, cls in [("Ana", "Fighter"), ("Bo", "Wizard"), ("Cy", "Rogue")]:
+        rec("hero_joined", hero=hero, **{"class": cls})
+    rec("adventure_started", adventure="The Sinister Secret", heroes=["Ana", "Bo"])
+    rec("treasure_gained", hero="Ana", item={"name": "Cloak of Protection", "buy": 800, "sell": None})
+    rec("gold_gained", hero="Bo", amount=150)
+    rec("adventure_failed")
+    rec("item_sold", hero="Ana", item="Cloak of Protection")
+    match = campaign_adventure_start(
+        campaign=campaign, user=user, adventure="The Sinister Secret", reward=1200,
+        heroes=[{"name": "Ana", "max_hp": 10}, {"name": "Bo", "max_hp": 8}],
+    )  # fmt: skip
+    for type_, seat, data in [
+        ("hero_phase_started", 0, {}),
+        ("damage_taken", 0, {"amount": 3}),
+        ("treasure_found", 0, {"item": {"name": "Potion of Healing", "buy": 100, "sell": 50}}),
+        ("gold_found", 1, {"amount": 90}),
+        ("adventure_won", None, {}),
+    ]:
+        match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
+    rec("shop_revealed", cards=[
+        {"name": "Flame Tongue", "item": True, "buy": 1400, "sell": 700},
+        {"name": "Rope of Climbing", "item": True, "buy": 200, "sell": 100},
+        {"name": "Trap!", "item": False, "buy": None, "sell": None},
+        {"name": "Wand of Magic Missiles", "item": True, "buy": 900, "sell": 450},
+    ])  # fmt: skip
+    rec("item_bought", hero="Ana", item="Flame Tongue")
+    rec("trade_made", **{"from": "Bo", "to": "Ana", "items": [], "gold": 100})
+    return [campaign.name, match.title]
+
+
+SCRIPTED = {"saltmarsh-adventure": _saltmarsh_demo}

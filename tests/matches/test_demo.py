@@ -1,0 +1,25 @@
+"""The demo data a newcomer gets: one match of each game and a campaign, loaded once."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from campaigns.models import Campaign
+from matches.models import Match
+from rulesets import all_rulesets
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_creates_a_match_per_game_and_is_idempotent():
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    assert "demo / demo-pass-123" in out.getvalue()
+    games = set(Match.objects.values_list("game", flat=True))
+    assert games == {r.slug for r in all_rulesets(kind="match")}
+    assert all(m.stream.version > 0 for m in Match.objects.all())
+    campaign = Campaign.objects.get()
+    assert campaign.stream.state["adventures"][-1]["result"] == "completed"
+    call_command("load_demo", stdout=io.StringIO())
+    assert Match.objects.count() == len(games)
