@@ -11,7 +11,7 @@ from rulesets.base import Ruleset
 _MODULES = (
     "rulesets.last_stone",
     "rulesets.get_salty",
-    # "rulesets.salt_and_bones",
+    "rulesets.salt_and_bones",
     "rulesets.saltmarsh",
     "rulesets.saltmarsh_adventure",
 )

@@ -1,0 +1,188 @@
+"""Salt & Bones: two-player card combat on a shrinking Field Board (rules as code, cards as catalog data)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rulesets.base import Event, EventType, Outcome, Ruleset, State, TurnInfo
+from rulesets.salt_and_bones import engine as E
+from rulesets.salt_and_bones import rules as R
+from rulesets.salt_and_bones.catalog import default_catalog
+from rulesets.salt_and_bones.fields import EVENT_TYPES, OPTIONS_SCHEMA, check_options
+
+__all__ = ["RULESET", "SaltAndBones", "default_catalog"]
+
+
+class SaltAndBones(Ruleset):
+    slug = "salt-and-bones"
+    name = "Salt & Bones"
+    seats = (2,)
+    version = 1
+    rulebook = "salt-and-bones.txt"
+    options_schema = OPTIONS_SCHEMA
+    event_types: dict[str, EventType] = EVENT_TYPES
+
+    def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
+        """Round 1, Field Phase (Draw Phase when the Field Deck is empty), both at starting Health."""
+        return E.new_state(options)
+
+    def validate(self, state: State, event: Event) -> None:
+        """Raise RuleViolation (game over → phase → whose turn → the move) or return None."""
+        R.validate(state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        """The state after a validated ``event``; ``state`` is not modified."""
+        new = copy.deepcopy(state)
+        seat = event.seat
+        data = event.data
+        kind = event.type
+        if kind == "field_card_flipped":
+            E.flip_field_card(new, data["tiles"])
+        elif kind == "hand_card_discarded":
+            E.discard_from_hand(new, seat, data["kind"])
+        elif kind == "cards_drawn":
+            E.draw_cards(new, seat, data["attack"], data["strategy"])
+        elif kind == "strategy_card_placed":
+            E.place_strategy_card(new, seat, data["slot"], data["card"])
+        elif kind == "preparation_finished":
+            E.finish_preparation(new, seat)
+        elif kind == "attack_card_played":
+            E.play_attack_card(new, seat, data["card"], data["attack_tile"], data["opportunity_tile"])
+        elif kind == "strategy_card_played":
+            E.play_instinct(new, seat, data["card"], data.get("target"))
+        elif kind == "disengaged":
+            E.disengage(new, seat)
+        return new
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state.get("result")
+        if result is None:
+            return None
+        return Outcome(winners=tuple(result["winners"]), draw=result["draw"], reason=result["reason"])
+
+    def legal_moves(self, state: State) -> list[Event] | None:
+        """Listed in the Draw, Preparation and Combat phases (catalog cards only); None in the Field Phase."""
+        return R.legal_moves(state)
+
+    def view(self, state: State, seat: int | None) -> State:
+        """Face-down INSTINCT names of other seats (all seats for a spectator) become None."""
+        out = copy.deepcopy(state)
+        boards_lists = [out["boards"]]
+        combat = out.get("combat")
+        if combat and combat.get("window"):
+            boards_lists.append(combat["window"]["snapshot"]["boards"])
+        for boards in boards_lists:
+            for owner, board in enumerate(boards):
+                if owner == seat:
+                    continue
+                for card in board["instinct"]:
+                    card["name"] = None
+                    card["hidden"] = True
+        return out
+
+    def turn(self, state: State) -> TurnInfo:
+        phase = state["phase"]
+        if state["result"] is not None:
+            return TurnInfo(seats=(), phase="over", prompt=state["result"]["reason"])
+        if phase == "field":
+            return TurnInfo(
+                seats=(state["momentum"],),
+                phase=phase,
+                prompt=f"Round {state['round']}: flip the top Field card ({state['decks']['field']} left).",
+            )
+        if phase == "draw":
+            seats: list[int] = []
+            nxt = E.next_drawer(state)
+            if nxt is not None:
+                seats.append(nxt)
+            if not any(state["draw"]["drawn"]):
+                seats += [s for s in E.SEATS if not state["draw"]["discarded"][s] and s not in seats]
+            return TurnInfo(
+                seats=tuple(seats),
+                phase=phase,
+                prompt=f"Seat {nxt} draws to {state['settings']['hand_size']} (a single discard first is optional).",
+            )
+        if phase == "preparation":
+            prep = E.preparing_seat(state)
+            return TurnInfo(
+                seats=(prep,) if prep is not None else (),
+                phase=phase,
+                prompt=f"Seat {prep} places Strategy cards, then finishes preparing.",
+            )
+        c = state["combat"]
+        turn = c["turn"]
+        if c["pending_disengage"] is not None:
+            p = c["pending_disengage"]
+            acting = [p] if turn == p else [turn, p]
+            prompt = (
+                f"Test of Courage: Seat {E.other(p)} takes an additional turn; then Seat {p} records the disengage."
+            )
+            return TurnInfo(seats=tuple(acting), phase=phase, prompt=prompt)
+        if E.turn_open_for_chain(state):
+            prompt = f"Seat {turn} may chain; otherwise Seat {E.other(turn)} plays or disengages."
+            return TurnInfo(seats=(turn, E.other(turn)), phase=phase, prompt=prompt)
+        if c["forced"][turn] or state["hands"][turn]["attack"] <= 0:
+            return TurnInfo(seats=(turn,), phase=phase, prompt=f"Seat {turn} must disengage.")
+        return TurnInfo(seats=(turn,), phase=phase, prompt=f"Seat {turn} plays an Attack card or disengages.")
+
+    def describe(self, event: Event, seat_names: list[str]) -> str:
+        seat = event.seat
+        who = seat_names[seat] if seat is not None and 0 <= seat < len(seat_names) else "The table"
+        d = event.data
+        kind = event.type
+        if kind == "field_card_flipped":
+            tiles = ", ".join(f"[{c[0]}, {c[1]}]" for c in d.get("tiles", []))
+            return f"{who} flipped a Field card: tiles {tiles} are destroyed."
+        if kind == "hand_card_discarded":
+            return f"{who} discarded a{'n' if d.get('kind') == 'attack' else ''} {d.get('kind')} card before drawing."
+        if kind == "cards_drawn":
+            return f"{who} drew {d.get('attack', 0)} attack and {d.get('strategy', 0)} strategy card(s)."
+        if kind == "strategy_card_placed":
+            if d.get("slot") == "instinct":
+                return f"{who} placed a card face-down in an INSTINCT slot."
+            return f"{who} placed {d.get('card')} in a{'n' if d.get('slot') == 'equipment' else ''} {str(d.get('slot')).upper()} slot."
+        if kind == "preparation_finished":
+            return f"{who} finished preparing."
+        if kind == "attack_card_played":
+            card = d.get("card")
+            name = card.get("name") if isinstance(card, dict) else card
+            a, o = d.get("attack_tile") or [0, 0], d.get("opportunity_tile") or [0, 0]
+            return f"{who} played {name} (attack on [{a[0]}, {a[1]}], opportunity on [{o[0]}, {o[1]}])."
+        if kind == "strategy_card_played":
+            target = d.get("target")
+            if isinstance(target, dict) and "instance" in target:
+                return f"{who} played {d.get('card')} against damage instance {target['instance']}."
+            if target in ("chain", "instinct"):
+                return f"{who} played {d.get('card')} against the opponent's {'Chain' if target == 'chain' else 'INSTINCT'} card."
+            return f"{who} played {d.get('card')}."
+        if kind == "disengaged":
+            return f"{who} disengaged."
+        return super().describe(event, seat_names)
+
+    def check_options(self, options: dict[str, Any]) -> list[str]:
+        return check_options(options)
+
+    def warnings(self, state: State) -> list[str]:
+        out = []
+        if state["result"] is None and state["last_round"]:
+            out.append("A deck ran out: this is the last round. Without a winner at the end of combat it is a draw.")
+        if state["phase"] == "combat" and not E.live_cards(state):
+            open_centre = [c for c in state["field"]["centre"] if E.tile_state(state, E.cell_key(c)) == "open"]
+            if not open_centre:
+                out.append("Every centre tile is destroyed: the first Attack card cannot be placed, so disengage.")
+        auto_instincts = [
+            d["name"]
+            for d in state["catalog"]["strategy"].values()
+            if d["type"] == "INSTINCT" and d["activation"] == "automatic"
+        ]
+        hidden = any(c["name"] is None for b in state["boards"] for c in b["instinct"])
+        if auto_instincts and hidden:
+            out.append(
+                "Unnamed face-down INSTINCT cards cannot trigger by themselves: when one of "
+                f"{', '.join(auto_instincts)} triggers, record it as a played INSTINCT card."
+            )
+        return out
+
+
+RULESET = SaltAndBones()

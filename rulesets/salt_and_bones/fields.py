@@ -1,0 +1,261 @@
+"""Salt & Bones options schema, event payload schemas and the cross-field option checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.base import EventType
+from rulesets.salt_and_bones.catalog import (
+    ACTIVATIONS,
+    ATTACK_BONUSES,
+    AUTOMATIC_EFFECTS,
+    CHOICE_EFFECTS,
+    DEFAULT_DECKS,
+    GAMBIT_EFFECTS,
+    SLOTS,
+    STRATEGY_EFFECTS,
+    STRATEGY_TYPES,
+    default_attack_cards,
+    default_board,
+    default_strategy_cards,
+)
+from rulesets.schema import Field
+
+CELL = Field("cell", "cell", label="Tile [row, col]")
+
+BOARD_FIELDS = (
+    Field("rows", "int", minimum=2, maximum=20, label="Rows"),
+    Field("cols", "int", minimum=2, maximum=20, label="Columns"),
+    Field("grey", "list", item=CELL, required=False, default=[], max_items=400, label="Grey tiles (never playable)"),
+    Field("centre", "list", item=CELL, min_items=1, max_items=400, label="Centre tiles (first card of a combat)"),
+)
+
+ATTACK_CARD_FIELDS = (
+    Field("name", "str", max_length=60, label="Name"),
+    Field("copies", "int", minimum=0, maximum=99, label="Copies in the deck"),
+    Field("attack", "int", minimum=0, maximum=99, label="Attack Value"),
+    Field("opportunity", "int", minimum=0, maximum=99, label="Opportunity Value"),
+    Field("bonus", "choice", choices=ATTACK_BONUSES, required=False, default="none", label="Bonus Effect"),
+    Field(
+        "bonus_damage",
+        "int",
+        minimum=0,
+        maximum=99,
+        required=False,
+        default=0,
+        label="Bonus damage",
+        help="extra_instances: damage of each extra instance; riposte: added to the card's instance.",
+    ),
+    Field(
+        "bonus_instances",
+        "int",
+        minimum=0,
+        maximum=10,
+        required=False,
+        default=0,
+        label="Extra damage instances (extra_instances only)",
+    ),
+    Field("text", "str", max_length=300, required=False, default="", label="Card text"),
+)
+
+STRATEGY_CARD_FIELDS = (
+    Field("name", "str", max_length=60, label="Name"),
+    Field("copies", "int", minimum=0, maximum=99, label="Copies in the deck"),
+    Field("type", "choice", choices=STRATEGY_TYPES, label="Type"),
+    Field("activation", "choice", choices=ACTIVATIONS, label="Activation (automatic or by choice)"),
+    Field("effect", "choice", choices=STRATEGY_EFFECTS, label="Effect"),
+    Field(
+        "amount",
+        "int",
+        minimum=0,
+        maximum=99,
+        required=False,
+        default=0,
+        label="Effect amount",
+        help="extra_instance: damage of the instance; increase_instances: added to each instance.",
+    ),
+    Field("destroyed_at_round_end", "bool", required=False, default=False, label="Destroyed when the round ends"),
+    Field("text", "str", max_length=300, required=False, default="", label="Card text"),
+)
+
+OPTIONS_SCHEMA: tuple[Field, ...] = (
+    Field("momentum_seat", "choice", choices=(0, 1), required=False, default=0, label="Who starts with Momentum"),
+    Field("starting_health", "int", minimum=1, maximum=99, required=False, default=20, label="Starting Health"),
+    Field("hand_size", "int", minimum=1, maximum=20, required=False, default=7, label="Hand size"),
+    Field(
+        "attack_deck",
+        "int",
+        minimum=1,
+        maximum=500,
+        required=False,
+        default=DEFAULT_DECKS["attack"],
+        label="Attack Deck size",
+    ),
+    Field(
+        "strategy_deck",
+        "int",
+        minimum=1,
+        maximum=500,
+        required=False,
+        default=DEFAULT_DECKS["strategy"],
+        label="Strategy Deck size",
+    ),
+    Field(
+        "field_deck",
+        "int",
+        minimum=0,
+        maximum=100,
+        required=False,
+        default=DEFAULT_DECKS["field"],
+        label="Field Deck size",
+    ),
+    Field("board", "object", fields=BOARD_FIELDS, required=False, default=default_board(), label="Field Board"),
+    Field(
+        "attack_cards",
+        "list",
+        item=Field("card", "object", fields=ATTACK_CARD_FIELDS),
+        min_items=1,
+        max_items=60,
+        required=False,
+        default=default_attack_cards(),
+        label="Attack cards",
+    ),
+    Field(
+        "strategy_cards",
+        "list",
+        item=Field("card", "object", fields=STRATEGY_CARD_FIELDS),
+        min_items=1,
+        max_items=60,
+        required=False,
+        default=default_strategy_cards(),
+        label="Strategy cards",
+    ),
+)
+
+EVENT_TYPES: dict[str, EventType] = {
+    "field_card_flipped": EventType(
+        name="field_card_flipped",
+        label="Field card flipped",
+        seat_required=False,
+        fields=(Field("tiles", "list", item=CELL, min_items=1, max_items=400, label="Tiles it destroys"),),
+        description="Field Phase: the top Field card destroys these tiles for the rest of the game.",
+    ),
+    "hand_card_discarded": EventType(
+        name="hand_card_discarded",
+        label="Discarded a card from hand",
+        fields=(Field("kind", "choice", choices=("attack", "strategy"), label="Kind of card"),),
+        description="Draw Phase, before anyone draws: the optional single discard from hand.",
+    ),
+    "cards_drawn": EventType(
+        name="cards_drawn",
+        label="Drew cards",
+        fields=(
+            Field("attack", "int", minimum=0, maximum=20, label="Attack cards drawn"),
+            Field("strategy", "int", minimum=0, maximum=20, label="Strategy cards drawn"),
+        ),
+        description="Draw Phase: everything this seat drew to refill its hand (Momentum seat first).",
+    ),
+    "strategy_card_placed": EventType(
+        name="strategy_card_placed",
+        label="Placed a strategy card",
+        fields=(
+            Field("slot", "choice", choices=tuple(SLOTS), label="Slot"),
+            Field(
+                "card",
+                "str",
+                max_length=60,
+                nullable=True,
+                label="Card",
+                help="null for a face-down INSTINCT the recorder does not know.",
+            ),
+        ),
+        description="Preparation Phase: a Strategy card from hand onto this seat's Player Board.",
+    ),
+    "preparation_finished": EventType(
+        name="preparation_finished",
+        label="Finished preparing",
+        description="Preparation Phase: this seat has placed everything it wants to.",
+    ),
+    "attack_card_played": EventType(
+        name="attack_card_played",
+        label="Played an attack card",
+        fields=(
+            Field(
+                "card",
+                "any",
+                label="Card",
+                help='A catalog name, or {"name", "attack", "opportunity", "bonus"} for a card not in the catalog.',
+            ),
+            Field("attack_tile", "cell", label="Tile under the Attack half"),
+            Field("opportunity_tile", "cell", label="Tile under the Opportunity half"),
+        ),
+        description="Combat Phase: an Attack card on two orthogonally adjacent tiles.",
+    ),
+    "strategy_card_played": EventType(
+        name="strategy_card_played",
+        label="Played an INSTINCT card",
+        fields=(
+            Field("card", "str", max_length=60, label="Card"),
+            Field(
+                "target",
+                "any",
+                required=False,
+                nullable=True,
+                label="Target",
+                help='Anticipation: {"instance": i}; Condescend: "chain" or "instinct"; others: null.',
+            ),
+        ),
+        description="Combat Phase, any time, either seat: an INSTINCT card from the Player Board.",
+    ),
+    "disengaged": EventType(
+        name="disengaged",
+        label="Disengaged",
+        description="Combat Phase, at the start of this seat's turn: ends combat (unless Test of Courage).",
+    ),
+}
+
+
+def _cell_ok(cell: Any, rows: int, cols: int) -> bool:
+    return 0 <= cell[0] < rows and 0 <= cell[1] < cols
+
+
+def check_options(options: dict[str, Any]) -> list[str]:
+    """Cross-field problems in already schema-checked options (empty list when fine)."""
+    problems: list[str] = []
+    board = options.get("board") or default_board()
+    rows, cols = board["rows"], board["cols"]
+    grey = {tuple(c) for c in board.get("grey", [])}
+    for cell in board.get("grey", []):
+        if not _cell_ok(cell, rows, cols):
+            problems.append(f"Grey tile {cell} is outside the {rows} × {cols} board.")
+    for cell in board["centre"]:
+        if not _cell_ok(cell, rows, cols):
+            problems.append(f"Centre tile {cell} is outside the {rows} × {cols} board.")
+        elif tuple(cell) in grey:
+            problems.append(f"Centre tile {cell} is grey.")
+    attack = options.get("attack_cards") or default_attack_cards()
+    strategy = options.get("strategy_cards") or default_strategy_cards()
+    for label, cards in (("attack", attack), ("strategy", strategy)):
+        names = [c["name"] for c in cards]
+        for name in sorted({n for n in names if names.count(n) > 1}):
+            problems.append(f"The {label} card name '{name}' is used twice.")
+    for card in attack:
+        if card.get("bonus") == "extra_instances" and card.get("bonus_instances", 0) < 1:
+            problems.append(f"{card['name']}: an extra_instances bonus needs bonus_instances of at least 1.")
+    for card in strategy:
+        name, kind, activation, effect = card["name"], card["type"], card["activation"], card["effect"]
+        if kind == "GAMBIT":
+            if effect not in GAMBIT_EFFECTS:
+                problems.append(f"{name}: a GAMBIT cannot have the effect '{effect}'.")
+            if activation != "automatic":
+                problems.append(f"{name}: a GAMBIT is always in effect; its activation must be 'automatic'.")
+        elif kind == "EQUIPMENT":
+            if activation != "automatic":
+                problems.append(f"{name}: EQUIPMENT cards trigger automatically; activation must be 'automatic'.")
+            if effect not in AUTOMATIC_EFFECTS and effect != "none":
+                problems.append(f"{name}: EQUIPMENT cannot have the effect '{effect}'.")
+        else:
+            allowed = AUTOMATIC_EFFECTS if activation == "automatic" else CHOICE_EFFECTS
+            if effect not in allowed:
+                problems.append(f"{name}: an INSTINCT with activation '{activation}' cannot have effect '{effect}'.")
+    return problems

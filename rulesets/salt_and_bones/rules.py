@@ -1,0 +1,507 @@
+"""Salt & Bones move checks (game over → phase → whose turn → the move) and the listing of legal moves."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rulesets.base import Event, RuleViolation, State
+from rulesets.salt_and_bones import engine as E
+from rulesets.salt_and_bones.catalog import ATTACK_BONUSES, SLOTS
+from rulesets.salt_and_bones.fields import EVENT_TYPES
+
+BOOK = "Salt & Bones"
+R_LOOP = f"{BOOK} › 2. Gameplay Loop"
+R_CARDS = f"{BOOK} › 1.1 Anatomy of Components › Your Cards"
+R_FIELD = f"{BOOK} › 4.1 Field Phase"
+R_BOARD = f"{BOOK} › 1.1 Anatomy of Components › Your Field Board"
+R_DRAW = f"{BOOK} › 4.2 Draw Phase"
+R_PREP = f"{BOOK} › 4.3 Preparation Phase"
+R_COMBAT = f"{BOOK} › 4.4 Combat Phase"
+R_CHAIN = f"{BOOK} › 4.4.2 Chain Cards"
+R_STRATEGY = f"{BOOK} › 4.4.3 Playing Strategy Cards"
+R_END = f"{BOOK} › 4.4.4 End of Combat"
+R_WIN = f"{BOOK} › 5. How To Win"
+R_DISENGAGE = f"{BOOK} › 6. Glossary › Disengage"
+R_NEGATION = f"{BOOK} › 6. Glossary › Card Negation"
+R_DAMAGE_NEGATION = f"{BOOK} › 6. Glossary › Damage Negation"
+R_ACTIVATION = f"{BOOK} › 6. Glossary › Activation Rules"
+
+PHASE_OF = {
+    "field_card_flipped": "field",
+    "hand_card_discarded": "draw",
+    "cards_drawn": "draw",
+    "strategy_card_placed": "preparation",
+    "preparation_finished": "preparation",
+    "attack_card_played": "combat",
+    "strategy_card_played": "combat",
+    "disengaged": "combat",
+}
+PHASE_NAMES = {
+    "field": "Field Phase",
+    "draw": "Draw Phase",
+    "preparation": "Preparation Phase",
+    "combat": "Combat Phase",
+    "over": "end of the game",
+}
+
+
+def _v(code: str, message: str, rule: str) -> RuleViolation:
+    return RuleViolation(code, message, rule)
+
+
+# ---------------------------------------------------------------------------------------------- entry point
+def validate(state: State, event: Event) -> None:
+    """Raise :class:`RuleViolation` unless ``event`` may be recorded now."""
+    if state["result"] is not None:
+        raise _v("game_over", f"The game is over: {state['result']['reason']}", R_WIN)
+    if event.type not in EVENT_TYPES:
+        raise _v("unknown_event", f"Salt & Bones has no '{event.type}' action.", R_LOOP)
+    seat = event.seat
+    if seat is not None and (isinstance(seat, bool) or seat not in E.SEATS):
+        raise _v("unknown_seat", f"There is no seat {seat!r}; the seats are 0 and 1.", R_LOOP)
+    if seat is None and EVENT_TYPES[event.type].seat_required:
+        raise _v("unknown_seat", "Say which seat does this.", R_LOOP)
+    phase = PHASE_OF[event.type]
+    if state["phase"] != phase:
+        raise _v(
+            "wrong_phase",
+            f"That happens in the {PHASE_NAMES[phase]}, but it is the {PHASE_NAMES[state['phase']]}.",
+            R_LOOP,
+        )
+    _CHECKS[event.type](state, seat, event.data)
+
+
+# ---------------------------------------------------------------------------------------------- field & draw
+def _check_field(state: State, seat: int | None, data: dict[str, Any]) -> None:
+    seen: set[tuple[int, int]] = set()
+    for cell in data["tiles"]:
+        key = E.cell_key(cell)
+        status = E.tile_state(state, key)
+        if status == "off":
+            raise _v("off_board", f"Tile {list(key)} is not on the Field Board.", R_FIELD)
+        if status == "grey":
+            raise _v("grey_tile", f"Tile {list(key)} is grey: Field cards only destroy playable tiles.", R_BOARD)
+        if key in seen:
+            raise _v("duplicate_tile", f"Tile {list(key)} is listed twice.", R_FIELD)
+        seen.add(key)
+
+
+def _check_discard(state: State, seat: int, data: dict[str, Any]) -> None:
+    if any(state["draw"]["drawn"]):
+        raise _v("drawing_started", "Discards happen before anyone draws; drawing has already started.", R_DRAW)
+    if state["draw"]["discarded"][seat]:
+        raise _v("already_discarded", "You may discard only a single card from your hand each Draw Phase.", R_DRAW)
+    kind = data["kind"]
+    if state["hands"][seat][kind] <= 0:
+        raise _v("no_such_card", f"You hold no {kind} card to discard.", R_DRAW)
+
+
+def draw_target(state: State, seat: int) -> int:
+    """How many cards ``seat`` must draw now: up to the hand size, or whatever the decks still hold."""
+    need = max(0, state["settings"]["hand_size"] - E.hand_total(state, seat))
+    return min(need, state["decks"]["attack"] + state["decks"]["strategy"])
+
+
+def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
+    nxt = E.next_drawer(state)
+    if seat != nxt:
+        if state["draw"]["drawn"][seat]:
+            raise _v("already_drawn", "You have already drawn this Draw Phase.", R_DRAW)
+        raise _v("not_your_turn", f"Seat {nxt} has Momentum and draws first.", R_DRAW)
+    a, s = data["attack"], data["strategy"]
+    if a > state["decks"]["attack"]:
+        raise _v("deck_too_small", f"The Attack Deck has only {state['decks']['attack']} card(s) left.", R_DRAW)
+    if s > state["decks"]["strategy"]:
+        raise _v("deck_too_small", f"The Strategy Deck has only {state['decks']['strategy']} card(s) left.", R_DRAW)
+    target = draw_target(state, seat)
+    if a + s != target:
+        raise _v(
+            "wrong_hand_size",
+            f"You hold {E.hand_total(state, seat)} card(s): draw exactly {target} to fill your hand "
+            f"to {state['settings']['hand_size']} (or to empty the decks).",
+            R_DRAW,
+        )
+
+
+# ---------------------------------------------------------------------------------------------- preparation
+def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
+    prep = E.preparing_seat(state)
+    if seat != prep:
+        raise _v("not_your_turn", f"Seat {prep} is placing Strategy cards now (Momentum first).", R_PREP)
+    if state["hands"][seat]["strategy"] <= 0:
+        raise _v("no_strategy_cards", "You hold no Strategy card to place.", R_PREP)
+    slot, name = data["slot"], data["card"]
+    kind, capacity = SLOTS[slot]
+    if len(state["boards"][seat][slot]) >= capacity:
+        raise _v("slot_full", f"Your {kind} slots are full ({capacity}).", R_PREP)
+    if name is None:
+        if slot != "instinct":
+            raise _v("card_required", f"{kind} cards are placed face-up: name the card.", R_PREP)
+        return
+    d = E.strategy_def(state, name)
+    if d is None:
+        raise _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_CARDS)
+    if d["type"] != kind:
+        raise _v("wrong_slot", f"{name} is a {d['type']} card; it cannot go in an {kind} slot.", R_PREP)
+    if E.copies_left(state, "strategy", name) <= 0:
+        raise _v("no_copies_left", f"Every copy of {name} has already been seen this game.", R_CARDS)
+
+
+def _check_prep_done(state: State, seat: int, data: dict[str, Any]) -> None:
+    prep = E.preparing_seat(state)
+    if seat != prep:
+        raise _v("not_your_turn", f"Seat {prep} is placing Strategy cards now (Momentum first).", R_PREP)
+
+
+# ---------------------------------------------------------------------------------------------- combat: turns
+def starts_turn(state: State, seat: int) -> bool:
+    """``seat`` acting now would be at the start of its turn (its own fresh turn, or taking over the turn)."""
+    c = state["combat"]
+    if seat == c["turn"]:
+        return not c["turn_cards"]
+    return E.turn_open_for_chain(state)
+
+
+def _attack_turn_problem(state: State, seat: int, spec: Any = None) -> RuleViolation | None:
+    c = state["combat"]
+    if c["pending_disengage"] == seat:
+        return _v(
+            "disengage_pending",
+            "You are disengaging: Test of Courage gives your opponent an additional turn, then record your "
+            "disengage again. You cannot play Attack cards now.",
+            R_END,
+        )
+    if seat == c["turn"] or E.turn_open_for_chain(state):
+        return None
+    last = c["last_turn"]
+    if last and last["seat"] == seat and last["cards"]:
+        last_card = E.field_card(state, last["cards"][-1])
+        card = E.resolve_card(state, spec) if card_problem(state, spec) is None else None
+        if seat != state["momentum"] and card is not None and card["bonus"] == "chain":
+            return _v(
+                "chain_needs_momentum",
+                f"{card['name']} could follow your card only as a chain, and chaining needs Momentum.",
+                R_CHAIN,
+            )
+        if seat != state["momentum"]:
+            return _v(
+                "one_card_per_turn",
+                "You have played your Attack card this turn; only a player with Momentum may chain.",
+                R_CHAIN,
+            )
+        if last_card["bonus"] == "stops_chain":
+            return _v("chain_stopped", f"{last_card['name']} stops chain: no Chain card may follow it.", R_CHAIN)
+        if state["hands"][seat]["attack"] <= 0:
+            return _v("no_attack_cards", "You have no Attack cards left in hand.", R_COMBAT)
+    return _v("not_your_turn", f"It is Seat {c['turn']}'s turn in combat.", R_COMBAT)
+
+
+def _attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViolation | None:
+    """Problems of ``seat`` playing an attack card now (turn, forced disengage, empty hand)."""
+    problem = _attack_turn_problem(state, seat, spec)
+    if problem:
+        return problem
+    c = state["combat"]
+    if starts_turn(state, seat) and c["forced"][seat]:
+        return _v(
+            "must_disengage",
+            "An Attack card's Bonus Effect forces you to disengage at the start of this turn.",
+            R_END,
+        )
+    if state["hands"][seat]["attack"] <= 0:
+        return _v("no_attack_cards", "You have no Attack cards in hand: you must disengage.", R_END)
+    return None
+
+
+def card_problem(state: State, spec: Any) -> RuleViolation | None:
+    """Problems with the ``card`` of an ``attack_card_played`` payload (name or inline object)."""
+    if isinstance(spec, str):
+        if spec not in state["catalog"]["attack"]:
+            return _v("unknown_card", f"There is no Attack card called '{spec}' in this match's catalog.", R_CARDS)
+        if E.copies_left(state, "attack", spec) <= 0:
+            return _v("no_copies_left", f"Every copy of {spec} has already been played this game.", R_CARDS)
+        return None
+    if not isinstance(spec, dict):
+        return _v("bad_card", "Name the Attack card, or give {name, attack, opportunity, bonus}.", R_CARDS)
+    allowed = {"name", "attack", "opportunity", "bonus", "bonus_damage", "bonus_instances"}
+    if set(spec) - allowed or not {"name", "attack", "opportunity", "bonus"} <= set(spec):
+        return _v("bad_card", "An inline Attack card needs exactly name, attack, opportunity and bonus.", R_CARDS)
+    name = spec["name"]
+    if not isinstance(name, str) or not name.strip() or len(name) > 60:
+        return _v("bad_card", "An inline Attack card needs a name of 1 to 60 characters.", R_CARDS)
+    for key, top in (("attack", 99), ("opportunity", 99), ("bonus_damage", 99), ("bonus_instances", 10)):
+        value = spec.get(key, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= top:
+            return _v("bad_card", f"The card's {key} must be a whole number from 0 to {top}.", R_CARDS)
+    if spec["bonus"] not in ATTACK_BONUSES:
+        return _v("bad_card", f"Unknown Bonus Effect '{spec['bonus']}'.", R_CARDS)
+    return None
+
+
+def placement_problem(state: State, attack_tile: list[int], opp_tile: list[int]) -> RuleViolation | None:
+    """Problems with putting an attack card's halves on these two tiles now."""
+    a, o = E.cell_key(attack_tile), E.cell_key(opp_tile)
+    occ = E.occupancy(state)
+    for cell in (a, o):
+        status = E.tile_state(state, cell)
+        if status == "off":
+            return _v("off_board", f"Tile {list(cell)} is not on the Field Board.", R_COMBAT)
+    if o not in E.neighbours(a):
+        return _v("tiles_not_adjacent", "An Attack card covers two tiles side by side (not diagonal).", R_COMBAT)
+    for cell in (a, o):
+        status = E.tile_state(state, cell)
+        if status == "grey":
+            return _v("grey_tile", f"Tile {list(cell)} is grey and unplayable at all times.", R_BOARD)
+        if status == "destroyed":
+            return _v("destroyed_tile", f"Tile {list(cell)} was destroyed by the Field Deck.", R_FIELD)
+        if cell in occ:
+            return _v("occupied_tile", f"Tile {list(cell)} already holds an Attack card.", R_COMBAT)
+    if not E.live_cards(state):
+        centre = {E.cell_key(c) for c in state["field"]["centre"]}
+        if a not in centre and o not in centre:
+            return _v("not_centre", "The first Attack card of a combat must cover at least 1 centre tile.", R_COMBAT)
+        return None
+    if not any(n in occ for cell in (a, o) for n in E.neighbours(cell)):
+        return _v("not_adjacent", "Attack cards must be placed adjacent to a card already on the board.", R_COMBAT)
+    return None
+
+
+def _check_attack(state: State, seat: int, data: dict[str, Any]) -> None:
+    spec = data["card"]
+    problem = _attack_seat_problem(state, seat, spec)
+    if problem:
+        raise problem
+    problem = card_problem(state, spec)
+    if problem:
+        raise problem
+    c = state["combat"]
+    if seat == c["turn"] and c["turn_cards"]:
+        card = E.resolve_card(state, spec)
+        assert card is not None
+        if card["bonus"] != "chain":
+            raise _v(
+                "one_card_per_turn",
+                "You have played your Attack card this turn; only a Chain card may follow it.",
+                R_CHAIN,
+            )
+    problem = placement_problem(state, data["attack_tile"], data["opportunity_tile"])
+    if problem:
+        raise problem
+
+
+def _check_disengage(state: State, seat: int, data: dict[str, Any]) -> None:
+    c = state["combat"]
+    pending = c["pending_disengage"]
+    if pending is not None:
+        if seat != pending:
+            raise _v(
+                "disengage_pending",
+                f"Seat {pending} is disengaging; you are taking the additional turn Test of Courage gives you.",
+                R_END,
+            )
+        return
+    if seat == c["turn"]:
+        if c["turn_cards"]:
+            raise _v("already_played", "You cannot disengage after playing an Attack card this turn.", R_DISENGAGE)
+        return
+    if not E.turn_open_for_chain(state):
+        raise _v("not_your_turn", f"It is Seat {c['turn']}'s turn; disengage at the start of your own.", R_END)
+
+
+# ---------------------------------------------------------------------------------------------- combat: instincts
+def strategy_problem(state: State, seat: int, name: str, target: Any) -> RuleViolation | None:
+    """Problems with ``seat`` playing the INSTINCT ``name`` against ``target`` now."""
+    d = E.strategy_def(state, name)
+    if d is None:
+        return _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_CARDS)
+    if d["type"] != "INSTINCT":
+        return _v(
+            "not_instinct",
+            f"{name} is {d['type']}: EQUIPMENT triggers by itself and a GAMBIT is in effect all combat.",
+            R_STRATEGY,
+        )
+    slot_card = E.find_instinct_slot(state, seat, name)
+    if slot_card is None:
+        return _v("card_not_on_board", f"You have no {name} (nor a face-down INSTINCT) on your Player Board.", R_PREP)
+    if slot_card["name"] is not None and d["activation"] == "automatic":
+        return _v("automatic_card", f"{name} triggers automatically when its condition is met.", R_ACTIVATION)
+    if slot_card["name"] is None and E.copies_left(state, "strategy", name) <= 0:
+        return _v("no_copies_left", f"Every copy of {name} has already been seen this game.", R_CARDS)
+    return target_problem(state, seat, d, target)
+
+
+def target_problem(state: State, seat: int, d: dict[str, Any], target: Any) -> RuleViolation | None:
+    """Problems with the ``target`` of an INSTINCT with definition ``d`` (see docs for each shape)."""
+    effect = d["effect"]
+    strike = state["combat"]["window"]["strike"]
+    card = E.field_card(state, strike["card"]) if strike else None
+    if effect == "negate_chosen_instance":
+        if not (
+            isinstance(target, dict)
+            and set(target) == {"instance"}
+            and isinstance(target["instance"], int)
+            and not isinstance(target["instance"], bool)
+        ):
+            return _v(
+                "bad_target", f'{d["name"]} needs a target {{"instance": i}} (0 = the card itself).', R_DAMAGE_NEGATION
+            )
+        if strike is None or strike["defender"] != seat or card is None or card["negated"]:
+            return _v("no_target", "There is no damage instance against you to negate right now.", R_DAMAGE_NEGATION)
+        instances = card["instances"]
+        i = target["instance"]
+        if not 0 <= i < len(instances):
+            return _v("bad_target", f"That attack has {len(instances)} damage instance(s) (from 0).", R_DAMAGE_NEGATION)
+        if instances[i]["negated"]:
+            return _v("already_negated", "That damage instance is already negated.", R_DAMAGE_NEGATION)
+        return None
+    if effect == "negate_card":
+        if target == "chain":
+            if strike is None or strike["attacker"] != E.other(seat) or not strike["as_chain"]:
+                return _v("no_target", "Your opponent has not just played a Chain card as part of a chain.", R_NEGATION)
+            if card is not None and card["negated"]:
+                return _v("already_negated", "That Chain card is already negated.", R_NEGATION)
+            return None
+        if target == "instinct":
+            idx = E.latest_reaction_of(state, E.other(seat))
+            if idx is None:
+                return _v("no_target", "Your opponent has not played an INSTINCT card you can negate.", R_NEGATION)
+            if not state["combat"]["window"]["reactions"][idx]["effective"]:
+                return _v("already_negated", "That INSTINCT card is already negated.", R_NEGATION)
+            return None
+        return _v("bad_target", f'{d["name"]} needs the target "chain" or "instinct".', R_NEGATION)
+    if target is not None:
+        return _v("bad_target", f"{d['name']} takes no target.", R_STRATEGY)
+    own_attack = strike is not None and card is not None and strike["attacker"] == seat and not card["negated"]
+    if effect in ("unnegatable", "extra_instance") and not own_attack:
+        return _v("no_target", f"{d['name']} applies to the Attack card you just played; there is none.", R_STRATEGY)
+    against_you = strike is not None and card is not None and strike["defender"] == seat
+    if effect == "negate_first_instance" and not (against_you and any(not i["negated"] for i in card["instances"])):
+        return _v("no_target", "There is no damage instance against you to negate right now.", R_DAMAGE_NEGATION)
+    return None
+
+
+def _check_strategy(state: State, seat: int, data: dict[str, Any]) -> None:
+    problem = strategy_problem(state, seat, data["card"], data.get("target"))
+    if problem:
+        raise problem
+
+
+_CHECKS = {
+    "field_card_flipped": _check_field,
+    "hand_card_discarded": _check_discard,
+    "cards_drawn": _check_draw,
+    "strategy_card_placed": _check_place,
+    "preparation_finished": _check_prep_done,
+    "attack_card_played": _check_attack,
+    "strategy_card_played": _check_strategy,
+    "disengaged": _check_disengage,
+}
+
+
+# ---------------------------------------------------------------------------------------------- legal moves
+def legal_placements(state: State) -> list[tuple[list[int], list[int]]]:
+    """Every (attack tile, opportunity tile) an attack card may take now."""
+    f = state["field"]
+    out = []
+    for r in range(f["rows"]):
+        for c in range(f["cols"]):
+            for n in E.neighbours((r, c)):
+                if placement_problem(state, [r, c], list(n)) is None:
+                    out.append(([r, c], list(n)))
+    return out
+
+
+def legal_moves(state: State) -> list[Event] | None:
+    """Every event ``validate`` accepts now; None in the Field Phase (the flipped tiles are chance data).
+
+    In combat the list names catalog cards only: inline card objects are accepted too but not listed.
+    """
+    if state["result"] is not None:
+        return []
+    phase = state["phase"]
+    if phase == "field":
+        return None
+    if phase == "draw":
+        return _draw_moves(state)
+    if phase == "preparation":
+        return _prep_moves(state)
+    return _combat_moves(state)
+
+
+def _draw_moves(state: State) -> list[Event]:
+    moves = []
+    if not any(state["draw"]["drawn"]):
+        for seat in E.SEATS:
+            if not state["draw"]["discarded"][seat]:
+                for kind in ("attack", "strategy"):
+                    if state["hands"][seat][kind] > 0:
+                        moves.append(Event("hand_card_discarded", seat, {"kind": kind}))
+    seat = E.next_drawer(state)
+    if seat is not None:
+        total = draw_target(state, seat)
+        da, ds = state["decks"]["attack"], state["decks"]["strategy"]
+        for a in range(max(0, total - ds), min(total, da) + 1):
+            moves.append(Event("cards_drawn", seat, {"attack": a, "strategy": total - a}))
+    return moves
+
+
+def _prep_moves(state: State) -> list[Event]:
+    seat = E.preparing_seat(state)
+    if seat is None:
+        return []
+    moves = []
+    if state["hands"][seat]["strategy"] > 0:
+        for slot, (kind, capacity) in SLOTS.items():
+            if len(state["boards"][seat][slot]) >= capacity:
+                continue
+            if slot == "instinct":
+                moves.append(Event("strategy_card_placed", seat, {"slot": slot, "card": None}))
+            for name, d in state["catalog"]["strategy"].items():
+                if d["type"] == kind and E.copies_left(state, "strategy", name) > 0:
+                    moves.append(Event("strategy_card_placed", seat, {"slot": slot, "card": name}))
+    moves.append(Event("preparation_finished", seat, {}))
+    return moves
+
+
+def _combat_moves(state: State) -> list[Event]:
+    moves: list[Event] = []
+    c = state["combat"]
+    placements = None
+    for seat in E.SEATS:
+        if _attack_seat_problem(state, seat) is None:
+            chain_only = seat == c["turn"] and bool(c["turn_cards"])
+            if placements is None:
+                placements = legal_placements(state)
+            for name, d in state["catalog"]["attack"].items():
+                if chain_only and d["bonus"] != "chain":
+                    continue
+                if E.copies_left(state, "attack", name) <= 0:
+                    continue
+                for a, o in placements:
+                    moves.append(
+                        Event("attack_card_played", seat, {"card": name, "attack_tile": a, "opportunity_tile": o})
+                    )
+        try:
+            _check_disengage(state, seat, {})
+            moves.append(Event("disengaged", seat, {}))
+        except RuleViolation:
+            pass
+    for seat in E.SEATS:
+        names: list[str] = []
+        for slot_card in state["boards"][seat]["instinct"]:
+            if slot_card["name"] is not None:
+                names.append(slot_card["name"])
+            else:
+                names.extend(n for n, d in state["catalog"]["strategy"].items() if d["type"] == "INSTINCT")
+        targets: list[Any] = [None, "chain", "instinct"]
+        targets += [{"instance": i} for i in range(len(E.current_instances(state)))]
+        done: set[str] = set()
+        for name in dict.fromkeys(names):
+            for target in targets:
+                key = json.dumps([name, target])
+                if key in done or strategy_problem(state, seat, name, target) is not None:
+                    continue
+                done.add(key)
+                moves.append(Event("strategy_card_played", seat, {"card": name, "target": target}))
+    return moves
