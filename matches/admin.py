@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from matches.models import Event, Match, MatchSummary, Player, Seat, Stream
+from matches.models import Catalog, Event, Match, MatchSummary, Player, Seat, Stream
 
 
 class SeatInline(admin.TabularInline):
@@ -85,3 +85,10 @@ class MatchSummaryAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(Catalog)
+class CatalogAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "owner", "updated_at")
+    list_filter = ("game",)
+    search_fields = ("name", "owner__username")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 
 from matches.services import match_create, match_event_record
-from rulesets import all_rulesets
+from rulesets import all_rulesets, get_ruleset
 
 DEMO_USER = "demo"
 DEMO_PASSWORD = "demo-pass-123"
@@ -89,4 +89,39 @@ def _saltmarsh_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     return [campaign.name, match.title]
 
 
-SCRIPTED = {"saltmarsh-adventure": _saltmarsh_demo}
+def _salt_and_bones_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """A Salt & Bones match into its first combat: a field card, then listed moves, attacks preferred."""
+    from matches import store
+
+    match = match_create(owner=user, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}],
+                         title="Demo: Salt & Bones")  # fmt: skip
+    match_event_record(match=match, user=user, type="field_card_flipped", seat=0, data={"tiles": [[0, 2], [5, 3]]})
+    ruleset = get_ruleset("salt-and-bones")
+    for _ in range(40):
+        state = store.head_load(match.stream_id, fresh=True).state
+        moves = ruleset.legal_moves(state)
+        if not moves or len(state["field"]["cards"]) >= 4:
+            break
+        move = _pick_salt_and_bones(moves, state)
+        match_event_record(match=match, user=user, type=move.type, seat=move.seat, data=move.data)
+    return [match.title]
+
+
+def _pick_salt_and_bones(moves, state):  # type: ignore[no-untyped-def]
+    """A plausible table: draw 4 attack + 3 strategy, place two strategy cards, then attack."""
+    by_type: dict[str, list] = {}
+    for m in moves:
+        by_type.setdefault(m.type, []).append(m)
+    if "cards_drawn" in by_type:
+        return next((m for m in by_type["cards_drawn"] if m.data["attack"] == 4), by_type["cards_drawn"][0])
+    if "attack_card_played" in by_type:
+        return by_type["attack_card_played"][len(by_type["attack_card_played"]) // 2]
+    placed = sum(1 for slots in state["boards"] for cards in slots.values() for _ in cards)
+    if ("strategy_card_placed" in by_type and placed < 4 and placed % 2 == 0) or "preparation_finished" not in by_type:
+        named = [m for m in by_type.get("strategy_card_placed", []) if m.data.get("card")]
+        if named:
+            return named[placed % len(named)]
+    return by_type.get("preparation_finished", moves)[0]
+
+
+SCRIPTED = {"saltmarsh-adventure": _saltmarsh_demo, "salt-and-bones": _salt_and_bones_demo}

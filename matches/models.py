@@ -189,3 +189,26 @@ class ProjectionCheckpoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.position}"
+
+
+class Catalog(models.Model):
+    """User-editable game data a match can be created with (e.g. a Salt & Bones card list), by owner and game.
+
+    ``data`` holds option values for the game (for Salt & Bones: ``attack_cards``, ``strategy_cards`` and
+    optionally ``board``); a match copies them into its own options, so later edits never change a
+    recorded match.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="catalogs")
+    game = models.CharField(max_length=64)
+    name = models.CharField(max_length=120)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "name"]
+        constraints = [models.UniqueConstraint(fields=["owner", "game", "name"], name="catalog_owner_game_name_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
