@@ -1,7 +1,7 @@
 """Web page routes."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from frontend import views
 
@@ -17,4 +17,5 @@ urlpatterns = [
     path("matches/<int:match_id>/record/", views.match_record, name="match-record"),
     path("matches/<int:match_id>/undo/", views.match_undo, name="match-undo"),
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
+    path("campaigns/", include("frontend.campaign_urls")),
 ]
