@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -72,16 +73,17 @@ class Command(BaseCommand):
                         ".match-row a", "els => els.map(e => [e.textContent, e.getAttribute('href')])"
                     )
                     for text, href in links:
-                        slug = (
-                            text.replace("Demo: ", "")
-                            .split("(")[0]
-                            .strip()
-                            .lower()
-                            .replace(" & ", "-")
-                            .replace(" ", "-")
-                        )
+                        slug = re.sub(r"[^a-z0-9]+", "-", text.replace("Demo: ", "").split("(")[0].lower()).strip("-")
                         shots[f"match-{slug}"] = href
                         shots.setdefault("history", href + "history/")
+                    campaign = page.eval_on_selector_all(
+                        "a[href^='/campaigns/']",
+                        "els => els.map(e => e.getAttribute('href')).filter(h => /\\/campaigns\\/\\d+\\/$/.test(h))",
+                    )
+                    if campaign:
+                        shots["campaign-sheet"] = campaign[0]
+                        shots["campaign-ledger"] = campaign[0] + "ledger/"
+                        shots["campaign-town"] = campaign[0] + "town/"
                     for name, path in shots.items():
                         page.goto(base + path)
                         page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=True)
