@@ -18,4 +18,5 @@ urlpatterns = [
     path("matches/<int:match_id>/undo/", views.match_undo, name="match-undo"),
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
     path("campaigns/", include("frontend.campaign_urls")),
+    path("catalogs/", include("frontend.catalog_urls")),
 ]
