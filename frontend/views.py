@@ -19,6 +19,7 @@ from frontend import boards
 from frontend.forms import SignupForm, event_type_fields, form_fields, parse_fields
 from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
+from matches.catalogs import catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound, RuleBroken, VersionConflict
 from rulesets import all_rulesets, get_ruleset
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
@@ -122,6 +123,8 @@ def match_new(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "values": {}}
     if request.method == "POST":
         options, errors = parse_fields(ruleset.options_schema, request.POST, "option.")
+        if request.POST.get("catalog"):
+            options.update(catalog_options(catalog_get(request.user, request.POST["catalog"])))
         seats = [{"name": request.POST.get(f"seat_{i}", "")} for i in range(seat_count)]
         context["values"] = {k.removeprefix("option."): v for k, v in request.POST.items() if k.startswith("option.")}
         context["seat_values"] = [s["name"] for s in seats]
@@ -153,6 +156,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
         for i in range(seat_count)
     ]
     context["known_players"] = selectors.players_known(owner=request.user)
+    context["catalogs"] = catalog_list(request.user, slug)
     return render(request, "frontend/match_new.html", context, status=400 if context["errors"] else 200)
 
 

@@ -287,3 +287,19 @@ def test_a_match_from_the_catalog_keeps_its_own_cards(web: Any, owner: Any, deck
     match.stream.refresh_from_db()
     assert match.stream.options == options
     assert next(c for c in match.stream.options["attack_cards"] if c["name"] == "Slash")["attack"] == 7
+
+
+def test_new_match_page_can_pick_one_of_my_catalogs(client, owner):
+    from matches.catalogs import catalog_create, catalog_default
+    from matches.models import Match
+
+    data = catalog_default("salt-and-bones")
+    data["attack_cards"][0]["attack"] = 9
+    catalog = catalog_create(owner, "salt-and-bones", "Our deck", data)
+    client.force_login(owner)
+    page = client.get("/matches/new/?game=salt-and-bones").content.decode()
+    assert "Our deck" in page and 'name="catalog"' in page
+    r = client.post("/matches/new/", {"game": "salt-and-bones", "seat_count": "2", "seat_0": "Ana", "seat_1": "Bo",
+                                      "catalog": str(catalog.pk), "option.momentum_seat": "0"})  # fmt: skip
+    assert r.status_code == 302, r.content.decode()[:2000]
+    assert Match.objects.get().stream.options["attack_cards"][0]["attack"] == 9
