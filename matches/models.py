@@ -68,9 +68,17 @@ class Event(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["stream", "version"], name="event_stream_version_unique"),
-            models.UniqueConstraint(fields=["stream", "idempotency_key"], name="event_stream_idempotency_unique"),
+            # partial: most appends carry no key and then cost no index write
+            models.UniqueConstraint(
+                fields=["stream", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="event_stream_idempotency_unique",
+            ),
         ]
-        indexes = [models.Index(fields=["stream", "type"], name="event_stream_type_idx")]
+        # only corrections are looked up by type (voids, when folding); other events need no entry
+        indexes = [
+            models.Index(fields=["stream", "version"], condition=models.Q(type="event_voided"), name="event_voids_idx")
+        ]
 
     def __str__(self) -> str:
         return f"#{self.position} {self.type} (stream {self.stream_id} v{self.version})"

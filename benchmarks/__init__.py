@@ -1,0 +1,1 @@
+"""Benchmarks: manage.py bench_store helpers and standalone speed checks (docs/PERFORMANCE.md)."""
