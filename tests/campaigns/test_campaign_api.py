@@ -160,3 +160,28 @@ def test_an_adventure_match_flows_its_result_into_the_campaign(api, campaign):
     assert heroes["Ana"]["gold"] == 400 and [i["name"] for i in heroes["Ana"]["items"]] == ["Wand"]
     assert heroes["Cy"]["gold"] == 520 and heroes["Bo"]["gold"] == 200
     assert "xp" not in str(sheet).lower()
+
+
+def test_sheet_at_every_version_equals_a_replay_of_the_log(api, campaign):
+    from rulesets import Event
+    from rulesets.replay import replay
+    from rulesets.saltmarsh import RULESET, sheet
+
+    cid = campaign
+    ev(api, cid, "adventure_started", adventure="A", heroes=["Ana", "Bo"])
+    ev(api, cid, "treasure_gained", hero="Bo", item={"name": "Ring", "buy": 300, "sell": 120})
+    ev(api, cid, "adventure_completed", reward=250)
+    ev(api, cid, "item_sold", hero="Bo", item="Ring")
+    api.post(
+        f"/api/campaigns/{cid}/events/",
+        {"type": "event_voided", "data": {"version": 7, "reason": "kept it"}},
+        format="json",
+    )
+    ev(api, cid, "leveled_up", hero="Bo")  # refused: not enough gold; nothing written
+    log = api.get(f"/api/campaigns/{cid}/events/").json()
+    events = [Event(e["type"], e["seat"], e["data"]) for e in log]
+    options = api.get(f"/api/campaigns/{cid}/").json()["options"]
+    for n in range(len(events) + 1):
+        got = api.get(f"/api/campaigns/{cid}/sheet/?at={n}").json()
+        expected = sheet(replay(RULESET, options, 0, events[:n]).state)
+        assert {k: got[k] for k in expected} == expected, n
