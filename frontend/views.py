@@ -107,12 +107,22 @@ def match_list(request: HttpRequest) -> HttpResponse:
 # -- new match ------------------------------------------------------------------------------------------
 
 
+def _players_text(seats: tuple[int, ...]) -> str:
+    """ "2 players", "1–5 players", "2 or 4 players"."""
+    if len(seats) == 1:
+        return f"{seats[0]} player{'s' if seats[0] != 1 else ''}"
+    if list(seats) == list(range(seats[0], seats[-1] + 1)):
+        return f"{seats[0]}–{seats[-1]} players"
+    return " or ".join(str(n) for n in seats) + " players"
+
+
 @login_required
 def match_new(request: HttpRequest) -> HttpResponse:
     """Pick a game, then name the seats and set the options."""
     slug = request.GET.get("game") or request.POST.get("game")
     if not slug:
-        return render(request, "frontend/match_new_pick.html", {"games": all_rulesets(kind="match")})
+        games = [{"ruleset": r, "players": _players_text(r.seats)} for r in all_rulesets(kind="match")]
+        return render(request, "frontend/match_new_pick.html", {"games": games})
     try:
         ruleset = get_ruleset(slug)
     except KeyError:
