@@ -12,8 +12,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per test module: Playwright's event loop must not outlive the browser tests, since
+    later tests (forked benchmark workers, threads) rely on Django's per-context connections."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}: run scripts/browser-deps (apt-get install chromium)")
     # Playwright's sync API runs an event loop in this thread; the ORM calls made by tests are still synchronous
