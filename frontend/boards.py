@@ -16,6 +16,7 @@ BoardFunction = Callable[..., dict[str, Any]]
 BOARDS: dict[str, str] = {
     "get-salty": "frontend.board_get_salty:board",
     "salt-and-bones": "frontend.board_salt_and_bones:board",
+    "saltmarsh-adventure": "frontend.board_saltmarsh_adventure:board",
 }
 
 

@@ -1,0 +1,39 @@
+"""The board partial of a Ghosts of Saltmarsh adventure: heroes' HP and conditions, party surges and XP, monsters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+CONDITION_LABELS = {
+    "advantage": "Advantage",
+    "disadvantage": "Disadvantage",
+    "stunned": "Stunned",
+    "poisoned": "Poisoned",
+}
+
+
+def board(*, match: Any, ruleset: Any, ms: Any, legal: Any, request: Any, can_record: bool) -> dict[str, Any]:
+    """Hero cards (HP bar, conditions, treasure), the party's pool, the monsters in play and the latest notices."""
+    state = ms.state
+    heroes = []
+    for seat, hero in enumerate(state["heroes"]):
+        max_hp = max(1, int(hero["max_hp"]))
+        heroes.append(
+            {
+                **hero,
+                "seat": seat,
+                "percent": round(100 * int(hero["hp"]) / max_hp),
+                "conditions": [CONDITION_LABELS.get(c, c) for c in hero["conditions"]],
+                "active": seat == state.get("active") and state.get("result") is None,
+            }
+        )
+    monsters = [
+        {"name": m["name"], "conditions": [CONDITION_LABELS.get(c, c) for c in m.get("conditions", [])]}
+        for m in state.get("monsters", [])
+    ]
+    return {
+        "template": "frontend/boards/saltmarsh-adventure.html",
+        "heroes": heroes,
+        "monsters": monsters,
+        "state": state,
+    }
