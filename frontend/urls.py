@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from frontend import views
+from frontend import stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,6 +12,9 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/token/", views.api_token, name="api-token-page"),
     path("matches/", views.match_list, name="match-list"),
+    path("players/<int:player_id>/", stats_views.player_page, name="player"),
+    path("games/", stats_views.game_index, name="game-index"),
+    path("games/<slug:slug>/", stats_views.game_page, name="game-stats"),
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("matches/<int:match_id>/record/", views.match_record, name="match-record"),
