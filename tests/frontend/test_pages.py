@@ -237,3 +237,32 @@ def test_pages_load_nothing_from_the_internet(client, stone_match):
     for url in ["/", f"/matches/{stone_match.pk}/", "/accounts/login/", "/accounts/signup/", "/matches/"]:
         html = client.get(url).content.decode()
         assert "http://" not in html and "https://" not in html, url
+
+
+@pytest.mark.parametrize("game", ["get-salty", "salt-and-bones", "saltmarsh-adventure", "last-stone"])
+def test_random_form_posts_never_500(web, owner, game):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from rulesets import get_ruleset
+    from rulesets.replay import event_types_with_meta
+
+    ruleset = get_ruleset(game)
+    seats = [{"name": "Ana"}, {"name": "Bo"}]
+    match = match_create(owner=owner, game=game, seats=seats if len(seats) in ruleset.seats else seats[:1])
+    names = sorted({f"data.{f.name}" for spec in event_types_with_meta(ruleset).values() for f in spec.fields})
+    text = st.text(max_size=10) | st.sampled_from(["1", "0,0", "[[2,2]]", '{"a":1}', "null", "circle-red", "-1", "1e9"])
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(
+        type_=st.sampled_from([*event_types_with_meta(ruleset), "x"]),
+        fields=st.dictionaries(st.sampled_from([*names, "seat", "expected_version", "move"]), text, max_size=5),
+    )
+    def post(type_, fields):
+        before = EventRow.objects.count()
+        r = web.post(f"/matches/{match.pk}/record/", {"type": type_, **fields})
+        assert r.status_code < 500, (type_, fields)
+        if r.status_code != 302:
+            assert EventRow.objects.count() == before
+
+    post()
