@@ -68,7 +68,14 @@ class Command(BaseCommand):
                     page.get_by_label("Password").fill("demo-pass-123")
                     page.get_by_role("button", name="Sign in").click()
                     page.wait_for_load_state()
-                    shots = {"home": "/", "matches": "/matches/", "new-match": "/matches/new/"}
+                    shots = {
+                        "home": "/",
+                        "matches": "/matches/",
+                        "new-match": "/matches/new/",
+                        "games": "/games/",
+                        "game-get-salty": "/games/get-salty/",
+                        "catalogs": "/catalogs/",
+                    }
                     links = page.eval_on_selector_all(
                         ".match-row a", "els => els.map(e => [e.textContent, e.getAttribute('href')])"
                     )
