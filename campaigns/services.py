@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from campaigns.models import Campaign
 from matches import store
@@ -49,15 +50,8 @@ def campaign_event_record(
         user_id=user.pk, expected_version=expected_version, idempotency_key=idempotency_key,
         client_time=client_time, request_id=request_id,
     )  # fmt: skip
-    Campaign.objects.filter(pk=campaign.pk).update(updated_at=result_time())
+    Campaign.objects.filter(pk=campaign.pk).update(updated_at=timezone.now())
     return result
-
-
-def result_time() -> datetime:
-    """Now (a seam for the campaign's last-activity stamp)."""
-    from django.utils import timezone
-
-    return timezone.now()
 
 
 class BatchRefused(DomainError):

@@ -180,8 +180,7 @@ def match_detail(
     match = selectors.match_get(user=request.user, match_id=match_id)
     can_record = selectors.match_can_record(request.user, match)
     at = _int_or_none(request.GET.get("at"))
-    latest_version = match.stream.version
-    if at is not None and not 0 <= at <= max(latest_version, match.stream.version):
+    if at is not None and at < 0:
         at = None
     try:
         ms = selectors.match_state(match=match, at=at, full=can_record)

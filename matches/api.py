@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches import selectors, services
-from matches.errors import InvalidInput, NotFound
+from matches.errors import InvalidInput, NotFound, NotListable
 from matches.serializers import (
     AppendOutput,
     ErrorOutput,
@@ -162,8 +162,10 @@ class MatchStateApi(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(user=request.user, match_id=match_id)
         query = parse(StateQuery, request.query_params.dict())
-        full = query["seat"] is None and selectors.match_can_record(request.user, match)
-        ms = selectors.match_state(match=match, at=query["at"], seat=query["seat"], full=full)
+        if selectors.match_can_record(request.user, match):  # recorders: everything, or one seat's view
+            ms = selectors.match_state(match=match, at=query["at"], seat=query["seat"], full=query["seat"] is None)
+        else:  # everyone else sees what a spectator at the table sees
+            ms = selectors.match_state(match=match, at=query["at"], seat=None, full=False)
         return Response(StateOutput(ms).data)
 
 
@@ -175,7 +177,7 @@ class MatchLegalMovesApi(APIView):
         match = selectors.match_get(user=request.user, match_id=match_id)
         moves = selectors.match_legal_moves(match=match)
         if moves is None:
-            raise NotFound(f"{get_ruleset(match.game).name} cannot list its legal moves in this phase.")
+            raise NotListable(f"{get_ruleset(match.game).name} cannot list its legal moves in this phase.")
         return Response(LegalMoveOutput([m.to_dict() for m in moves], many=True).data)
 
 

@@ -76,3 +76,9 @@ class NotFound(DomainError):
 
     status_code = 404
     code = "not_found"
+
+
+class NotListable(NotFound):
+    """The game cannot list its legal moves now (e.g. a phase whose moves are chance results)."""
+
+    code = "not_listable"

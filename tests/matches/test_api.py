@@ -192,3 +192,32 @@ def test_games_endpoint_describes_event_payloads(client_for):
     assert stone["event_types"]["stones_taken"]["data_schema"]["properties"]["count"]["maximum"] == 3
     assert "event_voided" in stone["event_types"]
     assert client_for(None).get("/api/games/nope/").status_code == 404
+
+
+def test_spectators_cannot_ask_for_a_seats_hidden_view(client_for, stranger, owner):
+    match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "A"}, {"name": "B"}])
+    rec = client_for(owner)
+    rec.post(
+        f"/api/matches/{match.pk}/events/",
+        {"type": "field_card_flipped", "seat": 0, "data": {"tiles": [[0, 1]]}},
+        format="json",
+    )
+    for seat in (0, 1):
+        rec.post(
+            f"/api/matches/{match.pk}/events/",
+            {"type": "cards_drawn", "seat": seat, "data": {"attack": 4, "strategy": 3}},
+            format="json",
+        )
+    r = rec.post(f"/api/matches/{match.pk}/events/",
+                 {"type": "strategy_card_placed", "seat": 0, "data": {"slot": "instinct", "card": "Anticipation"}}, format="json")  # fmt: skip
+    assert r.status_code == 201, r.content
+    owner_view = rec.get(f"/api/matches/{match.pk}/state/?seat=0").json()["state"]["boards"][0]["instinct"][0]
+    assert owner_view["name"] == "Anticipation"
+    spy = client_for(stranger).get(f"/api/matches/{match.pk}/state/?seat=0").json()["state"]["boards"][0]["instinct"][0]
+    assert spy["name"] is None
+
+
+def test_legal_moves_not_listable_phase(api, owner):
+    match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "A"}, {"name": "B"}])
+    r = api.get(f"/api/matches/{match.pk}/legal-moves/")
+    assert r.status_code == 404 and r.json()["code"] == "not_listable"
