@@ -7,10 +7,9 @@ Thin views, like the match pages: they parse the request, call ``campaigns.selec
 from __future__ import annotations
 
 import csv
-import json
 import re
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -23,15 +22,28 @@ from django.views.decorators.http import require_POST
 from campaigns import selectors as campaign_selectors
 from campaigns import services as campaign_services
 from campaigns.services import BatchRefused
-from frontend.forms import form_fields, parse_fields
+from frontend.charts import gold_chart, gp_text
+from frontend.forms import (
+    Pick,
+    build_inputs,
+    int_or_none,
+    option_inputs,
+    parse_inputs,
+    parse_options,
+    posted_void,
+    problem_from,
+    recording_guards,
+)
 from frontend.selectors import last_undoable_version
-from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
+from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
 from matches.selectors import can_record, stream_log
 from rulesets import EventType, Field, get_ruleset
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
+from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, TOWN_EVENTS, sale_value
 
 DEFAULT_GAME = "saltmarsh"
-HERO_FIELDS = frozenset({"hero", "from", "to"})  # str fields that name an active hero: drawn as a <select>
+HERO_FIELDS = ("hero", "from", "to")  # str fields that name an active hero: drawn as a <select>
+HERO_LISTS = ("heroes",)  # lists of str that name active heroes: drawn as checkboxes
 TOWN_ROWS = 6  # action rows the town form shows by default
 TOWN_ROWS_MAX = 30
 ADVENTURE_HEROES_MAX = 12
@@ -58,29 +70,6 @@ TOWN_ACTIONS: tuple[tuple[str, str], ...] = (
     ("advancement_token_bought", "Buy an advancement token"),
 )
 TOWN_LABELS = dict(TOWN_ACTIONS)
-
-# Okabe–Ito colours (safe for colour-blind readers) plus a dash pattern each, so lines differ without colour.
-PALETTE: tuple[tuple[str, str], ...] = (
-    ("#0072b2", ""),
-    ("#d55e00", "7 3"),
-    ("#009e73", "2 3"),
-    ("#cc79a7", "9 3 2 3"),
-    ("#7a5a00", "4 2"),
-    ("#56b4e9", "1 3"),
-    ("#000000", "12 4"),
-    ("#8c2d04", "3 3 1 3"),
-)
-
-
-def _int_or_none(value: Any) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _gp(n: int | None) -> str:
-    return "—" if n is None else f"{n:,} gp"
 
 
 # -- loading a campaign at a version -------------------------------------------------------------------
@@ -128,187 +117,16 @@ def _load(campaign: Any, at: int | None) -> Loaded:
     )
 
 
-def _sale_value(item: dict[str, Any]) -> int | None:
-    if item.get("sell") is not None:
-        return int(item["sell"])
-    if item.get("buy") is not None:
-        return int(item["buy"]) // 2
-    return None
-
-
 def _hero_blocks(heroes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Sheet heroes with what the template shows besides: the gold a sale would bring."""
     return [
-        {**h, "items": [{**i, "sale_value": _sale_value(i)} for i in h.get("items", [])], "gold_text": _gp(h["gold"])}
+        {
+            **h,
+            "items": [{**i, "sale_value": sale_value(i)} for i in h.get("items", [])],
+            "gold_text": gp_text(h["gold"]),
+        }
         for h in heroes
     ]
-
-
-# -- inputs built from a ruleset's Field tuples (nested objects, fixed rows, hero selects) --------------
-
-
-@dataclass
-class Input:
-    """One input (or a group of them) as the campaign templates draw it."""
-
-    name: str
-    id: str
-    label: str
-    widget: str  # text | number | checkbox | select | checkboxes | group | json
-    value: Any = ""
-    choices: list[tuple[str, str]] = field(default_factory=list)
-    selected: list[str] = field(default_factory=list)
-    children: list[Input] = field(default_factory=list)
-    help: str = ""
-    error: str = ""
-    required: bool = False
-    minimum: int | None = None
-    maximum: int | None = None
-    datalist: str = ""
-
-
-def _dom_id(*parts: str) -> str:
-    return "id_" + re.sub(r"[^A-Za-z0-9_-]", "_", "_".join(parts))
-
-
-def _error_paths(errors: dict[str, list[str]] | None) -> dict[str, list[str]]:
-    """Service error paths (``data.cards[0].name``) in the form's input names (``data.cards.0.name``)."""
-    return {re.sub(r"\[(\d+)\]", r".\1", k): v for k, v in (errors or {}).items()}
-
-
-def _fixed_rows(f: Field) -> int:
-    """How many rows a list of objects is drawn with (only fixed-size lists get rows; others are JSON)."""
-    if f.kind == "list" and f.item is not None and f.item.kind == "object" and f.min_items == f.max_items <= 8:
-        return f.max_items
-    return 0
-
-
-def build_inputs(
-    fields: tuple[Field, ...], prefix: str, *, form: str, post: Any = None, errors: dict[str, list[str]] | None = None,
-    heroes: list[str] | None = None, datalists: dict[str, str] | None = None,
-) -> list[Input]:  # fmt: skip
-    """Inputs named ``<prefix><field>`` (nested: ``data.item.name``, ``data.cards.0.buy``), refilled from ``post``."""
-    errors = errors or {}
-    heroes = heroes or []
-    datalists = datalists or {}
-    out: list[Input] = []
-    for f in fields:
-        name = f"{prefix}{f.name}"
-        common = {
-            "name": name,
-            "id": _dom_id(form, name),
-            "label": f.label or f.name.replace("_", " ").capitalize(),
-            "error": " ".join(errors.get(name, [])),
-            "help": f.help,
-            "required": f.required and f.kind != "bool",
-        }
-        raw = post.get(name) if post is not None else None
-        if f.kind == "str" and f.name in HERO_FIELDS and form != "hero_joined":
-            value = raw if raw is not None else ""
-            choices = [("", "— choose a hero —")] + [(h, h) for h in heroes]
-            if value and value not in heroes:
-                choices.append((value, value))
-            out.append(Input(widget="select", value=value, choices=choices, **common))
-        elif f.kind == "str":
-            out.append(Input(widget="text", value=raw or "", datalist=datalists.get(f.name, ""), **common))
-        elif f.kind == "int":
-            value = raw if raw is not None else ("" if f.default is None else str(f.default))
-            out.append(Input(widget="number", value=value, minimum=f.minimum, maximum=f.maximum, **common))
-        elif f.kind == "bool":
-            checked = (name in post) if post is not None else bool(f.default)
-            out.append(Input(widget="checkbox", value=checked, **common))
-        elif f.kind == "object":
-            children = build_inputs(
-                f.fields, f"{name}.", form=form, post=post, errors=errors, heroes=heroes, datalists=datalists
-            )
-            out.append(Input(widget="group", children=children, **common))
-        elif f.kind == "list" and f.item is not None and f.item.kind == "str" and f.name == "heroes":
-            selected = post.getlist(name) if post is not None else []
-            choices = [(h, h) for h in heroes] + [(s, s) for s in selected if s not in heroes]
-            out.append(Input(widget="checkboxes", choices=choices, selected=selected, **common))
-        elif f.kind == "list" and f.item is not None and f.item.kind == "str":
-            common["help"] = f.help or "Separate several with commas."
-            common["required"] = False
-            out.append(Input(widget="text", value=raw or "", datalist=datalists.get(f.name, ""), **common))
-        elif _fixed_rows(f):
-            assert f.item is not None
-            item_label = (f.item.label or f.item.name).capitalize()
-            rows = [
-                Input(
-                    name=f"{name}.{i}",
-                    id=_dom_id(form, f"{name}.{i}"),
-                    label=f"{item_label} {i + 1}",
-                    widget="group",
-                    children=build_inputs(
-                        f.item.fields,
-                        f"{name}.{i}.",
-                        form=form,
-                        post=post,
-                        errors=errors,
-                        heroes=heroes,
-                        datalists=datalists,
-                    ),
-                    error=" ".join(errors.get(f"{name}.{i}", [])),
-                )
-                for i in range(_fixed_rows(f))
-            ]
-            out.append(Input(widget="group", children=rows, **common))
-        else:
-            common["help"] = f.help or "JSON"
-            out.append(Input(widget="json", value=raw or "", **common))
-    return out
-
-
-def parse_inputs(fields: tuple[Field, ...], post: Any, prefix: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """Posted strings back into a payload for ``fields`` (the inverse of :func:`build_inputs`).
-
-    Only form syntax is checked here; the service checks the schema and the rules and explains refusals.
-    """
-    data: dict[str, Any] = {}
-    errors: dict[str, list[str]] = {}
-    for f in fields:
-        name = f"{prefix}{f.name}"
-        if f.kind == "bool":
-            data[f.name] = name in post and post.get(name) not in ("", "false", "0")
-            continue
-        if f.kind == "object":
-            sub, errs = parse_inputs(f.fields, post, f"{name}.")
-            data[f.name] = sub
-            errors.update(errs)
-            continue
-        if f.kind == "list" and f.item is not None and f.item.kind == "str":
-            if f.name == "heroes":
-                data[f.name] = [v.strip() for v in post.getlist(name) if v.strip()]
-            else:
-                data[f.name] = [p.strip() for p in str(post.get(name, "")).split(",") if p.strip()]
-            continue
-        if _fixed_rows(f):
-            assert f.item is not None
-            rows = []
-            for i in range(_fixed_rows(f)):
-                sub, errs = parse_inputs(f.item.fields, post, f"{name}.{i}.")
-                rows.append(sub)
-                errors.update(errs)
-            data[f.name] = rows
-            continue
-        raw = str(post.get(name, "") or "").strip()
-        if raw == "":
-            if f.nullable and f.required:
-                data[f.name] = None
-            continue
-        if f.kind == "int":
-            try:
-                data[f.name] = int(raw)
-            except ValueError:
-                errors[name] = ["Enter a whole number."]
-        elif f.kind in ("str", "choice"):
-            data[f.name] = raw
-        else:
-            try:
-                data[f.name] = json.loads(raw)
-            except ValueError:
-                errors[name] = ["Enter valid JSON."]
-    return data, errors
 
 
 def _datalists(loaded: Loaded) -> dict[str, list[str]]:
@@ -318,97 +136,17 @@ def _datalists(loaded: Loaded) -> dict[str, list[str]]:
     return {"dl_held": held, "dl_display": display}
 
 
+def _hero_picks(type_: str, loaded: Loaded) -> dict[str, Pick]:
+    """Fields that name an active hero pick from them (a joining hero's name is typed, not picked)."""
+    heroes = Pick(loaded.active_names, prompt="— choose a hero —", empty="No active hero yet.")
+    names = HERO_LISTS if type_ == "hero_joined" else HERO_FIELDS + HERO_LISTS
+    return dict.fromkeys(names, heroes)
+
+
 def _form_datalists(type_: str) -> dict[str, str]:
     if type_ == "item_bought":
         return {"item": "dl_display"}
     return {"item": "dl_held", "items": "dl_held"}
-
-
-# -- the gold chart: an SVG drawn by the server ----------------------------------------------------------
-
-
-def _nice_step(span: float, ticks: int) -> int:
-    """A round step (1, 2, 5 × 10^k, at least 1) that cuts ``span`` into about ``ticks`` parts."""
-    raw = max(span / max(ticks, 1), 1)
-    magnitude = 10 ** (len(str(int(raw))) - 1)
-    for m in (1, 2, 5, 10):
-        if m * magnitude >= raw:
-            return m * magnitude
-    return 10 * magnitude
-
-
-def gold_chart(
-    rows: list[dict[str, Any]], heroes: list[str], last_version: int, *, width: int = 440, height: int = 280,
-    small: bool = False,
-) -> dict[str, Any]:  # fmt: skip
-    """Geometry of a step chart of each hero's gold (x = stream version, y = gold), for ``_chart.html``."""
-    series: dict[str, list[dict[str, Any]]] = {name: [] for name in heroes}
-    for row in rows:
-        series.setdefault(row["hero"], []).append(row)
-    left, right, top, bottom = (58, 10, 10, 36) if small else (62, 12, 12, 42)
-    plot_w, plot_h = width - left - right, height - top - bottom
-    x_max = max(last_version, 1)
-    top_gold = max([r["balance"] for r in rows] + [0])
-    y_step = _nice_step(max(top_gold, 100), 3 if small else 4)
-    y_max = max(y_step * -(-max(top_gold, 1) // y_step), y_step)
-
-    def x(v: int) -> float:
-        return round(left + plot_w * v / x_max, 1)
-
-    def y(g: int) -> float:
-        return round(top + plot_h - plot_h * g / y_max, 1)
-
-    lines = []
-    for n, (name, hero_rows) in enumerate(series.items()):
-        colour, dash = PALETTE[n % len(PALETTE)]
-        points = [(x(0), y(0))]
-        balance = 0
-        dots = []
-        for r in hero_rows:
-            v = r["version"] or 0
-            points += [(x(v), y(balance)), (x(v), y(r["balance"]))]
-            balance = r["balance"]
-            dots.append(
-                {
-                    "cx": x(v),
-                    "cy": y(balance),
-                    "title": f"{name}, entry {v}: {r['delta']:+,} gp ({CAUSES.get(r['cause'], r['cause'])}) "
-                    f"→ {balance:,} gp",
-                }
-            )
-        points.append((x(last_version), y(balance)))
-        lines.append(
-            {
-                "hero": name,
-                "colour": colour,
-                "dash": dash,
-                "points": " ".join(f"{px},{py}" for px, py in points),
-                "dots": [] if small else dots,
-                "gold": balance,
-                "gold_text": _gp(balance),
-                "title": f"{name}: {balance:,} gp at entry {last_version} ({len(hero_rows)} change(s))",
-            }
-        )
-    x_step = _nice_step(x_max, 4 if small else 6)
-    x_ticks = [{"v": v, "x": x(v)} for v in range(0, x_max + 1, x_step)]
-    y_ticks = [{"g": f"{g:,}", "y": y(g)} for g in range(0, y_max + 1, y_step)]
-    return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "top": top,
-        "right_x": width - right,
-        "bottom_y": top + plot_h,
-        "mid_x": left + plot_w / 2,
-        "mid_y": top + plot_h / 2,
-        "label_y": height - 6,
-        "lines": lines,
-        "x_ticks": x_ticks,
-        "y_ticks": y_ticks,
-        "small": small,
-        "last_version": last_version,
-        "summary": "; ".join(f"{line['hero']} {line['gold']:,} gp" for line in lines) or "no heroes yet",
-    }
 
 
 # -- the list -------------------------------------------------------------------------------------------
@@ -417,17 +155,13 @@ def gold_chart(
 def campaign_list(request: HttpRequest) -> HttpResponse:
     """Every visible campaign, and (signed in) the form that starts a new one."""
     ruleset = get_ruleset(DEFAULT_GAME)
-    context: dict[str, Any] = {"values": {}, "errors": {}, "name": "", "is_public": True}
+    context: dict[str, Any] = {"errors": {}, "name": "", "is_public": True}
     status = 200
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={request.path}")
-        options, errors = parse_fields(ruleset.options_schema, request.POST, "option.")
-        context.update(
-            values={k.removeprefix("option."): v for k, v in request.POST.items() if k.startswith("option.")},
-            name=request.POST.get("name", ""),
-            is_public=request.POST.get("is_public") == "on",
-        )
+        options, errors = parse_options(ruleset.options_schema, request.POST)
+        context.update(name=request.POST.get("name", ""), is_public=request.POST.get("is_public") == "on")
         if not errors:
             try:
                 campaign = campaign_services.campaign_create(
@@ -441,12 +175,10 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
                 return redirect("campaign-detail", campaign_id=campaign.pk)
         context["errors"] = errors
         status = 400
-    context["option_fields"] = form_fields(
-        ruleset.options_schema,
-        "option.",
-        context["values"],
-        {k.removeprefix("options."): v for k, v in context["errors"].items()},
-    )
+    context["option_fields"] = option_inputs(
+        ruleset.options_schema, form="new", post=request.POST if request.method == "POST" else None,
+        errors=context["errors"],
+    )  # fmt: skip
     context["name_error"] = " ".join(context["errors"].get("name", []))
     context["other_errors"] = [
         f"{k}: {' '.join(v)}" for k, v in context["errors"].items() if k != "name" and not k.startswith("options.")
@@ -463,8 +195,6 @@ def _event_forms(
     campaign: Any, loaded: Loaded, problem: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """One form per entry type: those allowed in the current phase first, the others apart."""
-    from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, TOWN_EVENTS
-
     ruleset = get_ruleset(campaign.game)
     now, later = [], []
     for name, spec in ruleset.event_types.items():
@@ -477,9 +207,10 @@ def _event_forms(
                 spec.fields,
                 "data.",
                 form=name,
-                post=post,
+                values=post,
                 errors=problem.get("errors") if failed else None,
-                heroes=loaded.active_names,
+                expand=True,
+                picks=_hero_picks(name, loaded),
                 datalists=_form_datalists(name),
             ),
             "open": failed,
@@ -520,7 +251,7 @@ def campaign_detail(
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     recorder = can_record(request.user, campaign)
     problem = problem or {}
-    loaded = _load(campaign, _int_or_none(request.GET.get("at")))
+    loaded = _load(campaign, int_or_none(request.GET.get("at")))
     ruleset = get_ruleset(campaign.game)
     ledger = campaign_selectors.campaign_ledger(campaign=campaign, at=loaded.version)
     all_names = loaded.active_names + [h["name"] for h in loaded.sheet.get("retired_heroes", [])]
@@ -535,7 +266,9 @@ def campaign_detail(
         "display": loaded.state.get("display", []),
         "can_record": recorder,
         "problem": problem,
-        "chart": gold_chart(ledger, list(dict.fromkeys(all_names)), loaded.version, width=360, height=210, small=True),
+        "chart": gold_chart(
+            ledger, list(dict.fromkeys(all_names)), loaded.version, causes=CAUSES, width=360, height=210, small=True
+        ),
         "matches": list(campaign.adventure_matches.order_by("created_at")),
         "idempotency_key": uuid.uuid4().hex,
     }
@@ -549,19 +282,6 @@ def campaign_detail(
     return render(request, "frontend/campaigns/sheet.html", context, status=status)
 
 
-def _problem_from(exc: DomainError, problem: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """Fill ``problem`` from a refusal; returns it and the status to answer with."""
-    if isinstance(exc, VersionConflict):
-        problem.update(conflict=True, detail=exc.detail)
-    elif isinstance(exc, RuleBroken):
-        problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code)
-    elif isinstance(exc, InvalidInput):
-        problem.update(detail=exc.detail, errors=_error_paths(exc.errors))
-    else:
-        problem.update(detail=exc.detail)
-    return problem, exc.status_code
-
-
 @login_required
 @require_POST
 def campaign_record(request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -573,19 +293,17 @@ def campaign_record(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if spec is None:
         problem["detail"] = f"Unknown entry type {type_!r}."
         return campaign_detail(request, campaign_id, problem=problem, status=400)
-    data, errors = parse_inputs(spec.fields, request.POST, "data.")
+    data, errors = parse_inputs(spec.fields, request.POST, "data.", expand=True, picks=HERO_LISTS)
     if errors:
         problem.update(detail="Please correct the highlighted field.", errors=errors)
         return campaign_detail(request, campaign_id, problem=problem, status=400)
     try:
         result = campaign_services.campaign_event_record(
             campaign=campaign, user=request.user, type=type_, data=data,
-            expected_version=_int_or_none(request.POST.get("expected_version")),
-            idempotency_key=request.POST.get("idempotency_key") or None,
-            request_id=getattr(request, "request_id", ""),
+            **recording_guards(request),
         )  # fmt: skip
     except DomainError as exc:
-        problem, status = _problem_from(exc, problem)
+        problem, status = problem_from(exc, problem)
         return campaign_detail(request, campaign_id, problem=problem, status=status)
     if type_ == RULE_OVERRIDDEN:
         messages.success(request, "Rule override noted; the next entry is not checked.")
@@ -599,23 +317,20 @@ def campaign_record(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def campaign_undo(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Void the last entry that still counts (a new ``event_voided`` entry; the history keeps both)."""
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    version = _int_or_none(request.POST.get("version"))
-    reason = request.POST.get("reason", "").strip() or "Undone at the table"
+    data = posted_void(request)
     problem: dict[str, Any] = {"form": "undo"}
     if not request.POST.get("confirm"):
         problem["detail"] = "Tick the confirmation box to undo."
         return campaign_detail(request, campaign_id, problem=problem, status=400)
     try:
         campaign_services.campaign_event_record(
-            campaign=campaign, user=request.user, type=EVENT_VOIDED, data={"version": version, "reason": reason},
-            expected_version=_int_or_none(request.POST.get("expected_version")),
-            idempotency_key=request.POST.get("idempotency_key") or None,
-            request_id=getattr(request, "request_id", ""),
+            campaign=campaign, user=request.user, type=EVENT_VOIDED, data=data,
+            **recording_guards(request),
         )  # fmt: skip
     except DomainError as exc:
-        problem, status = _problem_from(exc, problem)
+        problem, status = problem_from(exc, problem)
         return campaign_detail(request, campaign_id, problem=problem, status=status)
-    messages.success(request, f"Entry {version} undone (voided); the history keeps it, struck through.")
+    messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
     return redirect(reverse("campaign-detail", args=[campaign.pk]) + "#sheet")
 
 
@@ -627,8 +342,8 @@ def campaign_adventure_new(request: HttpRequest, campaign_id: int) -> HttpRespon
     post = request.POST
     problem: dict[str, Any] = {"form": "adventure", "post": post}
     errors: dict[str, list[str]] = {}
-    reward = _int_or_none(post.get("reward")) if post.get("reward", "").strip() else 0
-    surges = _int_or_none(post.get("healing_surges")) if post.get("healing_surges", "").strip() else 2
+    reward = int_or_none(post.get("reward")) if post.get("reward", "").strip() else 0
+    surges = int_or_none(post.get("healing_surges")) if post.get("healing_surges", "").strip() else 2
     if reward is None:
         errors["reward"] = ["Enter a whole number."]
     if surges is None:
@@ -638,7 +353,7 @@ def campaign_adventure_new(request: HttpRequest, campaign_id: int) -> HttpRespon
         name = post.get(f"hero_{i}", "").strip()
         if not name:
             continue
-        hp = _int_or_none(post.get(f"hp_{i}")) if post.get(f"hp_{i}", "").strip() else 10
+        hp = int_or_none(post.get(f"hp_{i}")) if post.get(f"hp_{i}", "").strip() else 10
         if hp is None:
             errors[f"hp_{i}"] = ["Enter a whole number."]
         heroes.append({"name": name, "max_hp": hp})
@@ -653,7 +368,7 @@ def campaign_adventure_new(request: HttpRequest, campaign_id: int) -> HttpRespon
             reward=reward or 0, healing_surges=surges if surges is not None else 2,
         )  # fmt: skip
     except DomainError as exc:
-        problem, status = _problem_from(exc, problem)
+        problem, status = problem_from(exc, problem)
         return campaign_detail(request, campaign_id, problem=problem, status=status)
     messages.success(
         request,
@@ -724,7 +439,7 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if not can_record(request.user, campaign):
         raise NotAllowed("Only the campaign's owner and the recorders they named may record town actions.")
     post = request.POST if request.method == "POST" else None
-    count = _int_or_none((post or request.GET).get("rows")) or TOWN_ROWS
+    count = int_or_none((post or request.GET).get("rows")) or TOWN_ROWS
     count = max(1, min(count, TOWN_ROWS_MAX))
     problem: dict[str, Any] = {}
     row_errors: dict[int, dict[str, str]] = {}
@@ -732,7 +447,7 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
     shop_errors: dict[str, list[str]] = {}
     status = 200
     if post is not None:
-        cards_data, shop_errors = parse_inputs(_shop_fields(campaign), post, "shop.")
+        cards_data, shop_errors = parse_inputs(_shop_fields(campaign), post, "shop.", expand=True)
         actions, rows_used = [], []
         for i in range(count):
             row = _town_row_values(post, i)
@@ -752,13 +467,11 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
             try:
                 results = campaign_services.campaign_events_record_batch(
                     campaign=campaign, user=request.user, actions=actions,
-                    expected_version=_int_or_none(post.get("expected_version")),
-                    idempotency_key=post.get("idempotency_key") or None,
-                    request_id=getattr(request, "request_id", ""),
+                    **recording_guards(request),
                 )  # fmt: skip
             except BatchRefused as exc:
                 refused_row = rows_used[exc.index] if 0 <= exc.index < len(rows_used) else None
-                problem, status = _problem_from(exc.error, problem)
+                problem, status = problem_from(exc.error, problem)
                 if refused_row is not None:
                     label = TOWN_LABELS.get(actions[exc.index]["type"], "")
                     problem["action"] = f"Action {refused_row + 1} ({re.sub(r'^[0-9]+[.] *', '', label)})"
@@ -768,7 +481,7 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     elif problem.get("errors"):
                         row_errors[refused_row] = {"type": " ".join(" ".join(v) for v in problem["errors"].values())}
             except DomainError as exc:
-                problem, status = _problem_from(exc, problem)
+                problem, status = problem_from(exc, problem)
             else:
                 first, last = results[0].version, results[-1].version
                 span = f"entry {first}" if first == last else f"entries {first}–{last}"
@@ -801,7 +514,9 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "row_count": count,
         "more_rows": min(count + 4, TOWN_ROWS_MAX),
         "actions": TOWN_ACTIONS,
-        "shop_inputs": build_inputs(_shop_fields(campaign), "shop.", form="town", post=post, errors=shop_errors),
+        "shop_inputs": build_inputs(
+            _shop_fields(campaign), "shop.", form="town", values=post, errors=shop_errors, expand=True
+        ),
         "shop_open": bool(shop_errors) or any(r["values"]["type"] == "shop_revealed" for r in rows),
         "problem": problem,
         "datalists": _datalists(loaded),
@@ -820,7 +535,7 @@ def _with_typed(names: list[str], typed: str) -> list[str]:
 def campaign_ledger(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Every gold change (``?hero=`` one hero's) up to ``?at=N``, each linked to the sheet at its entry."""
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    loaded = _load(campaign, _int_or_none(request.GET.get("at")))
+    loaded = _load(campaign, int_or_none(request.GET.get("at")))
     hero = (request.GET.get("hero") or "").strip() or None
     all_rows = campaign_selectors.campaign_ledger(campaign=campaign, at=loaded.version)
     rows = campaign_selectors.campaign_ledger(campaign=campaign, hero=hero, at=loaded.version) if hero else all_rows
@@ -836,7 +551,7 @@ def campaign_ledger(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "hero": hero or "",
         "names": names,
         "rows": rows,
-        "chart": gold_chart(all_rows, names, loaded.version),
+        "chart": gold_chart(all_rows, names, loaded.version, causes=CAUSES),
         "can_record": can_record(request.user, campaign),
     }
     return render(request, "frontend/campaigns/ledger.html", context)
@@ -860,7 +575,7 @@ def _csv_cell(value: Any) -> Any:
 def campaign_sheet_csv(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The active heroes as CSV: one row per item (or one row for a hero without items); honours ``?at=``."""
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    loaded = _load(campaign, _int_or_none(request.GET.get("at")))
+    loaded = _load(campaign, int_or_none(request.GET.get("at")))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-v{loaded.version}.csv"'
     writer = csv.writer(response)
@@ -877,7 +592,7 @@ def campaign_sheet_csv(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 def campaign_sheet_json(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """``campaign_sheet(...)`` as JSON at ``?at=N`` (latest by default)."""
-    at = _int_or_none(request.GET.get("at"))
+    at = int_or_none(request.GET.get("at"))
     try:
         campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
         if at is not None and at < 0:

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
+from frontend.forms import int_or_none, parse_value
 from matches import catalogs
 from matches.errors import InvalidInput
 from matches.models import Catalog
@@ -149,35 +150,33 @@ def form_from_data(game: str, data: dict[str, Any]) -> tuple[list[Table], list[G
 
 
 def _parse_value(f: Field, raw: str) -> Any:
-    """A posted string as the schema wants it; ValueError with a message when it cannot be read."""
-    if f.kind == "int":
+    """A posted string as the schema wants it (tiles as ``row,col; row,col``); ValueError with a message."""
+    if _widget(f) != "cells":
+        return parse_value(f, raw)
+    cells = []
+    for part in re.split(r"[;\n]+", raw):
+        part = part.strip().strip("[]() ")
+        if not part:
+            continue
+        bits = [b for b in re.split(r"[,\s]+", part) if b]
         try:
-            return int(raw)
+            cell = [int(b) for b in bits]
         except ValueError:
-            raise ValueError("Enter a whole number.") from None
-    if f.kind == "choice":
-        return next((c for c in f.choices if str(c) == raw), raw)
-    if _widget(f) == "cells":
-        cells = []
-        for part in re.split(r"[;\n]+", raw):
-            part = part.strip().strip("[]() ")
-            if not part:
-                continue
-            bits = [b for b in re.split(r"[,\s]+", part) if b]
-            try:
-                cell = [int(b) for b in bits]
-            except ValueError:
-                raise ValueError("Enter tiles as row,col pairs separated by ';', e.g. 2,2; 2,3.") from None
-            if len(cell) != 2:
-                raise ValueError("Enter tiles as row,col pairs separated by ';', e.g. 2,2; 2,3.")
-            cells.append(cell)
-        return cells
-    if f.kind in ("list", "object", "any"):
-        try:
-            return json.loads(raw)
-        except ValueError:
-            raise ValueError("Enter valid JSON.") from None
-    return raw
+            raise ValueError("Enter tiles as row,col pairs separated by ';', e.g. 2,2; 2,3.") from None
+        if len(cell) != 2:
+            raise ValueError("Enter tiles as row,col pairs separated by ';', e.g. 2,2; 2,3.")
+        cells.append(cell)
+    return cells
+
+
+def _read(cell: Cell, raw: str, into: dict[str, Any]) -> bool:
+    """Put ``raw`` read as the cell's field into ``into``; False (the message on the cell) when it cannot be."""
+    try:
+        into[cell.field.name] = _parse_value(cell.field, raw)
+    except ValueError as exc:
+        cell.error = str(exc)
+        return False
+    return True
 
 
 def form_from_post(game: str, post: Any) -> tuple[list[Table], list[Group], dict[str, Any], bool]:
@@ -194,10 +193,7 @@ def form_from_post(game: str, post: Any) -> tuple[list[Table], list[Group], dict
         assert tf.item is not None
         columns = tf.item.fields
         table = Table(key=tf.name, label=tf.label or tf.name, columns=columns)
-        try:
-            count = min(MAX_ROWS, max(0, int(post.get(f"{tf.name}-count", "0"))))
-        except ValueError:
-            count = 0
+        count = min(MAX_ROWS, max(0, int_or_none(post.get(f"{tf.name}-count", "0")) or 0))
         items = []
         for i in range(count):
             cells = []
@@ -216,11 +212,7 @@ def form_from_post(game: str, post: Any) -> tuple[list[Table], list[Group], dict
                     typed = True
                 if raw == "" and c.kind != "str":
                     continue
-                try:
-                    item[c.name] = _parse_value(c, raw)
-                except ValueError as exc:
-                    cell.error = str(exc)
-                    bad = True
+                bad = not _read(cell, raw, item) or bad
             row = Row(index=i, cells=cells, remove=f"{tf.name}-{i}-remove" in post)
             if typed and not row.remove:
                 row.data_index = len(items)
@@ -239,11 +231,7 @@ def form_from_post(game: str, post: Any) -> tuple[list[Table], list[Group], dict
             group.cells.append(cell)
             if raw == "" and _widget(c) != "cells":
                 continue
-            try:
-                obj[c.name] = _parse_value(c, raw)
-            except ValueError as exc:
-                cell.error = str(exc)
-                bad = True
+            bad = not _read(cell, raw, obj) or bad
         data[gf.name] = obj
         groups.append(group)
     return tables, groups, data, bad

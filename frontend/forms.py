@@ -1,31 +1,75 @@
-"""Web forms built from ruleset schemas: render a field list for templates, parse posted values back."""
+"""Web forms built from ruleset schemas: inputs for ``_input.html`` and the posted values read back.
+
+One builder serves every page: the match pages (``data.<field>``, ``option.<field>``), the new-match and
+new-campaign options and the campaign sheet. What differs between pages is passed in: whether objects and
+fixed-size lists of objects are drawn as separate inputs (``expand``), which fields pick from a list of names
+(``picks``) and which text fields suggest values from a ``<datalist>`` (``datalists``).
+"""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.http import HttpRequest
 
-from rulesets import EventType, Field
+from matches.errors import DomainError, InvalidInput, RuleBroken, VersionConflict
+from rulesets import Field
+
+OPTION_PREFIX = "option."  # new-match and new-campaign options are posted as ``option.<key>``
+_OFF = ("", "false", "0")  # posted checkbox values that mean "not ticked"
+
+
+def int_or_none(value: Any) -> int | None:
+    """``value`` as an int, or None when it is missing or not a whole number."""
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+@dataclass
+class Input:
+    """One input (or a group of them) as ``frontend/_input.html`` draws it."""
+
+    name: str  # the POST name
+    id: str
+    label: str
+    widget: str  # text | number | checkbox | select | cell | json | checkboxes | group
+    value: Any = ""
+    choices: list[tuple[str, str]] = field(default_factory=list)
+    selected: list[str] = field(default_factory=list)
+    children: list[Input] = field(default_factory=list)
+    help: str = ""
+    error: str = ""
+    required: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    datalist: str = ""
+    empty: str = ""  # checkboxes: said instead when there is nothing to tick
 
 
 @dataclass(frozen=True)
-class FormField:
-    """One input as a template draws it."""
+class Pick:
+    """Names a field's value is picked from: a ``str`` field becomes a select, a list of ``str`` checkboxes."""
 
-    name: str  # the POST name
-    label: str
-    widget: str  # number | text | checkbox | select | cell | json
-    value: Any
-    required: bool
-    help: str
-    choices: tuple[tuple[str, str], ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-    error: str = ""
+    names: Sequence[str]
+    prompt: str = "— choose —"  # the select's empty choice
+    empty: str = "Nothing to choose yet."  # shown instead of checkboxes when there are no names
+
+
+def _dom_id(*parts: str) -> str:
+    return "id_" + re.sub(r"[^A-Za-z0-9_-]", "_", "_".join(parts))
+
+
+def _error_paths(errors: Mapping[str, list[str]] | None) -> dict[str, list[str]]:
+    """Service error paths (``data.cards[0].name``) in the form's input names (``data.cards.0.name``)."""
+    return {re.sub(r"\[(\d+)\]", r".\1", k): v for k, v in (errors or {}).items()}
 
 
 def _display(value: Any) -> str:
@@ -36,44 +80,112 @@ def _display(value: Any) -> str:
     return str(value)
 
 
-def form_fields(
-    fields: tuple[Field, ...], prefix: str, values: dict[str, Any] | None = None, errors: dict[str, list[str]] | None = None,
-    labels: dict[str, dict[str, str]] | None = None,
-) -> list[FormField]:  # fmt: skip
-    """Describe ``fields`` as inputs named ``<prefix><field>``, pre-filled from ``values`` (raw POST strings)."""
-    values = values or {}
-    errors = errors or {}
-    out = []
+def _is_str_list(f: Field) -> bool:
+    return f.kind == "list" and f.item is not None and f.item.kind == "str"
+
+
+def _fixed_rows(f: Field) -> int:
+    """How many rows a list of objects is drawn with (only fixed-size lists get rows; others are JSON)."""
+    if f.kind == "list" and f.item is not None and f.item.kind == "object" and f.min_items == f.max_items <= 8:
+        return f.max_items
+    return 0
+
+
+def _getlist(values: Any, name: str) -> list[str]:
+    if hasattr(values, "getlist"):
+        return list(values.getlist(name))
+    value = values.get(name)
+    return list(value) if isinstance(value, (list, tuple)) else ([value] if value else [])
+
+
+def build_inputs(
+    fields: tuple[Field, ...], prefix: str, *, form: str, values: Any = None,
+    errors: Mapping[str, list[str]] | None = None, expand: bool = False, picks: Mapping[str, Pick] | None = None,
+    datalists: Mapping[str, str] | None = None,
+) -> list[Input]:  # fmt: skip
+    """Inputs named ``<prefix><field>`` (expanded: ``data.item.name``, ``data.cards.0.buy``) for ``fields``.
+
+    ``values``: what was posted (a QueryDict, or a dict by POST name) to show again; None for a fresh form,
+    which shows the fields' defaults. ``errors``: messages by POST name or service path. ``form`` makes the
+    element ids unique on the page. ``expand``: objects and fixed-size lists of objects become groups of
+    inputs (else one JSON input). ``picks``: field name → the names its value is picked from.
+    ``datalists``: field name → the id of a ``<datalist>`` suggesting values for that text input.
+    """
+    errors = _error_paths(errors)
+    picks = picks or {}
+    datalists = datalists or {}
+    ctx = {"form": form, "values": values, "errors": errors, "expand": expand, "picks": picks, "datalists": datalists}
+    out: list[Input] = []
     for f in fields:
         name = f"{prefix}{f.name}"
-        raw = values.get(f.name, f.default)
-        error = " ".join(
-            errors.get(f.name, []) or errors.get(f"data.{f.name}", []) or errors.get(f"options.{f.name}", [])
-        )
-        common = {"name": name, "label": f.label or f.name.replace("_", " ").capitalize(), "required": f.required,
-                  "help": f.help, "error": error}  # fmt: skip
-        if f.kind == "int":
-            out.append(FormField(widget="number", value=_display(raw), minimum=f.minimum, maximum=f.maximum, **common))
+        common = {
+            "name": name,
+            "id": _dom_id(form, name),
+            "label": f.label or f.name.replace("_", " ").capitalize(),
+            "error": " ".join(errors.get(name, [])),
+            "help": f.help,
+            "required": f.required and f.kind != "bool",
+        }
+        raw = values.get(name) if values is not None else None
+        if raw is None:
+            raw = f.default
+        pick = picks.get(f.name)
+        if f.kind == "str" and pick is not None:
+            value = _display(raw)
+            choices = [("", pick.prompt)] + [(n, n) for n in pick.names]
+            if value and value not in pick.names:
+                choices.append((value, value))
+            out.append(Input(widget="select", value=value, choices=choices, **common))
+        elif f.kind == "str":
+            out.append(Input(widget="text", value=_display(raw), datalist=datalists.get(f.name, ""), **common))
+        elif f.kind == "int":
+            out.append(Input(widget="number", value=_display(raw), minimum=f.minimum, maximum=f.maximum, **common))
         elif f.kind == "bool":
-            out.append(FormField(widget="checkbox", value=raw in (True, "on", "true", "1"), **common))
+            checked = (name in values and values.get(name) not in _OFF) if values is not None else bool(f.default)
+            out.append(Input(widget="checkbox", value=checked, **common))
         elif f.kind == "choice":
-            names = (labels or {}).get(f.name, {})
-            choices = tuple((_display(c), names.get(str(c), str(c))) for c in f.choices)
+            choices = [(_display(c), str(c)) for c in f.choices]
             if not f.required or f.nullable:
-                choices = (("", "—"), *choices)
-            out.append(FormField(widget="select", value=_display(raw), choices=choices, **common))
+                choices.insert(0, ("", "—"))
+            out.append(Input(widget="select", value=_display(raw), choices=choices, **common))
         elif f.kind == "cell":
             shown = ",".join(str(v) for v in raw) if isinstance(raw, list) else _display(raw)
-            out.append(FormField(widget="cell", value=shown, **{**common, "help": f.help or "x,y — e.g. 1,0"}))
-        elif f.kind == "str":
-            out.append(FormField(widget="text", value=_display(raw), **common))
+            out.append(Input(widget="cell", value=shown, **{**common, "help": f.help or "x,y — e.g. 1,0"}))
+        elif f.kind == "object" and expand:
+            out.append(Input(widget="group", children=build_inputs(f.fields, f"{name}.", **ctx), **common))
+        elif _is_str_list(f) and pick is not None:
+            selected = _getlist(values, name) if values is not None else []
+            choices = [(n, n) for n in pick.names] + [(s, s) for s in selected if s not in pick.names]
+            out.append(Input(widget="checkboxes", choices=choices, selected=selected, empty=pick.empty, **common))
+        elif _is_str_list(f):
+            shown = ", ".join(str(v) for v in raw) if isinstance(raw, list) else _display(raw)
+            common.update(help=f.help or "Separate several with commas.", required=False)
+            out.append(Input(widget="text", value=shown, datalist=datalists.get(f.name, ""), **common))
+        elif expand and _fixed_rows(f):
+            assert f.item is not None
+            item_label = (f.item.label or f.item.name).capitalize()
+            rows = [
+                Input(
+                    name=f"{name}.{i}",
+                    id=_dom_id(form, f"{name}.{i}"),
+                    label=f"{item_label} {i + 1}",
+                    widget="group",
+                    children=build_inputs(f.item.fields, f"{name}.{i}.", **ctx),
+                    error=" ".join(errors.get(f"{name}.{i}", [])),
+                )
+                for i in range(_fixed_rows(f))
+            ]
+            out.append(Input(widget="group", children=rows, **common))
         else:
-            out.append(FormField(widget="json", value=_display(raw), **{**common, "help": f.help or "JSON"}))
+            out.append(Input(widget="json", value=_display(raw), **{**common, "help": f.help or "JSON"}))
     return out
 
 
-def parse_fields(fields: tuple[Field, ...], post: Any, prefix: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """Turn posted strings into typed values for ``fields``; returns ``(data, errors)``.
+def parse_inputs(
+    fields: tuple[Field, ...], post: Any, prefix: str, *, expand: bool = False, picks: Collection[str] = ()
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Posted strings back into a payload for ``fields`` (the inverse of :func:`build_inputs`, called with
+    the same ``expand`` and the names of the same ``picks``); returns ``(data, errors by POST name)``.
 
     Only form syntax is checked here (a number that is not a number, JSON that does not parse); the schema
     and the rules are checked by the service, which explains its refusals in the same words as the API.
@@ -81,24 +193,43 @@ def parse_fields(fields: tuple[Field, ...], post: Any, prefix: str) -> tuple[dic
     data: dict[str, Any] = {}
     errors: dict[str, list[str]] = {}
     for f in fields:
-        key = f"{prefix}{f.name}"
+        name = f"{prefix}{f.name}"
         if f.kind == "bool":
-            data[f.name] = key in post and post.get(key) not in ("", "false", "0")
+            data[f.name] = name in post and post.get(name) not in _OFF
             continue
-        raw = post.get(key, "")
-        if raw is None or str(raw).strip() == "":
+        if f.kind == "object" and expand:
+            data[f.name], errs = parse_inputs(f.fields, post, f"{name}.", expand=expand, picks=picks)
+            errors.update(errs)
+            continue
+        if _is_str_list(f):
+            if f.name in picks:
+                data[f.name] = [v.strip() for v in _getlist(post, name) if v.strip()]
+            else:
+                data[f.name] = [p.strip() for p in str(post.get(name, "") or "").split(",") if p.strip()]
+            continue
+        if expand and _fixed_rows(f):
+            assert f.item is not None
+            rows = []
+            for i in range(_fixed_rows(f)):
+                row, errs = parse_inputs(f.item.fields, post, f"{name}.{i}.", expand=expand, picks=picks)
+                rows.append(row)
+                errors.update(errs)
+            data[f.name] = rows
+            continue
+        raw = str(post.get(name, "") or "").strip()
+        if raw == "":
             if f.nullable and f.required:
                 data[f.name] = None
             continue
-        raw = str(raw).strip()
         try:
-            data[f.name] = _parse_value(f, raw)
+            data[f.name] = parse_value(f, raw)
         except ValueError as exc:
-            errors[f.name] = [str(exc)]
+            errors[name] = [str(exc)]
     return data, errors
 
 
-def _parse_value(f: Field, raw: str) -> Any:
+def parse_value(f: Field, raw: str) -> Any:
+    """One non-blank posted string as ``f`` wants it; ValueError with a message when it cannot be read."""
     if f.kind == "int":
         try:
             return int(raw)
@@ -114,10 +245,7 @@ def _parse_value(f: Field, raw: str) -> Any:
             raise ValueError("Enter a cell as two whole numbers, e.g. 1,0.")
         return cell
     if f.kind == "choice":
-        for choice in f.choices:
-            if str(choice) == raw:
-                return choice
-        return raw  # the schema check names the allowed values
+        return next((c for c in f.choices if str(c) == raw), raw)  # the schema check names the allowed values
     if f.kind == "str":
         return raw
     try:
@@ -126,11 +254,58 @@ def _parse_value(f: Field, raw: str) -> Any:
         raise ValueError("Enter valid JSON.") from None
 
 
-def event_type_fields(
-    spec: EventType, values: dict[str, Any] | None, errors: dict[str, list[str]] | None
-) -> list[FormField]:
-    """The inputs of one event type's form (payload fields are posted as ``data.<name>``)."""
-    return form_fields(spec.fields, "data.", values, errors)
+# -- recording forms -----------------------------------------------------------------------------------------
+
+
+def recording_guards(request: HttpRequest) -> dict[str, Any]:
+    """What a recording form posts besides the entry, as the record services take it: the version the form
+    was drawn at, its idempotency key (a resubmission records once) and the request's id."""
+    return {
+        "expected_version": int_or_none(request.POST.get("expected_version")),
+        "idempotency_key": request.POST.get("idempotency_key") or None,
+        "request_id": getattr(request, "request_id", ""),
+    }
+
+
+def posted_void(request: HttpRequest) -> dict[str, Any]:
+    """The ``event_voided`` payload an undo form posts: the version to void and why."""
+    return {
+        "version": int_or_none(request.POST.get("version")),
+        "reason": request.POST.get("reason", "").strip() or "Undone at the table",
+    }
+
+
+def problem_from(exc: DomainError, problem: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Fill a page's ``problem`` from a refusal; returns it and the status to answer with."""
+    if isinstance(exc, VersionConflict):
+        problem.update(conflict=True, detail=exc.detail)
+    elif isinstance(exc, RuleBroken):
+        problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code)
+    elif isinstance(exc, InvalidInput):
+        problem.update(detail=exc.detail, errors=exc.errors)
+    else:
+        problem.update(detail=exc.detail)
+    return problem, exc.status_code
+
+
+# -- the options of a new match or campaign ----------------------------------------------------------------
+
+
+def parse_options(schema: tuple[Field, ...], post: Any) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """The options posted as ``option.<key>``; returns ``(options, errors by option key)``."""
+    options, errors = parse_inputs(schema, post, OPTION_PREFIX)
+    return options, {k.removeprefix(OPTION_PREFIX): v for k, v in errors.items()}
+
+
+def option_inputs(
+    schema: tuple[Field, ...], *, form: str, post: Any = None, errors: Mapping[str, list[str]] | None = None
+) -> list[Input]:
+    """The options form; ``errors`` by option key (:func:`parse_options`) or service path (``options.<key>``)."""
+    by_name = {OPTION_PREFIX + k.removeprefix("options."): v for k, v in (errors or {}).items()}
+    return build_inputs(schema, OPTION_PREFIX, form=form, values=post, errors=by_name)
+
+
+# -- accounts ------------------------------------------------------------------------------------------------
 
 
 class SignupForm(UserCreationForm):

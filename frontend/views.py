@@ -16,21 +16,23 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from frontend import boards
-from frontend.forms import SignupForm, event_type_fields, form_fields, parse_fields
+from frontend.forms import (
+    SignupForm,
+    build_inputs,
+    int_or_none,
+    option_inputs,
+    parse_inputs,
+    parse_options,
+    posted_void,
+    problem_from,
+    recording_guards,
+)
 from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
 from matches.catalogs import catalog_get, catalog_list, catalog_options
-from matches.errors import DomainError, InvalidInput, NotFound, RuleBroken, VersionConflict
+from matches.errors import DomainError, InvalidInput, NotFound, VersionConflict
 from rulesets import all_rulesets, get_ruleset
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
-
-
-def _int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
-        return None
-
 
 # -- accounts -------------------------------------------------------------------------------------------
 
@@ -127,16 +129,15 @@ def match_new(request: HttpRequest) -> HttpResponse:
         ruleset = get_ruleset(slug)
     except KeyError:
         raise NotFound(f"No game '{slug}'.") from None
-    seat_count = _int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
+    seat_count = int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
     if seat_count not in ruleset.seats:
         seat_count = ruleset.seats[0]
-    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "values": {}}
+    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}}
     if request.method == "POST":
-        options, errors = parse_fields(ruleset.options_schema, request.POST, "option.")
+        options, errors = parse_options(ruleset.options_schema, request.POST)
         if request.POST.get("catalog"):
             options.update(catalog_options(catalog_get(request.user, request.POST["catalog"])))
         seats = [{"name": request.POST.get(f"seat_{i}", "")} for i in range(seat_count)]
-        context["values"] = {k.removeprefix("option."): v for k, v in request.POST.items() if k.startswith("option.")}
         context["seat_values"] = [s["name"] for s in seats]
         if not errors:
             try:
@@ -151,12 +152,10 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 return redirect("match", match_id=match.pk)
         context["errors"] = errors
         context["error_list"] = [f"{k}: {' '.join(v)}" for k, v in errors.items()]
-    context["option_fields"] = form_fields(
-        ruleset.options_schema,
-        "option.",
-        context["values"],
-        {k.removeprefix("options."): v for k, v in context["errors"].items()},
-    )
+    context["option_fields"] = option_inputs(
+        ruleset.options_schema, form="opt", post=request.POST if request.method == "POST" else None,
+        errors=context["errors"],
+    )  # fmt: skip
     context["seat_inputs"] = [
         {
             "index": i,
@@ -179,7 +178,7 @@ def match_detail(
     """The state drawn for people, whose turn, the players, the outcome, and move entry (or replay at ?at=N)."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     can_record = selectors.match_can_record(request.user, match)
-    at = _int_or_none(request.GET.get("at"))
+    at = int_or_none(request.GET.get("at"))
     if at is not None and at < 0:
         at = None
     try:
@@ -201,9 +200,15 @@ def match_detail(
                 {
                     "type": name,
                     "spec": spec,
-                    "fields": event_type_fields(spec, posted, problem.get("errors") if posted is not None else None),
-                    "seat": _int_or_none(str(problem.get("seat"))) if posted is not None else turn_seat,
-                    "open": posted is not None,
+                    "inputs": build_inputs(
+                        spec.fields,
+                        "data.",
+                        form=name,
+                        values=posted,
+                        errors=problem.get("errors") if posted is not None else None,
+                    ),
+                    "seat": int_or_none(str(problem.get("seat"))) if posted is not None else turn_seat,
+                    "open": posted is not None or (not forms and not legal),  # the first, when no move is listed
                 }
             )
     board = boards.board_for(
@@ -243,12 +248,12 @@ def _posted_event(
         except (ValueError, KeyError, TypeError):
             return "", None, {}, {}, {"move": ["That move could not be read; pick it again."]}
     type_ = request.POST.get("type", "")
-    seat = _int_or_none(request.POST.get("seat"))
+    seat = int_or_none(request.POST.get("seat"))
     spec = event_types_with_meta(get_ruleset(match.game)).get(type_)
     if spec is None:
         return type_, seat, {}, {}, {}
-    data, errors = parse_fields(spec.fields, request.POST, "data.")
-    raw = {f.name: request.POST.get(f"data.{f.name}", "") for f in spec.fields}
+    data, errors = parse_inputs(spec.fields, request.POST, "data.")
+    raw = {f"data.{f.name}": request.POST.get(f"data.{f.name}", "") for f in spec.fields}
     return type_, seat, data, raw, errors
 
 
@@ -265,22 +270,11 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         result = services.match_event_record(
             match=match, user=request.user, type=type_, seat=seat, data=data,
-            expected_version=_int_or_none(request.POST.get("expected_version")),
-            idempotency_key=request.POST.get("idempotency_key") or None,
-            request_id=getattr(request, "request_id", ""),
+            **recording_guards(request),
         )  # fmt: skip
-    except VersionConflict as exc:
-        problem.update(conflict=True, detail=exc.detail)
-        return match_detail(request, match_id, problem=problem, status=409)
-    except RuleBroken as exc:
-        problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code)
-        return match_detail(request, match_id, problem=problem, status=400)
-    except InvalidInput as exc:
-        problem.update(detail=exc.detail, errors=exc.errors)
-        return match_detail(request, match_id, problem=problem, status=400)
     except DomainError as exc:
-        problem.update(detail=exc.detail)
-        return match_detail(request, match_id, problem=problem, status=exc.status_code)
+        problem, status = problem_from(exc, problem)
+        return match_detail(request, match_id, problem=problem, status=status)
     label = (
         "Rule override noted; the next move is not checked."
         if type_ == RULE_OVERRIDDEN
@@ -295,18 +289,15 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     """Void the last entry that still counts (a new ``event_voided`` entry; history keeps both)."""
     match = selectors.match_get(user=request.user, match_id=match_id)
-    version = _int_or_none(request.POST.get("version"))
-    reason = request.POST.get("reason", "").strip() or "Undone at the table"
+    data = posted_void(request)
     try:
         services.match_event_record(
-            match=match, user=request.user, type=EVENT_VOIDED, data={"version": version, "reason": reason},
-            expected_version=_int_or_none(request.POST.get("expected_version")),
-            idempotency_key=request.POST.get("idempotency_key") or None,
+            match=match, user=request.user, type=EVENT_VOIDED, data=data, **recording_guards(request)
         )  # fmt: skip
     except DomainError as exc:
         problem = {"detail": exc.detail, "rule": getattr(exc, "rule", ""), "conflict": isinstance(exc, VersionConflict)}
         return match_detail(request, match_id, problem=problem, status=exc.status_code)
-    messages.success(request, f"Entry {version} undone (voided); the history keeps it, struck through.")
+    messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 

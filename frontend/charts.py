@@ -1,0 +1,112 @@
+"""Charts drawn by the server as SVG: pure functions from data to the geometry a template draws."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# Okabe–Ito colours (safe for colour-blind readers) plus a dash pattern each, so lines differ without colour.
+PALETTE: tuple[tuple[str, str], ...] = (
+    ("#0072b2", ""),
+    ("#d55e00", "7 3"),
+    ("#009e73", "2 3"),
+    ("#cc79a7", "9 3 2 3"),
+    ("#7a5a00", "4 2"),
+    ("#56b4e9", "1 3"),
+    ("#000000", "12 4"),
+    ("#8c2d04", "3 3 1 3"),
+)
+
+
+def gp_text(n: int | None) -> str:
+    """Gold pieces as the pages write them: ``1,200 gp`` (``—`` for none)."""
+    return "—" if n is None else f"{n:,} gp"
+
+
+def _nice_step(span: float, ticks: int) -> int:
+    """A round step (1, 2, 5 × 10^k, at least 1) that cuts ``span`` into about ``ticks`` parts."""
+    raw = max(span / max(ticks, 1), 1)
+    magnitude = 10 ** (len(str(int(raw))) - 1)
+    for m in (1, 2, 5, 10):
+        if m * magnitude >= raw:
+            return m * magnitude
+    return 10 * magnitude
+
+
+def gold_chart(
+    rows: list[dict[str, Any]], heroes: list[str], last_version: int, *, causes: Mapping[str, str] | None = None,
+    width: int = 440, height: int = 280, small: bool = False,
+) -> dict[str, Any]:  # fmt: skip
+    """Geometry of a step chart of each hero's gold (x = stream version, y = gold), for ``campaigns/_chart.html``.
+
+    ``rows``: gold ledger rows (``hero``, ``version``, ``delta``, ``balance``, ``cause``) in order;
+    ``causes``: cause → the words a dot's tooltip uses for it.
+    """
+    causes = causes or {}
+    series: dict[str, list[dict[str, Any]]] = {name: [] for name in heroes}
+    for row in rows:
+        series.setdefault(row["hero"], []).append(row)
+    left, right, top, bottom = (58, 10, 10, 36) if small else (62, 12, 12, 42)
+    plot_w, plot_h = width - left - right, height - top - bottom
+    x_max = max(last_version, 1)
+    top_gold = max([r["balance"] for r in rows] + [0])
+    y_step = _nice_step(max(top_gold, 100), 3 if small else 4)
+    y_max = max(y_step * -(-max(top_gold, 1) // y_step), y_step)
+
+    def x(v: int) -> float:
+        return round(left + plot_w * v / x_max, 1)
+
+    def y(g: int) -> float:
+        return round(top + plot_h - plot_h * g / y_max, 1)
+
+    lines = []
+    for n, (name, hero_rows) in enumerate(series.items()):
+        colour, dash = PALETTE[n % len(PALETTE)]
+        points = [(x(0), y(0))]
+        balance = 0
+        dots = []
+        for r in hero_rows:
+            v = r["version"] or 0
+            points += [(x(v), y(balance)), (x(v), y(r["balance"]))]
+            balance = r["balance"]
+            dots.append(
+                {
+                    "cx": x(v),
+                    "cy": y(balance),
+                    "title": f"{name}, entry {v}: {r['delta']:+,} gp ({causes.get(r['cause'], r['cause'])}) "
+                    f"→ {balance:,} gp",
+                }
+            )
+        points.append((x(last_version), y(balance)))
+        lines.append(
+            {
+                "hero": name,
+                "colour": colour,
+                "dash": dash,
+                "points": " ".join(f"{px},{py}" for px, py in points),
+                "dots": [] if small else dots,
+                "gold": balance,
+                "gold_text": gp_text(balance),
+                "title": f"{name}: {balance:,} gp at entry {last_version} ({len(hero_rows)} change(s))",
+            }
+        )
+    x_step = _nice_step(x_max, 4 if small else 6)
+    x_ticks = [{"v": v, "x": x(v)} for v in range(0, x_max + 1, x_step)]
+    y_ticks = [{"g": f"{g:,}", "y": y(g)} for g in range(0, y_max + 1, y_step)]
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "top": top,
+        "right_x": width - right,
+        "bottom_y": top + plot_h,
+        "mid_x": left + plot_w / 2,
+        "mid_y": top + plot_h / 2,
+        "label_y": height - 6,
+        "lines": lines,
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "small": small,
+        "last_version": last_version,
+        "summary": "; ".join(f"{line['hero']} {line['gold']:,} gp" for line in lines) or "no heroes yet",
+    }
