@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from rulesets.base import Event, RuleViolation
+from rulesets.base import Event
 from rulesets.saltmarsh import RULESET
+from tests.rulesets.scenario import play_with, rejected_with
 
 
 def ev(type_: str, **data: Any) -> Event:
@@ -15,20 +16,8 @@ def ev(type_: str, **data: Any) -> Event:
     return Event(type_, None, data)
 
 
-def play(state: dict[str, Any], *events: Event) -> dict[str, Any]:
-    """Validate and apply each event in turn."""
-    for e in events:
-        RULESET.validate(state, e)
-        state = RULESET.apply(state, e)
-    return state
-
-
-def rejected(state: dict[str, Any], event: Event) -> str:
-    """The RuleViolation code ``event`` is refused with (fails the test when it is accepted)."""
-    with pytest.raises(RuleViolation) as info:
-        RULESET.validate(state, event)
-    assert info.value.rule and info.value.message
-    return info.value.code
+play = play_with(RULESET)
+rejected = rejected_with(RULESET)
 
 
 def item(name: str, buy: int | None = None, sell: int | None = None) -> dict[str, Any]:

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from rulesets.base import Event, RuleViolation
+from rulesets.base import Event
 from rulesets.saltmarsh_adventure import RULESET
+from tests.rulesets.scenario import play_with, rejected_with
 
 HEROES = [
     {"name": "Ana", "class": "Fighter", "max_hp": 10, "surges": 4},
@@ -20,20 +21,8 @@ def ev(type_: str, seat: int | None = None, **data: Any) -> Event:
     return Event(type_, seat, data)
 
 
-def play(state: dict[str, Any], *events: Event) -> dict[str, Any]:
-    """Validate and apply each event in turn."""
-    for e in events:
-        RULESET.validate(state, e)
-        state = RULESET.apply(state, e)
-    return state
-
-
-def rejected(state: dict[str, Any], event: Event) -> str:
-    """The RuleViolation code ``event`` is refused with (fails the test when it is accepted)."""
-    with pytest.raises(RuleViolation) as info:
-        RULESET.validate(state, event)
-    assert info.value.rule and info.value.message
-    return info.value.code
+play = play_with(RULESET)
+rejected = rejected_with(RULESET)
 
 
 def start(options: dict[str, Any] | None = None, seats: int = 3) -> dict[str, Any]:
