@@ -301,6 +301,25 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
+@login_required
+@require_POST
+def match_recorders(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The owner names who else may record (usernames, comma-separated)."""
+    from matches.api import users_by_name
+
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    names = [n.strip() for n in request.POST.get("recorders", "").split(",") if n.strip()]
+    try:
+        services.match_recorders_set(match=match, user=request.user, recorders=users_by_name(names, "recorders"))
+    except DomainError as exc:
+        detail = (
+            exc.detail if not isinstance(exc, InvalidInput) else " ".join(m for v in exc.errors.values() for m in v)
+        )
+        return match_detail(request, match_id, problem={"detail": detail}, status=exc.status_code)
+    messages.success(request, "Recorders saved." if names else "Only you can record on this match now.")
+    return redirect("match", match_id=match.pk)
+
+
 def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
     """The log as a readable timeline, voided entries struck through, each linked to its replay position."""
     match = selectors.match_get(user=request.user, match_id=match_id)

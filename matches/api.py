@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions, status
+from rest_framework import permissions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -198,3 +198,22 @@ class GameDetailApi(APIView):
             return Response(game_description(get_ruleset(slug)))
         except UnknownGame:
             raise NotFound(f"No game '{slug}'.") from None
+
+
+class RecordersInput(serializers.Serializer):
+    recorders = serializers.ListField(child=serializers.CharField(max_length=150), max_length=20)
+
+
+class MatchRecordersApi(APIView):
+    """POST the full list of users (by username) who may record on the match besides its owner."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=RecordersInput, responses={200: RecordersInput, **ERRORS})
+    def post(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(user=request.user, match_id=match_id)
+        data = parse(RecordersInput, request.data)
+        services.match_recorders_set(
+            match=match, user=request.user, recorders=users_by_name(data["recorders"], "recorders")
+        )
+        return Response({"recorders": sorted(u.username for u in match.recorders.all())})

@@ -9,6 +9,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", api.MatchDetailApi.as_view(), name="api-match"),
     path("matches/<int:match_id>/events/", api.MatchEventsApi.as_view(), name="api-match-events"),
     path("matches/<int:match_id>/state/", api.MatchStateApi.as_view(), name="api-match-state"),
+    path("matches/<int:match_id>/recorders/", api.MatchRecordersApi.as_view(), name="api-match-recorders"),
     path("matches/<int:match_id>/legal-moves/", api.MatchLegalMovesApi.as_view(), name="api-match-legal-moves"),
     path("games/", api.GameListApi.as_view(), name="api-games"),
     path("games/<slug:slug>/", api.GameDetailApi.as_view(), name="api-game"),

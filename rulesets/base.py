@@ -98,11 +98,6 @@ class Ruleset:
     options_schema: tuple[Field, ...] = ()
     event_types: dict[str, EventType] = {}
 
-    # -- identity helpers -------------------------------------------------------------------------
-    def seat_names_default(self, count: int) -> list[str]:
-        """Default seat labels for a new match of ``count`` seats."""
-        return [f"Seat {i}" for i in range(count)]
-
     # -- the interface ----------------------------------------------------------------------------
     def initial_state(self, options: dict[str, Any], seat_count: int) -> State:
         """The state before the first event; JSON-serialisable. ``options`` are already validated."""
@@ -145,8 +140,3 @@ class Ruleset:
     def warnings(self, state: State) -> list[str]:
         """Advice to show beside the state (e.g. a house rule the rulebook advises against)."""
         return []
-
-
-def copy_state(state: State) -> State:
-    """A deep copy for reducers that prefer to edit a copy; states are plain JSON data."""
-    return copy.deepcopy(state)

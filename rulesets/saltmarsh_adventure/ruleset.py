@@ -251,9 +251,6 @@ class SaltmarshAdventure(Ruleset):
     )
     event_types = EVENT_TYPES
 
-    def seat_names_default(self, count: int) -> list[str]:
-        return [f"Hero {i + 1}" for i in range(count)]
-
     def check_options(self, options: dict[str, Any]) -> list[str]:
         """Hero names must differ (case-insensitive)."""
         seen: set[str] = set()

@@ -266,3 +266,23 @@ def test_random_form_posts_never_500(web, owner, game):
             assert EventRow.objects.count() == before
 
     post()
+
+
+def test_owner_names_recorders_who_can_then_record(web, client_for, make_user, stone_match):
+    helper = make_user("helper")
+    assert "Who may record" in web.get(f"/matches/{stone_match.pk}/").content.decode()
+    bad = web.post(f"/matches/{stone_match.pk}/recorders/", {"recorders": "helper, ghost"})
+    assert bad.status_code == 400 and "ghost" in bad.content.decode()
+    assert web.post(f"/matches/{stone_match.pk}/recorders/", {"recorders": "helper"}).status_code == 302
+    api = client_for(helper)
+    r = api.post(
+        f"/api/matches/{stone_match.pk}/events/",
+        {"type": "stones_taken", "seat": 0, "data": {"count": 1}},
+        format="json",
+    )
+    assert r.status_code == 201
+    # only the owner chooses recorders, over the API too
+    assert api.post(f"/api/matches/{stone_match.pk}/recorders/", {"recorders": []}, format="json").status_code == 403
+    owner_api = client_for(stone_match.owner)
+    r = owner_api.post(f"/api/matches/{stone_match.pk}/recorders/", {"recorders": []}, format="json")
+    assert r.status_code == 200 and r.json() == {"recorders": []}
