@@ -16,12 +16,13 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
     rows = (
         EventRow.objects.filter(stream_id__in=visible)
         .select_related("stream__match", "recorded_by")
+        .prefetch_related("stream__match__seats__player")
         .order_by("-position")[:limit]
     )
     out = []
     for r in rows:
         match = r.stream.match
-        names = [s.player.name for s in match.seats.select_related("player").order_by("index")]
+        names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
         try:
             text = get_ruleset(match.game).describe(Event(r.type, r.seat, r.data), names)
         except Exception:  # a description must never break the home page

@@ -189,7 +189,8 @@ def match_detail(
     replaying = at is not None and at != ms.latest_version
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
-    legal = None if replaying or ms.outcome else selectors.match_legal_moves(match=match)
+    # only recorders are offered moves; their state is the full one, so no second read of the head
+    legal = None if replaying or ms.outcome or not can_record else ruleset.legal_moves(ms.state)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms = []
