@@ -573,15 +573,20 @@ def _csv_cell(value: Any) -> Any:
 
 
 def campaign_sheet_csv(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The active heroes as CSV: one row per item (or one row for a hero without items); honours ``?at=``."""
+    """Every hero as CSV (active first, then retired): a row per item, or one row for a hero without items.
+
+    Honours ``?at=``. Columns: hero, status, class, level, gold, item, buy, sell.
+    """
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     loaded = _load(campaign, int_or_none(request.GET.get("at")))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-v{loaded.version}.csv"'
     writer = csv.writer(response)
-    writer.writerow(["hero", "class", "level", "gold", "item", "buy", "sell"])
-    for hero in loaded.sheet.get("heroes", []):
-        base = [_csv_cell(hero["name"]), _csv_cell(hero["class"]), hero["level"], hero["gold"]]
+    writer.writerow(["hero", "status", "class", "level", "gold", "item", "buy", "sell"])
+    heroes = [(h, "active") for h in loaded.sheet.get("heroes", [])]
+    heroes += [(h, "retired") for h in loaded.sheet.get("retired_heroes", [])]
+    for hero, status in heroes:
+        base = [_csv_cell(hero["name"]), status, _csv_cell(hero["class"]), hero["level"], hero["gold"]]
         if not hero["items"]:
             writer.writerow([*base, "", "", ""])
         for item in hero["items"]:

@@ -128,13 +128,21 @@ def test_csv_export_has_a_row_per_item_or_per_hero_and_honours_at(web, played):
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(r.content.decode())))
     assert rows == [
-        ["hero", "class", "level", "gold", "item", "buy", "sell"],
-        ["Ana", "Fighter", "1", "1200", "Cloak", "600", ""],
-        ["Bo", "Wizard", "1", "1300", "", "", ""],
-        ["Cy", "Rogue", "1", "200", "", "", ""],
+        ["hero", "status", "class", "level", "gold", "item", "buy", "sell"],
+        ["Ana", "active", "Fighter", "1", "1200", "Cloak", "600", ""],
+        ["Bo", "active", "Wizard", "1", "1300", "", "", ""],
+        ["Cy", "active", "Rogue", "1", "200", "", "", ""],
     ]
     early = list(csv.reader(io.StringIO(web.get(f"/campaigns/{played.pk}/sheet.csv?at=5").content.decode())))
-    assert early[1] == ["Ana", "Fighter", "1", "0", "Cloak", "600", ""] and len(early) == 4
+    assert early[1] == ["Ana", "active", "Fighter", "1", "0", "Cloak", "600", ""] and len(early) == 4
+
+
+def test_csv_export_lists_retired_heroes_after_the_active_ones(web, played, owner):
+    from campaigns.services import campaign_event_record
+
+    campaign_event_record(campaign=played, user=owner, type="hero_retired", data={"hero": "Cy"})
+    rows = list(csv.reader(io.StringIO(web.get(f"/campaigns/{played.pk}/sheet.csv").content.decode())))
+    assert [r[:2] for r in rows[1:]] == [["Ana", "active"], ["Bo", "active"], ["Cy", "retired"]]
 
 
 def test_json_export_is_the_campaign_sheet(web, played):
