@@ -82,12 +82,21 @@ def applied_versions(*, stream_id: int, upto: int | None = None) -> list[int]:
 def campaign_ledger(*, campaign: Campaign, hero: str | None = None, at: int | None = None) -> list[dict[str, Any]]:
     """Every gold change (optionally one hero's) up to version ``at``, each linked to its stream version."""
     version, _, state = campaign_state(campaign=campaign, at=at)
-    ruleset = get_ruleset(campaign.game)
+    return ledger_rows(campaign=campaign, state=state, version=version, hero=hero)
+
+
+def ledger_rows(
+    *, campaign: Campaign, state: dict[str, Any], version: int, hero: str | None = None,
+    versions: list[int] | None = None,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The ledger of an already folded ``state`` at ``version`` (no second replay); ``versions`` may be
+    passed when several ledgers of one state are read. Raises :class:`NotFound` for an unknown hero."""
     try:
-        rows = ruleset.gold_ledger(state, hero)
+        rows = get_ruleset(campaign.game).gold_ledger(state, hero)
     except KeyError:
         raise NotFound(f"No hero named {hero!r} in this campaign.") from None
-    versions = applied_versions(stream_id=campaign.stream_id, upto=version)
+    if versions is None:
+        versions = applied_versions(stream_id=campaign.stream_id, upto=version)
     for row in rows:
         ordinal = row.get("version")
         row["ordinal"] = ordinal

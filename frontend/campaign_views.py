@@ -32,6 +32,7 @@ from frontend.forms import (
     parse_options,
     posted_void,
     problem_from,
+    record_or_rerender,
     recording_guards,
 )
 from frontend.selectors import last_undoable_version
@@ -253,7 +254,7 @@ def campaign_detail(
     problem = problem or {}
     loaded = _load(campaign, int_or_none(request.GET.get("at")))
     ruleset = get_ruleset(campaign.game)
-    ledger = campaign_selectors.campaign_ledger(campaign=campaign, at=loaded.version)
+    ledger = campaign_selectors.ledger_rows(campaign=campaign, state=loaded.state, version=loaded.version)
     all_names = loaded.active_names + [h["name"] for h in loaded.sheet.get("retired_heroes", [])]
     context: dict[str, Any] = {
         "campaign": campaign,
@@ -297,14 +298,16 @@ def campaign_record(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if errors:
         problem.update(detail="Please correct the highlighted field.", errors=errors)
         return campaign_detail(request, campaign_id, problem=problem, status=400)
-    try:
-        result = campaign_services.campaign_event_record(
-            campaign=campaign, user=request.user, type=type_, data=data,
-            **recording_guards(request),
-        )  # fmt: skip
-    except DomainError as exc:
-        problem, status = problem_from(exc, problem)
-        return campaign_detail(request, campaign_id, problem=problem, status=status)
+    result, refused = record_or_rerender(
+        request,
+        lambda **guards: campaign_services.campaign_event_record(
+            campaign=campaign, user=request.user, type=type_, data=data, **guards
+        ),
+        problem,
+        lambda problem, status: campaign_detail(request, campaign_id, problem=problem, status=status),
+    )
+    if refused:
+        return refused
     if type_ == RULE_OVERRIDDEN:
         messages.success(request, "Rule override noted; the next entry is not checked.")
     else:
@@ -322,14 +325,16 @@ def campaign_undo(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if not request.POST.get("confirm"):
         problem["detail"] = "Tick the confirmation box to undo."
         return campaign_detail(request, campaign_id, problem=problem, status=400)
-    try:
-        campaign_services.campaign_event_record(
-            campaign=campaign, user=request.user, type=EVENT_VOIDED, data=data,
-            **recording_guards(request),
-        )  # fmt: skip
-    except DomainError as exc:
-        problem, status = problem_from(exc, problem)
-        return campaign_detail(request, campaign_id, problem=problem, status=status)
+    _, refused = record_or_rerender(
+        request,
+        lambda **guards: campaign_services.campaign_event_record(
+            campaign=campaign, user=request.user, type=EVENT_VOIDED, data=data, **guards
+        ),
+        problem,
+        lambda problem, status: campaign_detail(request, campaign_id, problem=problem, status=status),
+    )
+    if refused:
+        return refused
     messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
     return redirect(reverse("campaign-detail", args=[campaign.pk]) + "#sheet")
 
@@ -537,8 +542,10 @@ def campaign_ledger(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     loaded = _load(campaign, int_or_none(request.GET.get("at")))
     hero = (request.GET.get("hero") or "").strip() or None
-    all_rows = campaign_selectors.campaign_ledger(campaign=campaign, at=loaded.version)
-    rows = campaign_selectors.campaign_ledger(campaign=campaign, hero=hero, at=loaded.version) if hero else all_rows
+    versions = campaign_selectors.applied_versions(stream_id=campaign.stream_id, upto=loaded.version)
+    read = {"campaign": campaign, "state": loaded.state, "version": loaded.version, "versions": versions}
+    all_rows = campaign_selectors.ledger_rows(**read)
+    rows = campaign_selectors.ledger_rows(**read, hero=hero) if hero else all_rows
     names = list(dict.fromkeys(loaded.active_names + [h["name"] for h in loaded.sheet.get("retired_heroes", [])]))
     for row in rows:
         row["cause_label"] = CAUSES.get(row["cause"], row["cause"].replace("_", " "))

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 from matches.errors import DomainError, InvalidInput, RuleBroken, VersionConflict
 from rulesets import Field
+from rulesets.replay import CORRECTIONS_RULE
 
 OPTION_PREFIX = "option."  # new-match and new-campaign options are posted as ``option.<key>``
 _OFF = ("", "false", "0")  # posted checkbox values that mean "not ticked"
@@ -275,12 +276,29 @@ def posted_void(request: HttpRequest) -> dict[str, Any]:
     }
 
 
+def record_or_rerender(
+    request: HttpRequest,
+    record: Callable[..., Any],
+    problem: dict[str, Any],
+    rerender: Callable[[dict[str, Any], int], HttpResponse],
+) -> tuple[Any, HttpResponse | None]:
+    """Call ``record`` with the form's guards; return ``(result, None)``, or on a refusal ``(None, page)``
+    where the page is ``rerender(problem, status)`` with the refusal explained and nothing written."""
+    try:
+        return record(**recording_guards(request)), None
+    except DomainError as exc:
+        problem, status = problem_from(exc, problem)
+        return None, rerender(problem, status)
+
+
 def problem_from(exc: DomainError, problem: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """Fill a page's ``problem`` from a refusal; returns it and the status to answer with."""
     if isinstance(exc, VersionConflict):
         problem.update(conflict=True, detail=exc.detail)
     elif isinstance(exc, RuleBroken):
-        problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code)
+        # an override lets a game move through; it cannot make a refused correction (a void) valid
+        overridable = exc.rule != CORRECTIONS_RULE
+        problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code, overridable=overridable)
     elif isinstance(exc, InvalidInput):
         problem.update(detail=exc.detail, errors=exc.errors)
     else:

@@ -24,13 +24,12 @@ from frontend.forms import (
     parse_inputs,
     parse_options,
     posted_void,
-    problem_from,
-    recording_guards,
+    record_or_rerender,
 )
 from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
 from matches.catalogs import catalog_get, catalog_list, catalog_options
-from matches.errors import DomainError, InvalidInput, NotFound, VersionConflict
+from matches.errors import DomainError, InvalidInput, NotFound
 from rulesets import all_rulesets, get_ruleset
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
 
@@ -268,14 +267,16 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     if form_errors:
         problem.update(detail="Please correct the highlighted field.", errors=form_errors)
         return match_detail(request, match_id, problem=problem, status=400)
-    try:
-        result = services.match_event_record(
-            match=match, user=request.user, type=type_, seat=seat, data=data,
-            **recording_guards(request),
-        )  # fmt: skip
-    except DomainError as exc:
-        problem, status = problem_from(exc, problem)
-        return match_detail(request, match_id, problem=problem, status=status)
+    result, refused = record_or_rerender(
+        request,
+        lambda **guards: services.match_event_record(
+            match=match, user=request.user, type=type_, seat=seat, data=data, **guards
+        ),
+        problem,
+        lambda problem, status: match_detail(request, match_id, problem=problem, status=status),
+    )
+    if refused:
+        return refused
     label = (
         "Rule override noted; the next move is not checked."
         if type_ == RULE_OVERRIDDEN
@@ -291,13 +292,16 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     """Void the last entry that still counts (a new ``event_voided`` entry; history keeps both)."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     data = posted_void(request)
-    try:
-        services.match_event_record(
-            match=match, user=request.user, type=EVENT_VOIDED, data=data, **recording_guards(request)
-        )  # fmt: skip
-    except DomainError as exc:
-        problem = {"detail": exc.detail, "rule": getattr(exc, "rule", ""), "conflict": isinstance(exc, VersionConflict)}
-        return match_detail(request, match_id, problem=problem, status=exc.status_code)
+    _, refused = record_or_rerender(
+        request,
+        lambda **guards: services.match_event_record(
+            match=match, user=request.user, type=EVENT_VOIDED, data=data, **guards
+        ),
+        {},
+        lambda problem, status: match_detail(request, match_id, problem=problem, status=status),
+    )
+    if refused:
+        return refused
     messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
     return redirect(reverse("match", args=[match.pk]) + "#board")
 

@@ -41,7 +41,7 @@ def match_can_record(user: UserLike, match: Match) -> bool:
 
 def match_visible_qs(user: UserLike) -> QuerySet[Match]:
     """Every match ``user`` may see."""
-    qs = Match.objects.select_related("summary", "stream", "owner").prefetch_related("seats__player")
+    qs = Match.objects.select_related("summary", "stream", "owner").prefetch_related("seats__player__user")
     if user and user.is_authenticated:
         return qs.filter(Q(is_public=True) | Q(owner=user) | Q(recorders=user)).distinct()
     return qs.filter(is_public=True)

@@ -124,10 +124,11 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
         raise InvalidInput({"seat": ["Must be a seat index (0, 1, …) or null."]})
     if spec.seat_required and seat is None:
         raise InvalidInput({"seat": [f"'{type_}' needs the acting seat."]})
-    if (seat is not None and not (0 <= seat < max(seat_count, 1))) or (seat is not None and seat_count == 0):
-        raise InvalidInput({"seat": [f"No seat {seat}: this match has seats 0 to {seat_count - 1}."]})
-    if not spec.seat_required and seat is not None and type_ in (EVENT_VOIDED, RULE_OVERRIDDEN):
-        seat = None
+    if seat is not None and not 0 <= seat < seat_count:
+        where = f"seats 0 to {seat_count - 1}" if seat_count else "no seats (name heroes in the data instead)"
+        raise InvalidInput({"seat": [f"No seat {seat}: this stream has {where}."]})
+    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN):
+        seat = None  # corrections are the table's, whoever typed them
     try:
         cleaned = check_payload(spec.fields, data if data is not None else {})
     except SchemaError as exc:

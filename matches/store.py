@@ -15,7 +15,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -189,8 +189,7 @@ def _head_rebuild(head: Head, ruleset: Ruleset) -> Head:
     Stream.objects.filter(pk=head.stream_id, version=head.version).update(
         state=pos.state, override_pending=pos.override_pending, ruleset_version=ruleset.version
     )
-    return Head(**{**head.__dict__, "state": pos.state, "override_pending": pos.override_pending,
-                   "ruleset_version": ruleset.version})  # fmt: skip
+    return replace(head, state=pos.state, override_pending=pos.override_pending, ruleset_version=ruleset.version)
 
 
 # -- reading events -------------------------------------------------------------------------------------
@@ -254,13 +253,12 @@ def position_at(
         voided.add(extra_void)
         limit = min(limit, extra_void - 1)
     # a snapshot at S is usable only if no void recorded after S targets a version at or before S
-    reach = [(void_v, target) for void_v, target in voids]
     candidates = Snapshot.objects.filter(
         stream_id=stream_id, version__lte=limit, ruleset_version=ruleset.version
     ).order_by("-version")
     start = Position(ruleset.initial_state(head.options, head.seat_count), 0, False)
     for snap in candidates.only("version", "state", "override_pending")[:20]:
-        if all(not (void_v > snap.version and target <= snap.version) for void_v, target in reach):
+        if all(not (void_v > snap.version and target <= snap.version) for void_v, target in voids):
             start = Position(snap.state, snap.version, snap.override_pending)
             break
     tail = ((row.version, _to_event(row)) for row in events_iter(stream_id, after=start.version, upto=version))
@@ -459,8 +457,13 @@ def append(
                 current = head_load(stream_id, fresh=True)
                 raise VersionConflict(current.version, expected_version)
             continue
-        new_head = Head(**{**head.__dict__, "version": pos.version, "state": pos.state,
-                           "override_pending": pos.override_pending, "ruleset_version": ruleset.version})  # fmt: skip
+        new_head = replace(
+            head,
+            version=pos.version,
+            state=pos.state,
+            override_pending=pos.override_pending,
+            ruleset_version=ruleset.version,
+        )
         _remember(new_head)
         if pos.version % settings.CHRONICLE_SNAPSHOT_EVERY == 0:
             snapshot_take(new_head)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from rulesets.base import Event
 from rulesets.get_salty import RULESET, hints
 from rulesets.get_salty.ruleset import ATTRIBUTE_CHOSEN, CONTAINER_MOVED, CRACKER_MOVED
+from tests.frontend.board_page import BoardPage, parse_board
 
 pytestmark = pytest.mark.django_db
 
@@ -18,57 +18,20 @@ pytestmark = pytest.mark.django_db
 # -- helpers -------------------------------------------------------------------------------------------
 
 
-class _Page(HTMLParser):
-    """The board's POST form (hidden fields and ``move`` buttons), its links and its labelled SVG tokens."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.forms: list[dict[str, Any]] = []
-        self._form: dict[str, Any] | None = None
-        self.links: list[dict[str, str]] = []
-        self.tokens: list[dict[str, str]] = []
-        self.lines: list[dict[str, str]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        classes = a.get("class", "").split()
-        if tag == "form":
-            self._form = {"attrs": a, "hidden": {}, "buttons": []}
-            self.forms.append(self._form)
-        elif tag == "input" and self._form is not None and a.get("type") == "hidden":
-            self._form["hidden"][a["name"]] = a.get("value", "")
-        elif tag == "button" and self._form is not None:
-            self._form["buttons"].append(a)
-        elif tag == "a":
-            self.links.append(a)
-        elif tag == "g" and "gs-token" in classes:
-            self.tokens.append(a)
-        elif tag == "line" and "gs-line" in classes:
-            self.lines.append(a)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self._form = None
+def parse(html: str) -> BoardPage:
+    return parse_board(html, {"tokens": ("g", "gs-token"), "lines": ("line", "gs-line")})
 
 
-def parse(html: str) -> _Page:
-    page = _Page()
-    page.feed(html)
-    return page
+def board_form(page: BoardPage) -> dict[str, Any] | None:
+    return page.board_form("gs")
 
 
-def board_form(page: _Page) -> dict[str, Any] | None:
-    forms = [f for f in page.forms if "gs" in f["attrs"].get("class", "").split()]
-    assert len(forms) <= 1
-    return forms[0] if forms else None
-
-
-def move_buttons(page: _Page) -> list[dict[str, str]]:
+def move_buttons(page: BoardPage) -> list[dict[str, str]]:
     form = board_form(page)
     return [b for b in (form["buttons"] if form else []) if b.get("name") == "move"]
 
 
-def get(client: Any, match: Any, query: str = "") -> tuple[str, _Page]:
+def get(client: Any, match: Any, query: str = "") -> tuple[str, BoardPage]:
     response = client.get(f"/matches/{match.pk}/{query}")
     assert response.status_code == 200
     html = response.content.decode()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlencode
 
@@ -13,6 +12,7 @@ import pytest
 
 from rulesets.base import Event
 from rulesets.salt_and_bones import RULESET
+from tests.frontend.board_page import BoardPage, parse_board
 
 pytestmark = pytest.mark.django_db
 
@@ -20,58 +20,15 @@ pytestmark = pytest.mark.django_db
 # -- helpers -------------------------------------------------------------------------------------------
 
 
-class _Page(HTMLParser):
-    """The board's POST form (hidden fields and ``move`` buttons), links, tiles, cards and slots."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.forms: list[dict[str, Any]] = []
-        self._form: dict[str, Any] | None = None
-        self.links: list[dict[str, str]] = []
-        self.tiles: list[dict[str, str]] = []
-        self.cards: list[dict[str, str]] = []
-        self.slots: list[dict[str, str]] = []
-        self.all_buttons: list[dict[str, str]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        classes = a.get("class", "").split()
-        if tag == "form":
-            self._form = {"attrs": a, "hidden": {}, "buttons": []}
-            self.forms.append(self._form)
-        elif tag == "input" and self._form is not None and a.get("type") == "hidden":
-            self._form["hidden"][a["name"]] = a.get("value", "")
-        elif tag == "button":
-            self.all_buttons.append(a)
-            if self._form is not None:
-                self._form["buttons"].append(a)
-        elif tag == "a":
-            self.links.append(a)
-        elif tag == "g" and "sb-tile" in classes:
-            self.tiles.append(a)
-        elif tag == "g" and "sb-card" in classes:
-            self.cards.append(a)
-        elif tag == "li" and "sb-slot" in classes:
-            self.slots.append(a)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self._form = None
+def parse(html: str) -> BoardPage:
+    return parse_board(html, {"tiles": ("g", "sb-tile"), "cards": ("g", "sb-card"), "slots": ("li", "sb-slot")})
 
 
-def parse(html: str) -> _Page:
-    page = _Page()
-    page.feed(html)
-    return page
+def board_form(page: BoardPage) -> dict[str, Any] | None:
+    return page.board_form("sb")
 
 
-def board_form(page: _Page) -> dict[str, Any] | None:
-    forms = [f for f in page.forms if "sb" in f["attrs"].get("class", "").split()]
-    assert len(forms) <= 1
-    return forms[0] if forms else None
-
-
-def move_values(page: _Page, css: str | None = None) -> list[dict[str, Any]]:
+def move_values(page: BoardPage, css: str | None = None) -> list[dict[str, Any]]:
     """The events posted by the board form's ``move`` buttons (optionally only those with class ``css``)."""
     form = board_form(page)
     buttons = [b for b in (form["buttons"] if form else []) if b.get("name") == "move"]
@@ -80,7 +37,7 @@ def move_values(page: _Page, css: str | None = None) -> list[dict[str, Any]]:
     return [json.loads(b["value"]) for b in buttons]
 
 
-def get(client: Any, match: Any, query: str = "") -> tuple[str, _Page]:
+def get(client: Any, match: Any, query: str = "") -> tuple[str, BoardPage]:
     response = client.get(f"/matches/{match.pk}/{query}")
     assert response.status_code == 200
     html = response.content.decode()

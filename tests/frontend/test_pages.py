@@ -22,6 +22,11 @@ def record(web, match, **fields):
     return web.post(f"/matches/{match.pk}/record/", fields)
 
 
+def take_form(web, match, seat, count, **fields):
+    """Post the Last Stone move form: ``seat`` takes ``count`` stones."""
+    return record(web, match, type="stones_taken", seat=str(seat), **{"data.count": str(count)}, **fields)
+
+
 def test_home_anonymous_and_signed_in(web, stone_match, owner):
     from django.test import Client
 
@@ -106,15 +111,7 @@ def test_viewer_sees_no_forms_and_private_match_is_404(client, stranger, owner, 
 
 
 def test_recording_a_move_redirects_and_writes_once(web, stone_match):
-    r = record(
-        web,
-        stone_match,
-        type="stones_taken",
-        seat="0",
-        **{"data.count": "3"},
-        expected_version="0",
-        idempotency_key="k1",
-    )
+    r = take_form(web, stone_match, 0, 3, expected_version="0", idempotency_key="k1")
     assert r.status_code == 302
     assert EventRow.objects.count() == 1
     assert "Recorded entry 1" in web.get(r.url).content.decode()
@@ -129,15 +126,7 @@ def test_double_submit_records_once(web, stone_match):
 
 
 def test_illegal_move_shows_the_rule_keeps_the_input_and_writes_nothing(web, stone_match):
-    r = record(
-        web,
-        stone_match,
-        type="stones_taken",
-        seat="1",
-        **{"data.count": "2"},
-        expected_version="0",
-        idempotency_key="x",
-    )
+    r = take_form(web, stone_match, 1, 2, expected_version="0", idempotency_key="x")
     assert r.status_code == 400
     page = r.content.decode()
     assert "Not recorded" in page and "Last Stone › Turns" in page and "seat 0" in page
@@ -160,15 +149,7 @@ def test_form_syntax_errors_are_explained(web, stone_match):
 
 def test_stale_version_shows_conflict_and_the_new_state(web, stone_match, owner):
     match_event_record(match=stone_match, user=owner, type="stones_taken", seat=0, data={"count": 3})  # the other phone
-    r = record(
-        web,
-        stone_match,
-        type="stones_taken",
-        seat="1",
-        **{"data.count": "1"},
-        expected_version="0",
-        idempotency_key="p2",
-    )
+    r = take_form(web, stone_match, 1, 1, expected_version="0", idempotency_key="p2")
     assert r.status_code == 409
     page = r.content.decode()
     assert "Someone else recorded a move first" in page and "pile" in page and "7" in page

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -34,3 +36,28 @@ def rejected_with(ruleset: Ruleset) -> Callable[[State, Event], str]:
         return info.value.code
 
     return rejected
+
+
+def try_step(ruleset: Ruleset, state: State, event: Event) -> State | None:
+    """For random walks: None if the rules refuse ``event`` (the refusal must be explained); else the new
+    state, checking that ``apply`` left its input alone and that the result is plain JSON."""
+    try:
+        ruleset.validate(state, event)
+    except RuleViolation as exc:
+        assert exc.code and exc.message and exc.rule
+        return None
+    before = copy.deepcopy(state)
+    new = ruleset.apply(state, event)
+    assert state == before, "apply never changes its input"
+    assert json.loads(json.dumps(new)) == new
+    return new
+
+
+def helper_fixtures(**helpers: Any) -> dict[str, Any]:
+    """Fixtures handing out plain helper functions: ``globals().update(helper_fixtures(play=play))`` in a
+    conftest makes ``play`` requestable by tests."""
+
+    def make(value: Any) -> Any:
+        return lambda: value
+
+    return {f"_{name}_fixture": pytest.fixture(name=name)(make(value)) for name, value in helpers.items()}

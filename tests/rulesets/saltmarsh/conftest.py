@@ -8,7 +8,7 @@ import pytest
 
 from rulesets.base import Event
 from rulesets.saltmarsh import RULESET
-from tests.rulesets.scenario import play_with, rejected_with
+from tests.rulesets.scenario import helper_fixtures, play_with, rejected_with
 
 
 def ev(type_: str, **data: Any) -> Event:
@@ -62,26 +62,4 @@ def after(on_adventure: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-@pytest.fixture(name="ev")
-def _ev() -> Any:
-    return ev
-
-
-@pytest.fixture(name="play")
-def _play() -> Any:
-    return play
-
-
-@pytest.fixture(name="rejected")
-def _rejected() -> Any:
-    return rejected
-
-
-@pytest.fixture(name="item")
-def _item() -> Any:
-    return item
-
-
-@pytest.fixture(name="card")
-def _card() -> Any:
-    return card
+globals().update(helper_fixtures(ev=ev, play=play, rejected=rejected, item=item, card=card))

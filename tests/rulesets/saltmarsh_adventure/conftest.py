@@ -8,7 +8,7 @@ import pytest
 
 from rulesets.base import Event
 from rulesets.saltmarsh_adventure import RULESET
-from tests.rulesets.scenario import play_with, rejected_with
+from tests.rulesets.scenario import helper_fixtures, play_with, rejected_with
 
 HEROES = [
     {"name": "Ana", "class": "Fighter", "max_hp": 10, "surges": 4},
@@ -61,26 +61,4 @@ def villain(fresh: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-@pytest.fixture(name="ev")
-def _ev() -> Any:
-    return ev
-
-
-@pytest.fixture(name="play")
-def _play() -> Any:
-    return play
-
-
-@pytest.fixture(name="rejected")
-def _rejected() -> Any:
-    return rejected
-
-
-@pytest.fixture(name="start")
-def _start() -> Any:
-    return start
-
-
-@pytest.fixture(name="to_villain")
-def _to_villain() -> Any:
-    return to_villain
+globals().update(helper_fixtures(ev=ev, play=play, rejected=rejected, start=start, to_villain=to_villain))
