@@ -79,6 +79,14 @@ def record(match: Any, user: Any, *moves: tuple[str, int, dict[str, Any]]) -> No
         match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
 
 
+# Ana plays shape; two crackers in play: circle-red at 1,0 and square-blue at 1,1
+OPENING = (
+    (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}),
+    (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
+    (CRACKER_MOVED, 1, {"cracker": "square-blue", "to": [1, 1]}),
+)
+
+
 @pytest.fixture
 def salty(owner: Any) -> Any:
     """A Get Salty match between Ana (seat 0, starts) and Bo."""
@@ -160,13 +168,7 @@ def test_choosing_the_attribute_is_two_buttons(client: Any, owner: Any, salty: A
 
 
 def test_pick_highlights_exactly_the_legal_targets(client: Any, owner: Any, salty: Any) -> None:
-    record(
-        salty,
-        owner,
-        (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}),
-        (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
-        (CRACKER_MOVED, 1, {"cracker": "square-blue", "to": [1, 1]}),
-    )
+    record(salty, owner, *OPENING)
     client.force_login(owner)
     legal = RULESET.legal_moves(head_state(salty))
     legal_json = [e.to_dict() for e in legal]
@@ -278,13 +280,7 @@ def test_a_stranger_and_a_visitor_see_the_board_without_forms(
 
 
 def test_replay_shows_the_earlier_position_without_forms(client: Any, owner: Any, salty: Any) -> None:
-    record(
-        salty,
-        owner,
-        (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}),
-        (CRACKER_MOVED, 0, {"cracker": "circle-red", "to": [1, 0]}),
-        (CRACKER_MOVED, 1, {"cracker": "square-blue", "to": [1, 1]}),
-    )
+    record(salty, owner, *OPENING)
     client.force_login(owner)
     html, page = get(client, salty, "?at=1&pick=container")
     assert [t["data-token"] for t in page.tokens] == ["container"]
