@@ -14,7 +14,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from matches.errors import DomainError
+from config.text import PROBLEM, unstorable_path
+from matches.errors import DomainError, InvalidInput
 
 MAX_JSON_DEPTH = 12
 
@@ -35,7 +36,7 @@ def _depth(value: Any) -> int:
 
 
 class BoundedJSONParser(JSONParser):
-    """JSON parser that refuses oversize bodies, pathological nesting and non-standard constants."""
+    """JSON parser that refuses oversize bodies, pathological nesting, non-standard constants and unstorable text."""
 
     def parse(self, stream, media_type=None, parser_context=None):  # type: ignore[no-untyped-def]
         try:
@@ -53,6 +54,9 @@ class BoundedJSONParser(JSONParser):
             raise exceptions.ParseError(f"Malformed JSON: {exc}")
         if _depth(data) > MAX_JSON_DEPTH:
             raise exceptions.ParseError(f"JSON nested too deeply (more than {MAX_JSON_DEPTH} levels).")
+        bad = unstorable_path(data)
+        if bad is not None:
+            raise InvalidInput({bad: [PROBLEM]})
         return data
 
 

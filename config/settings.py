@@ -49,10 +49,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.TextInputMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.RequestIdMiddleware",
     "config.middleware.DomainErrorPageMiddleware",
+    "config.middleware.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -106,6 +108,13 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
+# Sign-in throttling per account and per address, with a cool-off (config/auth.py).
+AUTHENTICATION_BACKENDS = ["config.auth.ThrottledModelBackend"]
+CHRONICLE_LOGIN_FAILURES = int(os.environ.get("CHRONICLE_LOGIN_FAILURES", "5"))
+CHRONICLE_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("CHRONICLE_LOGIN_FAILURES_PER_ADDRESS", "30"))
+CHRONICLE_LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("CHRONICLE_LOGIN_FAILURES_PER_ACCOUNT", "100"))
+CHRONICLE_LOGIN_COOL_OFF = int(os.environ.get("CHRONICLE_LOGIN_COOL_OFF", "900"))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -136,7 +145,13 @@ CELERY_BEAT_SCHEDULE = {
 CHRONICLE_WAKE_WINDOW = float(os.environ.get("CHRONICLE_WAKE_WINDOW", "0.05"))
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {  # degrades to a per-process cache while Redis is unreachable (config/cache.py)
+        "default": {
+            "BACKEND": "config.cache.FailSafeRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

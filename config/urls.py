@@ -3,12 +3,13 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+
+from config.auth import TokenLoginApi
 
 api_patterns = [
     path("", include("matches.urls_api")),
     path("", include("campaigns.urls_api")),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", TokenLoginApi.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
@@ -20,5 +21,7 @@ urlpatterns = [
     path("", include("frontend.urls")),
 ]
 
-handler404 = "frontend.views.not_found"
-handler500 = "frontend.views.server_error"
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"

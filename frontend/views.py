@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
+from config.text import PROBLEM, unstorable_path
 from frontend import boards
 from frontend.forms import (
     SignupForm,
@@ -244,6 +245,8 @@ def _posted_event(
     if request.POST.get("move"):
         try:
             move = json.loads(request.POST["move"])
+            if unstorable_path(move) is not None:
+                raise ValueError(PROBLEM)
             return move["type"], move.get("seat"), move.get("data", {}), {}, {}
         except (ValueError, KeyError, TypeError):
             return "", None, {}, {}, {"move": ["That move could not be read; pick it again."]}
