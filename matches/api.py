@@ -184,7 +184,7 @@ class MatchLegalMovesApi(APIView):
 class GameListApi(APIView):
     """GET every game: slug, seats, options schema, event types with payload schemas."""
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(operation_id="games_list", responses={200: dict})
     def get(self, request: Request) -> Response:
         return Response([game_description(r) for r in all_rulesets()])
 

@@ -25,7 +25,10 @@ def limits(settings):
 
 def token(client, username, password, address="10.0.0.1"):
     return client.post(
-        "/api/auth/token/", {"username": username, "password": password}, content_type="application/json", REMOTE_ADDR=address
+        "/api/auth/token/",
+        {"username": username, "password": password},
+        content_type="application/json",
+        REMOTE_ADDR=address,
     )
 
 
