@@ -275,11 +275,16 @@ def interleaved_rates(writers: list[Writer], seconds: float, rounds: int, warmup
     return rates
 
 
+def raw_writer(db: dict[str, Any]) -> RawWriter:
+    """A raw INSERT writer on a stream of its own in the scratch table (created on first use)."""
+    with psycopg.connect(autocommit=True, **db) as conn:
+        conn.execute(_RAW_TABLE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
+    return RawWriter(db, next(_raw_streams))
+
+
 def one_writer_rates(db: dict[str, Any], seconds: float, rounds: int) -> dict[str, list[float]]:
     """Round rates of raw INSERT, the service append and (when installed) eventsourcing, one writer each."""
-    with psycopg.connect(autocommit=True, **db) as conn:
-        conn.execute(_RAW_TABLE)
-    writers: list[Writer] = [RawWriter(db, next(_raw_streams)), ServiceWriter(stream_new())]
+    writers: list[Writer] = [raw_writer(db), ServiceWriter(stream_new())]
     if not eventsourcing_missing():
         writers.append(EventsourcingWriter(db))
     try:
