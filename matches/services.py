@@ -77,11 +77,14 @@ def match_create(
     is_public: bool = True,
     recorders: list[AbstractBaseUser] | None = None,
     campaign: Any = None,
+    played: dict[str, Any] | None = None,
 ) -> Match:
     """Create a match of ``game`` with one seat per entry of ``seats`` (``{"name", "user"?}``).
 
     Raises :class:`InvalidInput` for an unknown game, a seat count the game does not allow, blank or
-    duplicate seat names, or options that do not fit the game's schema.
+    duplicate seat names, or options that do not fit the game's schema. ``played`` carries how a game
+    logged after the fact was played (``played_at``, ``duration_min``, ``location``, ``first_seat``,
+    ``source_uuid``), all optional.
     """
     ruleset = ruleset_for(game)
     if not isinstance(seats, list):
@@ -105,8 +108,9 @@ def match_create(
     cleaned = options_clean(ruleset, options)
     stream = store.stream_create(kind=Stream.KIND_MATCH, game=game, options=cleaned, seat_count=len(seats))
     match = Match.objects.create(
-        stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign
-    )
+        stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign,
+        **(played or {}),
+    )  # fmt: skip
     for index, (seat, name) in enumerate(zip(seats, names, strict=True)):
         player = player_get_or_create(owner=owner, name=name, user=seat.get("user"))
         Seat.objects.create(match=match, index=index, player=player)
