@@ -6,6 +6,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from config.auth import TokenLoginApi
 
+from config.health import healthz
+
 api_patterns = [
     path("", include("matches.urls_api")),
     path("", include("campaigns.urls_api")),
@@ -16,6 +18,7 @@ api_patterns = [
 ]
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
     path("", include("frontend.urls")),
