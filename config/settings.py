@@ -223,6 +223,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # the worker logs through LOGGING too
 # -- HTTPS hardening (README › Running for real): DJANGO_HTTPS=1 turns all of it on; each can be overridden --
 HTTPS = env_bool("DJANGO_HTTPS", False)
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", HTTPS)
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", str(365 * 24 * 3600 if HTTPS else 0)))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)

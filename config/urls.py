@@ -5,7 +5,6 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from config.auth import TokenLoginApi
-
 from config.health import healthz
 
 api_patterns = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0004_lighter_event_indexes'),
+        ('matches', '0005_match_play_details'),
     ]
 
     operations = [
