@@ -13,15 +13,16 @@ from rest_framework.views import APIView
 
 from campaigns import selectors, services
 from campaigns.models import Campaign
+from config.api import JsonInput
 from matches.api import ERRORS, append_body, parse, users_by_name
 from matches.selectors import stream_log
 from matches.serializers import EventInput, EventOutput
 
 
-class CampaignCreateInput(serializers.Serializer):
+class CampaignCreateInput(JsonInput):
     name = serializers.CharField(max_length=120)
     game = serializers.CharField(max_length=64, required=False, default="saltmarsh")
-    options = serializers.JSONField(required=False, default=dict)
+    options = serializers.JSONField(required=False, default=dict, allow_null=True, help_text="null: the defaults")
     is_public = serializers.BooleanField(required=False, default=True)
     recorders = serializers.ListField(child=serializers.CharField(max_length=150), required=False, default=list)
 
@@ -38,7 +39,7 @@ class CampaignOutput(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class BatchInput(serializers.Serializer):
+class BatchInput(JsonInput):
     actions = serializers.ListField(child=serializers.JSONField(), max_length=50)
     expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
     idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=90)
@@ -51,12 +52,14 @@ class SheetQuery(serializers.Serializer):
 class CampaignListCreateApi(APIView):
     """GET visible campaigns; POST create one."""
 
+    pagination_class = PageNumberPagination  # also tells the schema that the list is a page
+
     def get_permissions(self) -> list[Any]:
         return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
 
     @extend_schema(responses={200: CampaignOutput(many=True)})
     def get(self, request: Request) -> Response:
-        paginator = PageNumberPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.campaign_list(user=request.user), request, view=self)
         return paginator.get_paginated_response(CampaignOutput(page, many=True).data)
 
@@ -149,13 +152,13 @@ class CampaignLedgerApi(APIView):
         return Response(rows)
 
 
-class AdventureHeroInput(serializers.Serializer):
+class AdventureHeroInput(JsonInput):
     name = serializers.CharField(max_length=80)
     max_hp = serializers.IntegerField(min_value=1, max_value=99)
     surges = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
 
 
-class AdventureStartInput(serializers.Serializer):
+class AdventureStartInput(JsonInput):
     adventure = serializers.CharField(max_length=120)
     heroes = AdventureHeroInput(many=True)
     reward = serializers.IntegerField(min_value=0, max_value=100_000, required=False, default=0)

@@ -200,6 +200,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.add_common_responses"],
 }
 
 # Logs: JSON lines with the request id (config/logs.py), or plain text with CHRONICLE_LOG_FORMAT=text;

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import JsonInput
 from matches import selectors, services
 from matches.errors import InvalidInput, NotFound, NotListable
 from matches.serializers import (
@@ -19,6 +20,7 @@ from matches.serializers import (
     ErrorOutput,
     EventInput,
     EventOutput,
+    GameOutput,
     LegalMoveOutput,
     MatchCreateInput,
     MatchListFilter,
@@ -77,6 +79,8 @@ def append_body(result: Any, game: str) -> dict[str, Any]:
 class MatchListCreateApi(APIView):
     """GET: visible matches, filtered and paginated. POST: create a match (signed-in users)."""
 
+    pagination_class = PageNumberPagination  # also tells the schema that the list is a page
+
     def get_permissions(self) -> list[Any]:
         return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
 
@@ -84,7 +88,7 @@ class MatchListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = parse(MatchListFilter, request.query_params.dict())
         qs = selectors.match_list(user=request.user, **filters)
-        paginator = PageNumberPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response(MatchOutput(page, many=True).data)
 
@@ -185,7 +189,7 @@ class MatchLegalMovesApi(APIView):
 class GameListApi(APIView):
     """GET every game: slug, seats, options schema, event types with payload schemas."""
 
-    @extend_schema(operation_id="games_list", responses={200: dict})
+    @extend_schema(operation_id="games_list", responses={200: GameOutput(many=True)})
     def get(self, request: Request) -> Response:
         return Response([game_description(r) for r in all_rulesets()])
 
@@ -193,7 +197,7 @@ class GameListApi(APIView):
 class GameDetailApi(APIView):
     """GET one game's description."""
 
-    @extend_schema(responses={200: dict, 404: ERRORS[404]})
+    @extend_schema(responses={200: GameOutput, 404: ERRORS[404]})
     def get(self, request: Request, slug: str) -> Response:
         try:
             return Response(game_description(get_ruleset(slug)))
@@ -201,7 +205,7 @@ class GameDetailApi(APIView):
             raise NotFound(f"No game '{slug}'.") from None
 
 
-class RecordersInput(serializers.Serializer):
+class RecordersInput(JsonInput):
     recorders = serializers.ListField(child=serializers.CharField(max_length=150), max_length=20)
 
 
