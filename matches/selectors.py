@@ -11,7 +11,8 @@ from django.db.models import Q, QuerySet
 from matches import store
 from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
-from matches.models import Match, Player
+from matches.models import Match, Player, Stream
+from matches.visibility import Viewer
 from rulesets import Event, get_ruleset
 
 UserLike = AbstractBaseUser | AnonymousUser
@@ -92,10 +93,10 @@ class MatchState:
     warnings: list[str]
 
 
-def match_state(*, match: Match, at: int | None = None, seat: int | None = None, full: bool = True) -> MatchState:
-    """The state at version ``at`` (latest when None); raises :class:`NotFound` past the latest.
+def match_state(*, match: Match, viewer: Viewer, at: int | None = None) -> MatchState:
+    """The state at version ``at`` (latest when None) as ``viewer`` may see it (see ``matches.visibility``).
 
-    ``full``: everything (for recorders); otherwise the ruleset's view for ``seat`` (None = spectator).
+    Raises :class:`NotFound` past the latest version.
     """
     head = store.head_load(match.stream_id, fresh=True)
     if at is None:
@@ -109,7 +110,7 @@ def match_state(*, match: Match, at: int | None = None, seat: int | None = None,
     return MatchState(
         version=pos.version,
         latest_version=head.version,
-        state=pos.state if full and seat is None else ruleset.view(pos.state, seat),
+        state=viewer.state(ruleset, pos.state),
         outcome=outcome.to_dict() if outcome else None,
         turn_seats=list(turn.seats),
         phase=turn.phase,
@@ -119,32 +120,38 @@ def match_state(*, match: Match, at: int | None = None, seat: int | None = None,
     )
 
 
-def match_legal_moves(*, match: Match) -> list[Event] | None:
-    """Every event the rules accept now, or None where the game cannot list them."""
+def match_legal_moves(*, match: Match, viewer: Viewer) -> list[Event] | None:
+    """Every event the rules accept now as ``viewer`` may know them, or None where the game cannot list them."""
     head = store.head_load(match.stream_id, fresh=True)
-    return get_ruleset(match.game).legal_moves(head.state)
+    return viewer.moves(get_ruleset(match.game), head.state)
 
 
 @dataclass(frozen=True)
 class LogLine:
-    """One entry of a match's history, with who recorded it and whether it still counts."""
+    """One entry of a stream's history as the viewer may read it (``event``), who recorded it, whether it counts."""
 
     row: EventRow
+    event: Event
     text: str
     voided_by: int | None
     void_reason: str
 
 
-def stream_log(*, stream_id: int, game: str, seat_names: list[str]) -> list[LogLine]:
-    """Every event of a stream, oldest first, described in plain words, voided entries marked."""
+def stream_log(*, stream_id: int, game: str, seat_names: list[str], viewer: Viewer) -> list[LogLine]:
+    """Every event of a stream, oldest first, as ``viewer`` may read it, in plain words, voided entries marked."""
     from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RULE_OVERRIDDEN
 
     ruleset = get_ruleset(game)
     rows = list(EventRow.objects.filter(stream_id=stream_id).select_related("recorded_by").order_by("version"))
+    entries = [(r.version, Event(r.type, r.seat, r.data)) for r in rows]
+    initial: dict[str, Any] = {}
+    if not viewer.everything and ruleset.hides_information:
+        stream = Stream.objects.only("options", "seat_count").get(pk=stream_id)
+        initial = ruleset.initial_state(stream.options, stream.seat_count)
+    shown = viewer.log(ruleset, entries, initial)
     voided = {int(r.data["version"]): (r.version, r.data.get("reason", "")) for r in rows if r.type == EVENT_VOIDED}
     lines = []
-    for r in rows:
-        ev = Event(r.type, r.seat, r.data)
+    for r, ev in zip(rows, shown, strict=True):
         if r.type == EVENT_VOIDED:
             text = f"Voided entry {r.data['version']}: {r.data.get('reason', '')}"
         elif r.type == RULE_OVERRIDDEN:
@@ -155,9 +162,9 @@ def stream_log(*, stream_id: int, game: str, seat_names: list[str]) -> list[LogL
             try:
                 text = ruleset.describe(ev, seat_names)
             except Exception:  # a description must never break the history page
-                text = f"{r.type} {r.data}"
+                text = f"{ev.type} {ev.data}"
         by, why = voided.get(r.version, (None, ""))
-        lines.append(LogLine(row=r, text=text, voided_by=by, void_reason=why))
+        lines.append(LogLine(row=r, event=ev, text=text, voided_by=by, void_reason=why))
     return lines
 
 
