@@ -8,7 +8,7 @@ here, once, for every ruleset.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rulesets.base import Event, EventType, Ruleset, RuleViolation, State
@@ -81,6 +81,7 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
         return Position(pos.state, new_version, True)
     if event.type == EVENT_VOIDED:
         raise ValueError("voids are folded by fold(), not step()")
+    event = replace(event, version=new_version)
     if check and not pos.override_pending:
         ruleset.validate(pos.state, event)
     try:
@@ -129,6 +130,25 @@ def fold(
         except Exception as exc:
             raise ReplayError(version, None, f"Entry {version} ({event.type}) cannot be applied: {exc}") from exc
     return pos
+
+
+def states_before(ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, Event]]) -> dict[int, State]:
+    """The state each entry of ``tail`` was recorded on, by version (for rulesets whose history sentences
+    depend on the position: ``Ruleset.describe_uses_state``). A voided entry gets the state it was played
+    on, as if it counted; entries that no longer fold keep the last good state (history never fails)."""
+    numbered = list(tail)
+    voided = voided_versions(numbered)
+    out: dict[int, State] = {}
+    pos = start
+    for version, event in numbered:
+        out[version] = pos.state
+        if version in voided or event.type == EVENT_VOIDED:
+            continue
+        try:
+            pos = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=False)
+        except Exception:  # a history page must never break on an entry that no longer folds
+            continue
+    return out
 
 
 def replay(
