@@ -143,12 +143,25 @@ class Match(models.Model):
     campaign = models.ForeignKey(
         "campaigns.Campaign", null=True, blank=True, on_delete=models.PROTECT, related_name="adventure_matches"
     )
+    # When and how the game was played, for matches logged after the fact or imported (else from the events).
+    played_at = models.DateTimeField(null=True, blank=True)
+    duration_min = models.PositiveIntegerField(null=True, blank=True)
+    location = models.CharField(max_length=120, blank=True, default="")
+    first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    source_uuid = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL = not imported)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "source_uuid"],
+                condition=models.Q(source_uuid__isnull=False),
+                name="match_owner_source_uuid_unique",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.title or f"{self.game} #{self.pk}"

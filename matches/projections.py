@@ -9,6 +9,7 @@ from django.db import connection, transaction
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
 from rulesets import get_ruleset
+from rulesets.replay import outcome_of
 
 MATCH_SUMMARY = "match_summary"
 BATCH = 1000
@@ -38,7 +39,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         if summary.version >= entry.version:
             continue  # already projected (a redelivered task)
         pos = store.position_at(stream_id, entry.version)
-        outcome = get_ruleset(match.game).outcome(pos.state)
+        outcome = outcome_of(get_ruleset(match.game), pos.state)
         summary.version = entry.version
         summary.events_count = entry.version
         summary.voided_count += voids.get(stream_id, 0)

@@ -15,6 +15,7 @@ _MODULES = (
     "rulesets.saltmarsh",
     "rulesets.saltmarsh_adventure",
     "rulesets.bone_wars",
+    "rulesets.scoresheet",
 )
 
 _registry: dict[str, Ruleset] | None = None
