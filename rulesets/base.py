@@ -137,6 +137,11 @@ class Ruleset:
         """Cross-field checks on options beyond their schema; returns human-readable problems."""
         return []
 
+    def insights(self, state: State) -> dict[str, Any]:
+        """Facts of a finished game worth counting across many games (e.g. the winning line's kind), as flat
+        JSON values keyed by a stable name; shown on the game's statistics page. Default: none."""
+        return {}
+
     def warnings(self, state: State) -> list[str]:
         """Advice to show beside the state (e.g. a house rule the rulebook advises against)."""
         return []
