@@ -14,6 +14,7 @@ _MODULES = (
     "rulesets.salt_and_bones",
     "rulesets.saltmarsh",
     "rulesets.saltmarsh_adventure",
+    "rulesets.bone_wars",
     "rulesets.scoresheet",
 )
 
