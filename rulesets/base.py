@@ -149,6 +149,11 @@ class Ruleset:
         """Cross-field checks on options beyond their schema; returns human-readable problems."""
         return []
 
+    def insights(self, state: State) -> dict[str, Any]:
+        """Facts of a finished game worth counting across many games (e.g. the winning line's kind), as flat
+        JSON values keyed by a stable name; shown on the game's statistics page. Default: none."""
+        return {}
+
     def check_setup(self, options: dict[str, Any], seat_count: int) -> list[str]:
         """Checks of options against the number of seats (a seat index, one value per seat)."""
         return []
