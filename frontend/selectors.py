@@ -8,7 +8,7 @@ from matches.models import Event as EventRow
 from matches.selectors import UserLike, match_visible_qs
 from matches.visibility import RECORDER, row_as_seen, viewer_for
 from rulesets import get_ruleset
-from rulesets.replay import EVENT_VOIDED
+from rulesets.replay import EVENT_VOIDED, describe_entry
 
 
 def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
@@ -26,10 +26,7 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
         names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
         ruleset = get_ruleset(match.game)
         event = row_as_seen(viewer_for(user, match) if ruleset.hides_information else RECORDER, r)
-        try:
-            text = ruleset.describe(event, names)
-        except Exception:  # a description must never break the home page
-            text = r.type.replace("_", " ")
+        text = describe_entry(ruleset, event, names)
         by = r.recorded_by.username if r.recorded_by_id else ""
         out.append({"match": match, "version": r.version, "text": text, "at": r.recorded_at, "by": by})
     return out

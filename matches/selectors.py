@@ -11,9 +11,10 @@ from django.db.models import Q, QuerySet
 from matches import store
 from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
-from matches.models import Match, Player, Stream
+from matches.models import Match, Player
 from matches.visibility import Viewer
-from rulesets import Event, get_ruleset
+from rulesets import Event, TurnInfo, get_ruleset
+from rulesets.replay import RESULT_KEY, outcome_of
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -105,8 +106,8 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None) -> Match
         raise InvalidInput({"at": ["Must be a version ≥ 0."]})
     pos = store.position_at(match.stream_id, at, _head=head)
     ruleset = get_ruleset(match.game)
-    outcome = ruleset.outcome(pos.state)
-    turn = ruleset.turn(pos.state)
+    outcome = outcome_of(ruleset, pos.state)
+    turn = ruleset.turn(pos.state) if pos.state.get(RESULT_KEY) is None else TurnInfo(seats=(), phase="over")
     return MatchState(
         version=pos.version,
         latest_version=head.version,
@@ -123,6 +124,8 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None) -> Match
 def match_legal_moves(*, match: Match, viewer: Viewer) -> list[Event] | None:
     """Every event the rules accept now as ``viewer`` may know them, or None where the game cannot list them."""
     head = store.head_load(match.stream_id, fresh=True)
+    if head.state.get(RESULT_KEY) is not None:
+        return []  # the table recorded the result: the game is over
     return viewer.moves(get_ruleset(match.game), head.state)
 
 
@@ -139,33 +142,32 @@ class LogLine:
 
 def stream_log(*, stream_id: int, game: str, seat_names: list[str], viewer: Viewer) -> list[LogLine]:
     """Every event of a stream, oldest first, as ``viewer`` may read it, in plain words, voided entries marked."""
-    from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RULE_OVERRIDDEN
+    from rulesets.replay import EVENT_VOIDED, describe_entry
 
     ruleset = get_ruleset(game)
     rows = list(EventRow.objects.filter(stream_id=stream_id).select_related("recorded_by").order_by("version"))
     entries = [(r.version, Event(r.type, r.seat, r.data)) for r in rows]
-    initial: dict[str, Any] = {}
-    if not viewer.everything and ruleset.hides_information:
-        stream = Stream.objects.only("options", "seat_count").get(pk=stream_id)
-        initial = ruleset.initial_state(stream.options, stream.seat_count)
-    shown = viewer.log(ruleset, entries, initial)
+    redacting = not viewer.everything and ruleset.hides_information
+    before = _states_before(ruleset, stream_id, rows) if ruleset.describe_uses_state or redacting else {}
+    shown = viewer.log(ruleset, entries, before)
     voided = {int(r.data["version"]): (r.version, r.data.get("reason", "")) for r in rows if r.type == EVENT_VOIDED}
     lines = []
     for r, ev in zip(rows, shown, strict=True):
-        if r.type == EVENT_VOIDED:
-            text = f"Voided entry {r.data['version']}: {r.data.get('reason', '')}"
-        elif r.type == RULE_OVERRIDDEN:
-            text = f"Rule overridden for the next move: {r.data.get('reason', '')}"
-        elif r.type in META_EVENT_TYPES:
-            text = r.type
-        else:
-            try:
-                text = ruleset.describe(ev, seat_names)
-            except Exception:  # a description must never break the history page
-                text = f"{ev.type} {ev.data}"
+        state = before.get(r.version)
+        text = describe_entry(ruleset, ev, seat_names, None if state is None else viewer.state(ruleset, state))
         by, why = voided.get(r.version, (None, ""))
         lines.append(LogLine(row=r, event=ev, text=text, voided_by=by, void_reason=why))
     return lines
+
+
+def _states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> dict[int, Any]:
+    """The state each row was recorded on (one fold of the log), for rulesets that describe with it."""
+    from matches.models import Stream
+    from rulesets.replay import Position, states_before
+
+    stream = Stream.objects.only("options", "seat_count").get(pk=stream_id)
+    start = Position(ruleset.initial_state(stream.options, stream.seat_count))
+    return states_before(ruleset, start, ((r.version, Event(r.type, r.seat, r.data)) for r in rows))
 
 
 def match_seat_names(match: Match) -> list[str]:

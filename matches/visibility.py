@@ -9,13 +9,12 @@ ruleset's decision. Every read path (state, log, legal moves, pages, exports, ad
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rulesets import Event, Ruleset, get_ruleset
 from rulesets.base import State
-from rulesets.replay import Position, ReplayError, fold, voided_versions
 
 
 @dataclass(frozen=True)
@@ -37,23 +36,13 @@ class Viewer:
         """One recorded entry as this viewer may read it; ``state_before`` is the full state it was applied to."""
         return event if self.everything else ruleset.redact_event(event, state_before, self.seat)
 
-    def log(self, ruleset: Ruleset, entries: Sequence[tuple[int, Event]], initial: State) -> list[Event]:
-        """A whole log (``(version, event)`` pairs from version 1, corrections included) as this viewer reads it.
-
-        Folds the log to give each entry the state before it only when the game hides anything.
-        """
+    def log(self, ruleset: Ruleset, entries: Sequence[tuple[int, Event]], before: Mapping[int, State]) -> list[Event]:
+        """A log (``(version, event)`` pairs, corrections included) as this viewer reads it; ``before`` maps each
+        version to the full state it was recorded on (``rulesets.replay.states_before``), needed only when
+        the game hides anything from this viewer."""
         if self.everything or not ruleset.hides_information:
             return [event for _, event in entries]
-        voided = voided_versions(entries)
-        pos = Position(initial, 0, False)
-        out = []
-        for version, event in entries:
-            out.append(self.event(ruleset, event, pos.state))
-            try:
-                pos = fold(ruleset, pos, [(version, event)], voided)
-            except ReplayError:  # a rule changed under a stored entry: keep redacting against the last good state
-                pos = Position(pos.state, version, pos.override_pending)
-        return out
+        return [self.event(ruleset, event, before[version]) for version, event in entries]
 
 
 RECORDER = Viewer(everything=True)

@@ -25,11 +25,11 @@ from tests.matches.hidden_reads import match_reads, read_all, readers
 
 pytestmark = pytest.mark.django_db
 
-SB_TESTS = Path(__file__).resolve().parents[1] / "rulesets" / "salt_and_bones"
 
-
-def _sb_table() -> Any:
-    spec = importlib.util.spec_from_file_location("sb_table_conftest", SB_TESTS / "conftest.py")
+def _table(game_dir: str) -> Any:
+    """The ruleset tests' ``Table`` helper of a game (a recorder that validates and applies events)."""
+    path = Path(__file__).resolve().parents[1] / "rulesets" / game_dir / "conftest.py"
+    spec = importlib.util.spec_from_file_location(f"{game_dir}_table_conftest", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.Table
@@ -48,7 +48,7 @@ def people(make_user: Any) -> dict[str, Any]:
 def _sb_match(people: dict[str, Any], secret: str) -> Any:
     """Seat 0 places ``secret`` face-down, seat 1 (Bo, a signed-up user) places Anticipation face-down; then
     combat starts and seat 0 (Momentum) plays an Attack card, so INSTINCT cards become playable."""
-    table = _sb_table()()
+    table = _table("salt_and_bones")()
     table.to_combat(boards={0: [("instinct", secret)], 1: [("instinct", "Anticipation")]})
     attack = next(m for m in get_ruleset("salt-and-bones").legal_moves(table.state) if m.type == "attack_card_played")
     table.do(attack.type, attack.seat, **attack.data)
@@ -60,8 +60,10 @@ def _sb_match(people: dict[str, Any], secret: str) -> Any:
     return match
 
 
-def test_salt_and_bones_face_down_instinct_cards_reach_no_other_reader(people):
-    a, b = _sb_match(people, "Overwhelm"), _sb_match(people, "Condescend")
+def _scan_twins(people: dict[str, Any], a: Any, b: Any, secrets: tuple[str, str]) -> None:
+    """Twin matches ``a`` and ``b`` differ only in a hidden value (``secrets[0]`` in ``a``, ``secrets[1]`` in
+    ``b``): every read by a reader who may not see it mentions each secret as often in both twins; the
+    recorder's state differs (so the scan can fail)."""
     who = readers(owner=people["owner"], seat_user=people["bo"], staff_user=people["staff"])
     urls_a, urls_b = match_reads(a), match_reads(b)
     assert len(urls_a) == len(urls_b)
@@ -69,18 +71,21 @@ def test_salt_and_bones_face_down_instinct_cards_reach_no_other_reader(people):
         admin = client is who.staff
         bodies_a, bodies_b = read_all(client, urls_a, admin=admin), read_all(client, urls_b, admin=admin)
         for url_a, url_b in zip(urls_a, urls_b, strict=True):
-            for secret in ("Overwhelm", "Condescend"):
+            for secret in secrets:
                 assert bodies_a[url_a].count(secret) == bodies_b[url_b].count(secret), (name, url_a, secret)
-    # the recorder sees the card on the state, in the log and among the legal moves (so the scan can fail)
-    api = [u for u in urls_a if u.startswith("/api/")]
-    recorder_a, recorder_b = (
-        read_all(who.recorder, api),
-        read_all(who.recorder, [u for u in urls_b if u.startswith("/api/")]),
-    )
-    for url_a, url_b in [(f"/api/matches/{a.pk}/state/", f"/api/matches/{b.pk}/state/"),
-                         (f"/api/matches/{a.pk}/events/", f"/api/matches/{b.pk}/events/"),
-                         (f"/api/matches/{a.pk}/legal-moves/", f"/api/matches/{b.pk}/legal-moves/")]:  # fmt: skip
-        assert recorder_a[url_a].count("Overwhelm") > recorder_b[url_b].count("Overwhelm"), url_a
+    state_a = who.recorder.get(f"/api/matches/{a.pk}/state/").content.decode()
+    state_b = who.recorder.get(f"/api/matches/{b.pk}/state/").content.decode()
+    assert state_a.count(secrets[0]) > state_b.count(secrets[0])
+
+
+def test_salt_and_bones_face_down_instinct_cards_reach_no_other_reader(people, client_for):
+    a, b = _sb_match(people, "Overwhelm"), _sb_match(people, "Condescend")
+    _scan_twins(people, a, b, ("Overwhelm", "Condescend"))
+    # the recorder sees the card in the log and among the legal moves too
+    for url in ("events", "legal-moves"):
+        seen_a = client_for(people["owner"]).get(f"/api/matches/{a.pk}/{url}/").content.decode()
+        seen_b = client_for(people["owner"]).get(f"/api/matches/{b.pk}/{url}/").content.decode()
+        assert seen_a.count("Overwhelm") > seen_b.count("Overwhelm"), url
 
 
 def test_salt_and_bones_each_seat_sees_its_own_face_down_card_and_not_the_other(people, client_for):
@@ -120,6 +125,27 @@ def test_a_recorder_may_ask_for_one_seats_view_and_a_spectator_may_not_ask_for_a
         assert "Overwhelm" not in json.dumps(client.get(url).json()["state"]["boards"])
 
 
+def _first_spine_match(people: dict[str, Any], secret: str) -> Any:
+    """Seat 0 chooses ``secret`` as its origin, seat 1 (Bo) the priest; seat 0 then refills and places a plain
+    card (which reveals nothing)."""
+    table = _table("the_first_spine")(2, board=[4, 5])
+    table.setup(origins=(secret, "priest")).refill().place("Squire", [2, 2])
+    match = match_create(
+        owner=people["owner"], game="the-first-spine", options=table.options,
+        seats=[{"name": "Ana"}, {"name": "Bo", "user": people["bo"]}],
+    )  # fmt: skip
+    _record_all(match, people["owner"], table.events)
+    match.refresh_from_db()
+    return match
+
+
+def test_the_first_spine_secret_origins_reach_no_other_reader(people, client_for):
+    a, b = _first_spine_match(people, "healer"), _first_spine_match(people, "architect")
+    _scan_twins(people, a, b, ("healer", "architect"))
+    players = client_for(people["bo"]).get(f"/api/matches/{a.pk}/state/").json()["state"]["players"]
+    assert [p["origin"] for p in players] == [None, "priest"]  # Bo sees his own origin only
+
+
 # -- games without hidden information: the filter takes nothing away -----------------------------------
 
 
@@ -144,6 +170,19 @@ def _get_salty(people: dict[str, Any]) -> tuple[Any, str]:
     return match, "attribute"
 
 
+def _bone_wars(people: dict[str, Any]) -> tuple[Any, str]:
+    from matches import store
+
+    match = match_create(
+        owner=people["owner"], game="bone-wars", seats=[{"name": "Ana"}, {"name": "Bo", "user": people["bo"]}]
+    )
+    ruleset = get_ruleset("bone-wars")
+    for _ in range(2):
+        move = ruleset.legal_moves(store.head_load(match.stream_id, fresh=True).state)[0]
+        match_event_record(match=match, user=people["owner"], type=move.type, seat=move.seat, data=move.data)
+    return match, "credibility"
+
+
 def _adventure(people: dict[str, Any]) -> tuple[Any, str]:
     options = {"adventure": "Tammeraut's Fate", "heroes": [{"name": "Zephyrine", "class": "Rogue", "max_hp": 8},
                                                             {"name": "Brakk", "class": "Fighter", "max_hp": 10}]}  # fmt: skip
@@ -155,7 +194,11 @@ def _adventure(people: dict[str, Any]) -> tuple[Any, str]:
     return match, "Sahuagin Quillmonger"
 
 
-@pytest.mark.parametrize("build", [_last_stone, _get_salty, _adventure], ids=["last-stone", "get-salty", "adventure"])
+@pytest.mark.parametrize(
+    "build",
+    [_last_stone, _get_salty, _adventure, _bone_wars],
+    ids=["last-stone", "get-salty", "adventure", "bone-wars"],
+)
 def test_games_without_hidden_information_show_everyone_what_the_recorder_sees(people, build):
     match, planted = build(people)
     match.refresh_from_db()
