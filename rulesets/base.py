@@ -129,6 +129,12 @@ class Ruleset:
         """The state as ``seat`` may see it (None: a spectator). Default: everything is public."""
         return state
 
+    def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
+        """``event`` as ``viewer_seat`` (None: a spectator) may see it in the log; ``state_before`` is the state
+        it was recorded on. Default: unchanged. A game with secrets recorded in events (a secret origin)
+        returns a copy with them removed; every read of the log goes through this."""
+        return event
+
     def turn(self, state: State) -> TurnInfo:
         """Who may act now and in which phase; used to preselect the seat in forms."""
         return TurnInfo(seats=(), phase="")
@@ -142,6 +148,11 @@ class Ruleset:
     def check_options(self, options: dict[str, Any]) -> list[str]:
         """Cross-field checks on options beyond their schema; returns human-readable problems."""
         return []
+
+    def insights(self, state: State) -> dict[str, Any]:
+        """Facts of a finished game worth counting across many games (e.g. the winning line's kind), as flat
+        JSON values keyed by a stable name; shown on the game's statistics page. Default: none."""
+        return {}
 
     def check_setup(self, options: dict[str, Any], seat_count: int) -> list[str]:
         """Checks of options against the number of seats (a seat index, one value per seat)."""
