@@ -129,6 +129,12 @@ class Ruleset:
         """The state as ``seat`` may see it (None: a spectator). Default: everything is public."""
         return state
 
+    def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
+        """``event`` as ``viewer_seat`` (None: a spectator) may see it in the log; ``state_before`` is the state
+        it was recorded on. Default: unchanged. A game with secrets recorded in events (a secret origin)
+        returns a copy with them removed; every read of the log goes through this."""
+        return event
+
     def turn(self, state: State) -> TurnInfo:
         """Who may act now and in which phase; used to preselect the seat in forms."""
         return TurnInfo(seats=(), phase="")

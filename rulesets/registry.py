@@ -16,6 +16,7 @@ _MODULES = (
     "rulesets.saltmarsh_adventure",
     "rulesets.bone_wars",
     "rulesets.scoresheet",
+    "rulesets.the_first_spine",
 )
 
 _registry: dict[str, Ruleset] | None = None
