@@ -140,7 +140,7 @@ def _show(f: Field, value: Any) -> Any:
     if widget == "tags" and isinstance(value, list):
         return ", ".join(str(v) for v in value)
     if widget == "pairs" and isinstance(value, dict):
-        return ", ".join(f"{k}: {v}" for k, v in value.items() if v)
+        return ", ".join(f"{c.name}: {value[c.name]}" for c in f.fields if value.get(c.name))  # schema order
     if isinstance(value, (list, dict)):
         return json.dumps(value)
     return str(value)
