@@ -56,13 +56,16 @@ def viewer_for(user: Any, obj: Any, *, seat: int | None = None) -> Viewer:
     a user linked to a seat's player sees that seat's view (the lowest seat when linked to several); anyone
     else is a spectator. ``seat`` is ignored for everyone but recorders.
     """
+    from django.db.models import Q
+
     from matches.selectors import can_record
 
     if user is not None and user.is_authenticated and (user.is_superuser or can_record(user, obj)):
         return RECORDER if seat is None else Viewer(everything=False, seat=seat)
     seats = getattr(obj, "seats", None)
     if user is not None and user.is_authenticated and seats is not None:
-        own = seats.filter(player__user=user).order_by("index").values_list("index", flat=True).first()
+        mine = Q(player__user=user) | Q(player__merged_into__user=user)  # a merged duplicate counts as its player
+        own = seats.filter(mine).order_by("index").values_list("index", flat=True).first()
         if own is not None:
             return Viewer(everything=False, seat=own)
     return SPECTATOR
