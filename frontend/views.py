@@ -214,7 +214,13 @@ def match_detail(
                 }
             )
     board = boards.board_for(
-        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying
+        match=match,
+        ruleset=ruleset,
+        ms=ms,
+        legal=legal,
+        request=request,
+        can_record=can_record and not replaying,
+        problem=problem,
     )
     context = {
         "match": match,
@@ -254,8 +260,11 @@ def _posted_event(
     spec = event_types_with_meta(get_ruleset(match.game)).get(type_)
     if spec is None:
         return type_, seat, {}, {}, {}
-    data, errors = parse_inputs(spec.fields, request.POST, "data.")
+    expand = request.POST.get("expand") == "1"  # a board form drawing objects as separate inputs
+    data, errors = parse_inputs(spec.fields, request.POST, "data.", expand=expand)
     raw = {f"data.{f.name}": request.POST.get(f"data.{f.name}", "") for f in spec.fields}
+    if expand:
+        raw = {k: v for k, v in request.POST.items() if k.startswith("data.")}
     return type_, seat, data, raw, errors
 
 

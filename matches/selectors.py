@@ -170,6 +170,12 @@ def _states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> dict[i
     return states_before(ruleset, start, ((r.version, Event(r.type, r.seat, r.data)) for r in rows))
 
 
+def stream_times(*, stream_id: int, versions: list[int]) -> dict[int, Any]:
+    """When the entries at ``versions`` were recorded (version → datetime)."""
+    rows = EventRow.objects.filter(stream_id=stream_id, version__in=versions).values_list("version", "recorded_at")
+    return dict(rows)
+
+
 def match_seat_names(match: Match) -> list[str]:
     """Seat names in seat order."""
     return [s.player.name for s in match.seats.select_related("player").order_by("index")]
