@@ -109,3 +109,23 @@ def test_catalog_import_with_escaped_nul_is_refused(client, owner):
     r = client.post("/catalogs/import/", {"game": "salt-and-bones", "name": "Deck", "json": '{"name": "x' + NUL + '"}'})
     assert r.status_code == 400 and b"NUL" in r.content
     assert Catalog.objects.count() == 0
+
+
+HUGE = "9" * 30
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/matches/{id}/?at=" + HUGE,
+        "/matches/{id}/history/?at=" + HUGE,
+        "/api/matches/{id}/state/?at=" + HUGE,
+        "/api/matches/{id}/state/?seat=" + HUGE,
+        "/api/matches/?player=" + HUGE,
+        "/api/matches/?page=" + HUGE,
+        "/matches/?page=" + HUGE,
+    ],
+)
+def test_numbers_too_big_for_the_database_are_never_a_500(client, stone_match, path):
+    r = client.get(path.format(id=stone_match.pk))
+    assert r.status_code < 500, (path, r.status_code)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0005_match_play_details'),
+        ('matches', '0007_player_merges'),
     ]
 
     operations = [
