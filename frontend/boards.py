@@ -17,6 +17,7 @@ BOARDS: dict[str, str] = {
     "get-salty": "frontend.board_get_salty:board",
     "salt-and-bones": "frontend.board_salt_and_bones:board",
     "saltmarsh-adventure": "frontend.board_saltmarsh_adventure:board",
+    "the-first-spine": "frontend.board_the_first_spine:board",
 }
 
 
