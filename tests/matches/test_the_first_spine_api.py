@@ -181,7 +181,6 @@ def test_a_secret_origin_stays_out_of_state_legal_moves_and_pages(api, secret_ma
     assert "state@12" in _origin_leaks(_secret_reads(api, mid), "healer")  # the recorder sees it: the scan finds it
 
 
-@pytest.mark.xfail(reason="the log filter for every reader is being landed by another engineer (streams)", strict=False)
 def test_a_secret_origin_stays_out_of_the_event_log(api, secret_match, client, client_for):
     mid, ana = secret_match
     for reader in (client, client_for(ana)):
