@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+from frontend.boards import named
 from frontend.forms import Input, build_inputs
 from matches.selectors import match_seat_names, stream_times
 from rulesets.base import Event
@@ -41,16 +42,6 @@ TEMPLATE = "frontend/boards/bone-wars.html"
 
 # the effects drawn as forms, in the order a turn usually records them
 EFFECT_FORMS = (MONEY_CHANGED, LOYALTY_GAINED, SPECIES_ARCHIVED, SLOT_UPGRADED, RP_GAINED)
-
-
-def named(text: str, names: list[str]) -> str:
-    """``text`` with "Seat N" replaced by the player's name."""
-
-    def name(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        return names[seat] if 0 <= seat < len(names) else m.group(0)
-
-    return re.sub(r"\bSeat (\d+)\b", name, text)
 
 
 def _move(event: Event) -> str:

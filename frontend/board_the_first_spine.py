@@ -12,12 +12,12 @@ ruleset's ``view`` (``ms.state``), so a hidden origin is never drawn.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from frontend.boards import named
 from matches.selectors import match_seat_names
 from rulesets.base import Event
 from rulesets.the_first_spine import board as B
@@ -30,16 +30,10 @@ LOG_LINES = 12
 COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#8a5a00")  # by seat: blue, red, green, amber
 # where a side's "attack/defense" label sits in a 100-unit cell, by board direction
 SIDE_LABEL = {"N": (50, 23), "E": (84, 54), "S": (50, 91), "W": (16, 54)}
-_SEAT = re.compile(r"Seat (\d+)")
 
 
 def _move_json(event: Event) -> str:
     return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
-
-
-def named(text: str, seat_names: list[str]) -> str:
-    """``Seat 1`` in a ruleset text becomes the seat's name."""
-    return _SEAT.sub(lambda m: seat_names[int(m.group(1))] if int(m.group(1)) < len(seat_names) else m.group(0), text)
 
 
 def preview_words(state: dict[str, Any], pair: dict[str, Any], seat_names: list[str]) -> str:
