@@ -247,6 +247,24 @@ def match_rule_override(
     )  # fmt: skip
 
 
+@transaction.atomic
+def match_house_rule_record(
+    *, match: Match, user: UserLike, reason: str, type: str, seat: int | None = None, data: Any = None,
+    expected_version: int | None = None, idempotency_key: str | None = None, request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
+    """A move the rules refuse, recorded on purpose in one step: ``rule_overridden {reason}`` then the move,
+    both or neither. Returns the move's result; raises like :func:`match_event_record`."""
+    match_rule_override(
+        match=match, user=user, reason=reason, expected_version=expected_version,
+        idempotency_key=f"{idempotency_key}-house-rule" if idempotency_key else None, request_id=request_id,
+    )  # fmt: skip
+    return match_event_record(
+        match=match, user=user, type=type, seat=seat, data=data,
+        expected_version=None if expected_version is None else expected_version + 1,
+        idempotency_key=idempotency_key, request_id=request_id,
+    )  # fmt: skip
+
+
 def match_recorders_set(*, match: Match, user: UserLike, recorders: list[AbstractBaseUser]) -> None:
     """Only the owner names who else may record."""
     if user.pk != match.owner_id:
