@@ -28,6 +28,7 @@ from matches.serializers import (
     game_description,
 )
 from rulesets import UnknownGame, all_rulesets, get_ruleset
+from rulesets.replay import outcome_of
 
 ERRORS = {
     400: OpenApiResponse(ErrorOutput, description="invalid payload or rule violation; nothing written"),
@@ -61,7 +62,7 @@ def users_by_name(names: list[str], field: str) -> list[Any]:
 
 def append_body(result: Any, game: str) -> dict[str, Any]:
     """The body answering an append (the same for a repeated idempotency key)."""
-    outcome = get_ruleset(game).outcome(result.state)
+    outcome = outcome_of(get_ruleset(game), result.state)
     return AppendOutput(
         {
             "version": result.version,
