@@ -173,4 +173,4 @@ def players_known(*, owner: UserLike) -> QuerySet[Player]:
     """Names this user has already seated, for suggestions."""
     if not owner.is_authenticated:
         return Player.objects.none()
-    return Player.objects.filter(owner=owner).order_by("name")
+    return Player.objects.filter(owner=owner, merged_into__isnull=True).order_by("name")

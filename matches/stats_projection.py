@@ -8,6 +8,7 @@ from typing import Any
 from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match, PlayedMatch, PlayerResult
+from matches.people import player_canonical
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of
 
@@ -20,7 +21,9 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     last: dict[int, int] = {}
     for entry in entries:
         last[entry.stream_id] = entry.version
-    matches = Match.objects.filter(stream_id__in=last).select_related("stream").prefetch_related("seats")
+    matches = (
+        Match.objects.filter(stream_id__in=last).select_related("stream").prefetch_related("seats__player__merged_into")
+    )
     for match in matches:
         _project_match(match, last[match.stream_id])
 
@@ -62,7 +65,7 @@ def _project_match(match: Match, version: int) -> None:
             PlayerResult(
                 match=match,
                 seat=seat.index,
-                player_id=seat.player_id,
+                player_id=player_canonical(seat.player).pk,
                 game=match.game,
                 played_at=played_at,
                 won=seat.index in winners,
