@@ -8,6 +8,7 @@ from typing import Any
 
 from frontend.forms import build_inputs, int_or_none
 from matches import selectors
+from matches.visibility import Viewer
 from rulesets import Event, Ruleset, RuleViolation
 
 # validate checks game over → phase → whose turn → the move (DESIGN §2), so these codes on an entry with an
@@ -65,9 +66,9 @@ def move_forms(
     return now, other
 
 
-def entries_since(*, match: Any, version: int, seat_names: list[str]) -> list[str]:
-    """The entries recorded after ``version``, in plain words with their numbers, oldest first."""
-    lines = selectors.stream_log(stream_id=match.stream_id, game=match.game, seat_names=seat_names)
+def entries_since(*, match: Any, version: int, seat_names: list[str], viewer: Viewer) -> list[str]:
+    """The entries recorded after ``version``, as ``viewer`` may read them, with their numbers, oldest first."""
+    lines = selectors.stream_log(stream_id=match.stream_id, game=match.game, seat_names=seat_names, viewer=viewer)
     return [f"{line.text} (entry {line.row.version})" for line in lines if line.row.version > version]
 
 
@@ -89,13 +90,24 @@ class Feedback:
 
 
 def feedback_for(
-    *, match: Any, problem: dict[str, Any], notes: list[str], seen: int | None, latest: int, seat_names: list[str]
+    *,
+    match: Any,
+    problem: dict[str, Any],
+    notes: list[str],
+    seen: int | None,
+    latest: int,
+    seat_names: list[str],
+    viewer: Viewer,
 ) -> Feedback | None:
     """What the bar says: a refusal or conflict from ``problem``, else the success ``notes`` (flash messages),
     else the entries recorded since version ``seen`` (a page reloaded by the live update)."""
     if problem.get("conflict"):
         expected = int_or_none(problem.get("expected_version"))
-        changes = entries_since(match=match, version=expected, seat_names=seat_names) if expected is not None else []
+        changes = (
+            entries_since(match=match, version=expected, seat_names=seat_names, viewer=viewer)
+            if expected is not None
+            else []
+        )
         return Feedback(
             "conflict",
             "Not recorded: someone else recorded first. The board shows the new state; "
@@ -107,7 +119,7 @@ def feedback_for(
     if notes:
         return Feedback("ok", " ".join(notes))
     if seen is not None and 0 <= seen < latest:
-        changes = entries_since(match=match, version=seen, seat_names=seat_names)
+        changes = entries_since(match=match, version=seen, seat_names=seat_names, viewer=viewer)
         if changes:
             return Feedback("news", "New at the table:", changes)
     return None

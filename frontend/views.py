@@ -30,8 +30,9 @@ from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
 from matches.catalogs import catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
+from matches.visibility import RECORDER, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
-from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
+from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 
 # -- accounts -------------------------------------------------------------------------------------------
 
@@ -184,16 +185,17 @@ def match_detail(
     at = int_or_none(request.GET.get("at"))
     if at is not None and at < 0:
         at = None
+    viewer = viewer_for(request.user, match)
     try:
-        ms = selectors.match_state(match=match, at=at, full=can_record)
+        ms = selectors.match_state(match=match, at=at, viewer=viewer)
     except NotFound:
-        ms = selectors.match_state(match=match, full=can_record)
+        ms = selectors.match_state(match=match, viewer=viewer)
         at = None
     replaying = at is not None and at != ms.latest_version
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
     # only recorders are offered moves; their state is the full one, so no second read of the head
-    legal = None if replaying or ms.outcome or not can_record else ruleset.legal_moves(ms.state)
+    legal = None if replaying or ms.outcome or not can_record else viewer.moves(ruleset, ms.state)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms_now: list[dict[str, Any]] = []
@@ -201,12 +203,13 @@ def match_detail(
     if can_record and not replaying and not ms.outcome:
         forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem)
     board = boards.board_for(
-        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying
-    )
+        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying,
+        problem=problem,
+    )  # fmt: skip
     feedback = feedback_for(
         match=match, problem=problem, notes=[str(m) for m in messages.get_messages(request)],
         seen=None if replaying else int_or_none(request.GET.get("seen")), latest=ms.latest_version,
-        seat_names=seat_names,
+        seat_names=seat_names, viewer=viewer,
     )  # fmt: skip
     context = {
         "match": match,
@@ -248,7 +251,8 @@ def _posted_event(request: HttpRequest, match: Any) -> tuple[str, int | None, An
     spec = event_types_with_meta(get_ruleset(match.game)).get(type_)
     if spec is None:
         return type_, seat, {}, {}, {}
-    data, errors = parse_inputs(spec.fields, request.POST, "data.", expand=True)
+    expand = request.POST.get("expand") == "1"  # the move forms and board forms drawing objects as inputs
+    data, errors = parse_inputs(spec.fields, request.POST, "data.", expand=expand)
     return type_, seat, data, request.POST, errors
 
 
@@ -287,16 +291,21 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     )
     if refused:
         return refused
-    messages.success(request, _recorded_words(match, result.version, type_, seat, data))
+    messages.success(request, _recorded_words(match, result, type_, seat, data))
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
-def _recorded_words(match: Any, version: int, type_: str, seat: int | None, data: Any) -> str:
-    """The bar's sentence after a successful submit: the entry's number and what it says."""
+def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
+    """The bar's sentence after a successful submit: the entry's number and what it says (as the history
+    says it to the recorder who just typed it)."""
     if type_ == RULE_OVERRIDDEN:
-        return f"Recorded entry {version}: house rule ({data.get('reason', '')}); the next move is not checked."
-    text = get_ruleset(match.game).describe(Event(type_, seat, data), selectors.match_seat_names(match))
-    return f"Recorded entry {version}: {text}"
+        return f"Recorded entry {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
+    ruleset = get_ruleset(match.game)
+    before = None
+    if ruleset.describe_uses_state:
+        before = selectors.match_state(match=match, at=result.version - 1, viewer=RECORDER).state
+    text = describe_entry(ruleset, Event(type_, seat, data), selectors.match_seat_names(match), before=before)
+    return f"Recorded entry {result.version}: {text}"
 
 
 def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, Any], data: Any) -> HttpResponse:
@@ -318,7 +327,7 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
     )  # fmt: skip
     if refused:
         return refused
-    words = _recorded_words(match, result.version, problem["type"], problem["seat"], data)
+    words = _recorded_words(match, result, problem["type"], problem["seat"], data)
     messages.success(request, f"{words} (house rule: {reason})")
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
@@ -366,8 +375,9 @@ def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
     """The log as a readable timeline, voided entries struck through, each linked to its replay position."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     lines = selectors.stream_log(
-        stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match)
-    )
+        stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match),
+        viewer=viewer_for(request.user, match),
+    )  # fmt: skip
     return render(
         request, "frontend/match_history.html", {"match": match, "lines": lines, "ruleset": get_ruleset(match.game)}
     )
