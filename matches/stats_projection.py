@@ -9,6 +9,7 @@ from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match, PlayedMatch, PlayerResult
 from matches.people import player_canonical
+from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of
 
@@ -57,7 +58,7 @@ def _project_match(match: Match, version: int) -> None:
         draw=outcome.draw,
         moves=len(moves),
         minutes=_minutes(match, moves),
-        facts=_facts(ruleset, pos.state),
+        facts=_facts(ruleset, SPECTATOR.state(ruleset, pos.state)),  # stats are read by anyone
     )
     scores = outcome.scores or {}
     PlayerResult.objects.bulk_create(
