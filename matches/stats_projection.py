@@ -11,6 +11,7 @@ from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match, MatchFact, PlayedMatch, PlayerResult
 from matches.people import player_canonical
+from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of
 
@@ -66,7 +67,7 @@ def _derive(
     played_at = match.played_at or (log[0][3] if log else match.created_at)
     winners = [] if outcome.draw else sorted(outcome.winners)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
-    insight = _facts(ruleset, state)
+    insight = _facts(ruleset, SPECTATOR.state(ruleset, state))  # stats are read by anyone
     common = {"game": match.game, "is_public": match.is_public, "owner_id": match.owner_id, "played_at": played_at}
     played.append(
         PlayedMatch(

@@ -81,6 +81,17 @@ class SaltAndBones(Ruleset):
                     card["hidden"] = True
         return out
 
+    def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
+        """A card placed face-down in an INSTINCT slot keeps its name only for its own seat (and recorders)."""
+        if (
+            event.type == "strategy_card_placed"
+            and event.data.get("slot") == "instinct"
+            and event.seat != viewer_seat
+            and event.data.get("card") is not None
+        ):
+            return Event(event.type, event.seat, {**event.data, "card": None})
+        return event
+
     def turn(self, state: State) -> TurnInfo:
         phase = state["phase"]
         if state["result"] is not None:
