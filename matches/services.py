@@ -11,9 +11,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.errors import InvalidInput, NotAllowed
+from matches.errors import InvalidInput, NotAllowed, RuleBroken
 from matches.models import Match, MatchSummary, Player, Seat, Stream
-from matches.selectors import match_can_record
+from matches.selectors import match_can_record, match_seat_names
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
 from rulesets.replay import (
     EVENT_VOIDED,
@@ -210,19 +210,22 @@ def match_event_record(
     """
     if not match_can_record(user, match):
         raise NotAllowed("Only the match's owner and the recorders they named may record moves.")
-    result = stream_event_record(
-        stream_id=match.stream_id,
-        game=match.game,
-        seat_count=match.stream.seat_count,
-        type=type,
-        seat=seat,
-        data=data,
-        user_id=user.pk,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        client_time=client_time,
-        request_id=request_id,
-    )
+    try:
+        result = stream_event_record(
+            stream_id=match.stream_id,
+            game=match.game,
+            seat_count=match.stream.seat_count,
+            type=type,
+            seat=seat,
+            data=data,
+            user_id=user.pk,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            client_time=client_time,
+            request_id=request_id,
+        )
+    except RuleBroken as refused:  # rulesets speak of seats; the table hears names
+        raise refused.named(match_seat_names(match)) from None
     finished = _match_status_sync(match, result.state)
     if finished and match.campaign_id is not None:
         from campaigns.services import campaign_adventure_conclude
