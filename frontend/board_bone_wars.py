@@ -13,7 +13,6 @@ import json
 import re
 from typing import Any
 
-from frontend.boards import named
 from frontend.forms import Input, build_inputs
 from matches.selectors import match_seat_names, stream_times
 from rulesets.base import Event, name_seats

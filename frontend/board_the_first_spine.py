@@ -17,9 +17,8 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from frontend.boards import named
 from matches.selectors import match_seat_names
-from rulesets.base import Event
+from rulesets.base import Event, name_seats
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E
 from rulesets.the_first_spine.cards import CAPACITY_WORDS, SIDES
@@ -41,7 +40,7 @@ def preview_words(state: dict[str, Any], pair: dict[str, Any], seat_names: list[
     by_id = {c["id"]: c for c in state["cards"]}
     a, b = by_id[pair["attacker"]], by_id[pair["defender"]]
     text = f"{E.label(state, a)} deals {pair['dealt']} to {E.label(state, b)}, takes {pair['taken']}"
-    return named(text + (" (Threat)" if pair["threat"] else ""), seat_names)
+    return name_seats(text + (" (Threat)" if pair["threat"] else ""), seat_names)
 
 
 def _card_view(state: dict[str, Any], piece: dict[str, Any], seat_names: list[str]) -> dict[str, Any]:
@@ -105,7 +104,7 @@ def board(
 
     pieces = [_card_view(state, p, seat_names) for p in sorted(state["cards"], key=lambda p: (p["at"][0], p["at"][1]))]
     blocked = [
-        {"x": b["at"][1] * CELL, "y": b["at"][0] * CELL, "until": named(f"Seat {b['until_seat']}", seat_names)}
+        {"x": b["at"][1] * CELL, "y": b["at"][0] * CELL, "until": name_seats(f"Seat {b['until_seat']}", seat_names)}
         for b in state["blocked"]
     ]
 
@@ -167,7 +166,7 @@ def board(
                 choices.append(
                     {
                         "move": _move_json(event),
-                        "label": named(
+                        "label": name_seats(
                             f"{m['name']} on {E.cell_word(m['from'])} confronts {E.label(state, other)} on {E.cell_word(option)}",
                             seat_names,
                         ),
@@ -206,7 +205,8 @@ def board(
         )
 
     log = [
-        {"text": named(e["text"], seat_names), "kind": e["kind"], "turn": e["turn"]} for e in state["log"][-LOG_LINES:]
+        {"text": name_seats(e["text"], seat_names), "kind": e["kind"], "turn": e["turn"]}
+        for e in state["log"][-LOG_LINES:]
     ][::-1]
     return {
         "template": TEMPLATE,
@@ -229,7 +229,7 @@ def board(
         "buttons": buttons,
         "choices": choices,
         "preview": [preview_words(state, p, seat_names) for p in pairs],
-        "waiting": [named(f"{m['name']} on {E.cell_word(m['from'])}", seat_names) for m in missing],
+        "waiting": [name_seats(f"{m['name']} on {E.cell_word(m['from'])}", seat_names) for m in missing],
         "end_move": end_move,
         "log": log,
         "over": over,

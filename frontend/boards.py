@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,16 +22,6 @@ BOARDS: dict[str, str] = {
     "bone-wars": "frontend.board_bone_wars:board",
     "the-first-spine": "frontend.board_the_first_spine:board",
 }
-
-
-def named(text: str, names: list[str]) -> str:
-    """``text`` with "Seat N" (how rulesets, which know no names, speak of a seat) replaced by the player's name."""
-
-    def name(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        return names[seat] if 0 <= seat < len(names) else m.group(0)
-
-    return re.sub(r"\bSeat (\d+)\b", name, text)
 
 
 def _flatten(value: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, str]]:
