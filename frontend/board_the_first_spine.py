@@ -208,8 +208,13 @@ def board(
         {"text": name_seats(e["text"], seat_names), "kind": e["kind"], "turn": e["turn"]}
         for e in state["log"][-LOG_LINES:]
     ][::-1]
+    place_cells = None
+    if interactive and turn["phase"] == "actions" and state["players"][seat]["hand"] > 0:
+        place_cells = json.dumps(E.placeable_cells(state, seat), separators=(",", ":"))
     return {
         "template": TEMPLATE,
+        "place_cells": place_cells,  # for the script: where a creature or artifact may go now
+        "seat": seat,
         "width": cols * CELL,
         "height": rows * CELL,
         "rows": rows,
