@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any
+from urllib.parse import quote
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Avg, Count, Max, Min, Q, QuerySet, Sum
+from django.db.models import Avg, Count, Max, Min, Q, QuerySet
 from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
@@ -36,6 +37,7 @@ class StatsFilter:
     """Which finished matches count: a game, a date range (inclusive days), a group of players who all sat."""
 
     game: str | None = None
+    title: str | None = None  # a score sheet's game name
     since: date | None = None
     until: date | None = None
     players: tuple[int, ...] = ()
@@ -44,6 +46,8 @@ class StatsFilter:
         parts = []
         if self.game:
             parts.append(f"game={self.game}")
+        if self.title:
+            parts.append("title=" + quote(self.title))
         if self.since:
             parts.append(f"since={self.since.isoformat()}")
         if self.until:
@@ -82,7 +86,8 @@ def stats_filter_parse(params: Any) -> StatsFilter:
     since, until = day("since"), day("until")
     if since and until and since > until:
         raise InvalidInput({"until": ["Must not be before since."]})
-    return StatsFilter(game=game, since=since, until=until, players=tuple(sorted(set(players))))
+    title = " ".join(str(params.get("title") or "").split())[:120] or None
+    return StatsFilter(game=game, title=title, since=since, until=until, players=tuple(sorted(set(players))))
 
 
 def _visible_match_ids(user: UserLike) -> QuerySet[Match]:
@@ -115,6 +120,8 @@ def played_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayedMatch]:
     start, end = _bounds(f)
     if f.game:
         qs = qs.filter(game=f.game)
+    if f.title:
+        qs = qs.filter(title__iexact=f.title)
     if start:
         qs = qs.filter(played_at__gte=start)
     if end:
@@ -130,6 +137,8 @@ def results_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayerResult]:
     start, end = _bounds(f)
     if f.game:
         qs = qs.filter(game=f.game)
+    if f.title:
+        qs = qs.filter(title__iexact=f.title)
     if start:
         qs = qs.filter(played_at__gte=start)
     if end:
@@ -315,8 +324,13 @@ def _figures(players: list[Player], mine: QuerySet[PlayerResult]) -> dict[str, A
     totals = _record(mine.aggregate(**_TALLY))
     by_game = sorted(
         (
-            {"game": r["game"], "name": _game_name(r["game"]), **_record(r).to_dict()}
-            for r in mine.values("game").annotate(**_TALLY).order_by()
+            {
+                "game": r["game"],
+                "title": r["title"],
+                "name": r["title"] or _game_name(r["game"]),
+                **_record(r).to_dict(),
+            }
+            for r in mine.values("game", "title").annotate(**_TALLY).order_by()
         ),
         key=lambda d: (-d["played"], d["name"]),
     )
@@ -414,7 +428,7 @@ def game_dashboard(*, user: UserLike, game: str, f: StatsFilter) -> dict[str, An
 
 
 def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> dict[str, Any]:
-    f = StatsFilter(game=game, since=f.since, until=f.until, players=f.players)
+    f = StatsFilter(game=game, title=f.title, since=f.since, until=f.until, players=f.players)
     plays = played_qs(user, f)
     results = results_qs(user, f)
     totals = plays.aggregate(plays=Count("pk"), draws=Count("pk", filter=Q(draw=True)))
@@ -432,7 +446,8 @@ def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> di
         insights[r["key"]][r["value"]] = r["n"]
     return {
         "game": game,
-        "name": ruleset.name,
+        "title": f.title,
+        "name": (plays.values_list("title", flat=True).first() or f.title) if f.title else ruleset.name,
         "plays": totals["plays"],
         "draws": totals["draws"],
         "by_month": [{"month": r["month"].strftime("%Y-%m"), "plays": r["n"]} for r in months],
@@ -497,5 +512,8 @@ def _histogram(qs: QuerySet[Any], column: str, bins: int = 8) -> dict[str, Any]:
 
 def games_overview(*, user: UserLike, f: StatsFilter) -> list[dict[str, Any]]:
     """Every game with its number of finished plays (most played first)."""
-    rows = played_qs(user, f).values("game").annotate(plays=Count("pk"), moves=Sum("moves")).order_by("-plays")
-    return [{"game": r["game"], "name": _game_name(r["game"]), "plays": r["plays"]} for r in rows]
+    rows = played_qs(user, f).values("game", "title").annotate(plays=Count("pk")).order_by("-plays")
+    return [
+        {"game": r["game"], "title": r["title"], "name": r["title"] or _game_name(r["game"]), "plays": r["plays"]}
+        for r in rows
+    ]
