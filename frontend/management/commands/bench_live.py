@@ -35,6 +35,17 @@ def _rate(call: Callable[[], Any], seconds: float, rounds: int) -> tuple[float, 
     return rate, 1000 / rate
 
 
+class _Counter:
+    """A database execute wrapper that notes each statement in ``seen``."""
+
+    def __init__(self, seen: list[str]) -> None:
+        self.seen = seen
+
+    def __call__(self, execute: Callable[..., Any], sql: str, *args: Any) -> Any:
+        self.seen.append(sql)
+        return execute(sql, *args)
+
+
 class Command(BaseCommand):
     help = "Benchmark the live table's version poll (ETag/304) against reloading the match page (scratch database)."
 
@@ -102,7 +113,7 @@ class Command(BaseCommand):
         for label, call in figures:
             call()  # warm
             queries: list[str] = []
-            with connection.execute_wrapper(lambda execute, sql, *a: queries.append(sql) or execute(sql, *a)):
+            with connection.execute_wrapper(_Counter(queries)):
                 response = call()
             rate, ms = _rate(call, seconds, 5)
             results[label] = rate
