@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from frontend import stats_views, views
+from frontend import live_views, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,14 +13,19 @@ urlpatterns = [
     path("accounts/token/", views.api_token, name="api-token-page"),
     path("matches/", views.match_list, name="match-list"),
     path("players/<int:player_id>/", stats_views.player_page, name="player"),
+    path("players/claim/<str:token>/", stats_views.player_claim_page, name="player-claim"),
     path("games/", stats_views.game_index, name="game-index"),
     path("games/<slug:slug>/", stats_views.game_page, name="game-stats"),
+    path("stats/players/", stats_views.players_page, name="stats-players"),
+    path("stats/me/", stats_views.my_page, name="stats-me"),
+    path("stats/import-export/", stats_views.interop_page, name="stats-interop"),
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("matches/<int:match_id>/record/", views.match_record, name="match-record"),
     path("matches/<int:match_id>/undo/", views.match_undo, name="match-undo"),
     path("matches/<int:match_id>/recorders/", views.match_recorders, name="match-recorders"),
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
+    path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
 ]

@@ -11,11 +11,18 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.errors import InvalidInput, NotAllowed
+from matches.errors import InvalidInput, NotAllowed, RuleBroken
 from matches.models import Match, MatchSummary, Player, Seat, Stream
-from matches.selectors import match_can_record
+from matches.selectors import match_can_record, match_seat_names
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
-from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
+from rulesets.replay import (
+    EVENT_VOIDED,
+    RESULT_RECORDED,
+    RULE_OVERRIDDEN,
+    event_types_with_meta,
+    outcome_of,
+    result_problems,
+)
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -31,13 +38,16 @@ def ruleset_for(game: str) -> Ruleset:
         raise InvalidInput({"game": [f"Unknown game '{game}'. Known games: {known}."]}) from None
 
 
-def options_clean(ruleset: Ruleset, options: Any) -> dict[str, Any]:
-    """Validate options against the ruleset's schema; defaults filled in. Raises :class:`InvalidInput`."""
+def options_clean(ruleset: Ruleset, options: Any, seat_count: int | None = None) -> dict[str, Any]:
+    """Validate options against the ruleset's schema (and ``seat_count`` when given); defaults filled in.
+    Raises :class:`InvalidInput`."""
     try:
         cleaned = check_payload(ruleset.options_schema, options if options is not None else {})
     except SchemaError as exc:
         raise InvalidInput({f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}) from None
     problems = ruleset.check_options(cleaned)
+    if seat_count is not None:
+        problems = [*problems, *ruleset.check_setup(cleaned, seat_count)]
     if problems:
         raise InvalidInput({"options": problems})
     return cleaned
@@ -53,6 +63,8 @@ def player_get_or_create(*, owner: AbstractBaseUser, name: str, user: AbstractBa
                 player = Player.objects.create(owner=owner, name=name, user=user)
         except IntegrityError:
             player = Player.objects.get(owner=owner, name__iexact=name)
+    while player.merged_into_id is not None:  # a name merged into another player counts as that player
+        player = Player.objects.get(pk=player.merged_into_id)
     if user is not None and player.user_id is None:
         player.user = user
         player.save(update_fields=["user"])
@@ -70,11 +82,14 @@ def match_create(
     is_public: bool = True,
     recorders: list[AbstractBaseUser] | None = None,
     campaign: Any = None,
+    played: dict[str, Any] | None = None,
 ) -> Match:
     """Create a match of ``game`` with one seat per entry of ``seats`` (``{"name", "user"?}``).
 
     Raises :class:`InvalidInput` for an unknown game, a seat count the game does not allow, blank or
-    duplicate seat names, or options that do not fit the game's schema.
+    duplicate seat names, or options that do not fit the game's schema. ``played`` carries how a game
+    logged after the fact was played (``played_at``, ``duration_min``, ``location``, ``first_seat``,
+    ``source_uuid``), all optional.
     """
     ruleset = ruleset_for(game)
     if not isinstance(seats, list):
@@ -95,11 +110,12 @@ def match_create(
     )
     if errors:
         raise InvalidInput(errors)
-    cleaned = options_clean(ruleset, options)
+    cleaned = options_clean(ruleset, options, len(seats))
     stream = store.stream_create(kind=Stream.KIND_MATCH, game=game, options=cleaned, seat_count=len(seats))
     match = Match.objects.create(
-        stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign
-    )
+        stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign,
+        **(played or {}),
+    )  # fmt: skip
     for index, (seat, name) in enumerate(zip(seats, names, strict=True)):
         player = player_get_or_create(owner=owner, name=name, user=seat.get("user"))
         Seat.objects.create(match=match, index=index, player=player)
@@ -127,12 +143,16 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     if seat is not None and not 0 <= seat < seat_count:
         where = f"seats 0 to {seat_count - 1}" if seat_count else "no seats (name heroes in the data instead)"
         raise InvalidInput({"seat": [f"No seat {seat}: this stream has {where}."]})
-    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN):
-        seat = None  # corrections are the table's, whoever typed them
+    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED):
+        seat = None  # corrections and results are the table's, whoever typed them
     try:
         cleaned = check_payload(spec.fields, data if data is not None else {})
     except SchemaError as exc:
         raise InvalidInput({f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}) from None
+    if type_ == RESULT_RECORDED:
+        problems = result_problems(cleaned, seat_count)
+        if problems:
+            raise InvalidInput(problems)
     return Event(type=type_, seat=seat, data=cleaned)
 
 
@@ -192,19 +212,22 @@ def match_event_record(
         raise NotAllowed("Only the match's owner and the recorders they named may record moves.")
 
     def record() -> store.AppendResult:
-        return stream_event_record(
-            stream_id=match.stream_id,
-            game=match.game,
-            seat_count=match.stream.seat_count,
-            type=type,
-            seat=seat,
-            data=data,
-            user_id=user.pk,
-            expected_version=expected_version,
-            idempotency_key=idempotency_key,
-            client_time=client_time,
-            request_id=request_id,
-        )
+        try:
+            return stream_event_record(
+                stream_id=match.stream_id,
+                game=match.game,
+                seat_count=match.stream.seat_count,
+                type=type,
+                seat=seat,
+                data=data,
+                user_id=user.pk,
+                expected_version=expected_version,
+                idempotency_key=idempotency_key,
+                client_time=client_time,
+                request_id=request_id,
+            )
+        except RuleBroken as refused:  # rulesets speak of seats; the table hears names
+            raise refused.named(match_seat_names(match)) from None
 
     if match.campaign_id is not None:  # an adventure of a campaign: both streams, one transaction
         from campaigns.bridge import adventure_match_record
@@ -220,7 +243,7 @@ def match_status_sync(match: Match, state: dict[str, Any]) -> bool:
 
     Returns True when the match has just finished.
     """
-    outcome = get_ruleset(match.game).outcome(state)
+    outcome = outcome_of(get_ruleset(match.game), state)
     status = Match.STATUS_FINISHED if outcome is not None else Match.STATUS_IN_PROGRESS
     if status == match.status:
         return False
@@ -248,6 +271,24 @@ def match_rule_override(
     return match_event_record(
         match=match, user=user, type=RULE_OVERRIDDEN, data={"reason": reason},
         expected_version=expected_version, idempotency_key=idempotency_key, request_id=request_id,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def match_house_rule_record(
+    *, match: Match, user: UserLike, reason: str, type: str, seat: int | None = None, data: Any = None,
+    expected_version: int | None = None, idempotency_key: str | None = None, request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
+    """A move the rules refuse, recorded on purpose in one step: ``rule_overridden {reason}`` then the move,
+    both or neither. Returns the move's result; raises like :func:`match_event_record`."""
+    match_rule_override(
+        match=match, user=user, reason=reason, expected_version=expected_version,
+        idempotency_key=f"{idempotency_key}-house-rule" if idempotency_key else None, request_id=request_id,
+    )  # fmt: skip
+    return match_event_record(
+        match=match, user=user, type=type, seat=seat, data=data,
+        expected_version=None if expected_version is None else expected_version + 1,
+        idempotency_key=idempotency_key, request_id=request_id,
     )  # fmt: skip
 
 

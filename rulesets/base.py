@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import copy
+import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulesets.schema import Field
 
 State = dict[str, Any]
+
+
+_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def name_seats(text: str, seat_names: Sequence[str]) -> str:
+    """``text`` with every "Seat N" (or "seat N") of an existing seat replaced by that player's name, so
+    refusals and prompts written by a ruleset (which knows seats, not people) read "It is Bo's turn"."""
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        return seat_names[seat] if seat < len(seat_names) else m.group(0)
+
+    return _SEAT.sub(name, text)
 
 
 class RuleViolation(Exception):
@@ -30,11 +47,16 @@ class RuleViolation(Exception):
 
 @dataclass(frozen=True)
 class Event:
-    """One recorded action as a ruleset sees it: ``type``, acting ``seat`` (or None) and ``data``."""
+    """One recorded action as a ruleset sees it: ``type``, acting ``seat`` (or None) and ``data``.
+
+    ``version`` is the stream version the entry is recorded at, set by ``rulesets.replay.step`` when the
+    event is folded (None when a test plays events by hand); it is not part of the event's identity.
+    """
 
     type: str
     seat: int | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    version: int | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat, "data": copy.deepcopy(self.data)}
@@ -95,6 +117,7 @@ class Ruleset:
     version: int = 1
     kind: str = "match"  # "match" or "campaign": which kind of stream the ruleset drives
     rulebook: str = ""  # file name under shared/rulebooks
+    describe_uses_state: bool = False  # describe() wants ``before=``, the state the entry was played on
     options_schema: tuple[Field, ...] = ()
     event_types: dict[str, EventType] = {}
 
@@ -123,6 +146,42 @@ class Ruleset:
         """The state as ``seat`` may see it (None: a spectator). Default: everything is public."""
         return state
 
+    def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
+        """A recorded entry as ``viewer_seat`` may read it in the log (None: a spectator).
+
+        ``state_before`` is the full state the entry was applied to. Return the event with whatever that
+        viewer could not have seen at the table removed (e.g. the name of a card placed face-down by another
+        seat); return it unchanged when everything is public (the default). Never called for recorders.
+        """
+        return event
+
+    def visible_moves(self, state: State, viewer_seat: int | None) -> list[Event] | None:
+        """The legal moves as ``viewer_seat`` may know them (None: a spectator); never called for recorders.
+
+        Default: :meth:`legal_moves` of what the viewer sees (:meth:`view`, so a move that only the hidden
+        information makes legal is not listed as such), each move shown as :meth:`redact_event` would show
+        it in the log, without repeats. ``view`` must therefore return a state ``legal_moves`` accepts.
+        """
+        if not self.hides_information:
+            return self.legal_moves(state)
+        moves = self.legal_moves(self.view(state, viewer_seat))
+        if moves is None:
+            return None
+        out: dict[str, Event] = {}
+        for move in moves:
+            shown = self.redact_event(move, state, viewer_seat)
+            out.setdefault(json.dumps(shown.to_dict(), sort_keys=True), shown)
+        return list(out.values())
+
+    @property
+    def hides_information(self) -> bool:
+        """Whether this game has hidden information: it overrides :meth:`view` or :meth:`redact_event`.
+
+        Readers skip the redaction work (folding the log to give ``state_before``) when it is False.
+        """
+        cls = type(self)
+        return cls.view is not Ruleset.view or cls.redact_event is not Ruleset.redact_event
+
     def turn(self, state: State) -> TurnInfo:
         """Who may act now and in which phase; used to preselect the seat in forms."""
         return TurnInfo(seats=(), phase="")
@@ -135,6 +194,15 @@ class Ruleset:
 
     def check_options(self, options: dict[str, Any]) -> list[str]:
         """Cross-field checks on options beyond their schema; returns human-readable problems."""
+        return []
+
+    def insights(self, state: State) -> dict[str, Any]:
+        """Facts of a finished game worth counting across many games (e.g. the winning line's kind), as flat
+        JSON values keyed by a stable name; shown on the game's statistics page. Default: none."""
+        return {}
+
+    def check_setup(self, options: dict[str, Any], seat_count: int) -> list[str]:
+        """Checks of options against the number of seats (a seat index, one value per seat)."""
         return []
 
     def warnings(self, state: State) -> list[str]:
