@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
+from campaigns.selectors import adventure_match_closed
 from frontend import boards
 from frontend.forms import (
     SignupForm,
@@ -192,6 +193,8 @@ def match_detail(
         ms = selectors.match_state(match=match, viewer=viewer)
         at = None
     replaying = at is not None and at != ms.latest_version
+    closed = adventure_match_closed(match=match) if match.campaign_id else None
+    can_record = can_record and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
     # only recorders are offered moves; their state is the full one, so no second read of the head
@@ -220,6 +223,7 @@ def match_detail(
         "turn_names": [seat_names[s] for s in ms.turn_seats if s < len(seat_names)],
         "winner_names": [seat_names[s] for s in (ms.outcome or {}).get("winners", []) if s < len(seat_names)],
         "can_record": can_record,
+        "closed": closed,
         "replaying": replaying,
         "at": ms.version,
         "legal": [{"json": json.dumps(m.to_dict()), "text": ruleset.describe(m, seat_names)} for m in legal or []],
