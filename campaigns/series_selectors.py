@@ -70,6 +70,7 @@ class SeriesStandings:
     matches: list[MatchLine]
     hidden: int
     chart: list[dict[str, Any]]
+    members: list[int]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -128,6 +129,7 @@ def series_standings(*, series: Series, user: UserLike, at: int | None = None) -
         matches=lines,
         hidden=len(ids) - len(lines),
         chart=_points_over_time(results, table),
+        members=ids,
     )
 
 
@@ -144,11 +146,12 @@ def _points_over_time(results: list[Result], table: Any) -> list[dict[str, Any]]
     return [{"player": names[key], "points": pts} for key, pts in series_out.items()]
 
 
-def series_candidates(*, series: Series, user: UserLike, state: dict[str, Any]) -> QuerySet[Match]:
-    """Finished matches of the series' game that ``user`` may see and that are not in it yet (newest first)."""
+def series_candidates(*, series: Series, user: UserLike, members: list[int]) -> QuerySet[Match]:
+    """Finished matches of the series' game that ``user`` may see and that are not among ``members`` (the
+    series' matches), newest first."""
     return (
         match_visible_qs(user)
         .filter(game=series.game, status=Match.STATUS_FINISHED)
-        .exclude(pk__in=state["matches"])
+        .exclude(pk__in=members)
         .order_by("-updated_at", "-pk")
     )

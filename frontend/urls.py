@@ -27,4 +27,5 @@ urlpatterns = [
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
+    path("series/", include("frontend.series_urls")),
 ]

@@ -19,6 +19,16 @@ RULE_SERIES = "Chronicle › Series"
 _MATCH = Field("match", "int", minimum=1, label="Match id")
 
 
+def _game_name(slug: str) -> str:
+    """A game's name for messages (its slug when unknown)."""
+    from rulesets.registry import UnknownGame, get_ruleset
+
+    try:
+        return get_ruleset(slug).name
+    except UnknownGame:
+        return slug
+
+
 class Series(Ruleset):
     slug = "series"
     name = "Series (standings across matches)"
@@ -73,7 +83,9 @@ class Series(Ruleset):
             game = event.data.get("game")
             if game is not None and game != state["game"]:
                 raise RuleViolation(
-                    "other_game", f"Match {match} is a game of {game}; this series is for {state['game']}.", RULE_SERIES
+                    "other_game",
+                    f"Match {match} is a game of {_game_name(game)}; this series is for {_game_name(state['game'])}.",
+                    RULE_SERIES,
                 )
             if match in state["matches"]:
                 raise RuleViolation("already_in_series", f"Match {match} is already in this series.", RULE_SERIES)
