@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
+from campaigns.selectors import adventure_match_closed
 from frontend import boards
 from frontend.forms import (
     SignupForm,
@@ -192,6 +193,8 @@ def match_detail(
         ms = selectors.match_state(match=match, viewer=viewer)
         at = None
     replaying = at is not None and at != ms.latest_version
+    closed = adventure_match_closed(match=match) if match.campaign_id else None
+    can_record = can_record and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
     # only recorders are offered moves; their state is the full one, so no second read of the head
@@ -220,6 +223,7 @@ def match_detail(
         "turn_names": [seat_names[s] for s in ms.turn_seats if s < len(seat_names)],
         "winner_names": [seat_names[s] for s in (ms.outcome or {}).get("winners", []) if s < len(seat_names)],
         "can_record": can_record,
+        "closed": closed,
         "replaying": replaying,
         "at": ms.version,
         "legal": [{"json": json.dumps(m.to_dict()), "text": ruleset.describe(m, seat_names)} for m in legal or []],
@@ -292,7 +296,15 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     if refused:
         return refused
     messages.success(request, _recorded_words(match, result, type_, seat, data))
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
+
+
+def _linked_words(request: HttpRequest, result: Any) -> None:
+    """Say which other streams the same action wrote (an adventure match carrying its result to the campaign)."""
+    for write in result.linked:
+        entries = ", ".join(str(v) for v in write.versions)
+        messages.info(request, f"The {write.kind} was updated in the same step (entries {entries}).")
 
 
 def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
@@ -338,7 +350,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     """Void the last entry that still counts (a new ``event_voided`` entry; history keeps both)."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     data = posted_void(request)
-    _, refused = record_or_rerender(
+    result, refused = record_or_rerender(
         request,
         lambda **guards: services.match_event_record(
             match=match, user=request.user, type=EVENT_VOIDED, data=data, **guards
@@ -349,6 +361,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     if refused:
         return refused
     messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 

@@ -62,10 +62,25 @@ class Metadata:
 
 
 @dataclass(frozen=True)
+class LinkedWrite:
+    """Entries another stream received in the same transaction as an append (``kind``: ``"campaign"``;
+    ``id``: that object's id; ``versions``: the new entries; ``version``: its version afterwards)."""
+
+    kind: str
+    id: int
+    versions: tuple[int, ...]
+    version: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id, "versions": list(self.versions), "version": self.version}
+
+
+@dataclass(frozen=True)
 class AppendResult:
     """The outcome of an append: the event's global ``position``, its ``version`` and the new state.
 
     ``repeated`` is True when an idempotency key matched an earlier append (nothing new was written).
+    ``linked``: what other streams the same action wrote, in the same transaction (all or nothing).
     """
 
     position: int
@@ -73,6 +88,7 @@ class AppendResult:
     state: dict[str, Any]
     override_pending: bool
     repeated: bool = False
+    linked: tuple[LinkedWrite, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -553,6 +569,7 @@ __all__ = [
     "RULE_OVERRIDDEN",
     "AppendResult",
     "Head",
+    "LinkedWrite",
     "LogEntry",
     "Metadata",
     "append",

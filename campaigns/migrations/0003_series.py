@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('campaigns', '0002_initial'),
-        ('matches', '0009_stream_kind_series'),
+        ('matches', '0010_stream_kind_series'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

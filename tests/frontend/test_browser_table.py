@@ -126,7 +126,7 @@ class Game:
     options: dict[str, Any]
     legal: Callable[[Any], None]  # record a legal move through the board or a form
     refuse: Callable[[Any], None]  # submit a move the rules refuse
-    first: tuple[str, int | None, dict[str, Any]]  # a legal first move, recorded by "another phone"
+    first: tuple[str, int | None, dict[str, Any]] | None  # recorded by "another phone" (None: the first legal move)
     stale: Callable[[Any, Callable[[], None]], None]  # submit a move from a page made stale by the callable
 
 
@@ -135,8 +135,17 @@ def _salty_choose(page: Any, meanwhile: Callable[[], None] = lambda: None) -> No
     submit(page, page.locator("button.gs-choice").first)
 
 
-def _first_legal_move(page: Any) -> None:
+def _first_legal_move(page: Any, meanwhile: Callable[[], None] = lambda: None) -> None:
+    meanwhile()
     submit(page, page.get_by_role("button", name="Record this move"))  # the first of every legal move
+
+
+def _other_entry_refused(page: Any) -> None:
+    """The first entry that does not apply now, sent as drawn (by whoever is to play, fields left empty)."""
+    page.locator("details.other-entries > summary").click()
+    form = page.locator("details.other-entries form[data-event-type]").first
+    form.locator("xpath=ancestor::details[1]/summary").click()
+    submit(page, form.get_by_role("button", name="Record"))
 
 
 def _salty_refuse(page: Any) -> None:
@@ -191,7 +200,14 @@ GAMES = {
                                              {"name": "Quinn", "class": "Wizard", "max_hp": 6}]},
         _adventure_legal, _adventure_refuse, ("hero_phase_started", 0, {}), _adventure_start,
     ),
+    "bone-wars": Game("bone-wars", {}, _first_legal_move, _other_entry_refused, None, _first_legal_move),
+    "the-first-spine": Game("the-first-spine", {}, _first_legal_move, _other_entry_refused, None, _first_legal_move),
 }  # fmt: skip
+
+
+def first_legal(match: Any) -> tuple[str, int | None, dict[str, Any]]:
+    move = get_ruleset(match.game).legal_moves(store.head_load(match.stream_id, fresh=True).state)[0]
+    return move.type, move.seat, move.data
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
@@ -210,7 +226,7 @@ def test_outcome_and_turn_stay_in_view(slug, live_server, table, django_user_mod
 
     # a stale page: another phone records first; this phone's move is refused with what changed
     page.goto(url)
-    game.stale(page, lambda: behind_the_back(match, owner, *game.first))
+    game.stale(page, lambda: behind_the_back(match, owner, *(game.first or first_legal(match))))
     conflicted(page, match)
     assert EventRow.objects.filter(stream_id=match.stream_id).count() == 1
 

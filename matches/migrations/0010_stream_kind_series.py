@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0008_read_model_facts_visibility'),
+        ('matches', '0009_read_model_titles'),
     ]
 
     operations = [
