@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign
+from campaigns.selectors import campaign_entry_match
 from matches import store
 from matches.errors import DomainError, InvalidInput, NotAllowed, RuleBroken, WrappedRefusal
-from matches.models import Event as EventRow
 from matches.models import Stream
 from matches.selectors import can_record
 from matches.services import UserLike, options_clean, ruleset_for, stream_event_record
@@ -75,12 +75,12 @@ def _refuse_bridge_entries(campaign: Campaign, type: Any, data: Any) -> None:
                     {f"data.{field}": ["Set by Chronicle: start an adventure as a match with its own form."]}
                 )
     if type == EVENT_VOIDED and isinstance(data, dict) and isinstance(data.get("version"), int):
-        row = EventRow.objects.filter(stream_id=campaign.stream_id, version=data["version"]).first()
-        if row is not None and (row.type in BRIDGE_EVENTS or row.data.get("match") is not None):
+        match = campaign_entry_match(campaign=campaign, version=data["version"])
+        if match is not None:
             raise RuleBroken(
                 "from_match",
-                f"Entry {row.version} belongs to adventure match #{row.data.get('match')}: correct it in the "
-                "match (void the move there) and the campaign follows.",
+                f"Entry {data['version']} belongs to adventure match #{match}: correct it in the match (void "
+                "the move there) and the campaign follows.",
                 R_BRIDGE,
             )
 
