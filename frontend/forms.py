@@ -344,8 +344,9 @@ def problem_from(exc: DomainError, problem: dict[str, Any]) -> tuple[dict[str, A
     if isinstance(exc, VersionConflict):
         problem.update(conflict=True, detail=exc.detail)
     elif isinstance(exc, RuleBroken):
-        # an override lets a game move through; it cannot make a refused correction (a void) valid
-        overridable = exc.rule != CORRECTIONS_RULE
+        # an override lets a game move through; it cannot make a refused correction (a void) valid, nor
+        # bend Chronicle's own stream rules (corrections, adventures played as matches)
+        overridable = exc.rule != CORRECTIONS_RULE and not exc.rule.startswith("Chronicle ›")
         problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code, overridable=overridable)
     elif isinstance(exc, InvalidInput):
         problem.update(detail=exc.detail, errors=exc.errors)

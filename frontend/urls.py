@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from frontend import live_views, stats_views, views
+from frontend import live_views, quicklog_views, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/", stats_views.game_index, name="game-index"),
     path("games/<slug:slug>/", stats_views.game_page, name="game-stats"),
     path("stats/players/", stats_views.players_page, name="stats-players"),
+    path("matches/log/", quicklog_views.match_log, name="match-log"),
     path("stats/me/", stats_views.my_page, name="stats-me"),
     path("stats/import-export/", stats_views.interop_page, name="stats-interop"),
     path("matches/new/", views.match_new, name="match-new"),

@@ -307,6 +307,7 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     if refused:
         return refused
     messages.success(request, _recorded_words(match, result, type_, seat, data))
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
@@ -317,6 +318,13 @@ def _rerender(request: HttpRequest, match: Any, problem: dict[str, Any], status:
         words = error_sentence(problem["errors"], spec.fields if spec else (), {"seat": "Player", "type": "Entry"})
         problem["detail"] = f"Please correct: {words}"
     return match_detail(request, match.pk, problem=problem, status=status)
+
+
+def _linked_words(request: HttpRequest, result: Any) -> None:
+    """Say which other streams the same action wrote (an adventure match carrying its result to the campaign)."""
+    for write in result.linked:
+        entries = ", ".join(str(v) for v in write.versions)
+        messages.info(request, f"The {write.kind} was updated in the same step (entries {entries}).")
 
 
 def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
@@ -353,6 +361,7 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
         return refused
     words = _recorded_words(match, result, problem["type"], problem["seat"], data)
     messages.success(request, f"{words} (house rule: {reason})")
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
@@ -362,7 +371,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     """Void the last entry that still counts (a new ``event_voided`` entry; history keeps both)."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     data = posted_void(request)
-    _, refused = record_or_rerender(
+    result, refused = record_or_rerender(
         request,
         lambda **guards: services.match_event_record(
             match=match, user=request.user, type=EVENT_VOIDED, data=data, **guards
@@ -373,6 +382,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     if refused:
         return refused
     messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 

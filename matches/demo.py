@@ -47,7 +47,22 @@ def load_demo() -> list[str]:
         created.append(match.title)
     for loader in SCRIPTED.values():
         created.extend(loader(user))
+    created.extend(_history_demo(user))
     return created
+
+
+def _history_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """Months of earlier plays for the dashboards, through the real BG Stats import; the demo user is Ana."""
+    import json
+    from pathlib import Path
+
+    from matches.interop import bgstats_import
+    from matches.models import Player
+
+    doc = json.loads((Path(__file__).parent / "demo_bgstats.json").read_text(encoding="utf-8"))
+    report = bgstats_import(owner=user, doc=doc)
+    Player.objects.filter(owner=user, name="Ana", user__isnull=True).update(user=user)
+    return [f"{report.imported} earlier plays imported from a BG Stats file"]
 
 
 def _saltmarsh_demo(user) -> list[str]:  # type: ignore[no-untyped-def]

@@ -280,6 +280,7 @@ class PlayedMatch(models.Model):
     # the match's visibility, copied so that reads filter without joining matches (both fixed at creation)
     is_public = models.BooleanField(default=True)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    title = models.CharField(max_length=120, blank=True, default="")  # a score sheet's game name
     played_at = models.DateTimeField()
     seats = models.PositiveSmallIntegerField()
     first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -305,6 +306,7 @@ class PlayerResult(models.Model):
     game = models.CharField(max_length=64)
     is_public = models.BooleanField(default=True)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    title = models.CharField(max_length=120, blank=True, default="")  # a score sheet's game name
     played_at = models.DateTimeField()
     won = models.BooleanField(default=False)
     drawn = models.BooleanField(default=False)

@@ -75,6 +75,7 @@ def assert_told(page: Any, match: Any, outcome: str | re.Pattern[str]) -> None:
     assert in_viewport(page, "#outcome"), "the outcome is off-screen"
     turn = page.locator("#turn").inner_text()
     assert f"{expected_turn(match)} to play" in turn, turn
+    assert not re.search(r"\bseat \d", turn, re.I), turn  # players by name, never by seat number
     assert in_viewport(page, "#turn"), "whose turn it is is off-screen"
 
 

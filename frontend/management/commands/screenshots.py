@@ -74,6 +74,10 @@ class Command(BaseCommand):
                         "new-match": "/matches/new/",
                         "games": "/games/",
                         "game-get-salty": "/games/get-salty/",
+                        "stats-game-azul": "/games/scoresheet/",
+                        "stats-players": "/stats/players/",
+                        "stats-me": "/stats/me/",
+                        "stats-import-export": "/stats/import-export/",
                         "catalogs": "/catalogs/",
                     }
                     links = page.eval_on_selector_all(
