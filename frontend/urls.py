@@ -29,4 +29,5 @@ urlpatterns = [
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
+    path("series/", include("frontend.series_urls")),
 ]

@@ -12,8 +12,11 @@ class Stream(models.Model):
 
     KIND_MATCH = "match"
     KIND_CAMPAIGN = "campaign"
+    KIND_SERIES = "series"
 
-    kind = models.CharField(max_length=16, choices=[(KIND_MATCH, "Match"), (KIND_CAMPAIGN, "Campaign")])
+    kind = models.CharField(
+        max_length=16, choices=[(KIND_MATCH, "Match"), (KIND_CAMPAIGN, "Campaign"), (KIND_SERIES, "Series")]
+    )
     game = models.CharField(max_length=64)
     options = models.JSONField(default=dict)
     seat_count = models.PositiveSmallIntegerField(default=0)
