@@ -233,3 +233,57 @@ class Catalog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.game})"
+
+
+class PlayedMatch(models.Model):
+    """Read model kept by the ``play_stats`` projector: one row per finished match, for the dashboards.
+
+    ``played_at`` is when the game was played (``Match.played_at`` when logged after the fact, else the first
+    entry's time); ``minutes`` comes from ``Match.duration_min`` or the entries' times; ``facts`` are the
+    ruleset's ``insights`` of the final state (e.g. Get Salty's winning attribute).
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="played")
+    game = models.CharField(max_length=64)
+    played_at = models.DateTimeField()
+    seats = models.PositiveSmallIntegerField()
+    first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    winners = models.JSONField(default=list)
+    draw = models.BooleanField(default=False)
+    moves = models.PositiveIntegerField(default=0)
+    minutes = models.PositiveIntegerField(null=True, blank=True)
+    facts = models.JSONField(default=dict)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "played_at"], name="played_game_time_idx")]
+
+    def __str__(self) -> str:
+        return f"played {self.game} #{self.match_id}"
+
+
+class PlayerResult(models.Model):
+    """Read model kept by the ``play_stats`` projector: one row per seat of a finished match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
+    game = models.CharField(max_length=64)
+    played_at = models.DateTimeField()
+    won = models.BooleanField(default=False)
+    drawn = models.BooleanField(default=False)
+    started = models.BooleanField(default=False)
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="result_match_seat_unique")]
+        indexes = [
+            models.Index(fields=["player", "played_at"], name="result_player_time_idx"),
+            models.Index(fields=["game", "played_at"], name="result_game_time_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in match {self.match_id}"
+
+    @property
+    def lost(self) -> bool:
+        return not self.won and not self.drawn

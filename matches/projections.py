@@ -8,6 +8,7 @@ from django.db import connection, transaction
 
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
+from matches.stats_projection import PLAY_STATS, apply_play_stats, reset_play_stats
 from rulesets import get_ruleset
 from rulesets.replay import outcome_of
 
@@ -52,7 +53,10 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         summary.save()
 
 
-PROJECTORS: dict[str, Callable[[list[store.LogEntry]], None]] = {MATCH_SUMMARY: _apply_match_summary}
+PROJECTORS: dict[str, Callable[[list[store.LogEntry]], None]] = {
+    MATCH_SUMMARY: _apply_match_summary,
+    PLAY_STATS: apply_play_stats,
+}
 
 
 def project(name: str = MATCH_SUMMARY, *, batch: int = BATCH, on_batch: Callable[[int], None] | None = None) -> int:
@@ -94,4 +98,6 @@ def projection_reset(name: str = MATCH_SUMMARY) -> None:
             ],
             batch_size=1000,
         )
+    elif name == PLAY_STATS:
+        reset_play_stats()
     ProjectionCheckpoint.objects.filter(name=name).delete()

@@ -145,12 +145,23 @@ def stream_log(*, stream_id: int, game: str, seat_names: list[str]) -> list[LogL
     ruleset = get_ruleset(game)
     rows = list(EventRow.objects.filter(stream_id=stream_id).select_related("recorded_by").order_by("version"))
     voided = {int(r.data["version"]): (r.version, r.data.get("reason", "")) for r in rows if r.type == EVENT_VOIDED}
+    before = _states_before(ruleset, stream_id, rows) if ruleset.describe_uses_state else {}
     lines = []
     for r in rows:
-        text = describe_entry(ruleset, Event(r.type, r.seat, r.data), seat_names)
+        text = describe_entry(ruleset, Event(r.type, r.seat, r.data), seat_names, before.get(r.version))
         by, why = voided.get(r.version, (None, ""))
         lines.append(LogLine(row=r, text=text, voided_by=by, void_reason=why))
     return lines
+
+
+def _states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> dict[int, Any]:
+    """The state each row was recorded on (one fold of the log), for rulesets that describe with it."""
+    from matches.models import Stream
+    from rulesets.replay import Position, states_before
+
+    stream = Stream.objects.only("options", "seat_count").get(pk=stream_id)
+    start = Position(ruleset.initial_state(stream.options, stream.seat_count))
+    return states_before(ruleset, start, ((r.version, Event(r.type, r.seat, r.data)) for r in rows))
 
 
 def match_seat_names(match: Match) -> list[str]:

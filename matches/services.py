@@ -38,13 +38,16 @@ def ruleset_for(game: str) -> Ruleset:
         raise InvalidInput({"game": [f"Unknown game '{game}'. Known games: {known}."]}) from None
 
 
-def options_clean(ruleset: Ruleset, options: Any) -> dict[str, Any]:
-    """Validate options against the ruleset's schema; defaults filled in. Raises :class:`InvalidInput`."""
+def options_clean(ruleset: Ruleset, options: Any, seat_count: int | None = None) -> dict[str, Any]:
+    """Validate options against the ruleset's schema (and ``seat_count`` when given); defaults filled in.
+    Raises :class:`InvalidInput`."""
     try:
         cleaned = check_payload(ruleset.options_schema, options if options is not None else {})
     except SchemaError as exc:
         raise InvalidInput({f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}) from None
     problems = ruleset.check_options(cleaned)
+    if seat_count is not None:
+        problems = [*problems, *ruleset.check_setup(cleaned, seat_count)]
     if problems:
         raise InvalidInput({"options": problems})
     return cleaned
@@ -105,7 +108,7 @@ def match_create(
     )
     if errors:
         raise InvalidInput(errors)
-    cleaned = options_clean(ruleset, options)
+    cleaned = options_clean(ruleset, options, len(seats))
     stream = store.stream_create(kind=Stream.KIND_MATCH, game=game, options=cleaned, seat_count=len(seats))
     match = Match.objects.create(
         stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign,

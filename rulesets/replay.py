@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State
@@ -135,8 +135,9 @@ def outcome_of(ruleset: Ruleset, state: State) -> Outcome | None:
     return ruleset.outcome(state)
 
 
-def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str]) -> str:
-    """One plain sentence for any entry of a stream, table-level ones included; never raises."""
+def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before: State | None = None) -> str:
+    """One plain sentence for any entry of a stream, table-level ones included; never raises. ``before``: the
+    state the entry was recorded on, passed on to rulesets that describe with it (``describe_uses_state``)."""
     data = event.data
     if event.type == EVENT_VOIDED:
         return f"Voided entry {data.get('version')}: {data.get('reason', '')}"
@@ -145,6 +146,8 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str]) -> str
     if event.type == RESULT_RECORDED:
         return "Result recorded: " + _result_sentence(data, seat_names)
     try:
+        if before is not None and ruleset.describe_uses_state:
+            return ruleset.describe(event, seat_names, before=before)
         return ruleset.describe(event, seat_names)
     except Exception:  # a description must never break a page
         return event.type.replace("_", " ")
@@ -214,6 +217,7 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
         raise RuleViolation(
             "game_over", "The table recorded the result; void it to go on recording moves.", RESULT_RULE
         )
+    event = replace(event, version=new_version)
     if check and not pos.override_pending:
         ruleset.validate(pos.state, event)
     try:
@@ -262,6 +266,25 @@ def fold(
         except Exception as exc:
             raise ReplayError(version, None, f"Entry {version} ({event.type}) cannot be applied: {exc}") from exc
     return pos
+
+
+def states_before(ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, Event]]) -> dict[int, State]:
+    """The state each entry of ``tail`` was recorded on, by version (for rulesets whose history sentences
+    depend on the position: ``Ruleset.describe_uses_state``). A voided entry gets the state it was played
+    on, as if it counted; entries that no longer fold keep the last good state (history never fails)."""
+    numbered = list(tail)
+    voided = voided_versions(numbered)
+    out: dict[int, State] = {}
+    pos = start
+    for version, event in numbered:
+        out[version] = pos.state
+        if version in voided or event.type == EVENT_VOIDED:
+            continue
+        try:
+            pos = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=False)
+        except Exception:  # a history page must never break on an entry that no longer folds
+            continue
+    return out
 
 
 def replay(
