@@ -150,7 +150,7 @@ CHRONICLE_HEAD_CACHE_SIZE = int(os.environ.get("CHRONICLE_HEAD_CACHE_SIZE", "204
 # -- REST framework -----------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.authentication.FastTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],

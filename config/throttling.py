@@ -14,6 +14,7 @@ After a failure the fast path rests for ``RETRY_SECONDS`` so an outage costs no 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -74,10 +75,8 @@ def window_hit(key: str, limit: int, duration: float, now: float | None = None) 
     weight = 1 - elapsed / duration
     if previous * weight + current <= limit:
         return True, 0.0
-    try:
+    with contextlib.suppress(Exception):  # best effort: the window expires anyway
         client.decr(current_key)  # a refusal does not use up the budget
-    except Exception:  # best effort: the window expires anyway
-        pass
     if current > limit or previous == 0:
         return False, duration - elapsed
     # wait until the previous window's share has decayed enough for one more request

@@ -137,7 +137,7 @@ class MatchEventsApi(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
     )
     def post(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(user=request.user, match_id=match_id)
+        match = selectors.match_get_brief(user=request.user, match_id=match_id)
         data = parse(EventInput, request.data)
         result = services.match_event_record(
             match=match,
@@ -161,12 +161,14 @@ class MatchStateApi(APIView):
 
     @extend_schema(parameters=[StateQuery], responses={200: StateOutput, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(user=request.user, match_id=match_id)
+        match, head = selectors.match_get_with_head(user=request.user, match_id=match_id)
         query = parse(StateQuery, request.query_params.dict())
         if selectors.match_can_record(request.user, match):  # recorders: everything, or one seat's view
-            ms = selectors.match_state(match=match, at=query["at"], seat=query["seat"], full=query["seat"] is None)
+            ms = selectors.match_state(
+                match=match, at=query["at"], seat=query["seat"], full=query["seat"] is None, head=head
+            )
         else:  # everyone else sees what a spectator at the table sees
-            ms = selectors.match_state(match=match, at=query["at"], seat=None, full=False)
+            ms = selectors.match_state(match=match, at=query["at"], seat=None, full=False, head=head)
         return Response(StateOutput(ms).data)
 
 

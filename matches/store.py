@@ -175,6 +175,11 @@ def head_load(stream_id: int, *, fresh: bool = False) -> Head:
         row = Stream.objects.get(pk=stream_id)
     except Stream.DoesNotExist:
         raise NotFound(f"No stream {stream_id}.") from None
+    return head_from_row(row)
+
+
+def head_from_row(row: Stream) -> Head:
+    """The head of a stream row just read from the database (rebuilt if the ruleset version changed)."""
     head = _head_from_row(row)
     ruleset = get_ruleset(head.game)
     if head.ruleset_version != ruleset.version:
@@ -557,6 +562,7 @@ __all__ = [
     "Metadata",
     "append",
     "events_iter",
+    "head_from_row",
     "head_load",
     "log_read",
     "log_settled",
