@@ -9,7 +9,7 @@ from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match, PlayedMatch, PlayerResult
 from rulesets import get_ruleset
-from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of
+from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, Position, outcome_of
 
 PLAY_STATS = "play_stats"
 _TABLE_LEVEL = {*META_EVENT_TYPES, RESULT_RECORDED}
@@ -20,15 +20,19 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     last: dict[int, int] = {}
     for entry in entries:
         last[entry.stream_id] = entry.version
-    matches = Match.objects.filter(stream_id__in=last).select_related("stream").prefetch_related("seats")
+    matches = list(Match.objects.filter(stream_id__in=last).select_related("stream").prefetch_related("seats"))
+    from matches.projections import positions_at
+
+    positions = positions_at({m.stream_id: last[m.stream_id] for m in matches})
+    played = set(PlayedMatch.objects.filter(match__in=matches).values_list("match_id", flat=True))
     for match in matches:
-        _project_match(match, last[match.stream_id])
+        _project_match(match, last[match.stream_id], positions[match.stream_id], match.pk in played)
 
 
-def _project_match(match: Match, version: int) -> None:
-    PlayerResult.objects.filter(match=match).delete()
-    PlayedMatch.objects.filter(match=match).delete()
-    pos = store.position_at(match.stream_id, version)
+def _project_match(match: Match, version: int, pos: Position, had_rows: bool) -> None:
+    if had_rows:
+        PlayerResult.objects.filter(match=match).delete()
+        PlayedMatch.objects.filter(match=match).delete()
     ruleset = get_ruleset(match.game)
     outcome = outcome_of(ruleset, pos.state)
     if outcome is None:
