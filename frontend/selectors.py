@@ -6,7 +6,8 @@ from typing import Any
 
 from matches.models import Event as EventRow
 from matches.selectors import UserLike, match_visible_qs
-from rulesets import Event, get_ruleset
+from matches.visibility import RECORDER, row_as_seen, viewer_for
+from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, describe_entry
 
 
@@ -23,7 +24,9 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
     for r in rows:
         match = r.stream.match
         names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
-        text = describe_entry(get_ruleset(match.game), Event(r.type, r.seat, r.data), names)
+        ruleset = get_ruleset(match.game)
+        event = row_as_seen(viewer_for(user, match) if ruleset.hides_information else RECORDER, r)
+        text = describe_entry(ruleset, event, names)
         by = r.recorded_by.username if r.recorded_by_id else ""
         out.append({"match": match, "version": r.version, "text": text, "at": r.recorded_at, "by": by})
     return out

@@ -12,10 +12,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from frontend.charts import bar_chart
-from matches import stats
-from matches.errors import InvalidInput
+from matches import people, stats
+from matches.errors import DomainError, InvalidInput
 from matches.interop import bgstats_import
 from matches.models import Player
 from rulesets import all_rulesets
@@ -50,9 +51,15 @@ def _months_chart(by_month: list[dict[str, Any]], title: str) -> dict[str, Any] 
 
 
 def _dashboard_page(
-    request: HttpRequest, board: stats.PlayerDashboard | None, heading: str, f, problems
-) -> HttpResponse:  # type: ignore[no-untyped-def]
+    request: HttpRequest,
+    board: stats.PlayerDashboard | None,
+    heading: str,
+    f: stats.StatsFilter,
+    problems: list[str],
+    **extra: Any,
+) -> HttpResponse:
     context = {
+        **extra,
         "heading": heading,
         "board": board,
         "data": board.to_dict() if board else None,
@@ -63,10 +70,55 @@ def _dashboard_page(
 
 
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """One player's dashboard: record, plays over time, per game, streaks, head-to-head, first player."""
+    """One player's dashboard: record, plays over time, per game, streaks, head-to-head, first player.
+
+    The owner also gets the people tools: an invitation link to claim the player, and merging a duplicate.
+    """
+    if request.method == "POST":
+        return _player_tools(request, player_id)
     f, problems = _filter(request)
     board = stats.player_dashboard(user=request.user, player_id=player_id, f=f)
-    return _dashboard_page(request, board, board.players[0].name, f, problems)
+    player = board.players[0]
+    if player.pk != player_id:
+        return redirect("player", player.pk)  # a merged name: the player it now counts as
+    owned = request.user.is_authenticated and player.owner_id == request.user.pk
+    others = Player.objects.filter(owner=player.owner, merged_into__isnull=True).exclude(pk=player.pk) if owned else []
+    return _dashboard_page(request, board, player.name, f, problems, owned=owned, merge_choices=others)
+
+
+@login_required
+def _player_tools(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = people.player_owned(user=request.user, player_id=player_id)
+    try:
+        if request.POST.get("action") == "invite":
+            token = people.player_invite_token(user=request.user, player=player)
+            link = request.build_absolute_uri(reverse("player-claim", args=[token]))
+            messages.success(request, f"Send this link to {player.name}: {link}")
+        elif request.POST.get("action") == "merge":
+            raw = request.POST.get("into", "")
+            target = people.player_owned(
+                user=request.user, player_id=int(raw) if raw.isascii() and raw.isdigit() else 0
+            )
+            people.players_merge(user=request.user, source=player, target=target, reason=request.POST.get("reason", ""))
+            messages.success(request, f"{player.name} is now counted as {target.name}; the match logs are unchanged.")
+            return redirect("player", target.pk)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    return redirect("player", player.pk)
+
+
+@login_required
+def player_claim_page(request: HttpRequest, token: str) -> HttpResponse:
+    """Open an invitation: confirm, then link the invited player to my account."""
+    if request.method == "POST":
+        try:
+            player = people.player_claim(user=request.user, token=token)
+        except DomainError as exc:
+            messages.error(request, exc.detail)
+            return redirect("stats-me")
+        messages.success(request, f"You now play as {player.name} in {player.owner.username}'s matches.")
+        return redirect("stats-me")
+    return render(request, "frontend/stats/claim.html", {"token": token})
 
 
 @login_required

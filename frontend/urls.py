@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/token/", views.api_token, name="api-token-page"),
     path("matches/", views.match_list, name="match-list"),
     path("players/<int:player_id>/", stats_views.player_page, name="player"),
+    path("players/claim/<str:token>/", stats_views.player_claim_page, name="player-claim"),
     path("games/", stats_views.game_index, name="game-index"),
     path("games/<slug:slug>/", stats_views.game_page, name="game-stats"),
     path("stats/players/", stats_views.players_page, name="stats-players"),

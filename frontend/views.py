@@ -30,6 +30,7 @@ from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
 from matches.catalogs import catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
+from matches.visibility import viewer_for
 from rulesets import all_rulesets, get_ruleset
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
 
@@ -180,16 +181,17 @@ def match_detail(
     at = int_or_none(request.GET.get("at"))
     if at is not None and at < 0:
         at = None
+    viewer = viewer_for(request.user, match)
     try:
-        ms = selectors.match_state(match=match, at=at, full=can_record)
+        ms = selectors.match_state(match=match, at=at, viewer=viewer)
     except NotFound:
-        ms = selectors.match_state(match=match, full=can_record)
+        ms = selectors.match_state(match=match, viewer=viewer)
         at = None
     replaying = at is not None and at != ms.latest_version
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
     # only recorders are offered moves; their state is the full one, so no second read of the head
-    legal = None if replaying or ms.outcome or not can_record else ruleset.legal_moves(ms.state)
+    legal = None if replaying or ms.outcome or not can_record else viewer.moves(ruleset, ms.state)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms = []
@@ -212,7 +214,13 @@ def match_detail(
                 }
             )
     board = boards.board_for(
-        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying
+        match=match,
+        ruleset=ruleset,
+        ms=ms,
+        legal=legal,
+        request=request,
+        can_record=can_record and not replaying,
+        problem=problem,
     )
     context = {
         "match": match,
@@ -252,8 +260,11 @@ def _posted_event(
     spec = event_types_with_meta(get_ruleset(match.game)).get(type_)
     if spec is None:
         return type_, seat, {}, {}, {}
-    data, errors = parse_inputs(spec.fields, request.POST, "data.")
+    expand = request.POST.get("expand") == "1"  # a board form drawing objects as separate inputs
+    data, errors = parse_inputs(spec.fields, request.POST, "data.", expand=expand)
     raw = {f"data.{f.name}": request.POST.get(f"data.{f.name}", "") for f in spec.fields}
+    if expand:
+        raw = {k: v for k, v in request.POST.items() if k.startswith("data.")}
     return type_, seat, data, raw, errors
 
 
@@ -329,8 +340,9 @@ def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
     """The log as a readable timeline, voided entries struck through, each linked to its replay position."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     lines = selectors.stream_log(
-        stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match)
-    )
+        stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match),
+        viewer=viewer_for(request.user, match),
+    )  # fmt: skip
     return render(
         request, "frontend/match_history.html", {"match": match, "lines": lines, "ruleset": get_ruleset(match.game)}
     )

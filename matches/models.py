@@ -116,6 +116,8 @@ class Player(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="as_players"
     )
+    # Set by a PlayerMerge: this name was a duplicate of another player (the matches keep their seats).
+    merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -124,6 +126,36 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlayerMerge(models.Model):
+    """An append-only record that ``source`` is the same person as ``target`` (a typo'd or second name).
+
+    Match logs and seats are never rewritten: reads and the stats projection follow ``Player.merged_into``.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    source = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    target = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=200, blank=True, default="")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} merged into {self.target_id}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise ImmutableEventError("A player merge is recorded once and never changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise ImmutableEventError("A player merge is never deleted.")
 
 
 class Match(models.Model):

@@ -13,7 +13,12 @@ from django.db.models import Q, QuerySet
 from matches import store
 from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
+<<<<<<< HEAD
 from matches.models import Match, Player, Stream
+=======
+from matches.models import Match, Player
+from matches.visibility import Viewer
+>>>>>>> main
 from rulesets import Event, TurnInfo, get_ruleset
 from rulesets.replay import RESULT_KEY, outcome_of
 
@@ -138,6 +143,7 @@ class MatchState:
     warnings: list[str]
 
 
+<<<<<<< HEAD
 def match_state(
     *, match: Match, at: int | None = None, seat: int | None = None, full: bool = True, head: store.Head | None = None
 ) -> MatchState:
@@ -145,6 +151,12 @@ def match_state(
 
     ``full``: everything (for recorders); otherwise the ruleset's view for ``seat`` (None = spectator).
     ``head``: the stream's head if the caller has just read it (``match_get_with_head``); else read fresh.
+=======
+def match_state(*, match: Match, viewer: Viewer, at: int | None = None) -> MatchState:
+    """The state at version ``at`` (latest when None) as ``viewer`` may see it (see ``matches.visibility``).
+
+    Raises :class:`NotFound` past the latest version.
+>>>>>>> main
     """
     head = head or store.head_load(match.stream_id, fresh=True)
     if at is None:
@@ -158,7 +170,7 @@ def match_state(
     return MatchState(
         version=pos.version,
         latest_version=head.version,
-        state=pos.state if full and seat is None else ruleset.view(pos.state, seat),
+        state=viewer.state(ruleset, pos.state),
         outcome=outcome.to_dict() if outcome else None,
         turn_seats=list(turn.seats),
         phase=turn.phase,
@@ -168,37 +180,42 @@ def match_state(
     )
 
 
-def match_legal_moves(*, match: Match) -> list[Event] | None:
-    """Every event the rules accept now, or None where the game cannot list them."""
+def match_legal_moves(*, match: Match, viewer: Viewer) -> list[Event] | None:
+    """Every event the rules accept now as ``viewer`` may know them, or None where the game cannot list them."""
     head = store.head_load(match.stream_id, fresh=True)
     if head.state.get(RESULT_KEY) is not None:
         return []  # the table recorded the result: the game is over
-    return get_ruleset(match.game).legal_moves(head.state)
+    return viewer.moves(get_ruleset(match.game), head.state)
 
 
 @dataclass(frozen=True)
 class LogLine:
-    """One entry of a match's history, with who recorded it and whether it still counts."""
+    """One entry of a stream's history as the viewer may read it (``event``), who recorded it, whether it counts."""
 
     row: EventRow
+    event: Event
     text: str
     voided_by: int | None
     void_reason: str
 
 
-def stream_log(*, stream_id: int, game: str, seat_names: list[str]) -> list[LogLine]:
-    """Every event of a stream, oldest first, described in plain words, voided entries marked."""
+def stream_log(*, stream_id: int, game: str, seat_names: list[str], viewer: Viewer) -> list[LogLine]:
+    """Every event of a stream, oldest first, as ``viewer`` may read it, in plain words, voided entries marked."""
     from rulesets.replay import EVENT_VOIDED, describe_entry
 
     ruleset = get_ruleset(game)
     rows = list(EventRow.objects.filter(stream_id=stream_id).select_related("recorded_by").order_by("version"))
+    entries = [(r.version, Event(r.type, r.seat, r.data)) for r in rows]
+    redacting = not viewer.everything and ruleset.hides_information
+    before = _states_before(ruleset, stream_id, rows) if ruleset.describe_uses_state or redacting else {}
+    shown = viewer.log(ruleset, entries, before)
     voided = {int(r.data["version"]): (r.version, r.data.get("reason", "")) for r in rows if r.type == EVENT_VOIDED}
-    before = _states_before(ruleset, stream_id, rows) if ruleset.describe_uses_state else {}
     lines = []
-    for r in rows:
-        text = describe_entry(ruleset, Event(r.type, r.seat, r.data), seat_names, before.get(r.version))
+    for r, ev in zip(rows, shown, strict=True):
+        state = before.get(r.version)
+        text = describe_entry(ruleset, ev, seat_names, None if state is None else viewer.state(ruleset, state))
         by, why = voided.get(r.version, (None, ""))
-        lines.append(LogLine(row=r, text=text, voided_by=by, void_reason=why))
+        lines.append(LogLine(row=r, event=ev, text=text, voided_by=by, void_reason=why))
     return lines
 
 
@@ -212,6 +229,12 @@ def _states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> dict[i
     return states_before(ruleset, start, ((r.version, Event(r.type, r.seat, r.data)) for r in rows))
 
 
+def stream_times(*, stream_id: int, versions: list[int]) -> dict[int, Any]:
+    """When the entries at ``versions`` were recorded (version → datetime)."""
+    rows = EventRow.objects.filter(stream_id=stream_id, version__in=versions).values_list("version", "recorded_at")
+    return dict(rows)
+
+
 def match_seat_names(match: Match) -> list[str]:
     """Seat names in seat order."""
     return [s.player.name for s in match.seats.select_related("player").order_by("index")]
@@ -221,4 +244,4 @@ def players_known(*, owner: UserLike) -> QuerySet[Player]:
     """Names this user has already seated, for suggestions."""
     if not owner.is_authenticated:
         return Player.objects.none()
-    return Player.objects.filter(owner=owner).order_by("name")
+    return Player.objects.filter(owner=owner, merged_into__isnull=True).order_by("name")

@@ -63,6 +63,8 @@ def player_get_or_create(*, owner: AbstractBaseUser, name: str, user: AbstractBa
                 player = Player.objects.create(owner=owner, name=name, user=user)
         except IntegrityError:
             player = Player.objects.get(owner=owner, name__iexact=name)
+    while player.merged_into_id is not None:  # a name merged into another player counts as that player
+        player = Player.objects.get(pk=player.merged_into_id)
     if user is not None and player.user_id is None:
         player.user = user
         player.save(update_fields=["user"])

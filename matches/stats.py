@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from matches.errors import InvalidInput, NotFound
 from matches.models import Match, PlayedMatch, Player, PlayerResult
+from matches.people import player_canonical
 from matches.selectors import UserLike
 from rulesets import UnknownGame, get_ruleset
 
@@ -243,9 +244,10 @@ def _game_name(slug: str) -> str:
 
 def player_dashboard(*, user: UserLike, player_id: int, f: StatsFilter) -> PlayerDashboard:
     """One player's dashboard over the matches ``user`` may see (404 for a player ``user`` cannot see)."""
-    player = Player.objects.select_related("owner", "user").filter(pk=player_id).first()
+    player = Player.objects.select_related("owner", "user", "merged_into").filter(pk=player_id).first()
     if player is None:
         raise NotFound(f"No player {player_id}.")
+    player = player_canonical(player)  # a merged name shows the player it was merged into
     owned = user.is_authenticated and player.owner_id == user.pk
     if not owned and not Match.objects.filter(pk__in=_visible_match_ids(user), seats__player=player).exists():
         raise NotFound(f"No player {player_id}.")  # players are as private as the matches they sat in

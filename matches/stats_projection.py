@@ -8,6 +8,8 @@ from typing import Any
 from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match, PlayedMatch, PlayerResult
+from matches.people import player_canonical
+from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, Position, outcome_of
 
@@ -20,7 +22,9 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     last: dict[int, int] = {}
     for entry in entries:
         last[entry.stream_id] = entry.version
-    matches = list(Match.objects.filter(stream_id__in=last).select_related("stream").prefetch_related("seats"))
+    matches = list(
+        Match.objects.filter(stream_id__in=last).select_related("stream").prefetch_related("seats__player__merged_into")
+    )
     from matches.projections import positions_at
 
     positions = positions_at({m.stream_id: last[m.stream_id] for m in matches})
@@ -58,7 +62,7 @@ def _project_match(match: Match, version: int, pos: Position, had_rows: bool) ->
         draw=outcome.draw,
         moves=len(moves),
         minutes=_minutes(match, moves),
-        facts=_facts(ruleset, pos.state),
+        facts=_facts(ruleset, SPECTATOR.state(ruleset, pos.state)),  # stats are read by anyone
     )
     scores = outcome.scores or {}
     PlayerResult.objects.bulk_create(
@@ -66,7 +70,7 @@ def _project_match(match: Match, version: int, pos: Position, had_rows: bool) ->
             PlayerResult(
                 match=match,
                 seat=seat.index,
-                player_id=seat.player_id,
+                player_id=player_canonical(seat.player).pk,
                 game=match.game,
                 played_at=played_at,
                 won=seat.index in winners,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,10 +131,40 @@ class Ruleset:
         return state
 
     def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
-        """``event`` as ``viewer_seat`` (None: a spectator) may see it in the log; ``state_before`` is the state
-        it was recorded on. Default: unchanged. A game with secrets recorded in events (a secret origin)
-        returns a copy with them removed; every read of the log goes through this."""
+        """A recorded entry as ``viewer_seat`` may read it in the log (None: a spectator).
+
+        ``state_before`` is the full state the entry was applied to. Return the event with whatever that
+        viewer could not have seen at the table removed (e.g. the name of a card placed face-down by another
+        seat); return it unchanged when everything is public (the default). Never called for recorders.
+        """
         return event
+
+    def visible_moves(self, state: State, viewer_seat: int | None) -> list[Event] | None:
+        """The legal moves as ``viewer_seat`` may know them (None: a spectator); never called for recorders.
+
+        Default: :meth:`legal_moves` of what the viewer sees (:meth:`view`, so a move that only the hidden
+        information makes legal is not listed as such), each move shown as :meth:`redact_event` would show
+        it in the log, without repeats. ``view`` must therefore return a state ``legal_moves`` accepts.
+        """
+        if not self.hides_information:
+            return self.legal_moves(state)
+        moves = self.legal_moves(self.view(state, viewer_seat))
+        if moves is None:
+            return None
+        out: dict[str, Event] = {}
+        for move in moves:
+            shown = self.redact_event(move, state, viewer_seat)
+            out.setdefault(json.dumps(shown.to_dict(), sort_keys=True), shown)
+        return list(out.values())
+
+    @property
+    def hides_information(self) -> bool:
+        """Whether this game has hidden information: it overrides :meth:`view` or :meth:`redact_event`.
+
+        Readers skip the redaction work (folding the log to give ``state_before``) when it is False.
+        """
+        cls = type(self)
+        return cls.view is not Ruleset.view or cls.redact_event is not Ruleset.redact_event
 
     def turn(self, state: State) -> TurnInfo:
         """Who may act now and in which phase; used to preselect the seat in forms."""

@@ -562,7 +562,7 @@ def _record_sitting(state: State, kind: str, version: int, round_before: int, rp
         }
         sittings.append(current)
     current["to_version"] = version
-    if round_before not in current["rounds"]:
+    if kind != TABLE_PAUSED and round_before not in current["rounds"]:  # packing away plays no round
         current["rounds"].append(round_before)
     for seat, (player, was) in enumerate(zip(state["players"], rp_before, strict=True)):
         current["rp"][seat] += player["rp"] - was

@@ -81,6 +81,17 @@ class SaltAndBones(Ruleset):
                     card["hidden"] = True
         return out
 
+    def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
+        """A card placed face-down in an INSTINCT slot keeps its name only for its own seat (and recorders)."""
+        if (
+            event.type == "strategy_card_placed"
+            and event.data.get("slot") == "instinct"
+            and event.seat != viewer_seat
+            and event.data.get("card") is not None
+        ):
+            return Event(event.type, event.seat, {**event.data, "card": None})
+        return event
+
     def turn(self, state: State) -> TurnInfo:
         phase = state["phase"]
         if state["result"] is not None:
@@ -162,6 +173,16 @@ class SaltAndBones(Ruleset):
 
     def check_options(self, options: dict[str, Any]) -> list[str]:
         return check_options(options)
+
+    def insights(self, state: State) -> dict[str, Any]:
+        """How the game was decided (a knock-out or Exhaustion), whether a Second Wind happened, its length."""
+        result = state.get("result")
+        if result is None:
+            return {}
+        reason = result.get("reason", "")
+        ending = "Exhaustion" if "Exhaustion" in reason else "0 Health"
+        second_wind = any("Second Wind" in line for line in state.get("log", []))
+        return {"decided by": ending, "second wind": "yes" if second_wind else "no", "rounds": state.get("round")}
 
     def warnings(self, state: State) -> list[str]:
         out = []

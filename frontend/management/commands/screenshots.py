@@ -95,6 +95,12 @@ class Command(BaseCommand):
                         page.goto(base + path)
                         page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=True)
                         self.stdout.write(f"{name}-{label}.png")
+                    if "match-bone-wars" in shots:  # the printable "Set up the table" panel, as printed
+                        page.goto(base + shots["match-bone-wars"])
+                        page.emulate_media(media="print")
+                        page.screenshot(path=str(out / f"bone-wars-setup-{label}.png"), full_page=True)
+                        page.emulate_media(media="screen")
+                        self.stdout.write(f"bone-wars-setup-{label}.png")
                     context.close()
                 browser.close()
         finally:

@@ -54,3 +54,11 @@ def test_scorings_name_the_version_that_ended_the_round(table):
     t = table(1)
     t.pass_round().pass_round()
     assert t.state["scorings"][0]["version"] == 2
+
+
+def test_a_pause_between_rounds_covers_no_new_round(table):
+    t = table(1)
+    t.pass_round().do("table_paused")
+    assert t.state["round"] == 2 and t.state["sittings"][0]["rounds"] == [1]
+    t.card(0)
+    assert t.state["sittings"][1]["rounds"] == [2]
