@@ -168,17 +168,8 @@ class MatchStateApi(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match, head = selectors.match_get_with_head(user=request.user, match_id=match_id)
         query = parse(StateQuery, request.query_params.dict())
-<<<<<<< HEAD
-        if selectors.match_can_record(request.user, match):  # recorders: everything, or one seat's view
-            ms = selectors.match_state(
-                match=match, at=query["at"], seat=query["seat"], full=query["seat"] is None, head=head
-            )
-        else:  # everyone else sees what a spectator at the table sees
-            ms = selectors.match_state(match=match, at=query["at"], seat=None, full=False, head=head)
-=======
         viewer = viewer_for(request.user, match, seat=query["seat"])
-        ms = selectors.match_state(match=match, at=query["at"], viewer=viewer)
->>>>>>> main
+        ms = selectors.match_state(match=match, at=query["at"], viewer=viewer, head=head)
         return Response(StateOutput(ms).data)
 
 

@@ -13,12 +13,8 @@ from django.db.models import Q, QuerySet
 from matches import store
 from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
-<<<<<<< HEAD
 from matches.models import Match, Player, Stream
-=======
-from matches.models import Match, Player
 from matches.visibility import Viewer
->>>>>>> main
 from rulesets import Event, TurnInfo, get_ruleset
 from rulesets.replay import RESULT_KEY, outcome_of
 
@@ -143,20 +139,11 @@ class MatchState:
     warnings: list[str]
 
 
-<<<<<<< HEAD
-def match_state(
-    *, match: Match, at: int | None = None, seat: int | None = None, full: bool = True, head: store.Head | None = None
-) -> MatchState:
-    """The state at version ``at`` (latest when None); raises :class:`NotFound` past the latest.
-
-    ``full``: everything (for recorders); otherwise the ruleset's view for ``seat`` (None = spectator).
-    ``head``: the stream's head if the caller has just read it (``match_get_with_head``); else read fresh.
-=======
-def match_state(*, match: Match, viewer: Viewer, at: int | None = None) -> MatchState:
+def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: store.Head | None = None) -> MatchState:
     """The state at version ``at`` (latest when None) as ``viewer`` may see it (see ``matches.visibility``).
 
-    Raises :class:`NotFound` past the latest version.
->>>>>>> main
+    Raises :class:`NotFound` past the latest version. ``head``: the stream's head if the caller has just
+    read it (``match_get_with_head``); else it is read fresh.
     """
     head = head or store.head_load(match.stream_id, fresh=True)
     if at is None:
