@@ -20,6 +20,7 @@ BOARDS: dict[str, str] = {
     "salt-and-bones": "frontend.board_salt_and_bones:board",
     "saltmarsh-adventure": "frontend.board_saltmarsh_adventure:board",
     "bone-wars": "frontend.board_bone_wars:board",
+    "the-first-spine": "frontend.board_the_first_spine:board",
 }
 
 

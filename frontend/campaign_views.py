@@ -41,7 +41,7 @@ from matches.selectors import can_record, stream_log
 from matches.visibility import viewer_for
 from rulesets import EventType, Field, get_ruleset
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
-from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, TOWN_EVENTS, sale_value
+from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, BRIDGE_EVENTS, BRIDGE_FIELDS, TOWN_EVENTS, sale_value
 
 DEFAULT_GAME = "saltmarsh"
 HERO_FIELDS = ("hero", "from", "to")  # str fields that name an active hero: drawn as a <select>
@@ -200,13 +200,15 @@ def _event_forms(
     ruleset = get_ruleset(campaign.game)
     now, later = [], []
     for name, spec in ruleset.event_types.items():
+        if name in BRIDGE_EVENTS:
+            continue  # written by adventure matches, never typed here
         failed = problem.get("form") == "event" and problem.get("type") == name
         post = problem.get("post") if failed else None
         form = {
             "type": name,
             "spec": spec,
             "inputs": build_inputs(
-                spec.fields,
+                tuple(f for f in spec.fields if f.name not in BRIDGE_FIELDS),
                 "data.",
                 form=name,
                 values=post,
@@ -271,7 +273,7 @@ def campaign_detail(
         "chart": gold_chart(
             ledger, list(dict.fromkeys(all_names)), loaded.version, causes=CAUSES, width=360, height=210, small=True
         ),
-        "matches": list(campaign.adventure_matches.order_by("created_at")),
+        "matches": campaign_selectors.campaign_adventure_matches(campaign=campaign, state=loaded.state),
         "idempotency_key": uuid.uuid4().hex,
     }
     if recorder and not loaded.replaying:

@@ -141,6 +141,10 @@ def build_inputs(
             out.append(Input(widget="text", value=_display(raw), datalist=datalists.get(f.name, ""), **common))
         elif f.kind == "int":
             out.append(Input(widget="number", value=_display(raw), minimum=f.minimum, maximum=f.maximum, **common))
+        elif f.kind == "bool" and f.nullable:  # three answers: empty (the default rule), yes, no
+            shown = _display(raw) if values is not None else ("" if raw is None else str(bool(raw)).lower())
+            choices = [("", "— (automatic)"), ("true", "Yes"), ("false", "No")]
+            out.append(Input(widget="select", value=shown, choices=choices, **{**common, "required": False}))
         elif f.kind == "bool":
             checked = (name in values and values.get(name) not in _OFF) if values is not None else bool(f.default)
             out.append(Input(widget="checkbox", value=checked, **common))
@@ -178,7 +182,11 @@ def build_inputs(
             ]
             out.append(Input(widget="group", children=rows, **common))
         else:
-            out.append(Input(widget="json", value=_display(raw), **{**common, "help": f.help or "JSON"}))
+            shown = raw if isinstance(raw, str) else _display(raw)
+            if f.kind == "any":
+                out.append(Input(widget="text", value=shown, **{**common, "help": f.help or "A name, or JSON."}))
+            else:
+                out.append(Input(widget="json", value=shown, **{**common, "help": f.help or "JSON"}))
     return out
 
 
@@ -195,6 +203,11 @@ def parse_inputs(
     errors: dict[str, list[str]] = {}
     for f in fields:
         name = f"{prefix}{f.name}"
+        if f.kind == "bool" and f.nullable:
+            answer = str(post.get(name, "") or "").strip().lower()
+            if answer:
+                data[f.name] = answer not in _OFF
+            continue
         if f.kind == "bool":
             data[f.name] = name in post and post.get(name) not in _OFF
             continue
@@ -252,6 +265,8 @@ def parse_value(f: Field, raw: str) -> Any:
     try:
         return json.loads(raw)
     except ValueError:
+        if f.kind == "any" and raw[0] not in '[{"':
+            return raw  # a plain name (a card, a target) needs no quotes
         raise ValueError("Enter valid JSON.") from None
 
 

@@ -71,6 +71,7 @@ def append_body(result: Any, game: str) -> dict[str, Any]:
             "state": result.state,
             "outcome": outcome.to_dict() if outcome else None,
             "override_pending": result.override_pending,
+            "linked": [w.to_dict() for w in result.linked],
         }
     ).data
 

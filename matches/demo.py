@@ -168,8 +168,49 @@ def _bone_wars_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     return [match.title]
 
 
+# The First Spine: Ana (blacksmith, revealed by her Anvil Guard) and Bo (secret healer) on the default 7 × 7
+# board; it stops in Ana's actions phase with two confrontations previewed, one of them the rulebook's example.
+FIRST_SPINE_SCRIPT: list[tuple[str, int, dict[str, object]]] = [
+    ("destiny_chosen", 0, {"destiny": "conjurer"}),
+    ("origin_chosen", 0, {"origin": "blacksmith"}),
+    ("destiny_chosen", 1, {"destiny": "hunter"}),
+    ("origin_chosen", 1, {"origin": "healer"}),
+    ("hand_refilled", 0, {"discarded": 0}),
+    ("card_placed", 0, {"card": "Paladin", "at": [5, 3]}),
+    ("card_placed", 0, {"card": "Squire", "at": [5, 2]}),
+    ("turn_ended", 0, {}),
+    ("hand_refilled", 1, {"discarded": 1}),
+    ("card_placed", 1, {"card": "Barbed Wire", "at": [1, 3]}),
+    ("card_placed", 1, {"card": "Squire", "at": [1, 2]}),
+    ("turn_ended", 1, {}),
+    ("hand_refilled", 0, {"discarded": 0}),
+    ("card_placed", 0, {"card": "Paladin", "at": [4, 3]}),
+    ("card_placed", 0, {"card": "Paladin", "at": [3, 3]}),
+    ("card_placed", 0, {"card": "Squire", "at": [3, 2]}),
+    ("turn_ended", 0, {}),
+    ("hand_refilled", 1, {"discarded": 2}),
+    ("card_placed", 1, {"card": "Barbed Wire", "at": [2, 3]}),
+    ("card_placed", 1, {"card": "Grey Wolf", "at": [2, 2]}),
+    ("card_placed", 1, {"card": "Fireball", "at": [4, 3]}),
+    ("hp_changed", 1, {"at": [4, 3], "amount": -3, "note": "Fireball"}),
+    ("turn_ended", 1, {}),
+    ("hand_refilled", 0, {"discarded": 0}),
+    ("card_placed", 0, {"card": "Anvil Guard", "at": [4, 2]}),
+]
+
+
+def _first_spine_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """A First Spine match in its third round, the confrontation preview on screen."""
+    match = match_create(owner=user, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+                         title="Demo: The First Spine")  # fmt: skip
+    for type_, seat, data in FIRST_SPINE_SCRIPT:
+        match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
+    return [match.title]
+
+
 SCRIPTED = {
     "saltmarsh-adventure": _saltmarsh_demo,
     "salt-and-bones": _salt_and_bones_demo,
     "bone-wars": _bone_wars_demo,
+    "the-first-spine": _first_spine_demo,
 }

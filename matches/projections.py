@@ -10,10 +10,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from matches import store
-from matches.models import Match, MatchSummary, ProjectionCheckpoint, Stream
+from matches.models import Match, MatchSummary, ProjectionCheckpoint
 from matches.stats_projection import PLAY_STATS, apply_play_stats, reset_play_stats
 from rulesets import get_ruleset
-from rulesets.replay import Position, outcome_of
+from rulesets.replay import outcome_of
 
 MATCH_SUMMARY = "match_summary"
 BATCH = 1000
@@ -26,21 +26,6 @@ def _lock(name: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"projection:{name}"])
 
 
-def positions_at(targets: dict[int, int]) -> dict[int, Position]:
-    """The folded position of each stream ``stream_id → version`` in ``targets``, for projectors.
-
-    The streams' heads are read in one query; a stream whose head is at exactly the asked version (the
-    usual case: the projector is close behind the writers) costs nothing more, others are folded from
-    their snapshots (``store.position_at``).
-    """
-    out: dict[int, Position] = {}
-    for row in Stream.objects.filter(pk__in=targets):
-        head = store.head_from_row(row)
-        version = targets[row.pk]
-        out[row.pk] = head.position if head.version == version else store.position_at(row.pk, version, _head=head)
-    return out
-
-
 def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     """Bring each touched match's summary up to the last version of it in ``entries``."""
     last: dict[int, store.LogEntry] = {}
@@ -49,7 +34,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         last[entry.stream_id] = entry
         if entry.type == "event_voided":
             voids[entry.stream_id] = voids.get(entry.stream_id, 0) + 1
-    matches = {m.stream_id: m for m in Match.objects.filter(stream_id__in=last).select_related("summary")}
+    matches = {m.stream_id: m for m in Match.objects.filter(stream_id__in=last).select_related("summary", "stream")}
     todo: dict[int, MatchSummary] = {}
     for stream_id, entry in last.items():
         match = matches.get(stream_id)
@@ -58,11 +43,11 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         summary = getattr(match, "summary", None) or MatchSummary(match=match)
         if summary.version < entry.version:  # else already projected (a redelivered task)
             todo[stream_id] = summary
-    positions = positions_at({stream_id: last[stream_id].version for stream_id in todo})
     rows = []
     for stream_id, summary in todo.items():
         entry, match = last[stream_id], matches[stream_id]
-        outcome = outcome_of(get_ruleset(match.game), positions[stream_id].state)
+        state = store.position_of_row(match.stream, entry.version).state
+        outcome = outcome_of(get_ruleset(match.game), state)
         rows.append((
             match.pk, entry.version, Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS,
             json.dumps(list(outcome.winners) if outcome else []), bool(outcome and outcome.draw),

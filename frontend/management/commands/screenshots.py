@@ -83,6 +83,8 @@ class Command(BaseCommand):
                         slug = re.sub(r"[^a-z0-9]+", "-", text.replace("Demo: ", "").split("(")[0].lower()).strip("-")
                         shots[f"match-{slug}"] = href
                         shots.setdefault("history", href + "history/")
+                    if "match-the-first-spine" in shots:  # a card picked: the cells it may go to
+                        shots["match-the-first-spine-pick"] = shots["match-the-first-spine"] + "?card=Squire"
                     campaign = page.eval_on_selector_all(
                         "a[href^='/campaigns/']",
                         "els => els.map(e => e.getAttribute('href')).filter(h => /\\/campaigns\\/\\d+\\/$/.test(h))",
