@@ -199,6 +199,8 @@ def _event_forms(
     """One form per entry type: those allowed in the current phase first, the others apart."""
     ruleset = get_ruleset(campaign.game)
     now, later = [], []
+    current = loaded.state["adventures"][-1] if loaded.phase == "adventure" and loaded.state["adventures"] else {}
+    played_as_match = current.get("match") is not None
     for name, spec in ruleset.event_types.items():
         if name in BRIDGE_EVENTS:
             continue  # written by adventure matches, never typed here
@@ -220,6 +222,8 @@ def _event_forms(
             "open": failed,
         }
         allowed = TOWN_EVENTS if loaded.phase == "town" else ADVENTURE_EVENTS
+        if played_as_match:  # what happens in it is recorded in its match
+            allowed = frozenset()
         (now if name in allowed or name not in TOWN_EVENTS | ADVENTURE_EVENTS else later).append(form)
     return now, later
 
@@ -280,7 +284,11 @@ def campaign_detail(
         context["forms_now"], context["forms_later"] = _event_forms(campaign, loaded, problem)
         context["adventure_form"] = _adventure_form(loaded, problem)
         context["datalists"] = _datalists(loaded)
-        context["undo_version"] = last_undoable_version(stream_id=campaign.stream_id)
+        undo = last_undoable_version(stream_id=campaign.stream_id)
+        # an adventure match's entry is corrected in the match, so the sheet offers no undo for it
+        context["undo_version"] = (
+            undo if undo and campaign_selectors.campaign_entry_match(campaign=campaign, version=undo) is None else None
+        )
         if problem.get("type") == RULE_OVERRIDDEN and problem.get("post") is not None:
             context["override_reason"] = problem["post"].get("data.reason", "")
     return render(request, "frontend/campaigns/sheet.html", context, status=status)

@@ -16,6 +16,7 @@ from matches.models import Event as EventRow
 from matches.models import Match, Player, Stream
 from matches.visibility import Viewer
 from rulesets import Event, TurnInfo, get_ruleset
+from rulesets.base import name_seats
 from rulesets.replay import RESULT_KEY, outcome_of
 
 UserLike = AbstractBaseUser | AnonymousUser
@@ -154,6 +155,8 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: st
     ruleset = get_ruleset(match.game)
     outcome = outcome_of(ruleset, pos.state)
     turn = ruleset.turn(pos.state) if pos.state.get(RESULT_KEY) is None else TurnInfo(seats=(), phase="over")
+    warnings = ruleset.warnings(pos.state)
+    names = match_seat_names(match) if turn.prompt or warnings else []  # prompts name the players, not seats
     return MatchState(
         version=pos.version,
         latest_version=head.version,
@@ -161,9 +164,9 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: st
         outcome=outcome.to_dict() if outcome else None,
         turn_seats=list(turn.seats),
         phase=turn.phase,
-        prompt=turn.prompt,
+        prompt=name_seats(turn.prompt, names) if turn.prompt else "",
         override_pending=pos.override_pending,
-        warnings=ruleset.warnings(pos.state),
+        warnings=[name_seats(w, names) for w in warnings],
     )
 
 

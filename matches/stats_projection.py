@@ -16,6 +16,7 @@ from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of
 
 PLAY_STATS = "play_stats"
+SCORE_SHEET = "scoresheet"  # its matches count per game name (the sheet's title)
 _TABLE_LEVEL = {*META_EVENT_TYPES, RESULT_RECORDED}
 
 
@@ -68,7 +69,11 @@ def _derive(
     winners = [] if outcome.draw else sorted(outcome.winners)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     insight = _facts(ruleset, SPECTATOR.state(ruleset, state))  # stats are read by anyone
-    common = {"game": match.game, "is_public": match.is_public, "owner_id": match.owner_id, "played_at": played_at}
+    title = str((match.stream.options or {}).get("title") or "").strip() if match.game == SCORE_SHEET else ""
+    common = {
+        "game": match.game, "title": title[:120], "is_public": match.is_public, "owner_id": match.owner_id,
+        "played_at": played_at,
+    }  # fmt: skip
     played.append(
         PlayedMatch(
             match=match,

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from rulesets.base import Event
+from rulesets.replay import RESULT_KEY
 from rulesets.saltmarsh.cards import treasure_card
 from rulesets.saltmarsh.sheet import norm
 
@@ -27,6 +28,18 @@ def _used_up(hero: dict[str, Any]) -> list[str]:
     return used
 
 
+def adventure_result(adventure_state: dict[str, Any]) -> str | None:
+    """``"won"``, ``"lost"`` or None while played. A result the table recorded without move entry
+    (``result_recorded``) counts too: the party won when it names winners, else it lost."""
+    result = adventure_state.get("result")
+    if result in ("won", "lost"):
+        return str(result)
+    recorded = adventure_state.get(RESULT_KEY)
+    if recorded is not None:
+        return "won" if recorded.get("winners") and not recorded.get("draw") else "lost"
+    return None
+
+
 def conclusion_from_adventure(adventure_state: dict[str, Any], match: int) -> Event | None:
     """``adventure_concluded`` for a finished adventure played as match ``match``; None while it is played.
 
@@ -35,8 +48,8 @@ def conclusion_from_adventure(adventure_state: dict[str, Any], match: int) -> Ev
     crosses over. The entry names the match and its adventure, so the campaign applies it to that
     adventure only.
     """
-    result = adventure_state.get("result")
-    if result not in ("won", "lost"):
+    result = adventure_result(adventure_state)
+    if result is None:
         return None
     heroes = [
         {

@@ -357,7 +357,7 @@ class SaltmarshAdventure(Ruleset):
     def _need_turn(self, state: State, seat: int | None) -> None:
         if seat != state["active"]:
             hero = state["heroes"][state["active"]]["name"]
-            raise _v("not_your_turn", f"It is {hero}'s turn (seat {state['active']}).", R_TURN)
+            raise _v("not_your_turn", f"It is {hero}'s turn.", R_TURN)
 
     def _own_hero_phase(self, state: State, event: Event, what: str) -> None:
         self._need_phase(state, HERO, what)

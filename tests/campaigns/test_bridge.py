@@ -219,3 +219,55 @@ def test_the_sheet_at_an_earlier_version_lists_only_the_matches_started_by_then(
     assert f"/matches/{a}/" in early and f"/matches/{b}/" not in early
     latest = client.get(f"/campaigns/{cid}/").content.decode()
     assert f"/matches/{a}/" in latest and f"/matches/{b}/" in latest
+
+
+def test_the_match_page_says_the_campaign_moved_too_or_why_nothing_was_written(api, cid, client) -> None:
+    """The page's answer says which streams were written; a refusal names the campaign and offers no override."""
+    from django.contrib.auth import get_user_model
+
+    mid = start(api, cid)
+    client.force_login(get_user_model().objects.get(username="owner"))
+    assert "Undo entry" not in client.get(f"/campaigns/{cid}/").content.decode()  # the start belongs to the match
+    r = client.post(f"/matches/{mid}/record/", {"type": "adventure_won", "seat": ""}, follow=True)
+    page = r.content.decode()
+    assert r.status_code == 200 and "The campaign was updated in the same step" in page
+    b = start(api, cid, "Danger at Dunwater")
+    assert b != mid
+    r = client.post(f"/matches/{mid}/undo/", {"version": "1", "reason": "x", "confirm": "on"})
+    page = r.content.decode()
+    assert r.status_code == 400 and "Danger at Dunwater has started since" in page
+    assert "record a rule override" not in page
+
+
+def test_a_result_recorded_by_the_table_concludes_the_adventure_too(api, cid) -> None:
+    """A match ended with ``result_recorded`` (no deciding move) reaches the campaign like a win or a loss."""
+    mid = start(api, cid)
+    ok(mev(api, mid, "gold_found", seat=0, amount=40))
+    body = ok(mev(api, mid, "result_recorded", winners=[0, 1], note="We won at the table."))
+    assert body["linked"][0]["kind"] == "campaign"
+    assert sheet(api, cid)["adventures"][-1]["result"] == "completed"
+    assert {h["name"]: h["gold"] for h in sheet(api, cid)["heroes"]} == {"Ana": 540, "Bo": 500, "Cy": 200}
+    other = start(api, cid, "Danger at Dunwater")
+    ok(mev(api, other, "result_recorded", winners=[], note="Wiped out."))
+    assert sheet(api, cid)["adventures"][-1]["result"] == "failed"
+
+
+def test_a_campaign_that_moved_meanwhile_is_a_409_and_nothing_is_written(api, cid, monkeypatch) -> None:
+    """The bridge appends guarded by the campaign version it read: a writer in between → 409, both untouched."""
+    from dataclasses import replace
+
+    from campaigns import bridge
+
+    mid = start(api, cid)
+    guard = bridge.adventure_match_guard
+
+    def stale_guard(*, match):
+        campaign, head = guard(match=match)
+        return campaign, replace(head, version=head.version - 1)  # as if read before another writer's entry
+
+    monkeypatch.setattr(bridge, "adventure_match_guard", stale_guard)
+    before = counts(cid, mid)
+    r = mev(api, mid, "adventure_won")
+    assert r.status_code == 409 and r.json()["code"] == "version_conflict" and "current_version" not in r.json()
+    assert "someone recorded on the campaign at the same moment" in r.json()["detail"]
+    assert counts(cid, mid) == before and Match.objects.get(pk=mid).status == Match.STATUS_IN_PROGRESS

@@ -27,6 +27,7 @@ from matches.models import Event as EventRow
 from matches.models import Match
 from rulesets import get_ruleset
 from rulesets.saltmarsh import conclusion_from_adventure
+from rulesets.saltmarsh.bridge import adventure_result
 from rulesets.saltmarsh.ruleset import adventure_of_match
 
 pytestmark = pytest.mark.django_db
@@ -58,9 +59,9 @@ def check_bridge(campaign: Campaign) -> None:
         entry = conclusion_from_adventure(state, match.pk)
         implied = match_services.event_clean(ruleset, 0, entry.type, None, entry.data).data if entry else None
         assert adventure["conclusion"] == implied, f"campaign out of step with match #{match.pk}"
-        expected = {"won": "completed", "lost": "failed", None: "in progress"}[state["result"]]
-        assert adventure["result"] == expected
-        assert match.status == ("finished" if state["result"] else "in_progress")
+        result = adventure_result(state)
+        assert adventure["result"] == {"won": "completed", "lost": "failed", None: "in progress"}[result]
+        assert match.status == ("finished" if result else "in_progress")
     for hero in head.state["heroes"]:
         assert hero["gold"] >= 0
 
@@ -119,7 +120,7 @@ def match_action(draw: Any, match: Match, owner: Any) -> None:
     held = [i["name"] for i in state["heroes"][seat]["items"]] or ["Potion"]
     kind = draw(
         st.sampled_from(
-            ["found", "found", "used", "gold", "won", "lost", "void", "void", "override", "phase", "damage"]
+            ["found", "found", "used", "gold", "won", "lost", "table", "void", "void", "override", "phase", "damage"]
         )
     )
     record = match_services.match_event_record
@@ -133,6 +134,9 @@ def match_action(draw: Any, match: Match, owner: Any) -> None:
         record(match=match, user=owner, type="adventure_won", data={})
     elif kind == "lost":
         record(match=match, user=owner, type="adventure_lost", data={"reason": "The tide came in."})
+    elif kind == "table":  # a result the table recorded without the deciding move
+        winners = draw(st.sampled_from([[], list(range(seats))]))
+        record(match=match, user=owner, type="result_recorded", data={"winners": winners, "note": "audit"})
     elif kind == "void":
         target = draw(st.integers(1, max(1, head.version)))
         record(match=match, user=owner, type="event_voided", data={"version": target, "reason": "audit"})

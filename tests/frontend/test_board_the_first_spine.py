@@ -171,3 +171,15 @@ def test_replaying_an_old_version_draws_it_without_buttons(web, demo):
     _, page = get(web, demo, "?at=8")
     assert page.board_form("fs") is None
     assert len(page.pieces) == 4  # two wizards, Paladin, Squire
+
+
+def test_an_empty_hand_offers_no_card(web, owner):
+    match = match_create(owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+                         options={"hand_size": 1, "deck_size": 6})  # fmt: skip
+    for type_, seat, data in FIRST_SPINE_SCRIPT[:5]:
+        match_event_record(match=match, user=owner, type=type_, seat=seat, data=data)
+    match_event_record(match=match, user=owner, type="card_placed", seat=0, data={"card": "Squire", "at": [5, 3]})
+    html, page = get(web, match, "?card=Paladin")
+    assert page.hand == [] and page.hits == []
+    assert "No card in hand" in html
+    assert [m["type"] for m in moves(page)] == ["turn_ended"]
