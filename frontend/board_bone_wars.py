@@ -15,7 +15,7 @@ from typing import Any
 
 from frontend.forms import Input, build_inputs
 from matches.selectors import match_seat_names, stream_times
-from rulesets.base import Event
+from rulesets.base import Event, name_seats
 from rulesets.bone_wars.fields import (
     CARD_PLAYED,
     CRANIUM_RECORDED,
@@ -41,16 +41,6 @@ TEMPLATE = "frontend/boards/bone-wars.html"
 
 # the effects drawn as forms, in the order a turn usually records them
 EFFECT_FORMS = (MONEY_CHANGED, LOYALTY_GAINED, SPECIES_ARCHIVED, SLOT_UPGRADED, RP_GAINED)
-
-
-def named(text: str, names: list[str]) -> str:
-    """``text`` with "Seat N" replaced by the player's name."""
-
-    def name(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        return names[seat] if 0 <= seat < len(names) else m.group(0)
-
-    return re.sub(r"\bSeat (\d+)\b", name, text)
 
 
 def _move(event: Event) -> str:
@@ -221,7 +211,7 @@ def board(
         "turn_name": names[turn] if isinstance(turn, int) and turn < len(names) else None,
         "turn_seat": turn,
         "card_played": state["card_played"],
-        "prompt": named(re.sub(r"^Round \d+ of \d+: ", "", ms.prompt), names),
+        "prompt": name_seats(re.sub(r"^Round \d+ of \d+: ", "", ms.prompt), names),
         "seats": _seat_boards(state, names, turn, winners),
         "bookshelf": _bookshelf(state),
         "shelves": state["shelves"],

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from matches.errors import NotFound
 from matches.models import Event as EventRow
+from matches.models import Match
 from matches.selectors import UserLike, match_visible_qs
 from matches.visibility import RECORDER, row_as_seen, viewer_for
 from rulesets import get_ruleset
@@ -45,3 +47,17 @@ def last_undoable_version(*, stream_id: int) -> int | None:
         if version not in voided:
             return version
     return None
+
+
+def match_version(*, user: UserLike, match_id: int) -> int:
+    """The latest version of a match ``user`` may see, in one indexed query (two for a private match seen
+    by a recorder); :class:`NotFound` otherwise, as for the match page."""
+    row = Match.objects.filter(pk=match_id).values_list("is_public", "owner_id", "stream__version").first()
+    if row is None:
+        raise NotFound(f"No match {match_id}.")
+    is_public, owner_id, version = row
+    if is_public or (user.is_authenticated and user.pk == owner_id):
+        return version
+    if user.is_authenticated and Match.recorders.through.objects.filter(match_id=match_id, user_id=user.pk).exists():
+        return version
+    raise NotFound(f"No match {match_id}.")

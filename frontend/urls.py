@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.auth import LoginView
-from frontend import stats_views, views
+from frontend import live_views, quicklog_views, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/", stats_views.game_index, name="game-index"),
     path("games/<slug:slug>/", stats_views.game_page, name="game-stats"),
     path("stats/players/", stats_views.players_page, name="stats-players"),
+    path("matches/log/", quicklog_views.match_log, name="match-log"),
     path("stats/me/", stats_views.my_page, name="stats-me"),
     path("stats/import-export/", stats_views.interop_page, name="stats-interop"),
     path("matches/new/", views.match_new, name="match-new"),
@@ -26,6 +27,8 @@ urlpatterns = [
     path("matches/<int:match_id>/undo/", views.match_undo, name="match-undo"),
     path("matches/<int:match_id>/recorders/", views.match_recorders, name="match-recorders"),
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
+    path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
+    path("series/", include("frontend.series_urls")),
 ]

@@ -15,11 +15,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
+from campaigns.selectors import adventure_match_closed
 from config.text import PROBLEM, unstorable_path
 from frontend import boards
 from frontend.forms import (
     SignupForm,
-    build_inputs,
+    error_sentence,
     int_or_none,
     option_inputs,
     parse_inputs,
@@ -27,13 +28,14 @@ from frontend.forms import (
     posted_void,
     record_or_rerender,
 )
+from frontend.recording import feedback_for, move_forms
 from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
 from matches.catalogs import catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
-from matches.visibility import viewer_for
-from rulesets import all_rulesets, get_ruleset
-from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
+from matches.visibility import RECORDER, viewer_for
+from rulesets import Event, all_rulesets, get_ruleset
+from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 
 # -- accounts -------------------------------------------------------------------------------------------
 
@@ -74,7 +76,8 @@ def home(request: HttpRequest) -> HttpResponse:
     mine = []
     campaigns = []
     if request.user.is_authenticated:
-        mine = list(selectors.match_list(user=request.user, mine=True).order_by("status", "-updated_at")[:20])
+        # "in_progress" sorts after "finished": descending puts the games still on the table first
+        mine = list(selectors.match_list(user=request.user, mine=True).order_by("-status", "-updated_at")[:20])
         campaigns = list(campaign_list(user=request.user, mine=True)[:10])
     public = list(selectors.match_list(user=request.user)[:10])
     return render(
@@ -133,7 +136,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
     seat_count = int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
     if seat_count not in ruleset.seats:
         seat_count = ruleset.seats[0]
-    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}}
+    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": True}
     if request.method == "POST":
         options, errors = parse_options(ruleset.options_schema, request.POST)
         if request.POST.get("catalog"):
@@ -152,7 +155,15 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Match created. Record the first move below.")
                 return redirect("match", match_id=match.pk)
         context["errors"] = errors
-        context["error_list"] = [f"{k}: {' '.join(v)}" for k, v in errors.items()]
+        extra = {f"seats.{i}": f"Seat {i}" for i in range(seat_count)} | {"seats": "Seats", "title": "Title"}
+        context["error_list"] = [
+            error_sentence(
+                {k if k.startswith(("seats", "title")) else f"options.{k}": v}, ruleset.options_schema, extra
+            )
+            for k, v in errors.items()
+        ]
+        context["title"] = request.POST.get("title", "")
+        context["is_public"] = request.POST.get("is_public") == "on"
     context["option_fields"] = option_inputs(
         ruleset.options_schema, form="opt", post=request.POST if request.method == "POST" else None,
         errors=context["errors"],
@@ -176,7 +187,11 @@ def match_new(request: HttpRequest) -> HttpResponse:
 def match_detail(
     request: HttpRequest, match_id: int, *, problem: dict[str, Any] | None = None, status: int = 200
 ) -> HttpResponse:
-    """The state drawn for people, whose turn, the players, the outcome, and move entry (or replay at ?at=N)."""
+    """The state drawn for people, whose turn, the players, the outcome, and move entry (or replay at ?at=N).
+
+    The table bar at the top (sticky on a phone) says whose turn it is and what the last submit did;
+    ``?seen=N`` (sent by the live update) lists what was recorded since version N.
+    """
     match = selectors.match_get(user=request.user, match_id=match_id)
     can_record = selectors.match_can_record(request.user, match)
     at = int_or_none(request.GET.get("at"))
@@ -189,40 +204,27 @@ def match_detail(
         ms = selectors.match_state(match=match, viewer=viewer)
         at = None
     replaying = at is not None and at != ms.latest_version
+    closed = adventure_match_closed(match=match) if match.campaign_id else None
+    can_record = can_record and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
     # only recorders are offered moves; their state is the full one, so no second read of the head
     legal = None if replaying or ms.outcome or not can_record else viewer.moves(ruleset, ms.state)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
-    forms = []
+    forms_now: list[dict[str, Any]] = []
+    forms_other: list[dict[str, Any]] = []
     if can_record and not replaying and not ms.outcome:
-        for name, spec in ruleset.event_types.items():
-            posted = problem.get("values") if problem.get("type") == name else None
-            forms.append(
-                {
-                    "type": name,
-                    "spec": spec,
-                    "inputs": build_inputs(
-                        spec.fields,
-                        "data.",
-                        form=name,
-                        values=posted,
-                        errors=problem.get("errors") if posted is not None else None,
-                    ),
-                    "seat": int_or_none(str(problem.get("seat"))) if posted is not None else turn_seat,
-                    "open": posted is not None or (not forms and not legal),  # the first, when no move is listed
-                }
-            )
+        forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem)
     board = boards.board_for(
-        match=match,
-        ruleset=ruleset,
-        ms=ms,
-        legal=legal,
-        request=request,
-        can_record=can_record and not replaying,
+        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying,
         problem=problem,
-    )
+    )  # fmt: skip
+    feedback = feedback_for(
+        match=match, problem=problem, notes=[str(m) for m in messages.get_messages(request)],
+        seen=None if replaying else int_or_none(request.GET.get("seen")), latest=ms.latest_version,
+        seat_names=seat_names, viewer=viewer,
+    )  # fmt: skip
     context = {
         "match": match,
         "ruleset": ruleset,
@@ -232,23 +234,27 @@ def match_detail(
         "turn_names": [seat_names[s] for s in ms.turn_seats if s < len(seat_names)],
         "winner_names": [seat_names[s] for s in (ms.outcome or {}).get("winners", []) if s < len(seat_names)],
         "can_record": can_record,
+        "closed": closed,
         "replaying": replaying,
         "at": ms.version,
         "legal": [{"json": json.dumps(m.to_dict()), "text": ruleset.describe(m, seat_names)} for m in legal or []],
-        "forms": forms,
+        "forms": forms_now,
+        "forms_other": forms_other,
         "board": board,
+        "board_stylesheet": boards.STYLESHEETS.get(match.game, ""),
         "problem": problem,
+        "feedback": feedback,
         "idempotency_key": uuid.uuid4().hex,
         "undo_version": last_undoable_version(stream_id=match.stream_id) if can_record else None,
         "versions": list(range(ms.latest_version + 1)),
         "state_json": json.dumps(ms.state, indent=1, sort_keys=True),
     }
+    if problem.get("origin") == "override":
+        context["override_reason"] = problem.get("values", {}).get("data.reason", "")
     return render(request, "frontend/match_detail.html", context, status=status)
 
 
-def _posted_event(
-    request: HttpRequest, match: Any
-) -> tuple[str, int | None, Any, dict[str, Any], dict[str, list[str]]]:
+def _posted_event(request: HttpRequest, match: Any) -> tuple[str, int | None, Any, Any, dict[str, list[str]]]:
     """Read ``(type, seat, data, raw values, form errors)`` from a move form or a one-click legal move."""
     if request.POST.get("move"):
         try:
@@ -263,12 +269,18 @@ def _posted_event(
     spec = event_types_with_meta(get_ruleset(match.game)).get(type_)
     if spec is None:
         return type_, seat, {}, {}, {}
-    expand = request.POST.get("expand") == "1"  # a board form drawing objects as separate inputs
+    expand = request.POST.get("expand") == "1"  # the move forms and board forms drawing objects as inputs
     data, errors = parse_inputs(spec.fields, request.POST, "data.", expand=expand)
-    raw = {f"data.{f.name}": request.POST.get(f"data.{f.name}", "") for f in spec.fields}
-    if expand:
-        raw = {k: v for k, v in request.POST.items() if k.startswith("data.")}
-    return type_, seat, data, raw, errors
+    return type_, seat, data, request.POST, errors
+
+
+def _origin(request: HttpRequest, type_: str) -> str:
+    """Which control was used, so a refusal is explained next to it: board, legal, form or override."""
+    if request.POST.get("origin") in ("board", "legal"):
+        return request.POST["origin"]
+    if request.POST.get("move"):
+        return "board"
+    return "override" if type_ == RULE_OVERRIDDEN else "form"
 
 
 @login_required
@@ -277,26 +289,82 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     """Record one move from a form; a refusal re-renders the page with the rule and what was typed."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     type_, seat, data, raw, form_errors = _posted_event(request, match)
-    problem = {"type": type_, "seat": seat, "values": raw}
+    problem = {
+        "type": type_, "seat": seat, "values": raw, "origin": _origin(request, type_),
+        "expected_version": int_or_none(request.POST.get("expected_version")),
+        "move_json": request.POST.get("move", ""),
+    }  # fmt: skip
     if form_errors:
-        problem.update(detail="Please correct the highlighted field.", errors=form_errors)
-        return match_detail(request, match_id, problem=problem, status=400)
+        problem["errors"] = form_errors
+        return _rerender(request, match, problem, 400)
+    if request.POST.get("house_rule"):
+        return _record_as_house_rule(request, match, problem, data)
     result, refused = record_or_rerender(
         request,
         lambda **guards: services.match_event_record(
             match=match, user=request.user, type=type_, seat=seat, data=data, **guards
         ),
         problem,
-        lambda problem, status: match_detail(request, match_id, problem=problem, status=status),
+        lambda problem, status: _rerender(request, match, problem, status),
     )
     if refused:
         return refused
-    label = (
-        "Rule override noted; the next move is not checked."
-        if type_ == RULE_OVERRIDDEN
-        else f"Recorded entry {result.version}."
-    )
-    messages.success(request, label)
+    messages.success(request, _recorded_words(match, result, type_, seat, data))
+    _linked_words(request, result)
+    return redirect(reverse("match", args=[match.pk]) + "#board")
+
+
+def _rerender(request: HttpRequest, match: Any, problem: dict[str, Any], status: int) -> HttpResponse:
+    """The match page again with the refusal; field errors are told in the form's words, not as paths."""
+    if problem.get("errors"):
+        spec = event_types_with_meta(get_ruleset(match.game)).get(problem.get("type", ""))
+        words = error_sentence(problem["errors"], spec.fields if spec else (), {"seat": "Player", "type": "Entry"})
+        problem["detail"] = f"Please correct: {words}"
+    return match_detail(request, match.pk, problem=problem, status=status)
+
+
+def _linked_words(request: HttpRequest, result: Any) -> None:
+    """Say which other streams the same action wrote (an adventure match carrying its result to the campaign)."""
+    for write in result.linked:
+        entries = ", ".join(str(v) for v in write.versions)
+        messages.info(request, f"The {write.kind} was updated in the same step (entries {entries}).")
+
+
+def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
+    """The bar's sentence after a successful submit: the entry's number and what it says (as the history
+    says it to the recorder who just typed it)."""
+    if type_ == RULE_OVERRIDDEN:
+        return f"Recorded entry {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
+    ruleset = get_ruleset(match.game)
+    before = None
+    if ruleset.describe_uses_state:
+        before = selectors.match_state(match=match, at=result.version - 1, viewer=RECORDER).state
+    text = describe_entry(ruleset, Event(type_, seat, data), selectors.match_seat_names(match), before=before)
+    return f"Recorded entry {result.version}: {text}"
+
+
+def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, Any], data: Any) -> HttpResponse:
+    """A refused move recorded anyway, in one step: ``rule_overridden {reason}`` then the move, both or
+    neither (the service batch), each guarded like a single entry."""
+    reason = request.POST.get("house_rule_reason", "").strip()
+    if not reason:
+        problem.update(detail="Say why your table plays it this way (the reason goes into the history).")
+        problem["errors"] = {"house_rule_reason": ["This field is required."]}
+        return match_detail(request, match.pk, problem=problem, status=400)
+    result, refused = record_or_rerender(
+        request,
+        lambda **guards: services.match_house_rule_record(
+            match=match, user=request.user, reason=reason, type=problem["type"], seat=problem["seat"], data=data,
+            **guards,
+        ),
+        problem,
+        lambda problem, status: _rerender(request, match, problem, status),
+    )  # fmt: skip
+    if refused:
+        return refused
+    words = _recorded_words(match, result, problem["type"], problem["seat"], data)
+    messages.success(request, f"{words} (house rule: {reason})")
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
@@ -306,17 +374,18 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     """Void the last entry that still counts (a new ``event_voided`` entry; history keeps both)."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     data = posted_void(request)
-    _, refused = record_or_rerender(
+    result, refused = record_or_rerender(
         request,
         lambda **guards: services.match_event_record(
             match=match, user=request.user, type=EVENT_VOIDED, data=data, **guards
         ),
-        {},
+        {"origin": "undo"},
         lambda problem, status: match_detail(request, match_id, problem=problem, status=status),
     )
     if refused:
         return refused
     messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 

@@ -28,6 +28,7 @@ SKIP = {
     "matches.matchsummary",
     "matches.playedmatch",
     "matches.playerresult",
+    "matches.matchfact",
     "matches.projectioncheckpoint",
     "matches.snapshot",
     "auth.permission",

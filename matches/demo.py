@@ -47,7 +47,40 @@ def load_demo() -> list[str]:
         created.append(match.title)
     for loader in SCRIPTED.values():
         created.extend(loader(user))
+    created.extend(_history_demo(user))
+    created.extend(_series_demo(user))
     return created
+
+
+def _history_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """Months of earlier plays for the dashboards, through the real BG Stats import; the demo user is Ana."""
+    import json
+    from pathlib import Path
+
+    from matches.interop import bgstats_import
+    from matches.models import Player
+
+    doc = json.loads((Path(__file__).parent / "demo_bgstats.json").read_text(encoding="utf-8"))
+    report = bgstats_import(owner=user, doc=doc)
+    Player.objects.filter(owner=user, name="Ana", user__isnull=True).update(user=user)
+    return [f"{report.imported} earlier plays imported from a BG Stats file"]
+
+
+def _series_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """A series over four finished score-sheet evenings (a shared win among them), for the standings page."""
+    from campaigns.series import series_create, series_match_add
+
+    series = series_create(owner=user, name="Demo: Thursday league", game="scoresheet")
+    evenings = [(["Ana", "Bo", "Cy"], [41, 37, 29]), (["Bo", "Cy", "Di"], [52, 52, 30]),
+                (["Ana", "Cy", "Di"], [33, 45, 38]), (["Ana", "Bo", "Di"], [48, 31, 31])]  # fmt: skip
+    for night, (names, points) in enumerate(evenings, start=1):
+        match = match_create(owner=user, game="scoresheet", seats=[{"name": n} for n in names],
+                             title=f"League night {night}", options={"title": "Carcassonne"})  # fmt: skip
+        for seat, p in enumerate(points):
+            match_event_record(match=match, user=user, type="points_scored", seat=seat, data={"points": p})
+        match_event_record(match=match, user=user, type="game_ended", data={})
+        series_match_add(series=series, user=user, match_id=match.pk)
+    return [series.name]
 
 
 def _saltmarsh_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
@@ -168,8 +201,49 @@ def _bone_wars_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     return [match.title]
 
 
+# The First Spine: Ana (blacksmith, revealed by her Anvil Guard) and Bo (secret healer) on the default 7 × 7
+# board; it stops in Ana's actions phase with two confrontations previewed, one of them the rulebook's example.
+FIRST_SPINE_SCRIPT: list[tuple[str, int, dict[str, object]]] = [
+    ("destiny_chosen", 0, {"destiny": "conjurer"}),
+    ("origin_chosen", 0, {"origin": "blacksmith"}),
+    ("destiny_chosen", 1, {"destiny": "hunter"}),
+    ("origin_chosen", 1, {"origin": "healer"}),
+    ("hand_refilled", 0, {"discarded": 0}),
+    ("card_placed", 0, {"card": "Paladin", "at": [5, 3]}),
+    ("card_placed", 0, {"card": "Squire", "at": [5, 2]}),
+    ("turn_ended", 0, {}),
+    ("hand_refilled", 1, {"discarded": 1}),
+    ("card_placed", 1, {"card": "Barbed Wire", "at": [1, 3]}),
+    ("card_placed", 1, {"card": "Squire", "at": [1, 2]}),
+    ("turn_ended", 1, {}),
+    ("hand_refilled", 0, {"discarded": 0}),
+    ("card_placed", 0, {"card": "Paladin", "at": [4, 3]}),
+    ("card_placed", 0, {"card": "Paladin", "at": [3, 3]}),
+    ("card_placed", 0, {"card": "Squire", "at": [3, 2]}),
+    ("turn_ended", 0, {}),
+    ("hand_refilled", 1, {"discarded": 2}),
+    ("card_placed", 1, {"card": "Barbed Wire", "at": [2, 3]}),
+    ("card_placed", 1, {"card": "Grey Wolf", "at": [2, 2]}),
+    ("card_placed", 1, {"card": "Fireball", "at": [4, 3]}),
+    ("hp_changed", 1, {"at": [4, 3], "amount": -3, "note": "Fireball"}),
+    ("turn_ended", 1, {}),
+    ("hand_refilled", 0, {"discarded": 0}),
+    ("card_placed", 0, {"card": "Anvil Guard", "at": [4, 2]}),
+]
+
+
+def _first_spine_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """A First Spine match in its third round, the confrontation preview on screen."""
+    match = match_create(owner=user, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+                         title="Demo: The First Spine")  # fmt: skip
+    for type_, seat, data in FIRST_SPINE_SCRIPT:
+        match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
+    return [match.title]
+
+
 SCRIPTED = {
     "saltmarsh-adventure": _saltmarsh_demo,
     "salt-and-bones": _salt_and_bones_demo,
     "bone-wars": _bone_wars_demo,
+    "the-first-spine": _first_spine_demo,
 }

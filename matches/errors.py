@@ -19,6 +19,19 @@ class DomainError(Exception):
         return {"code": self.code, "detail": self.detail}
 
 
+class WrappedRefusal(DomainError):
+    """A refusal caused by another error: keeps that error's status and code, says more in ``detail``."""
+
+    def __init__(self, detail: str, error: DomainError) -> None:
+        super().__init__(detail)
+        self.status_code = error.status_code
+        self.code = error.code
+        self.error = error
+
+    def body(self) -> dict[str, Any]:
+        return {**self.error.body(), "detail": self.detail}
+
+
 class InvalidInput(DomainError):
     """A malformed payload: wrong types, missing or unknown fields. ``errors``: field path → messages."""
 
@@ -45,6 +58,12 @@ class RuleBroken(DomainError):
 
     def body(self) -> dict[str, Any]:
         return {"code": self.code, "violation": self.violation_code, "rule": self.rule, "detail": self.detail}
+
+    def named(self, seat_names: list[str]) -> RuleBroken:
+        """The same refusal with "Seat N" in its detail replaced by the players' names."""
+        from rulesets.base import name_seats
+
+        return RuleBroken(self.violation_code, name_seats(self.detail, seat_names), self.rule)
 
 
 class VersionConflict(DomainError):

@@ -11,9 +11,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.errors import InvalidInput, NotAllowed
+from matches.errors import InvalidInput, NotAllowed, RuleBroken
 from matches.models import Match, MatchSummary, Player, Seat, Stream
-from matches.selectors import match_can_record
+from matches.selectors import match_can_record, match_seat_names
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
 from rulesets.replay import (
     EVENT_VOIDED,
@@ -212,28 +212,35 @@ def match_event_record(
     """
     if not match_can_record(user, match):
         raise NotAllowed("Only the match's owner and the recorders they named may record moves.")
-    result = stream_event_record(
-        stream_id=match.stream_id,
-        game=match.game,
-        seat_count=match.stream.seat_count,
-        type=type,
-        seat=seat,
-        data=data,
-        user_id=user.pk,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        client_time=client_time,
-        request_id=request_id,
-    )
-    finished = _match_status_sync(match, result.state)
-    if finished and match.campaign_id is not None:
-        from campaigns.services import campaign_adventure_conclude
 
-        campaign_adventure_conclude(match=match, user=user)
+    def record() -> store.AppendResult:
+        try:
+            return stream_event_record(
+                stream_id=match.stream_id,
+                game=match.game,
+                seat_count=match.stream.seat_count,
+                type=type,
+                seat=seat,
+                data=data,
+                user_id=user.pk,
+                expected_version=expected_version,
+                idempotency_key=idempotency_key,
+                client_time=client_time,
+                request_id=request_id,
+            )
+        except RuleBroken as refused:  # rulesets speak of seats; the table hears names
+            raise refused.named(match_seat_names(match)) from None
+
+    if match.campaign_id is not None:  # an adventure of a campaign: both streams, one transaction
+        from campaigns.bridge import adventure_match_record
+
+        return adventure_match_record(match=match, user=user, record=record, request_id=request_id)
+    result = record()
+    match_status_sync(match, result.state)
     return result
 
 
-def _match_status_sync(match: Match, state: dict[str, Any]) -> bool:
+def match_status_sync(match: Match, state: dict[str, Any]) -> bool:
     """Set ``Match.status`` from the outcome of ``state`` when it changed (rare: a win, or its undo).
 
     Returns True when the match has just finished.
@@ -266,6 +273,24 @@ def match_rule_override(
     return match_event_record(
         match=match, user=user, type=RULE_OVERRIDDEN, data={"reason": reason},
         expected_version=expected_version, idempotency_key=idempotency_key, request_id=request_id,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def match_house_rule_record(
+    *, match: Match, user: UserLike, reason: str, type: str, seat: int | None = None, data: Any = None,
+    expected_version: int | None = None, idempotency_key: str | None = None, request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
+    """A move the rules refuse, recorded on purpose in one step: ``rule_overridden {reason}`` then the move,
+    both or neither. Returns the move's result; raises like :func:`match_event_record`."""
+    match_rule_override(
+        match=match, user=user, reason=reason, expected_version=expected_version,
+        idempotency_key=f"{idempotency_key}-house-rule" if idempotency_key else None, request_id=request_id,
+    )  # fmt: skip
+    return match_event_record(
+        match=match, user=user, type=type, seat=seat, data=data,
+        expected_version=None if expected_version is None else expected_version + 1,
+        idempotency_key=idempotency_key, request_id=request_id,
     )  # fmt: skip
 
 

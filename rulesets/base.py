@@ -4,12 +4,28 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulesets.schema import Field
 
 State = dict[str, Any]
+
+
+_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def name_seats(text: str, seat_names: Sequence[str]) -> str:
+    """``text`` with every "Seat N" (or "seat N") of an existing seat replaced by that player's name, so
+    refusals and prompts written by a ruleset (which knows seats, not people) read "It is Bo's turn"."""
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        return seat_names[seat] if seat < len(seat_names) else m.group(0)
+
+    return _SEAT.sub(name, text)
 
 
 class RuleViolation(Exception):

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0007_player_merges'),
+        ('matches', '0010_stream_kind_series'),
     ]
 
     operations = [
