@@ -6,14 +6,13 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import selectors, services
 from campaigns.models import Campaign
-from config.api import JsonInput
+from config.api import JsonInput, PagedListMixin
 from matches.api import ERRORS, append_body, parse, users_by_name
 from matches.selectors import stream_log
 from matches.serializers import EventInput, EventOutput
@@ -50,19 +49,15 @@ class SheetQuery(serializers.Serializer):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
 
-class CampaignListCreateApi(APIView):
+class CampaignListCreateApi(PagedListMixin, APIView):
     """GET visible campaigns; POST create one."""
-
-    pagination_class = PageNumberPagination  # also tells the schema that the list is a page
 
     def get_permissions(self) -> list[Any]:
         return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
 
     @extend_schema(responses={200: CampaignOutput(many=True)})
     def get(self, request: Request) -> Response:
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.campaign_list(user=request.user), request, view=self)
-        return paginator.get_paginated_response(CampaignOutput(page, many=True).data)
+        return self.paged(request, selectors.campaign_list(user=request.user), CampaignOutput)
 
     @extend_schema(request=CampaignCreateInput, responses={201: CampaignOutput, **ERRORS})
     def post(self, request: Request) -> Response:

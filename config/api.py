@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, serializers, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
@@ -97,6 +98,18 @@ class JsonInput(serializers.Serializer):
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
+
+
+class PagedListMixin:
+    """For an APIView whose GET answers one page of a list: ``pagination_class`` also tells the schema so."""
+
+    pagination_class = PageNumberPagination
+
+    def paged(self, request: Any, items: Any, serializer_class: type[serializers.Serializer]) -> Response:
+        """The page of ``items`` the request asks for (``?page=N``), serialized, with count and links."""
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(items, request, view=self)
+        return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
 class _SettingsRate:

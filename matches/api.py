@@ -7,12 +7,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import JsonInput
+from config.api import JsonInput, PagedListMixin
 from matches import selectors, services
 from matches.errors import InvalidInput, NotFound, NotListable
 from matches.serializers import (
@@ -78,10 +77,8 @@ def append_body(result: Any, game: str) -> dict[str, Any]:
     ).data
 
 
-class MatchListCreateApi(APIView):
+class MatchListCreateApi(PagedListMixin, APIView):
     """GET: visible matches, filtered and paginated. POST: create a match (signed-in users)."""
-
-    pagination_class = PageNumberPagination  # also tells the schema that the list is a page
 
     def get_permissions(self) -> list[Any]:
         return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
@@ -90,9 +87,7 @@ class MatchListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = parse(MatchListFilter, request.query_params.dict())
         qs = selectors.match_list(user=request.user, **filters)
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+        return self.paged(request, qs, MatchOutput)
 
     @extend_schema(request=MatchCreateInput, responses={201: MatchOutput, **ERRORS})
     def post(self, request: Request) -> Response:

@@ -166,7 +166,7 @@ class ErrorOutput(serializers.Serializer):
 class GameOutput(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["match", "campaign"])
+    kind = serializers.CharField(help_text="the kind of stream it drives: match, campaign or series")
     seats = serializers.ListField(child=serializers.IntegerField(), help_text="allowed player counts")
     version = serializers.IntegerField(help_text="ruleset version")
     options_schema = serializers.JSONField(help_text="JSON Schema of the options a match can be created with")
