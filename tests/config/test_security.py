@@ -105,21 +105,24 @@ PAGES = ["/", "/matches/", "/matches/new/", "/games/", "/campaigns/", "/catalogs
 
 
 @pytest.fixture
-def demo(db, owner):
-    from matches.demo import load_demo
+def demo(db):
+    """The demo data: its user, and every demo match's page and history."""
+    from django.contrib.auth import get_user_model
 
-    load_demo()
+    from matches.demo import DEMO_USER, load_demo
     from matches.models import Match
 
-    return [f"/matches/{m.pk}/" for m in Match.objects.all()] + [
-        f"/matches/{m.pk}/history/" for m in Match.objects.all()
-    ]
+    load_demo()
+    matches = list(Match.objects.all())
+    pages = [f"/matches/{m.pk}/" for m in matches] + [f"/matches/{m.pk}/history/" for m in matches]
+    return get_user_model().objects.get(username=DEMO_USER), pages
 
 
 @pytest.mark.django_db
-def test_every_page_has_a_strict_csp_and_no_inline_script_or_style_element(client, owner, demo):
-    client.force_login(owner)
-    for path in PAGES + demo:
+def test_every_page_has_a_strict_csp_and_no_inline_script_or_style_element(client, demo):
+    user, pages = demo
+    client.force_login(user)
+    for path in PAGES + pages:
         r = client.get(path)
         assert r.status_code == 200, path
         csp = r["Content-Security-Policy"]
