@@ -24,7 +24,7 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
         match = r.stream.match
         names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
         try:
-            text = get_ruleset(match.game).describe(Event(r.type, r.seat, r.data), names)
+            text = get_ruleset(match.game).sentence(Event(r.type, r.seat, r.data), names)
         except Exception:  # a description must never break the home page
             text = r.type.replace("_", " ")
         by = r.recorded_by.username if r.recorded_by_id else ""

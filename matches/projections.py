@@ -9,6 +9,7 @@ from django.db import connection, transaction
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
 from rulesets import get_ruleset
+from rulesets.names import render
 
 MATCH_SUMMARY = "match_summary"
 BATCH = 1000
@@ -29,7 +30,10 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         last[entry.stream_id] = entry
         if entry.type == "event_voided":
             voids[entry.stream_id] = voids.get(entry.stream_id, 0) + 1
-    matches = {m.stream_id: m for m in Match.objects.filter(stream_id__in=last).select_related("summary")}
+    matches = {
+        m.stream_id: m
+        for m in Match.objects.filter(stream_id__in=last).select_related("summary").prefetch_related("seats__player")
+    }
     for stream_id, entry in last.items():
         match = matches.get(stream_id)
         if match is None:
@@ -46,7 +50,8 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         summary.status = Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS
         summary.winners = list(outcome.winners) if outcome else []
         summary.draw = bool(outcome and outcome.draw)
-        summary.reason = (outcome.reason if outcome else "")[:200]
+        names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
+        summary.reason = (render(outcome.reason, names) if outcome else "")[:200]
         summary.scores = outcome.to_dict()["scores"] if outcome else None
         summary.save()
 

@@ -12,7 +12,8 @@ from matches import store
 from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
 from matches.models import Match, Player
-from rulesets import Event, get_ruleset
+from rulesets import Event, TurnInfo, get_ruleset
+from rulesets.names import render, render_all, to_play
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -106,17 +107,23 @@ def match_state(*, match: Match, at: int | None = None, seat: int | None = None,
     ruleset = get_ruleset(match.game)
     outcome = ruleset.outcome(pos.state)
     turn = ruleset.turn(pos.state)
+    names = match_seat_names(match)
     return MatchState(
         version=pos.version,
         latest_version=head.version,
-        state=pos.state if full and seat is None else ruleset.view(pos.state, seat),
-        outcome=outcome.to_dict() if outcome else None,
+        state=render_all(pos.state if full and seat is None else ruleset.view(pos.state, seat), names),
+        outcome=render_all(outcome.to_dict(), names) if outcome else None,
         turn_seats=list(turn.seats),
         phase=turn.phase,
-        prompt=turn.prompt,
+        prompt=turn_text(turn, names),
         override_pending=pos.override_pending,
-        warnings=ruleset.warnings(pos.state),
+        warnings=[render(w, names) for w in ruleset.warnings(pos.state)],
     )
+
+
+def turn_text(turn: TurnInfo, seat_names: list[str]) -> str:
+    """The turn prompt as the table reads it: seat tokens rendered; "Bo to play" when the game gave none."""
+    return render(turn.prompt or to_play(turn.seats), seat_names)
 
 
 def match_legal_moves(*, match: Match) -> list[Event] | None:
@@ -153,7 +160,7 @@ def stream_log(*, stream_id: int, game: str, seat_names: list[str]) -> list[LogL
             text = r.type
         else:
             try:
-                text = ruleset.describe(ev, seat_names)
+                text = ruleset.sentence(ev, seat_names)
             except Exception:  # a description must never break the history page
                 text = f"{r.type} {r.data}"
         by, why = voided.get(r.version, (None, ""))

@@ -11,10 +11,11 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.errors import InvalidInput, NotAllowed
+from matches.errors import InvalidInput, NotAllowed, RuleBroken
 from matches.models import Match, MatchSummary, Player, Seat, Stream
-from matches.selectors import match_can_record
+from matches.selectors import match_can_record, match_seat_names
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
+from rulesets.names import render
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
 
 UserLike = AbstractBaseUser | AnonymousUser
@@ -186,23 +187,28 @@ def match_event_record(
     """Record one event on a match after checking the user may record there.
 
     Raises :class:`NotAllowed`, :class:`InvalidInput`, ``RuleBroken`` or ``VersionConflict``; on any of
-    them nothing is written. Keeps ``Match.status`` in step with the outcome.
+    them nothing is written. A refusal's ``detail`` names the seats by the match's names. Keeps
+    ``Match.status`` in step with the outcome.
     """
     if not match_can_record(user, match):
         raise NotAllowed("Only the match's owner and the recorders they named may record moves.")
-    result = stream_event_record(
-        stream_id=match.stream_id,
-        game=match.game,
-        seat_count=match.stream.seat_count,
-        type=type,
-        seat=seat,
-        data=data,
-        user_id=user.pk,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        client_time=client_time,
-        request_id=request_id,
-    )
+    try:
+        result = stream_event_record(
+            stream_id=match.stream_id,
+            game=match.game,
+            seat_count=match.stream.seat_count,
+            type=type,
+            seat=seat,
+            data=data,
+            user_id=user.pk,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            client_time=client_time,
+            request_id=request_id,
+        )
+    except RuleBroken as exc:
+        exc.detail = render(exc.detail, match_seat_names(match))
+        raise
     finished = _match_status_sync(match, result.state)
     if finished and match.campaign_id is not None:
         from campaigns.services import campaign_adventure_conclude

@@ -6,6 +6,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulesets.names import render
 from rulesets.schema import Field
 
 State = dict[str, Any]
@@ -16,6 +17,8 @@ class RuleViolation(Exception):
 
     ``code`` is a stable machine name (``not_your_turn``), ``message`` a plain-words explanation for the
     people at the table, ``rule`` the rulebook section it comes from (``"Get Salty › Player Turn › B"``).
+    The message names seats by token, never by number: ``f"It is {seat_ref(turn)}'s turn."`` (see
+    :mod:`rulesets.names`); the server renders it as "It is Bo's turn." before anyone reads it.
     """
 
     def __init__(self, code: str, message: str, rule: str) -> None:
@@ -42,7 +45,10 @@ class Event:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended. ``winners`` are seat indexes; ``scores`` maps seat → points or is None."""
+    """How a finished game ended. ``winners`` are seat indexes; ``scores`` maps seat → points or is None.
+
+    ``reason`` is words for people; it names seats with :func:`rulesets.names.seat_ref` tokens.
+    """
 
     winners: tuple[int, ...] = ()
     draw: bool = False
@@ -74,7 +80,12 @@ class EventType:
 
 @dataclass(frozen=True)
 class TurnInfo:
-    """Whose turn it is (``seats`` may hold several when any of them may act) and the phase name."""
+    """Whose turn it is (``seats`` may hold several when any of them may act) and the phase name.
+
+    ``phase`` is a machine name (for code, never shown as such). ``prompt`` is the sentence the table
+    reads, naming seats by token; build it with :func:`rulesets.names.to_play` to get the house style
+    "Bo to play — move or flip an unsalted cracker". An empty prompt is shown as "Bo to play".
+    """
 
     seats: tuple[int, ...]
     phase: str
@@ -87,6 +98,18 @@ class Ruleset:
     Contract (DESIGN.md §2): every method is pure and deterministic; ``apply`` never mutates its input and
     never fails on an event ``validate`` accepted; ``validate`` checks in the order game over → phase →
     whose turn → the move itself, raising :class:`RuleViolation`.
+
+    **Naming seats.** A ruleset does not know the players' names. Every text it writes for people
+    (violation messages, turn prompts, ``describe`` sentences, log lines kept in the state, outcome
+    reasons, warnings) names a seat with ``rulesets.names.seat_ref(seat)``, a ``{seat:N}`` token, never
+    "seat 0". The server renders tokens with the match's seat names in one function
+    (``rulesets.names.render``), so every game gets "It is Bo's turn" for free::
+
+        from rulesets.names import seat_ref, to_play
+
+        raise RuleViolation("not_your_turn", f"It is {seat_ref(state['turn'])}'s turn.", RULE_TURN)
+        return TurnInfo(seats=(s,), phase="play", prompt=to_play([s], "take 1 to 3 stones"))
+        log.append(f"{seat_ref(d)} takes {n} damage.")   # a combat log line stored in the state
     """
 
     slug: str = ""
@@ -128,10 +151,17 @@ class Ruleset:
         return TurnInfo(seats=(), phase="")
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
-        """One plain sentence for the history timeline."""
+        """One plain sentence for the history timeline (may use seat tokens; callers use :meth:`sentence`)."""
         who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Table"
         label = self.event_types[event.type].label if event.type in self.event_types else event.type
         return f"{who}: {label}"
+
+    def sentence(self, event: Event, seat_names: list[str]) -> str:
+        """What the history, activity and move buttons show: :meth:`describe` with seat tokens rendered.
+
+        Not meant to be overridden: games override :meth:`describe`.
+        """
+        return render(self.describe(event, seat_names), seat_names)
 
     def check_options(self, options: dict[str, Any]) -> list[str]:
         """Cross-field checks on options beyond their schema; returns human-readable problems."""

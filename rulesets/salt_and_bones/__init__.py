@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, State, TurnInfo
+from rulesets.names import seat_ref, to_play
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones import rules as R
 from rulesets.salt_and_bones.catalog import default_catalog
@@ -18,7 +19,7 @@ class SaltAndBones(Ruleset):
     slug = "salt-and-bones"
     name = "Salt & Bones"
     seats = (2,)
-    version = 1
+    version = 2
     rulebook = "salt-and-bones.txt"
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
@@ -89,7 +90,10 @@ class SaltAndBones(Ruleset):
             return TurnInfo(
                 seats=(state["momentum"],),
                 phase=phase,
-                prompt=f"Round {state['round']}: flip the top Field card ({state['decks']['field']} left).",
+                prompt=to_play(
+                    [state["momentum"]],
+                    f"round {state['round']}: flip the top Field card ({state['decks']['field']} left).",
+                ),
             )
         if phase == "draw":
             seats: list[int] = []
@@ -101,14 +105,16 @@ class SaltAndBones(Ruleset):
             return TurnInfo(
                 seats=tuple(seats),
                 phase=phase,
-                prompt=f"Seat {nxt} draws to {state['settings']['hand_size']} (a single discard first is optional).",
+                prompt=to_play(
+                    seats, f"draw up to {state['settings']['hand_size']} cards (one discard first is optional)."
+                ),
             )
         if phase == "preparation":
             prep = E.preparing_seat(state)
             return TurnInfo(
                 seats=(prep,) if prep is not None else (),
                 phase=phase,
-                prompt=f"Seat {prep} places Strategy cards, then finishes preparing.",
+                prompt=to_play([prep] if prep is not None else [], "place Strategy cards, then finish preparing."),
             )
         c = state["combat"]
         turn = c["turn"]
@@ -116,19 +122,25 @@ class SaltAndBones(Ruleset):
             p = c["pending_disengage"]
             acting = [p] if turn == p else [turn, p]
             prompt = (
-                f"Test of Courage: Seat {E.other(p)} takes an additional turn; then Seat {p} records the disengage."
+                f"Test of Courage: {seat_ref(E.other(p))} takes an additional turn; "
+                f"then {seat_ref(p)} records the disengage."
             )
             return TurnInfo(seats=tuple(acting), phase=phase, prompt=prompt)
         if E.turn_open_for_chain(state):
-            prompt = f"Seat {turn} may chain; otherwise Seat {E.other(turn)} plays or disengages."
+            prompt = (
+                f"{seat_ref(turn)} to play — chain another Attack card, "
+                f"or {seat_ref(E.other(turn))} starts a turn (play or disengage)."
+            )
             return TurnInfo(seats=(turn, E.other(turn)), phase=phase, prompt=prompt)
         if c["forced"][turn] or state["hands"][turn]["attack"] <= 0:
-            return TurnInfo(seats=(turn,), phase=phase, prompt=f"Seat {turn} must disengage.")
-        return TurnInfo(seats=(turn,), phase=phase, prompt=f"Seat {turn} plays an Attack card or disengages.")
+            return TurnInfo(
+                seats=(turn,), phase=phase, prompt=to_play([turn], "disengage (no Attack card can be played).")
+            )
+        return TurnInfo(seats=(turn,), phase=phase, prompt=to_play([turn], "play an Attack card or disengage."))
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
         seat = event.seat
-        who = seat_names[seat] if seat is not None and 0 <= seat < len(seat_names) else "The table"
+        who = seat_ref(seat) if seat is not None and 0 <= seat <= 1 else "The table"
         d = event.data
         kind = event.type
         if kind == "field_card_flipped":

@@ -129,7 +129,7 @@ def test_illegal_move_shows_the_rule_keeps_the_input_and_writes_nothing(web, sto
     r = take_form(web, stone_match, 1, 2, expected_version="0", idempotency_key="x")
     assert r.status_code == 400
     page = r.content.decode()
-    assert "Not recorded" in page and "Last Stone › Turns" in page and "seat 0" in page
+    assert "Not recorded" in page and "Last Stone › Turns" in page and "It is Ana&#x27;s turn." in page
     assert 'name="data.count" value="2"' in page  # what was typed is kept
     assert "rule override" in page
     assert EventRow.objects.count() == 0
