@@ -275,11 +275,16 @@ def interleaved_rates(writers: list[Writer], seconds: float, rounds: int, warmup
     return rates
 
 
+def raw_writer(db: dict[str, Any]) -> RawWriter:
+    """A raw INSERT writer on a stream of its own in the scratch table (created on first use)."""
+    with psycopg.connect(autocommit=True, **db) as conn:
+        conn.execute(_RAW_TABLE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
+    return RawWriter(db, next(_raw_streams))
+
+
 def one_writer_rates(db: dict[str, Any], seconds: float, rounds: int) -> dict[str, list[float]]:
     """Round rates of raw INSERT, the service append and (when installed) eventsourcing, one writer each."""
-    with psycopg.connect(autocommit=True, **db) as conn:
-        conn.execute(_RAW_TABLE)
-    writers: list[Writer] = [RawWriter(db, next(_raw_streams)), ServiceWriter(stream_new())]
+    writers: list[Writer] = [raw_writer(db), ServiceWriter(stream_new())]
     if not eventsourcing_missing():
         writers.append(EventsourcingWriter(db))
     try:
@@ -486,25 +491,17 @@ def _rebuild_once(trace: bool, barrier: Any = None) -> tuple[int, float, int, in
 def log_settled_wait(timeout: float = 300.0) -> float:
     """Wait until every event is readable by the global-log reader; return the seconds waited.
 
-    The reader returns only events of transactions older than every transaction still in flight on the
-    whole PostgreSQL cluster (any database), so a long transaction elsewhere on a shared server holds the
-    log back; a rebuild started then would stop early.
+    The reader returns only events of transactions older than every transaction still in flight that
+    could write to this database, so a long transaction here holds the log back; a rebuild started then
+    would stop early.
     """
     start = time.perf_counter()
-    sql = (
-        "SELECT coalesce(max(txid::text::bigint), 0) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint "
-        "FROM matches_event"
-    )
-    while True:
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-            (settled,) = cursor.fetchone()
+    while not store.log_settled():
         waited = time.perf_counter() - start
-        if settled:
-            return waited
         if waited > timeout:
             raise RuntimeError(f"events not readable after {timeout:.0f} s: a transaction on the server is open")
         time.sleep(0.05)
+    return time.perf_counter() - start
 
 
 def rebuild_measure(expected_events: int) -> Rebuild:

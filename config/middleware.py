@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
+from config.logs import request_id_var
+
 _SAFE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
@@ -20,7 +22,11 @@ class RequestIdMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         given = request.headers.get("X-Request-ID", "")
         request.request_id = given if _SAFE.match(given) else uuid.uuid4().hex
-        response = self.get_response(request)
+        token = request_id_var.set(request.request_id)  # log lines written while serving it name it
+        try:
+            response = self.get_response(request)
+        finally:
+            request_id_var.reset(token)
         response["X-Request-ID"] = request.request_id
         return response
 

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.logs.AccessLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -134,6 +135,8 @@ CELERY_BEAT_SCHEDULE = {
 # Minimum seconds between two projector wake-ups sent by one process (appends in between are covered
 # by the wake-up already queued, which runs after its countdown).
 CHRONICLE_WAKE_WINDOW = float(os.environ.get("CHRONICLE_WAKE_WINDOW", "0.05"))
+# /healthz says "degraded" when the oldest event the projector has not read is older than this (seconds)
+CHRONICLE_HEALTH_MAX_LAG = float(os.environ.get("CHRONICLE_HEALTH_MAX_LAG", "60"))
 
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
@@ -181,12 +184,23 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# Logs: JSON lines with the request id (config/logs.py), or plain text with CHRONICLE_LOG_FORMAT=text;
+# one access line per request at INFO unless CHRONICLE_ACCESS_LOG=0.
+LOG_FORMAT = os.environ.get("CHRONICLE_LOG_FORMAT", "text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {"()": "config.logs.JsonFormatter"},
+        "text": {"format": "%(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "chronicle.access": {"level": "INFO" if env_bool("CHRONICLE_ACCESS_LOG", True) else "WARNING"},
+    },
 }
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # the worker logs through LOGGING too
 
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True

@@ -5,6 +5,8 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
+from config.health import healthz
+
 api_patterns = [
     path("", include("matches.urls_api")),
     path("", include("campaigns.urls_api")),
@@ -15,6 +17,7 @@ api_patterns = [
 ]
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
     path("", include("frontend.urls")),

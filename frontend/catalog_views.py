@@ -29,6 +29,7 @@ from rulesets import Field, get_ruleset
 
 BLANK_ROWS = 3  # empty rows offered at the end of each table
 MAX_ROWS = 100  # rows read back from a posted table
+FIRST_SEAT_NOTES = {"salt-and-bones": "starts with Momentum", "the-first-spine": "plays first"}
 _ROW_PATH = re.compile(r"^(\w+)\[(\d+)\](?:\.(\w+))?")
 _FIELD_PATH = re.compile(r"^(\w+)\.(\w+)")
 
@@ -72,7 +73,11 @@ class Table:
     @property
     def headers(self) -> list[dict[str, str]]:
         return [
-            {"text": c.name.replace("_", " ").capitalize(), "title": c.label + (f" — {c.help}" if c.help else "")}
+            {
+                "text": c.name.replace("_", " ").capitalize(),
+                "title": c.label + (f" — {c.help}" if c.help else ""),
+                "hint": widget_help(c),
+            }
             for c in self.columns
         ]
 
@@ -88,6 +93,9 @@ class Group:
 
 
 def _widget(f: Field) -> str:
+    """How a field is typed in a table cell. Besides the plain inputs, three compact text widgets keep JSON
+    out of the form: ``numbers`` (an object of whole numbers as ``3/1/0/1`` in field order), ``tags`` (a list
+    of choices as ``death, run``) and ``pairs`` (an object of choices as ``left: threat, back: aura``)."""
     if f.kind == "int":
         return "number"
     if f.kind == "bool":
@@ -96,7 +104,26 @@ def _widget(f: Field) -> str:
         return "select"
     if f.kind == "list" and f.item is not None and f.item.kind == "cell":
         return "cells"
+    if f.kind == "list" and f.item is not None and f.item.kind == "choice":
+        return "tags"
+    if f.kind == "object" and f.fields and all(c.kind == "int" for c in f.fields):
+        return "numbers"
+    if f.kind == "object" and f.fields and all(c.kind == "choice" for c in f.fields):
+        return "pairs"
     return "text"
+
+
+def widget_help(f: Field) -> str:
+    """The typing hint shown for a compact widget ('' for plain inputs)."""
+    widget = _widget(f)
+    if widget == "numbers":
+        return "/".join(c.name for c in f.fields) + ", e.g. " + "/".join(str(i % 3) for i in range(len(f.fields)))
+    if widget == "tags" and f.item is not None:
+        return "comma-separated: " + ", ".join(str(c) for c in f.item.choices)
+    if widget == "pairs":
+        first = f.fields[0]
+        return f"name: value pairs, e.g. {first.name}: {first.choices[0]}"
+    return ""
 
 
 def _show(f: Field, value: Any) -> Any:
@@ -105,8 +132,15 @@ def _show(f: Field, value: Any) -> Any:
         return bool(value)
     if value is None:
         return ""
-    if _widget(f) == "cells":
+    widget = _widget(f)
+    if widget == "cells":
         return "; ".join(f"{c[0]},{c[1]}" for c in value if isinstance(c, (list, tuple)) and len(c) == 2)
+    if widget == "numbers" and isinstance(value, dict):
+        return "/".join(str(value.get(c.name, "")) for c in f.fields)
+    if widget == "tags" and isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if widget == "pairs" and isinstance(value, dict):
+        return ", ".join(f"{c.name}: {value[c.name]}" for c in f.fields if value.get(c.name))  # schema order
     if isinstance(value, (list, dict)):
         return json.dumps(value)
     return str(value)
@@ -149,9 +183,34 @@ def form_from_data(game: str, data: dict[str, Any]) -> tuple[list[Table], list[G
     return tables, groups
 
 
+def _parse_compact(f: Field, widget: str, raw: str) -> Any:
+    """A ``numbers``, ``tags`` or ``pairs`` input read back; ValueError naming the expected shape."""
+    if widget == "numbers":
+        bits = [b for b in re.split(r"[/,\s]+", raw) if b]
+        names = [c.name for c in f.fields]
+        if len(bits) != len(names):
+            raise ValueError(f"Enter {len(names)} whole numbers as {'/'.join(names)}, e.g. 3/1/0/1.")
+        try:
+            return {name: int(b) for name, b in zip(names, bits, strict=True)}
+        except ValueError:
+            raise ValueError(f"Enter {len(names)} whole numbers as {'/'.join(names)}, e.g. 3/1/0/1.") from None
+    if widget == "tags":
+        return [t.strip() for t in raw.split(",") if t.strip()]  # the schema check names the allowed values
+    out: dict[str, str] = {}
+    for part in (p for p in re.split(r"[,;]+", raw) if p.strip()):
+        key, sep, value = part.partition(":")
+        if not sep or not key.strip() or not value.strip():
+            raise ValueError(f"Enter name: value pairs separated by commas ({widget_help(f)}).")
+        out[key.strip()] = value.strip()
+    return out
+
+
 def _parse_value(f: Field, raw: str) -> Any:
     """A posted string as the schema wants it (tiles as ``row,col; row,col``); ValueError with a message."""
-    if _widget(f) != "cells":
+    widget = _widget(f)
+    if widget in ("numbers", "tags", "pairs"):
+        return _parse_compact(f, widget, raw)
+    if widget != "cells":
         return parse_value(f, raw)
     cells = []
     for part in re.split(r"[;\n]+", raw):
@@ -210,7 +269,7 @@ def form_from_post(game: str, post: Any) -> tuple[list[Table], list[Group], dict
                 cells.append(cell)
                 if c.kind != "choice" and raw:
                     typed = True
-                if raw == "" and c.kind != "str":
+                if raw == "" and c.kind != "str" and _widget(c) not in ("tags", "pairs"):
                     continue
                 bad = not _read(cell, raw, item) or bad
             row = Row(index=i, cells=cells, remove=f"{tf.name}-{i}-remove" in post)
@@ -279,6 +338,7 @@ def new_match_form(catalog: Catalog) -> dict[str, Any]:
         "game": catalog.game,
         "options": [{"name": f"option.{k}", "value": json.dumps(v, separators=(",", ":"))} for k, v in options.items()],
         "seat_count": get_ruleset(catalog.game).seats[0],
+        "first_seat_note": FIRST_SEAT_NOTES.get(catalog.game, ""),
     }
 
 

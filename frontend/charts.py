@@ -110,3 +110,72 @@ def gold_chart(
         "last_version": last_version,
         "summary": "; ".join(f"{line['hero']} {line['gold']:,} gp" for line in lines) or "no heroes yet",
     }
+
+
+def bar_chart(
+    labels: list[str], series: Mapping[str, list[int | float]], *, title: str, y_label: str = "",
+    width: int = 440, height: int = 220,
+) -> dict[str, Any]:  # fmt: skip
+    """Geometry of a (stacked) bar chart for ``stats/_bars.html``: one bar per label, one layer per series.
+
+    ``series`` maps a name to one value per label; layers stack in the order given. The returned ``rows``
+    repeat the figures for the accessible table drawn beside the chart.
+    """
+    left, right, top, bottom = 44, 8, 10, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    totals = [sum(values[i] for values in series.values()) for i in range(len(labels))]
+    peak = max([*totals, 1])
+    step = _nice_step(peak, 4)
+    y_max = max(step * -(-peak // step), step)
+    slot = plot_w / max(len(labels), 1)
+    bar_w = round(max(min(slot * 0.7, 48), 2), 1)
+    bars = []
+    for i, label in enumerate(labels):
+        base = 0.0
+        x = round(left + slot * i + (slot - bar_w) / 2, 1)
+        for n, (name, values) in enumerate(series.items()):
+            value = values[i]
+            if not value:
+                continue
+            h = plot_h * value / y_max
+            y = top + plot_h - plot_h * base / y_max - h
+            colour, _ = PALETTE[n % len(PALETTE)]
+            bars.append(
+                {
+                    "x": x,
+                    "y": round(y, 1),
+                    "w": bar_w,
+                    "h": round(h, 1),
+                    "colour": colour,
+                    "title": f"{label}: {name} {value}",
+                }
+            )
+            base += value
+    every = max(1, -(-len(labels) // 8))  # at most about 8 labels under the axis
+    x_labels = [
+        {"x": round(left + slot * i + slot / 2, 1), "text": label} for i, label in enumerate(labels) if i % every == 0
+    ]
+    y_ticks = [{"v": v, "y": round(top + plot_h - plot_h * v / y_max, 1)} for v in range(0, int(y_max) + 1, int(step))]
+    legend = [{"name": name, "colour": PALETTE[n % len(PALETTE)][0]} for n, name in enumerate(series)]
+    rows = [
+        {"label": label, "values": [values[i] for values in series.values()], "total": totals[i]}
+        for i, label in enumerate(labels)
+    ]
+    return {
+        "title": title,
+        "y_label": y_label,
+        "width": width,
+        "height": height,
+        "left": left,
+        "top": top,
+        "right_x": width - right,
+        "bottom_y": top + plot_h,
+        "label_y": top + plot_h + 16,
+        "bars": bars,
+        "x_labels": x_labels,
+        "y_ticks": y_ticks,
+        "legend": legend if len(series) > 1 else [],
+        "names": list(series),
+        "rows": rows,
+        "summary": f"{len(labels)} bars, largest {peak}" if labels else "no data",
+    }

@@ -7,7 +7,7 @@ from typing import Any
 from matches.models import Event as EventRow
 from matches.selectors import UserLike, match_visible_qs
 from rulesets import Event, get_ruleset
-from rulesets.replay import EVENT_VOIDED
+from rulesets.replay import EVENT_VOIDED, describe_entry
 
 
 def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
@@ -23,10 +23,7 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
     for r in rows:
         match = r.stream.match
         names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
-        try:
-            text = get_ruleset(match.game).sentence(Event(r.type, r.seat, r.data), names)
-        except Exception:  # a description must never break the home page
-            text = r.type.replace("_", " ")
+        text = describe_entry(get_ruleset(match.game), Event(r.type, r.seat, r.data), names)
         by = r.recorded_by.username if r.recorded_by_id else ""
         out.append({"match": match, "version": r.version, "text": text, "at": r.recorded_at, "by": by})
     return out

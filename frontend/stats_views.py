@@ -1,31 +1,197 @@
-"""Look-back pages: a player's record and a game's statistics (thin: selectors do the reading)."""
+"""Look-back pages: dashboards of a player, of me, of a game and of a group; import and export of plays.
+
+Thin: parse the filter, call a stats selector (which reads the ``play_stats`` read model), shape charts, render.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+import json
+from typing import Any
 
-from matches.stats import game_stats, player_stats
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from frontend.charts import bar_chart
+from matches import people, stats
+from matches.errors import DomainError, InvalidInput
+from matches.interop import bgstats_import
+from matches.models import Player
 from rulesets import all_rulesets
 
 
-def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """Overall and per-game record of one player, and their latest matches."""
-    stats = player_stats(user=request.user, player_id=player_id)
+def _filter(request: HttpRequest) -> tuple[stats.StatsFilter, list[str]]:
+    """The page's filter from the query string; a bad value is shown as a message, not an error page."""
+    try:
+        return stats.stats_filter_parse(request.GET), []
+    except InvalidInput as exc:
+        return stats.StatsFilter(), [f"{k}: {' '.join(v)}" for k, v in exc.errors.items()]
+
+
+def _filter_context(request: HttpRequest, f: stats.StatsFilter, problems: list[str]) -> dict[str, Any]:
+    known = Player.objects.filter(owner=request.user).order_by("name") if request.user.is_authenticated else []
+    return {
+        "f": f,
+        "filter_problems": problems,
+        "filter_games": [(r.slug, r.name) for r in all_rulesets(kind="match")],
+        "filter_players": known,
+        "query": f.query_string(),
+    }
+
+
+def _months_chart(by_month: list[dict[str, Any]], title: str) -> dict[str, Any] | None:
+    if not by_month:
+        return None
+    games = sorted({g for m in by_month for g in m["games"]})
     names = {r.slug: r.name for r in all_rulesets()}
-    by_game = [(names.get(slug, slug), slug, rec) for slug, rec in sorted(stats.by_game.items())]
-    return render(request, "frontend/stats/player.html", {"stats": stats, "by_game": by_game})
+    series = {names.get(g, g): [m["games"].get(g, 0) for m in by_month] for g in games}
+    return bar_chart([m["month"] for m in by_month], series, title=title, y_label="plays")
+
+
+def _dashboard_page(
+    request: HttpRequest,
+    board: stats.PlayerDashboard | None,
+    heading: str,
+    f: stats.StatsFilter,
+    problems: list[str],
+    **extra: Any,
+) -> HttpResponse:
+    context = {
+        **extra,
+        "heading": heading,
+        "board": board,
+        "data": board.to_dict() if board else None,
+        "months_chart": _months_chart(board.to_dict()["by_month"], "Plays per month, by game") if board else None,
+        **_filter_context(request, f, problems),
+    }
+    return render(request, "frontend/stats/player.html", context)
+
+
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """One player's dashboard: record, plays over time, per game, streaks, head-to-head, first player.
+
+    The owner also gets the people tools: an invitation link to claim the player, and merging a duplicate.
+    """
+    if request.method == "POST":
+        return _player_tools(request, player_id)
+    f, problems = _filter(request)
+    board = stats.player_dashboard(user=request.user, player_id=player_id, f=f)
+    player = board.players[0]
+    if player.pk != player_id:
+        return redirect("player", player.pk)  # a merged name: the player it now counts as
+    owned = request.user.is_authenticated and player.owner_id == request.user.pk
+    others = Player.objects.filter(owner=player.owner, merged_into__isnull=True).exclude(pk=player.pk) if owned else []
+    return _dashboard_page(request, board, player.name, f, problems, owned=owned, merge_choices=others)
+
+
+@login_required
+def _player_tools(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = people.player_owned(user=request.user, player_id=player_id)
+    try:
+        if request.POST.get("action") == "invite":
+            token = people.player_invite_token(user=request.user, player=player)
+            link = request.build_absolute_uri(reverse("player-claim", args=[token]))
+            messages.success(request, f"Send this link to {player.name}: {link}")
+        elif request.POST.get("action") == "merge":
+            raw = request.POST.get("into", "")
+            target = people.player_owned(
+                user=request.user, player_id=int(raw) if raw.isascii() and raw.isdigit() else 0
+            )
+            people.players_merge(user=request.user, source=player, target=target, reason=request.POST.get("reason", ""))
+            messages.success(request, f"{player.name} is now counted as {target.name}; the match logs are unchanged.")
+            return redirect("player", target.pk)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    return redirect("player", player.pk)
+
+
+@login_required
+def player_claim_page(request: HttpRequest, token: str) -> HttpResponse:
+    """Open an invitation: confirm, then link the invited player to my account."""
+    if request.method == "POST":
+        try:
+            player = people.player_claim(user=request.user, token=token)
+        except DomainError as exc:
+            messages.error(request, exc.detail)
+            return redirect("stats-me")
+        messages.success(request, f"You now play as {player.name} in {player.owner.username}'s matches.")
+        return redirect("stats-me")
+    return render(request, "frontend/stats/claim.html", {"token": token})
+
+
+@login_required
+def my_page(request: HttpRequest) -> HttpResponse:
+    """My dashboard: every player linked to my account, across every owner's matches I may see."""
+    f, problems = _filter(request)
+    board = stats.person_dashboard(user=request.user, person=request.user, f=f)
+    return _dashboard_page(request, board, f"{request.user.username}: my plays", f, problems)
+
+
+def players_page(request: HttpRequest) -> HttpResponse:
+    """Everyone's record (filterable to a group and a period): who plays, who wins."""
+    f, problems = _filter(request)
+    rows = stats.players_table(user=request.user, f=f)
+    return render(request, "frontend/stats/players.html", {"rows": rows, **_filter_context(request, f, problems)})
 
 
 def game_index(request: HttpRequest) -> HttpResponse:
     """Every game with how often it was played."""
-    games = [game_stats(user=request.user, game=r.slug) for r in all_rulesets(kind="match")]
-    return render(request, "frontend/stats/games.html", {"games": games})
+    f, problems = _filter(request)
+    plays = {g["game"]: g["plays"] for g in stats.games_overview(user=request.user, f=f)}
+    games = [{"slug": r.slug, "name": r.name, "plays": plays.get(r.slug, 0)} for r in all_rulesets(kind="match")]
+    games.sort(key=lambda g: (-g["plays"], g["name"]))
+    return render(request, "frontend/stats/games.html", {"games": games, **_filter_context(request, f, problems)})
 
 
 def game_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """One game's statistics: results by seat, length, top players."""
-    stats = game_stats(user=request.user, game=slug)
-    total = max(1, stats.finished - stats.draws)
-    seats = [(seat, wins, round(100 * wins / total)) for seat, wins in stats.wins_by_seat.items()]
-    return render(request, "frontend/stats/game.html", {"stats": stats, "seats": seats})
+    """One game's dashboard: plays over time, seats, first player, length, scores, insights, top players."""
+    f, problems = _filter(request)
+    data = stats.game_dashboard(user=request.user, game=slug, f=f)
+    months = (
+        bar_chart(
+            [m["month"] for m in data["by_month"]],
+            {"plays": [m["plays"] for m in data["by_month"]]},
+            title="Plays per month",
+        )
+        if data["by_month"]
+        else None
+    )
+    buckets = data["scores"]["buckets"]
+    scores = (
+        bar_chart(
+            [f"{b['from']:g}–{b['to']:g}" for b in buckets],
+            {"scores": [b["count"] for b in buckets]},
+            title="Score distribution",
+        )
+        if buckets
+        else None
+    )
+    context = {"data": data, "months_chart": months, "scores_chart": scores, **_filter_context(request, f, problems)}
+    return render(request, "frontend/stats/game.html", context)
+
+
+@login_required
+def interop_page(request: HttpRequest) -> HttpResponse:
+    """Download my plays (BG Stats JSON, BGG CSV) or upload a BG Stats export."""
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            messages.error(request, "Choose the BG Stats export file (.json) to upload.")
+            return redirect("stats-interop")
+        try:
+            doc = json.loads(upload.read().decode("utf-8"))
+            report = bgstats_import(owner=request.user, doc=doc)
+        except (UnicodeDecodeError, ValueError):
+            messages.error(request, "That file is not JSON: export it again from BG Stats (Settings › Backup).")
+            return redirect("stats-interop")
+        except InvalidInput as exc:
+            messages.error(request, exc.detail)
+            return redirect("stats-interop")
+        text = f"Imported {report.imported} play(s); {report.skipped} already here."
+        if report.errors:
+            text += " Not imported: " + "; ".join(report.errors[:5])
+        messages.success(request, text)
+        return redirect("stats-interop")
+    return render(request, "frontend/stats/interop.html")

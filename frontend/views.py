@@ -31,7 +31,7 @@ from matches import selectors, services
 from matches.catalogs import catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
 from rulesets import all_rulesets, get_ruleset
-from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
+from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 
 # -- accounts -------------------------------------------------------------------------------------------
 
@@ -224,7 +224,9 @@ def match_detail(
         "can_record": can_record,
         "replaying": replaying,
         "at": ms.version,
-        "legal": [{"json": json.dumps(m.to_dict()), "text": ruleset.sentence(m, seat_names)} for m in legal or []],
+        "legal": [
+            {"json": json.dumps(m.to_dict()), "text": describe_entry(ruleset, m, seat_names)} for m in legal or []
+        ],
         "forms": forms,
         "board": board,
         "problem": problem,

@@ -29,6 +29,7 @@ from matches.serializers import (
 )
 from rulesets import UnknownGame, all_rulesets, get_ruleset
 from rulesets.names import render_all
+from rulesets.replay import outcome_of
 
 ERRORS = {
     400: OpenApiResponse(ErrorOutput, description="invalid payload or rule violation; nothing written"),
@@ -63,7 +64,7 @@ def users_by_name(names: list[str], field: str) -> list[Any]:
 def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> dict[str, Any]:
     """The body answering an append (the same for a repeated idempotency key); seat tokens rendered."""
     names = seat_names or []
-    outcome = get_ruleset(game).outcome(result.state)
+    outcome = outcome_of(get_ruleset(game), result.state)
     return AppendOutput(
         {
             "version": result.version,

@@ -30,6 +30,7 @@ UserLike = AbstractBaseUser | AnonymousUser
 # game slug → the option keys a catalog holds, each with whether a catalog must give it
 CATALOG_KEYS: dict[str, dict[str, bool]] = {
     "salt-and-bones": {"attack_cards": True, "strategy_cards": True, "board": False},
+    "the-first-spine": {"cards": True},
 }
 EXPORT_FORMAT = "chronicle-catalog"
 EXPORT_VERSION = 1
@@ -76,9 +77,10 @@ def catalog_default(game: str) -> dict[str, Any]:
 
 def _problem_key(problem: str, data: dict[str, Any]) -> str:
     """Where a cross-field problem belongs (a card row, a list, the board), for showing it next to it."""
-    for key in ("attack_cards", "strategy_cards"):
-        kind = key.split("_")[0]
-        if problem.startswith(f"The {kind} card name"):
+    lists = [k for k, v in data.items() if isinstance(v, list)]
+    for key in lists:
+        kind = "" if key == "cards" else key.split("_")[0] + " "
+        if problem.startswith(f"The {kind}card name"):
             return key
         for i, card in enumerate(data.get(key) or []):
             if isinstance(card, dict) and problem.startswith(f"{card.get('name')}:"):

@@ -116,6 +116,8 @@ class Player(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="as_players"
     )
+    # Set by a PlayerMerge: this name was a duplicate of another player (the matches keep their seats).
+    merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -124,6 +126,36 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlayerMerge(models.Model):
+    """An append-only record that ``source`` is the same person as ``target`` (a typo'd or second name).
+
+    Match logs and seats are never rewritten: reads and the stats projection follow ``Player.merged_into``.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    source = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    target = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=200, blank=True, default="")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} merged into {self.target_id}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise ImmutableEventError("A player merge is recorded once and never changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise ImmutableEventError("A player merge is never deleted.")
 
 
 class Match(models.Model):
@@ -143,12 +175,25 @@ class Match(models.Model):
     campaign = models.ForeignKey(
         "campaigns.Campaign", null=True, blank=True, on_delete=models.PROTECT, related_name="adventure_matches"
     )
+    # When and how the game was played, for matches logged after the fact or imported (else from the events).
+    played_at = models.DateTimeField(null=True, blank=True)
+    duration_min = models.PositiveIntegerField(null=True, blank=True)
+    location = models.CharField(max_length=120, blank=True, default="")
+    first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    source_uuid = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL = not imported)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "source_uuid"],
+                condition=models.Q(source_uuid__isnull=False),
+                name="match_owner_source_uuid_unique",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.title or f"{self.game} #{self.pk}"
@@ -220,3 +265,57 @@ class Catalog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.game})"
+
+
+class PlayedMatch(models.Model):
+    """Read model kept by the ``play_stats`` projector: one row per finished match, for the dashboards.
+
+    ``played_at`` is when the game was played (``Match.played_at`` when logged after the fact, else the first
+    entry's time); ``minutes`` comes from ``Match.duration_min`` or the entries' times; ``facts`` are the
+    ruleset's ``insights`` of the final state (e.g. Get Salty's winning attribute).
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="played")
+    game = models.CharField(max_length=64)
+    played_at = models.DateTimeField()
+    seats = models.PositiveSmallIntegerField()
+    first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    winners = models.JSONField(default=list)
+    draw = models.BooleanField(default=False)
+    moves = models.PositiveIntegerField(default=0)
+    minutes = models.PositiveIntegerField(null=True, blank=True)
+    facts = models.JSONField(default=dict)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "played_at"], name="played_game_time_idx")]
+
+    def __str__(self) -> str:
+        return f"played {self.game} #{self.match_id}"
+
+
+class PlayerResult(models.Model):
+    """Read model kept by the ``play_stats`` projector: one row per seat of a finished match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
+    game = models.CharField(max_length=64)
+    played_at = models.DateTimeField()
+    won = models.BooleanField(default=False)
+    drawn = models.BooleanField(default=False)
+    started = models.BooleanField(default=False)
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="result_match_seat_unique")]
+        indexes = [
+            models.Index(fields=["player", "played_at"], name="result_player_time_idx"),
+            models.Index(fields=["game", "played_at"], name="result_game_time_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in match {self.match_id}"
+
+    @property
+    def lost(self) -> bool:
+        return not self.won and not self.drawn

@@ -8,8 +8,10 @@ from django.db import connection, transaction
 
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
+from matches.stats_projection import PLAY_STATS, apply_play_stats, reset_play_stats
 from rulesets import get_ruleset
 from rulesets.names import render
+from rulesets.replay import outcome_of
 
 MATCH_SUMMARY = "match_summary"
 BATCH = 1000
@@ -42,7 +44,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         if summary.version >= entry.version:
             continue  # already projected (a redelivered task)
         pos = store.position_at(stream_id, entry.version)
-        outcome = get_ruleset(match.game).outcome(pos.state)
+        outcome = outcome_of(get_ruleset(match.game), pos.state)
         summary.version = entry.version
         summary.events_count = entry.version
         summary.voided_count += voids.get(stream_id, 0)
@@ -56,7 +58,10 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         summary.save()
 
 
-PROJECTORS: dict[str, Callable[[list[store.LogEntry]], None]] = {MATCH_SUMMARY: _apply_match_summary}
+PROJECTORS: dict[str, Callable[[list[store.LogEntry]], None]] = {
+    MATCH_SUMMARY: _apply_match_summary,
+    PLAY_STATS: apply_play_stats,
+}
 
 
 def project(name: str = MATCH_SUMMARY, *, batch: int = BATCH, on_batch: Callable[[int], None] | None = None) -> int:
@@ -98,4 +103,6 @@ def projection_reset(name: str = MATCH_SUMMARY) -> None:
             ],
             batch_size=1000,
         )
+    elif name == PLAY_STATS:
+        reset_play_stats()
     ProjectionCheckpoint.objects.filter(name=name).delete()

@@ -14,6 +14,7 @@ from matches.models import Event as EventRow
 from matches.models import Match, Player
 from rulesets import Event, TurnInfo, get_ruleset
 from rulesets.names import render, render_all, to_play
+from rulesets.replay import RESULT_KEY, outcome_of
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -105,8 +106,8 @@ def match_state(*, match: Match, at: int | None = None, seat: int | None = None,
         raise InvalidInput({"at": ["Must be a version ≥ 0."]})
     pos = store.position_at(match.stream_id, at, _head=head)
     ruleset = get_ruleset(match.game)
-    outcome = ruleset.outcome(pos.state)
-    turn = ruleset.turn(pos.state)
+    outcome = outcome_of(ruleset, pos.state)
+    turn = ruleset.turn(pos.state) if pos.state.get(RESULT_KEY) is None else TurnInfo(seats=(), phase="over")
     names = match_seat_names(match)
     return MatchState(
         version=pos.version,
@@ -129,6 +130,8 @@ def turn_text(turn: TurnInfo, seat_names: list[str]) -> str:
 def match_legal_moves(*, match: Match) -> list[Event] | None:
     """Every event the rules accept now, or None where the game cannot list them."""
     head = store.head_load(match.stream_id, fresh=True)
+    if head.state.get(RESULT_KEY) is not None:
+        return []  # the table recorded the result: the game is over
     return get_ruleset(match.game).legal_moves(head.state)
 
 
@@ -144,28 +147,28 @@ class LogLine:
 
 def stream_log(*, stream_id: int, game: str, seat_names: list[str]) -> list[LogLine]:
     """Every event of a stream, oldest first, described in plain words, voided entries marked."""
-    from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RULE_OVERRIDDEN
+    from rulesets.replay import EVENT_VOIDED, describe_entry
 
     ruleset = get_ruleset(game)
     rows = list(EventRow.objects.filter(stream_id=stream_id).select_related("recorded_by").order_by("version"))
     voided = {int(r.data["version"]): (r.version, r.data.get("reason", "")) for r in rows if r.type == EVENT_VOIDED}
+    before = _states_before(ruleset, stream_id, rows) if ruleset.describe_uses_state else {}
     lines = []
     for r in rows:
-        ev = Event(r.type, r.seat, r.data)
-        if r.type == EVENT_VOIDED:
-            text = f"Voided entry {r.data['version']}: {r.data.get('reason', '')}"
-        elif r.type == RULE_OVERRIDDEN:
-            text = f"Rule overridden for the next move: {r.data.get('reason', '')}"
-        elif r.type in META_EVENT_TYPES:
-            text = r.type
-        else:
-            try:
-                text = ruleset.sentence(ev, seat_names)
-            except Exception:  # a description must never break the history page
-                text = f"{r.type} {r.data}"
+        text = describe_entry(ruleset, Event(r.type, r.seat, r.data), seat_names, before.get(r.version))
         by, why = voided.get(r.version, (None, ""))
         lines.append(LogLine(row=r, text=text, voided_by=by, void_reason=why))
     return lines
+
+
+def _states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> dict[int, Any]:
+    """The state each row was recorded on (one fold of the log), for rulesets that describe with it."""
+    from matches.models import Stream
+    from rulesets.replay import Position, states_before
+
+    stream = Stream.objects.only("options", "seat_count").get(pk=stream_id)
+    start = Position(ruleset.initial_state(stream.options, stream.seat_count))
+    return states_before(ruleset, start, ((r.version, Event(r.type, r.seat, r.data)) for r in rows))
 
 
 def match_seat_names(match: Match) -> list[str]:
@@ -177,4 +180,4 @@ def players_known(*, owner: UserLike) -> QuerySet[Player]:
     """Names this user has already seated, for suggestions."""
     if not owner.is_authenticated:
         return Player.objects.none()
-    return Player.objects.filter(owner=owner).order_by("name")
+    return Player.objects.filter(owner=owner, merged_into__isnull=True).order_by("name")

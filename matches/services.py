@@ -16,7 +16,14 @@ from matches.models import Match, MatchSummary, Player, Seat, Stream
 from matches.selectors import match_can_record, match_seat_names
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
 from rulesets.names import render
-from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
+from rulesets.replay import (
+    EVENT_VOIDED,
+    RESULT_RECORDED,
+    RULE_OVERRIDDEN,
+    event_types_with_meta,
+    outcome_of,
+    result_problems,
+)
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -32,13 +39,16 @@ def ruleset_for(game: str) -> Ruleset:
         raise InvalidInput({"game": [f"Unknown game '{game}'. Known games: {known}."]}) from None
 
 
-def options_clean(ruleset: Ruleset, options: Any) -> dict[str, Any]:
-    """Validate options against the ruleset's schema; defaults filled in. Raises :class:`InvalidInput`."""
+def options_clean(ruleset: Ruleset, options: Any, seat_count: int | None = None) -> dict[str, Any]:
+    """Validate options against the ruleset's schema (and ``seat_count`` when given); defaults filled in.
+    Raises :class:`InvalidInput`."""
     try:
         cleaned = check_payload(ruleset.options_schema, options if options is not None else {})
     except SchemaError as exc:
         raise InvalidInput({f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}) from None
     problems = ruleset.check_options(cleaned)
+    if seat_count is not None:
+        problems = [*problems, *ruleset.check_setup(cleaned, seat_count)]
     if problems:
         raise InvalidInput({"options": problems})
     return cleaned
@@ -54,6 +64,8 @@ def player_get_or_create(*, owner: AbstractBaseUser, name: str, user: AbstractBa
                 player = Player.objects.create(owner=owner, name=name, user=user)
         except IntegrityError:
             player = Player.objects.get(owner=owner, name__iexact=name)
+    while player.merged_into_id is not None:  # a name merged into another player counts as that player
+        player = Player.objects.get(pk=player.merged_into_id)
     if user is not None and player.user_id is None:
         player.user = user
         player.save(update_fields=["user"])
@@ -71,11 +83,14 @@ def match_create(
     is_public: bool = True,
     recorders: list[AbstractBaseUser] | None = None,
     campaign: Any = None,
+    played: dict[str, Any] | None = None,
 ) -> Match:
     """Create a match of ``game`` with one seat per entry of ``seats`` (``{"name", "user"?}``).
 
     Raises :class:`InvalidInput` for an unknown game, a seat count the game does not allow, blank or
-    duplicate seat names, or options that do not fit the game's schema.
+    duplicate seat names, or options that do not fit the game's schema. ``played`` carries how a game
+    logged after the fact was played (``played_at``, ``duration_min``, ``location``, ``first_seat``,
+    ``source_uuid``), all optional.
     """
     ruleset = ruleset_for(game)
     if not isinstance(seats, list):
@@ -96,11 +111,12 @@ def match_create(
     )
     if errors:
         raise InvalidInput(errors)
-    cleaned = options_clean(ruleset, options)
+    cleaned = options_clean(ruleset, options, len(seats))
     stream = store.stream_create(kind=Stream.KIND_MATCH, game=game, options=cleaned, seat_count=len(seats))
     match = Match.objects.create(
-        stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign
-    )
+        stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign,
+        **(played or {}),
+    )  # fmt: skip
     for index, (seat, name) in enumerate(zip(seats, names, strict=True)):
         player = player_get_or_create(owner=owner, name=name, user=seat.get("user"))
         Seat.objects.create(match=match, index=index, player=player)
@@ -128,12 +144,16 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     if seat is not None and not 0 <= seat < seat_count:
         where = f"seats 0 to {seat_count - 1}" if seat_count else "no seats (name heroes in the data instead)"
         raise InvalidInput({"seat": [f"No seat {seat}: this stream has {where}."]})
-    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN):
-        seat = None  # corrections are the table's, whoever typed them
+    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED):
+        seat = None  # corrections and results are the table's, whoever typed them
     try:
         cleaned = check_payload(spec.fields, data if data is not None else {})
     except SchemaError as exc:
         raise InvalidInput({f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}) from None
+    if type_ == RESULT_RECORDED:
+        problems = result_problems(cleaned, seat_count)
+        if problems:
+            raise InvalidInput(problems)
     return Event(type=type_, seat=seat, data=cleaned)
 
 
@@ -222,7 +242,7 @@ def _match_status_sync(match: Match, state: dict[str, Any]) -> bool:
 
     Returns True when the match has just finished.
     """
-    outcome = get_ruleset(match.game).outcome(state)
+    outcome = outcome_of(get_ruleset(match.game), state)
     status = Match.STATUS_FINISHED if outcome is not None else Match.STATUS_IN_PROGRESS
     if status == match.status:
         return False

@@ -491,11 +491,27 @@ def snapshot_take(head: Head) -> None:
 
 # -- the global log -------------------------------------------------------------------------------------
 
-_PG_READ_LOG = """
+# The reader's horizon: the oldest transaction that was still running when this statement's snapshot was
+# taken and that could still commit rows into this database's event table. Transaction ids are cluster-wide,
+# so pg_snapshot_xmin alone would wait for transactions in *other* databases too (a long report, a migration
+# elsewhere on a shared server). A backend is bound to one database for life, so an xid that
+# pg_stat_activity shows as running in another database can never write here and is left out. Anything not
+# positively known to belong elsewhere (prepared transactions, a transaction that ended in the meantime,
+# a backend whose row we may not read) is kept, so the horizon is never later than it may be.
+_PG_HORIZON = """
+SELECT least(pg_snapshot_xmax(snap.s), (
+         SELECT min(x) FROM pg_snapshot_xip(snap.s) AS x
+          WHERE x::xid NOT IN (SELECT a.backend_xid FROM pg_stat_activity a
+                                WHERE a.backend_xid IS NOT NULL AND a.datname IS NOT NULL
+                                  AND a.datname <> current_database())))
+  FROM (SELECT pg_current_snapshot() AS s) AS snap
+"""
+
+_PG_READ_LOG = f"""
 SELECT position, txid::text::bigint, stream_id, version, type, seat, data, recorded_at
   FROM matches_event
  WHERE (txid, position) > (%(txid)s::text::xid8, %(position)s)
-   AND txid < pg_snapshot_xmin(pg_current_snapshot())
+   AND txid < ({_PG_HORIZON})
  ORDER BY matches_event.txid, matches_event.position
  LIMIT %(limit)s
 """
@@ -504,9 +520,9 @@ SELECT position, txid::text::bigint, stream_id, version, type, seat, data, recor
 def log_read(*, after_txid: int, after_position: int, limit: int = 1000) -> list[LogEntry]:
     """The next events of the global log after the checkpoint ``(after_txid, after_position)``.
 
-    PostgreSQL: only events of transactions older than every transaction still in flight are returned,
-    ordered by (transaction id, position); a reader that checkpoints the last pair it saw never skips an
-    event that commits late (docs/ARCHITECTURE.md). SQLite: writers are serial, position order suffices.
+    PostgreSQL: only events of transactions older than every transaction still in flight that could write
+    here (``_PG_HORIZON``) are returned, ordered by (transaction id, position); a reader that checkpoints
+    the last pair it saw never skips an event that commits late (docs/ARCHITECTURE.md). SQLite: writers are serial, position order suffices.
     """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -522,6 +538,17 @@ def log_read(*, after_txid: int, after_position: int, limit: int = 1000) -> list
     ]
 
 
+def log_settled() -> bool:
+    """Whether the global-log reader can see every event committed so far (no horizon holds any back)."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT coalesce(max(txid::text::bigint), 0) < ({_PG_HORIZON})::text::bigint FROM matches_event"
+        )
+        return bool(cursor.fetchone()[0])
+
+
 __all__ = [
     "RULE_OVERRIDDEN",
     "AppendResult",
@@ -532,6 +559,7 @@ __all__ = [
     "events_iter",
     "head_load",
     "log_read",
+    "log_settled",
     "position_at",
     "snapshot_take",
     "stream_create",

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from matches import api
+from matches import api, interop_api, people_api, stats_api
 
 urlpatterns = [
     path("matches/", api.MatchListCreateApi.as_view(), name="api-matches"),
@@ -13,4 +13,14 @@ urlpatterns = [
     path("matches/<int:match_id>/legal-moves/", api.MatchLegalMovesApi.as_view(), name="api-match-legal-moves"),
     path("games/", api.GameListApi.as_view(), name="api-games"),
     path("games/<slug:slug>/", api.GameDetailApi.as_view(), name="api-game"),
+    path("players/<int:player_id>/invite/", people_api.PlayerInviteApi.as_view(), name="api-player-invite"),
+    path("players/<int:player_id>/merge/", people_api.PlayerMergeApi.as_view(), name="api-player-merge"),
+    path("players/claim/", people_api.PlayerClaimApi.as_view(), name="api-player-claim"),
+    path("stats/players/", stats_api.PlayerStatsListApi.as_view(), name="api-stats-players"),
+    path("stats/players/<int:player_id>/", stats_api.PlayerStatsDetailApi.as_view(), name="api-stats-player"),
+    path("stats/me/", stats_api.MyStatsApi.as_view(), name="api-stats-me"),
+    path("stats/games/<slug:slug>/", stats_api.GameStatsApi.as_view(), name="api-stats-game"),
+    path("export/bgstats/", interop_api.BgStatsExportApi.as_view(), name="api-export-bgstats"),
+    path("export/bgg/", interop_api.BggCsvExportApi.as_view(), name="api-export-bgg"),
+    path("import/bgstats/", interop_api.BgStatsImportApi.as_view(), name="api-import-bgstats"),
 ]

@@ -6,7 +6,6 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesets.names import render
 from rulesets.schema import Field
 
 State = dict[str, Any]
@@ -33,11 +32,16 @@ class RuleViolation(Exception):
 
 @dataclass(frozen=True)
 class Event:
-    """One recorded action as a ruleset sees it: ``type``, acting ``seat`` (or None) and ``data``."""
+    """One recorded action as a ruleset sees it: ``type``, acting ``seat`` (or None) and ``data``.
+
+    ``version`` is the stream version the entry is recorded at, set by ``rulesets.replay.step`` when the
+    event is folded (None when a test plays events by hand); it is not part of the event's identity.
+    """
 
     type: str
     seat: int | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    version: int | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat, "data": copy.deepcopy(self.data)}
@@ -118,6 +122,7 @@ class Ruleset:
     version: int = 1
     kind: str = "match"  # "match" or "campaign": which kind of stream the ruleset drives
     rulebook: str = ""  # file name under shared/rulebooks
+    describe_uses_state: bool = False  # describe() wants ``before=``, the state the entry was played on
     options_schema: tuple[Field, ...] = ()
     event_types: dict[str, EventType] = {}
 
@@ -146,25 +151,36 @@ class Ruleset:
         """The state as ``seat`` may see it (None: a spectator). Default: everything is public."""
         return state
 
+    def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
+        """``event`` as ``viewer_seat`` (None: a spectator) may see it in the log; ``state_before`` is the state
+        it was recorded on. Default: unchanged. A game with secrets recorded in events (a secret origin)
+        returns a copy with them removed; every read of the log goes through this."""
+        return event
+
     def turn(self, state: State) -> TurnInfo:
         """Who may act now and in which phase; used to preselect the seat in forms."""
         return TurnInfo(seats=(), phase="")
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
-        """One plain sentence for the history timeline (may use seat tokens; callers use :meth:`sentence`)."""
+        """One plain sentence for the history timeline (may use seat tokens).
+
+        Callers show it through ``rulesets.replay.describe_entry``, which renders the tokens.
+        """
         who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Table"
         label = self.event_types[event.type].label if event.type in self.event_types else event.type
         return f"{who}: {label}"
 
-    def sentence(self, event: Event, seat_names: list[str]) -> str:
-        """What the history, activity and move buttons show: :meth:`describe` with seat tokens rendered.
-
-        Not meant to be overridden: games override :meth:`describe`.
-        """
-        return render(self.describe(event, seat_names), seat_names)
-
     def check_options(self, options: dict[str, Any]) -> list[str]:
         """Cross-field checks on options beyond their schema; returns human-readable problems."""
+        return []
+
+    def insights(self, state: State) -> dict[str, Any]:
+        """Facts of a finished game worth counting across many games (e.g. the winning line's kind), as flat
+        JSON values keyed by a stable name; shown on the game's statistics page. Default: none."""
+        return {}
+
+    def check_setup(self, options: dict[str, Any], seat_count: int) -> list[str]:
+        """Checks of options against the number of seats (a seat index, one value per seat)."""
         return []
 
     def warnings(self, state: State) -> list[str]:

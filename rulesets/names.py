@@ -13,7 +13,7 @@ The server turns tokens into names in one function, :func:`render` (and :func:`r
 whole JSON state), called at the boundary where a match's seat names are known: refusals
 (``matches.services.match_event_record``), states, prompts, outcomes and warnings
 (``matches.selectors.match_state``, the API's append answer), history and activity sentences
-(:meth:`~rulesets.base.Ruleset.sentence`) and the projected summaries. Tokens stay in stored states, so a
+(``rulesets.replay.describe_entry``) and the projected summaries. Tokens stay in stored states, so a
 renamed seat reads right in old logs too. Where no name is known (a ruleset test, a campaign stream
 without seats) a token reads "Seat N".
 """

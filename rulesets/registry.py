@@ -14,6 +14,9 @@ _MODULES = (
     "rulesets.salt_and_bones",
     "rulesets.saltmarsh",
     "rulesets.saltmarsh_adventure",
+    "rulesets.bone_wars",
+    "rulesets.scoresheet",
+    "rulesets.the_first_spine",
 )
 
 _registry: dict[str, Ruleset] | None = None

@@ -1,21 +1,27 @@
-"""Folding an event sequence into a state, with the two table-level corrections every game shares.
+"""Folding an event sequence into a state, with the table-level entries every game shares.
 
-``event_voided {version, reason}`` hides an earlier event from the reducer (the log keeps both), and
-``rule_overridden {reason}`` lets the next game event through without the rules check. Both are handled
-here, once, for every ruleset.
+``event_voided {version, reason}`` hides an earlier event from the reducer (the log keeps both),
+``rule_overridden {reason}`` lets the next game event through without the rules check, and (matches only)
+``result_recorded {winners, draw, scores, note}`` ends a match played without move entry. All three are
+handled here, once, for every ruleset; :func:`outcome_of` is the one way to ask how a match ended.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from rulesets.base import Event, EventType, Ruleset, RuleViolation, State
+from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State
+from rulesets.names import render, seat_ref
 from rulesets.schema import Field
 
 EVENT_VOIDED = "event_voided"
 RULE_OVERRIDDEN = "rule_overridden"
+RESULT_RECORDED = "result_recorded"
+RESULT_KEY = "recorded_result"  # reserved state key holding a table-recorded result
+MAX_SEATS = 12
 
 META_EVENT_TYPES: dict[str, EventType] = {
     EVENT_VOIDED: EventType(
@@ -37,7 +43,29 @@ META_EVENT_TYPES: dict[str, EventType] = {
     ),
 }
 
+RESULT_EVENT_TYPE = EventType(
+    name=RESULT_RECORDED,
+    label="Result recorded",
+    seat_required=False,
+    fields=(
+        Field(
+            "winners",
+            "list",
+            required=False,
+            default=[],
+            item=Field("seat", "int", minimum=0, maximum=MAX_SEATS - 1),
+            max_items=MAX_SEATS,
+            label="Winning seats",
+        ),
+        Field("draw", "bool", required=False, default=False, label="Draw (nobody won)"),
+        Field("scores", "any", required=False, nullable=True, label="Scores by seat", help='{"0": 12, "1": 9}'),
+        Field("note", "str", required=False, default="", max_length=500, label="Note"),
+    ),
+    description="Ends the match with the result the table played out (no move entry needed).",
+)
+
 CORRECTIONS_RULE = "Chronicle › Corrections"
+RESULT_RULE = "Chronicle › Recording a result"
 
 
 @dataclass(frozen=True)
@@ -60,8 +88,114 @@ class ReplayError(Exception):
 
 
 def event_types_with_meta(ruleset: Ruleset) -> dict[str, EventType]:
-    """The ruleset's own event types plus the correction events."""
-    return {**ruleset.event_types, **META_EVENT_TYPES}
+    """The ruleset's own event types plus the table-level ones (``result_recorded`` for match games)."""
+    extra = {RESULT_RECORDED: RESULT_EVENT_TYPE} if ruleset.kind == "match" else {}
+    return {**ruleset.event_types, **META_EVENT_TYPES, **extra}
+
+
+def result_problems(data: dict[str, Any], seat_count: int) -> dict[str, list[str]]:
+    """What is wrong with a (schema-checked) ``result_recorded`` payload for ``seat_count`` seats."""
+    errors: dict[str, list[str]] = {}
+    winners = data.get("winners") or []
+    bad = [w for w in winners if not 0 <= w < seat_count]
+    if bad:
+        errors["data.winners"] = [f"No seat {bad[0]}: this match has seats 0 to {seat_count - 1}."]
+    elif len(set(winners)) != len(winners):
+        errors["data.winners"] = ["A seat is listed twice."]
+    if data.get("draw") and winners:
+        errors["data.draw"] = ["A draw has no winners; for a shared win list the winners and leave draw false."]
+    scores = data.get("scores")
+    if scores is not None:
+        if not isinstance(scores, dict):
+            errors["data.scores"] = ['Must be an object mapping seat to points, e.g. {"0": 12, "1": 9}.']
+        else:
+            for key, value in scores.items():
+                if not (isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < seat_count):
+                    errors["data.scores"] = [f"'{key}' is not a seat of this match (0 to {seat_count - 1})."]
+                    break
+                if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                    errors["data.scores"] = [f"The score of seat {key} must be a number."]
+                    break
+                if abs(value) > 1e9:
+                    errors["data.scores"] = [f"The score of seat {key} is out of range."]
+                    break
+    return errors
+
+
+def outcome_of(ruleset: Ruleset, state: State) -> Outcome | None:
+    """How the match in ``state`` ended: a table-recorded result wins over the rules' own outcome."""
+    recorded = state.get(RESULT_KEY) if isinstance(state, dict) else None
+    if recorded is not None:
+        scores = recorded.get("scores")
+        return Outcome(
+            winners=tuple(recorded["winners"]),
+            draw=recorded["draw"],
+            reason=recorded.get("note") or "result recorded by the table",
+            scores=None if scores is None else {int(k): v for k, v in scores.items()},
+        )
+    return ruleset.outcome(state)
+
+
+def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before: State | None = None) -> str:
+    """One plain sentence for any entry of a stream, table-level ones included; never raises. ``before``: the
+    state the entry was recorded on, passed on to rulesets that describe with it (``describe_uses_state``).
+    Seat tokens in the ruleset's sentence are rendered with ``seat_names`` (:mod:`rulesets.names`)."""
+    data = event.data
+    if event.type == EVENT_VOIDED:
+        return f"Voided entry {data.get('version')}: {data.get('reason', '')}"
+    if event.type == RULE_OVERRIDDEN:
+        return f"House rule: the next move is let through ({data.get('reason', '')})"
+    if event.type == RESULT_RECORDED:
+        return "Result recorded: " + _result_sentence(data, seat_names)
+    try:
+        if before is not None and ruleset.describe_uses_state:
+            text = ruleset.describe(event, seat_names, before=before)
+        else:
+            text = ruleset.describe(event, seat_names)
+    except Exception:  # a description must never break a page
+        return event.type.replace("_", " ")
+    return render(text, seat_names)
+
+
+def _result_sentence(data: dict[str, Any], seat_names: list[str]) -> str:
+    def name(seat: int | str) -> str:
+        i = int(seat)
+        return render(seat_ref(i), seat_names)
+
+    winners = [name(w) for w in data.get("winners") or []]
+    if data.get("draw"):
+        text = "a draw"
+    elif not winners:
+        text = "nobody won"
+    else:
+        text = " and ".join(winners) + (" won" if len(winners) == 1 else " shared the win")
+    scores = data.get("scores") or {}
+    if scores:
+        text += " (" + ", ".join(f"{name(k)} {v}" for k, v in sorted(scores.items(), key=lambda kv: int(kv[0]))) + ")"
+    if data.get("note"):
+        text += f"; {data['note']}"
+    return text
+
+
+def _record_result(ruleset: Ruleset, pos: Position, event: Event, check: bool) -> Position:
+    if check:
+        if pos.state.get(RESULT_KEY) is not None:
+            raise RuleViolation(
+                "game_over", "A result is already recorded; void it first to record another.", RESULT_RULE
+            )
+        ended = ruleset.outcome(pos.state)
+        if ended is not None:
+            raise RuleViolation(
+                "game_over", f"The game is already over by its rules ({ended.reason}); nothing to record.", RESULT_RULE
+            )
+    data = event.data
+    result = {
+        "winners": list(data.get("winners") or []),
+        "draw": bool(data.get("draw")),
+        "scores": data.get("scores"),
+        "note": data.get("note") or "",
+    }
+    return Position({**pos.state, RESULT_KEY: result}, pos.version + 1, False)
 
 
 def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -> Position:
@@ -81,6 +215,13 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
         return Position(pos.state, new_version, True)
     if event.type == EVENT_VOIDED:
         raise ValueError("voids are folded by fold(), not step()")
+    if event.type == RESULT_RECORDED:
+        return _record_result(ruleset, pos, event, check)
+    if pos.state.get(RESULT_KEY) is not None:
+        raise RuleViolation(
+            "game_over", "The table recorded the result; void it to go on recording moves.", RESULT_RULE
+        )
+    event = replace(event, version=new_version)
     if check and not pos.override_pending:
         ruleset.validate(pos.state, event)
     try:
@@ -129,6 +270,25 @@ def fold(
         except Exception as exc:
             raise ReplayError(version, None, f"Entry {version} ({event.type}) cannot be applied: {exc}") from exc
     return pos
+
+
+def states_before(ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, Event]]) -> dict[int, State]:
+    """The state each entry of ``tail`` was recorded on, by version (for rulesets whose history sentences
+    depend on the position: ``Ruleset.describe_uses_state``). A voided entry gets the state it was played
+    on, as if it counted; entries that no longer fold keep the last good state (history never fails)."""
+    numbered = list(tail)
+    voided = voided_versions(numbered)
+    out: dict[int, State] = {}
+    pos = start
+    for version, event in numbered:
+        out[version] = pos.state
+        if version in voided or event.type == EVENT_VOIDED:
+            continue
+        try:
+            pos = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=False)
+        except Exception:  # a history page must never break on an entry that no longer folds
+            continue
+    return out
 
 
 def replay(

@@ -6,19 +6,21 @@ drives API validation (``check_payload``), OpenAPI (``json_schema``) and the web
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("int", "str", "bool", "cell", "choice", "list", "object", "any")
+KINDS = ("int", "number", "str", "bool", "cell", "choice", "list", "object", "any")
 
 
 @dataclass(frozen=True)
 class Field:
     """One named value.
 
-    ``kind``: ``int`` (``minimum``/``maximum``), ``str`` (``max_length``), ``bool``, ``cell`` (``[x, y]``
-    integers), ``choice`` (one of ``choices``), ``list`` (of ``item``; ``min_items``/``max_items``),
-    ``object`` (``fields``; unknown keys rejected unless ``open``), ``any`` (JSON, bounded in size).
+    ``kind``: ``int`` (``minimum``/``maximum``), ``number`` (a whole or finite decimal number, same bounds),
+    ``str`` (``max_length``), ``bool``, ``cell`` (``[x, y]`` integers), ``choice`` (one of ``choices``),
+    ``list`` (of ``item``; ``min_items``/``max_items``), ``object`` (``fields``; unknown keys rejected unless
+    ``open``), ``any`` (JSON, bounded in size).
     ``default`` is used when the field is missing and not ``required``.
     """
 
@@ -107,9 +109,11 @@ def _check_value(f: Field, value: Any, path: str, errors: dict[str, list[str]]) 
             _err(errors, path, "May not be null.")
         return None
     kind = f.kind
-    if kind == "int":
-        if not _is_int(value):
+    if kind in ("int", "number"):
+        if kind == "int" and not _is_int(value):
             _err(errors, path, "Must be a whole number.")
+        elif not (_is_int(value) or (isinstance(value, float) and math.isfinite(value))):
+            _err(errors, path, "Must be a number.")
         elif f.minimum is not None and value < f.minimum:
             _err(errors, path, f"Must be at least {f.minimum}.")
         elif f.maximum is not None and value > f.maximum:
@@ -180,8 +184,8 @@ def json_schema(fields: tuple[Field, ...], *, open_object: bool = False) -> dict
 
 def _field_schema(f: Field) -> dict[str, Any]:
     s: dict[str, Any]
-    if f.kind == "int":
-        s = {"type": "integer"}
+    if f.kind in ("int", "number"):
+        s = {"type": "integer" if f.kind == "int" else "number"}
         if f.minimum is not None:
             s["minimum"] = f.minimum
         if f.maximum is not None:

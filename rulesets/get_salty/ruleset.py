@@ -587,6 +587,17 @@ class GetSalty(Ruleset):
             return f"{who} moved {cracker()} to {cell()} and flipped it."
         return super().describe(event, seat_names)
 
+    def insights(self, state: State) -> dict[str, Any]:
+        """The winner's combinations: which attribute and which kind of line won the game."""
+        winner = state.get("winner")
+        if winner is None:
+            return {}
+        mine = [c for c in state["combinations"] if c["seat"] == winner]
+        return {
+            "winning attribute": sorted({c["attribute"] for c in mine}),
+            "winning line": sorted({c["kind"] for c in mine}),
+        }
+
     def warnings(self, state: State) -> list[str]:
         out = []
         skipped = state["skipped"]

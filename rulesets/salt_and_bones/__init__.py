@@ -175,6 +175,16 @@ class SaltAndBones(Ruleset):
     def check_options(self, options: dict[str, Any]) -> list[str]:
         return check_options(options)
 
+    def insights(self, state: State) -> dict[str, Any]:
+        """How the game was decided (a knock-out or Exhaustion), whether a Second Wind happened, its length."""
+        result = state.get("result")
+        if result is None:
+            return {}
+        reason = result.get("reason", "")
+        ending = "Exhaustion" if "Exhaustion" in reason else "0 Health"
+        second_wind = any("Second Wind" in line for line in state.get("log", []))
+        return {"decided by": ending, "second wind": "yes" if second_wind else "no", "rounds": state.get("round")}
+
     def warnings(self, state: State) -> list[str]:
         out = []
         if state["result"] is None and state["last_round"]:

@@ -690,6 +690,12 @@ class SaltmarshAdventure(Ruleset):
         }
         return TurnInfo(seats=(seat,), phase=state["phase"], prompt=prompts[state["phase"]])
 
+    def insights(self, state: State) -> dict[str, Any]:
+        """Adventure success: won or lost, per adventure."""
+        if state.get("result") is None:
+            return {}
+        return {"adventure result": state["result"], "adventure": state.get("adventure", "")}
+
     def warnings(self, state: State) -> list[str]:
         """Setup problems (heroes described for a different number of seats)."""
         return list(state.get("setup_notes", []))

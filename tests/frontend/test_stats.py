@@ -1,4 +1,4 @@
-"""Looking back: a player's record and a game's statistics come from the projected match summaries."""
+"""Looking back: dashboards of a player, of me, of a game and of a group, read from the play_stats projection."""
 
 import pytest
 
@@ -6,12 +6,12 @@ from matches.models import Player
 from matches.projections import project
 from matches.services import match_create, match_event_record
 
-# committed transactions: the summaries are projected from the global log
+# committed transactions: the read models are projected from the global log
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def play_to_the_end(match, owner, seat_takes_last):
-    """Last Stone with 1 stone: the first seat takes it and wins."""
+    """Last Stone with 1 stone: the seat to move takes it and wins."""
     match_event_record(match=match, user=owner, type="stones_taken", seat=seat_takes_last, data={"count": 1})
 
 
@@ -27,20 +27,45 @@ def history(owner):
     return a, b, c
 
 
-def test_player_page_shows_the_record(client, history):
+def test_player_page_shows_the_record_streaks_and_head_to_head(client, history):
     ana = Player.objects.get(name="Ana")
     page = client.get(f"/players/{ana.pk}/").content.decode()
-    assert "Ana" in page and "<dt>Played</dt><dd>3</dd>" in page and "<dt>Won</dt><dd>1</dd>" in page
+    assert "<dt>Played</dt><dd>2</dd>" in page and "<dt>Won</dt><dd>1</dd>" in page  # finished matches only
     assert "<dt>Lost</dt><dd>1</dd>" in page and "50 %" in page
+    assert "Current: 1 loss in a row" in page and "Longest winning streak: 1" in page
+    assert "Plays per month, by game" in page or "Plays per month" in page
+    assert ">Bo</a>" in page  # head to head
+    assert "Started 1 finished match and won 1 (100 %)" in page
 
 
-def test_game_page_shows_wins_by_seat_and_top_players(client, history):
+def test_game_page_shows_seats_length_and_top_players(client, history):
     page = client.get("/games/last-stone/").content.decode()
-    assert "<dt>Matches</dt><dd>3</dd>" in page and "<dt>Finished</dt><dd>2</dd>" in page
-    assert "Seat 0" in page and "2 (100 %)" in page
-    assert page.index(">Ana<") < page.index(">Cy<")  # a winner ranks above a player without wins
+    assert "<dt>Finished plays</dt><dd>2</dd>" in page
+    assert '<th scope="row">Seat 1</th><td>2</td><td>2</td><td>100 %</td>' in page
+    assert "The first player won 2 of 2 games (100 %)" in page
+    assert page.index(">Ana<") < page.index(">Cy<") if ">Cy<" in page else ">Ana<" in page
     assert client.get("/games/").status_code == 200
     assert client.get("/games/chess/").status_code == 404
+
+
+def test_filters_narrow_every_page_and_bad_filters_are_explained(client, owner, history):
+    ana, cy = Player.objects.get(name="Ana"), Player.objects.get(name="Cy")
+    client.force_login(owner)
+    assert "<dt>Played</dt><dd>0</dd>" in client.get(f"/players/{ana.pk}/?since=2999-01-01").content.decode()
+    group = client.get(f"/stats/players/?players={ana.pk}&players={cy.pk}").content.decode()
+    assert "No finished matches for this filter" in group  # Ana and Cy have not finished a match together
+    bad = client.get("/games/last-stone/?since=yesterday")
+    assert bad.status_code == 200 and "since: Must be a date" in bad.content.decode()
+
+
+def test_same_named_players_of_two_owners_are_told_apart(client, owner, make_user):
+    other = make_user("other")
+    for who in (owner, other):
+        m = match_create(owner=who, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 1})
+        play_to_the_end(m, who, 0)
+    project()
+    page = client.get("/stats/players/").content.decode()
+    assert "(owner)" in page and "(other)" in page and page.count(">Ana</a>") == 2
 
 
 def test_private_matches_stay_out_of_strangers_stats(client, stranger, owner):
@@ -51,6 +76,31 @@ def test_private_matches_stay_out_of_strangers_stats(client, stranger, owner):
     zoe = Player.objects.get(name="Zoe")
     client.force_login(stranger)
     assert client.get(f"/players/{zoe.pk}/").status_code == 404
-    assert "<dt>Matches</dt><dd>0</dd>" in client.get("/games/last-stone/").content.decode()
+    assert "<dt>Finished plays</dt><dd>0</dd>" in client.get("/games/last-stone/").content.decode()
     client.force_login(owner)
     assert "<dt>Won</dt><dd>1</dd>" in client.get(f"/players/{zoe.pk}/").content.decode()
+
+
+def test_my_page_follows_me_across_owners(client, owner, make_user):
+    me = make_user("me")
+    friend = make_user("friend")
+    m1 = match_create(
+        owner=owner, game="last-stone", seats=[{"name": "Me", "user": me}, {"name": "Bo"}], options={"stones": 1}
+    )
+    m2 = match_create(
+        owner=friend, game="last-stone", seats=[{"name": "Bo"}, {"name": "Mine", "user": me}], options={"stones": 1}
+    )
+    play_to_the_end(m1, owner, 0)  # I win at owner's table
+    play_to_the_end(m2, friend, 0)  # I lose at friend's table
+    project()
+    client.force_login(me)
+    page = client.get("/stats/me/").content.decode()
+    assert "<dt>Played</dt><dd>2</dd>" in page and "<dt>Won</dt><dd>1</dd>" in page
+    assert "(owner" in page and "(friend" in page
+
+
+def test_import_export_page(client, owner):
+    client.force_login(owner)
+    page = client.get("/stats/import-export/").content.decode()
+    assert "/api/export/bgstats/" in page and "/api/export/bgg/" in page and 'type="file"' in page
+    assert client.post("/stats/import-export/", {}).status_code == 302

@@ -146,3 +146,57 @@ def test_log_reader_holds_back_events_behind_an_open_transaction(owner):
     finally:
         slow.close()
         fast.close()
+
+
+def _other_database_transaction():
+    """A transaction in another database of the same server that holds a transaction id, left open."""
+    s = connection.settings_dict
+    conn = psycopg.connect(
+        host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, user=s["USER"], password=s["PASSWORD"] or None,
+        dbname="postgres", autocommit=False,
+    )  # fmt: skip
+    xid = conn.execute("SELECT pg_current_xact_id()::text::bigint").fetchone()[0]  # assigns an xid, stays open
+    return conn, xid
+
+
+def test_a_long_transaction_in_another_database_does_not_hold_the_projector_back(owner):
+    match = match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}])
+    elsewhere, xid = _other_database_transaction()
+    try:
+        with connection.cursor() as cursor:  # it really is older than every event that follows, cluster-wide
+            cursor.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
+            assert cursor.fetchone()[0] <= xid
+        for seat in (0, 1, 0):
+            match_event_record(match=match, user=owner, type="stones_taken", seat=seat, data={"count": 1})
+        assert store.log_settled()
+        assert project(MATCH_SUMMARY) >= 3
+        match.summary.refresh_from_db()
+        assert match.summary.events_count == 3
+    finally:
+        elsewhere.close()
+
+
+def test_overlapping_writers_stay_ordered_while_another_database_holds_a_transaction(owner):
+    """The horizon leaves out the other database's transaction but still waits for this database's own."""
+    a = match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}])
+    b = match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}])
+    elsewhere, _ = _other_database_transaction()
+    slow, fast = _raw_connection(), _raw_connection()
+    try:
+        _raw_append(slow, a.stream_id, 1)
+        _raw_append(fast, b.stream_id, 1)
+        fast.commit()
+        assert store.log_read(after_txid=0, after_position=0) == []  # the slow one, here, still holds it back
+        assert not store.log_settled()
+        project(MATCH_SUMMARY)
+        slow.commit()
+        seen = store.log_read(after_txid=0, after_position=0)
+        assert [e.stream_id for e in seen] == [a.stream_id, b.stream_id]
+        project(MATCH_SUMMARY)
+        for m in (a, b):
+            m.summary.refresh_from_db()
+            assert m.summary.events_count == 1, "a late commit was skipped"
+    finally:
+        slow.close()
+        fast.close()
+        elsewhere.close()

@@ -7,6 +7,7 @@ import pytest
 from rulesets import get_ruleset
 from rulesets.base import Event, RuleViolation, TurnInfo
 from rulesets.names import render, render_all, seat_ref, to_play
+from rulesets.replay import describe_entry
 
 
 def test_a_token_renders_as_the_seat_name():
@@ -43,9 +44,9 @@ def test_render_all_renders_every_string_and_leaves_the_input_alone():
     assert render_all(untouched, ["Ana"]) is untouched  # nothing to name: no copy
 
 
-def test_sentence_renders_describe():
+def test_describe_entry_renders_describe():
     stones = get_ruleset("last-stone")
-    assert stones.sentence(Event("stones_taken", 1, {"count": 2}), ["Ana", "Bo"]) == "Bo took 2 stone(s)"
+    assert describe_entry(stones, Event("stones_taken", 1, {"count": 2}), ["Ana", "Bo"]) == "Bo took 2 stone(s)"
 
 
 def test_every_shipped_ruleset_prompt_and_refusal_name_seats_by_token():

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets import Event, Field, RuleViolation, SchemaError, check_payload, get_ruleset
-from rulesets.replay import Position, ReplayError, fold, replay, step, voided_versions
+from rulesets.replay import Position, ReplayError, fold, replay, states_before, step, voided_versions
 from rulesets.schema import json_schema
 
 STONES = get_ruleset("last-stone")
@@ -85,3 +85,34 @@ def test_schema_rejects_wrong_shapes_and_fills_defaults():
     assert set(exc.value.errors) == {"n", "cell", "kind", "tags[0]", "zzz"}
     schema = json_schema(fields)
     assert schema["required"] == ["n", "cell", "kind"] and schema["properties"]["kind"] == {"enum": ["a", "b"]}
+
+
+def test_number_fields_take_whole_and_decimal_numbers_within_bounds():
+    fields = (Field("cm", "number", minimum=0, maximum=200),)
+    assert check_payload(fields, {"cm": 57.5}) == {"cm": 57.5}
+    assert check_payload(fields, {"cm": 58}) == {"cm": 58}
+    for bad in ("57", True, float("nan"), float("inf"), -1, 200.5, [57]):
+        with pytest.raises(SchemaError) as exc:
+            check_payload(fields, {"cm": bad})
+        assert list(exc.value.errors) == ["cm"]
+    assert json_schema(fields)["properties"]["cm"] == {"type": "number", "minimum": 0, "maximum": 200}
+
+
+def test_folded_events_carry_their_stream_version():
+    seen = []
+
+    class Recorder(type(STONES)):
+        def apply(self, state, event):
+            seen.append(event.version)
+            return super().apply(state, event)
+
+    events = [take(0, 1), take(1, 1), Event("event_voided", None, {"version": 2, "reason": "x"}), take(1, 2)]
+    replay(Recorder(), {"stones": 10}, 2, events)
+    assert seen == [1, 4]  # the voided entry is skipped; versions are the stream's, not a count
+    assert take(0, 1) == Event("stones_taken", 0, {"count": 1}, version=7)  # not part of the identity
+
+
+def test_states_before_gives_the_state_each_entry_was_played_on():
+    events = [take(0, 3), take(1, 2), Event("event_voided", None, {"version": 2, "reason": "x"}), take(1, 1)]
+    before = states_before(STONES, Position(STONES.initial_state({"stones": 10}, 2)), enumerate(events, start=1))
+    assert [before[v]["pile"] for v in (1, 2, 3, 4)] == [10, 7, 7, 7]

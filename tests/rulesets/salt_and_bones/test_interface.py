@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulesets.base import Event
+from rulesets.replay import describe_entry
 from rulesets.salt_and_bones.catalog import default_strategy_cards
 
 
@@ -54,7 +55,7 @@ DESCRIBED = [
 
 def test_describe_gives_one_plain_sentence_per_event(rs) -> None:
     for event, sentence in DESCRIBED:
-        assert rs.sentence(event, ["Anne", "Bart"]) == sentence
+        assert describe_entry(rs, event, ["Anne", "Bart"]) == sentence
 
 
 def test_turn_names_phase_and_seats(table, rs) -> None:

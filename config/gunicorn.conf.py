@@ -1,0 +1,35 @@
+"""Gunicorn settings for ``scripts/serve`` (the production web tier); every value comes from the environment.
+
+The defaults are the serving stack chosen by measurement on a 2-core host (docs/PERFORMANCE.md,
+``manage.py bench_http``): threaded workers with keep-alive. ``WEB_CONCURRENCY`` processes of
+``WEB_THREADS`` threads each.
+"""
+
+import os
+
+bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = os.environ.get("WEB_WORKER_CLASS", "gthread")
+threads = int(os.environ.get("WEB_THREADS", "4"))
+keepalive = int(os.environ.get("WEB_KEEPALIVE", "15"))  # seconds an idle keep-alive connection stays open
+timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
+graceful_timeout = 20
+max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "0"))  # 0: workers are never recycled
+max_requests_jitter = max_requests // 10
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+proxy_allow_ips = forwarded_allow_ips
+# Requests are logged by Django (config.logs.AccessLogMiddleware, JSON with the request id); gunicorn's own
+# messages go through the same JSON formatter.
+accesslog = None
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "config.logs.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "loggers": {
+        "gunicorn.error": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "gunicorn.access": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+    },
+}
+if os.environ.get("CHRONICLE_LOG_FORMAT", "json") != "json":
+    logconfig_dict = {}

@@ -1,0 +1,235 @@
+"""manage.py bench_http: the web tier as deployed (gunicorn via scripts/serve, a real Celery worker), over HTTP.
+
+Every figure is printed beside the raw single-writer INSERT rate measured in the same run on the same
+PostgreSQL. Runs in a scratch database that is dropped afterwards; needs PostgreSQL and REDIS_URL.
+See docs/PERFORMANCE.md. Exit code 0 whatever the figures (PASS/FAIL words are for information).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
+DEFAULT_STACKS = ["gthread:2x4"]
+
+
+def _n(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+class Command(BaseCommand):
+    help = "Benchmark appends and state reads over real HTTP against gunicorn + a Celery worker (scratch database)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--clients", type=int, default=16, help="concurrent keep-alive HTTP clients (16)")
+        parser.add_argument("--seconds", type=float, default=8.0, help="seconds of HTTP appends per stack (8)")
+        parser.add_argument(
+            "--stack", action="append", dest="stacks", metavar="CLASS:PROCSxTHREADS",
+            help=f"serving stack(s) to measure, e.g. sync:4 gthread:2x4 (repeatable; default {DEFAULT_STACKS[0]})",
+        )  # fmt: skip
+        parser.add_argument("--worker-concurrency", type=int, default=1, help="Celery worker processes (1)")
+        parser.add_argument("--quick", action="store_true", help="smoke run: 2 s per figure")
+        parser.add_argument("--profile", action="store_true", help="py-spy the web workers during the first stack")
+        parser.add_argument("--keep-logs", action="store_true", help="print where the servers' logs are kept")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if connection.vendor != "postgresql":
+            self._rerun_on_postgres()
+            return
+        redis_url = os.environ.get("REDIS_URL", "")
+        if not redis_url:
+            raise CommandError("bench_http needs REDIS_URL (the Celery broker of the worker it starts).")
+        from benchmarks import http_bench as hb
+        from benchmarks import store_bench as sb
+
+        quick = options["quick"]
+        seconds = 2.0 if quick else options["seconds"]
+        rounds = 3 if quick else 5
+        clients = options["clients"]
+        stacks = [hb.Stack.parse(s) for s in options["stacks"] or DEFAULT_STACKS]
+        name = f"chronicle_bench_http_{os.getpid()}"
+        log_dir = Path(tempfile.mkdtemp(prefix="bench_http_"))
+        out = self.stdout.write
+        started = time.perf_counter()
+        load = os.getloadavg()
+
+        with sb.scratch_database(name) as db:
+            password = f":{db['password']}" if db["password"] else ""
+            database_url = f"postgres://{db['user']}{password}@{db['host']}:{db['port']}/{name}"
+            pg = connection.pg_version
+            out(
+                f"Chronicle HTTP benchmark{' (quick)' if quick else ''}: PostgreSQL {pg // 10000}.{pg % 10000}, "
+                f"scratch database {name}, {sb.cpu_count()} CPU(s), load average {load[0]:.2f} {load[1]:.2f} "
+                f"{load[2]:.2f} at start"
+            )
+            out(f"Workload: Last Stone moves with expected_version, {clients} clients each on its own match, "
+                f"keep-alive; {seconds:g} s per figure.\n")  # fmt: skip
+            token, match_ids = hb.bench_matches(clients + 1)
+            api_match, http_matches = match_ids[-1], match_ids[:clients]
+            env = hb.service_env(database_url, redis_url)
+            worker = hb.start_worker(env, log_dir, options["worker_concurrency"])
+            raw = sb.raw_writer(db)
+            results: list[dict[str, Any]] = []
+            try:
+                inproc = self._in_process(hb, sb, raw, token, api_match, seconds, rounds, log_dir)
+                hb.drain_wait(match_ids)
+                for i, stack in enumerate(stacks):
+                    results.append(self._stack(hb, raw, worker, stack, env, log_dir, token, http_matches, name,
+                                               seconds, profile=options["profile"] and i == 0))  # fmt: skip
+            finally:
+                raw.close()
+                worker.stop()
+        self._report(inproc, results, clients)
+        if options["keep_logs"]:
+            out(f"\nServer logs: {log_dir}")
+        out(f"\nDone in {time.perf_counter() - started:.0f} s; load average at the end "
+            f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; scratch database {name} dropped.")  # fmt: skip
+
+    # -- phases ---------------------------------------------------------------------------------------------
+
+    def _in_process(self, hb: Any, sb: Any, raw: Any, token: str, match_id: int, seconds: float, rounds: int,
+                    log_dir: Path) -> dict[str, Any]:  # fmt: skip
+        """Django's test client, 1 writer, taking turns with the raw INSERT writer in short rounds."""
+        from config.logs import JsonFormatter
+
+        saved_rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+        saved_hosts = settings.ALLOWED_HOSTS
+        settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"anon": "10000000/min", "user": "10000000/min"}
+        settings.ALLOWED_HOSTS = [*saved_hosts, "testserver"]
+        access = logging.getLogger("chronicle.access")
+        handler = logging.FileHandler(log_dir / "in-process-access.log")
+        handler.setFormatter(JsonFormatter())
+        saved_access = (access.propagate, access.level)
+        access.addHandler(handler)
+        access.propagate, access.level = False, logging.INFO  # the same log line as the server, to a file
+        try:
+            writer = hb.ApiClientWriter(token, match_id)
+            rates = sb.interleaved_rates([raw, writer], seconds, rounds)
+        finally:
+            settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = saved_rates
+            settings.ALLOWED_HOSTS = saved_hosts
+            access.removeHandler(handler)
+            access.propagate, access.level = saved_access
+            handler.close()
+        return {"raw": rates[0], "api": rates[1]}
+
+    def _stack(self, hb: Any, raw: Any, worker: Any, stack: Any, env: dict[str, str], log_dir: Path, token: str,
+               matches: list[int], dbname: str, seconds: float, profile: bool) -> dict[str, Any]:  # fmt: skip
+        """Raw rate, then HTTP appends (with CPU per process tree), drain, state reads, raw rate again."""
+        from matches.models import Match
+
+        raw_rates = [_rate(raw, min(seconds / 2, 2.0))]
+        web, port = hb.start_web(env, stack, log_dir)
+        try:
+            versions = dict(Match.objects.filter(pk__in=matches).values_list("pk", "stream__version"))
+            hb.http_appends(port, token, versions, 0.0, 1.0)  # warm-up: connections, head caches
+            hb.drain_wait(matches)
+            before_total = sum(versions.values())
+            pg_pids = hb.backend_pids(dbname)
+            cpu0 = (web.cpu(), worker.cpu(), hb.pids_cpu(pg_pids), time.process_time())
+            spy = _py_spy(web, log_dir, seconds) if profile else None
+            result = hb.http_appends(port, token, versions, 0.5, seconds)
+            drain = hb.drain_wait(matches)
+            cpu1 = (web.cpu(), worker.cpu(), hb.pids_cpu(pg_pids), time.process_time())
+            events = sum(versions.values()) - before_total
+            pg_cpu = sum(cpu1[2].get(p, c) - c for p, c in cpu0[2].items())
+            reads16 = hb.http_state_reads(port, None, matches, len(matches), min(seconds, 3.0))
+            reads1 = hb.http_state_reads(port, None, matches, 1, min(seconds, 3.0))
+            if spy is not None:
+                spy.wait(30)
+        finally:
+            web.stop()
+        raw_rates.append(_rate(raw, min(seconds / 2, 2.0)))
+        return {
+            "stack": stack, "result": result, "raw": raw_rates, "events": events, "drain": drain,
+            "web_cpu": cpu1[0] - cpu0[0], "worker_cpu": cpu1[1] - cpu0[1], "pg_cpu": pg_cpu,
+            "client_cpu": cpu1[3] - cpu0[3], "reads16": reads16, "reads1": reads1,
+            "spy": str(log_dir / f"py-spy-{stack.label}.txt") if spy is not None else "",
+        }  # fmt: skip
+
+    # -- report ---------------------------------------------------------------------------------------------
+
+    def _report(self, inproc: dict[str, Any], results: list[dict[str, Any]], clients: int) -> None:
+        out = self.stdout.write
+
+        def row(label: str, value: str, baseline: str = "", ratio: str = "") -> None:
+            out(f"  {label:<44} {value:>16}   {baseline:<46} {ratio}")
+
+        raw1, api1 = statistics.median(inproc["raw"]), statistics.median(inproc["api"])
+        out("In-process API (Django test client → middleware → DRF → service → PostgreSQL), 1 writer, "
+            f"median of {len(inproc['raw'])} interleaved rounds")  # fmt: skip
+        row("raw INSERT+COMMIT, 1 writer", f"{_n(raw1)} rows/s", "baseline (same rounds)")
+        row("API append via test client, 1 writer", f"{_n(api1)} ev/s",
+            f"{1000 / api1:.2f} ms per request", f"{api1 / raw1:.2f}× raw")  # fmt: skip
+        out("")
+        for r in results:
+            res, raw = r["result"], statistics.mean(r["raw"])
+            events = max(r["events"], 1)
+            out(f"HTTP, stack {r['stack'].label} (scripts/serve), {clients} keep-alive clients, "
+                f"{res.connections} connections opened")  # fmt: skip
+            row("raw INSERT+COMMIT, 1 writer (before/after)", f"{_n(raw)} rows/s",
+                " / ".join(_n(x) for x in r["raw"]))  # fmt: skip
+            row("HTTP append throughput", f"{_n(res.rate)} ev/s",
+                f"p50 {res.pct(0.5):.1f} ms, p95 {res.pct(0.95):.1f} ms, p99 {res.pct(0.99):.1f} ms",
+                f"{res.rate / raw:.2f}× raw")  # fmt: skip
+            row("  web CPU per append (gunicorn tree)", f"{r['web_cpu'] / events * 1000:.2f} ms", f"{events:,} appends")
+            row("  projector CPU per event (Celery tree)", f"{r['worker_cpu'] / events * 1000:.2f} ms",
+                f"caught up {r['drain'] * 1000:.0f} ms after the load stopped")  # fmt: skip
+            row("  PostgreSQL CPU per append (its backends)", f"{r['pg_cpu'] / events * 1000:.2f} ms")
+            row("  load generator CPU per append", f"{r['client_cpu'] / events * 1000:.2f} ms", "asyncio, this process")
+            for label, reads in (("GET …/state/, 16 clients", r["reads16"]), ("GET …/state/, 1 client", r["reads1"])):
+                row(label, f"{_n(reads.rate)} req/s", f"p50 {reads.pct(0.5):.1f} ms, p95 {reads.pct(0.95):.1f} ms")
+            if r["spy"]:
+                row("  py-spy profile of the web workers", r["spy"])
+            out("")
+        out("Targets (from the issue; informational)")
+        self._target(api1 >= 0.25 * raw1, "in-process API, 1 writer ≥ 0.25× raw", f"{api1 / raw1:.2f}×")
+        for r in results:
+            res, raw = r["result"], statistics.mean(r["raw"])
+            label = r["stack"].label
+            self._target(res.rate >= 0.2 * raw, f"[{label}] HTTP append, {clients} clients ≥ 0.2× raw",
+                         f"{res.rate / raw:.2f}× ({_n(res.rate)} vs {_n(raw)} /s)")  # fmt: skip
+            self._target(res.pct(0.95) < 50, f"[{label}] HTTP append p95 < 50 ms", f"{res.pct(0.95):.1f} ms")
+            per_event = r["worker_cpu"] / max(r["events"], 1) * 1000
+            self._target(per_event <= 0.5, f"[{label}] projector CPU ≤ 0.5 ms per event", f"{per_event:.2f} ms")
+            self._target(r["reads1"].pct(0.95) < 10, f"[{label}] GET state p95 < 10 ms (1 client)",
+                         f"{r['reads1'].pct(0.95):.1f} ms; with {clients} clients {r['reads16'].pct(0.95):.1f} ms")  # fmt: skip
+
+    def _target(self, ok: bool, text: str, detail: str) -> None:
+        self.stdout.write(f"  {'PASS' if ok else 'FAIL'}  {text}: {detail}")
+
+    def _rerun_on_postgres(self) -> None:
+        """Re-run this command against the default local PostgreSQL server (a scratch database there)."""
+        url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_SERVER)
+        self.stdout.write(f"DATABASE_URL is not PostgreSQL; re-running against {url} (scratch database there).")
+        done = subprocess.run([sys.executable, *sys.argv], env={**os.environ, "DATABASE_URL": url})
+        if done.returncode:
+            raise CommandError(f"bench_http exited with {done.returncode}")
+
+
+def _rate(writer: Any, seconds: float) -> float:
+    count, start, end = writer.run(seconds)
+    return count / (end - start)
+
+
+def _py_spy(web: Any, log_dir: Path, seconds: float) -> subprocess.Popen[bytes] | None:
+    """Sample the web tree with py-spy (if installed) while the load runs; writes a top-functions text file."""
+    spy = Path(sys.executable).with_name("py-spy")
+    if not spy.exists():
+        return None
+    target = log_dir / f"py-spy-{web.name.removeprefix('web-')}.txt"
+    argv = [str(spy), "record", "--pid", str(web.proc.pid), "--subprocesses", "--duration", str(int(seconds)),
+            "--format", "raw", "--output", str(target), "--nonblocking"]  # fmt: skip
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

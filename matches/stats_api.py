@@ -1,0 +1,57 @@
+"""REST endpoints for the statistics (thin: parse the filter, call a stats selector, render)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import stats
+
+FILTERS = [
+    OpenApiParameter("game", str, description="a game's slug"),
+    OpenApiParameter("since", str, description="first day, YYYY-MM-DD"),
+    OpenApiParameter("until", str, description="last day, YYYY-MM-DD"),
+    OpenApiParameter("players", str, description="a group: player ids who all sat, comma-separated"),
+]
+
+
+class PlayerStatsListApi(APIView):
+    """GET each player's record over the finished matches the user may see."""
+
+    @extend_schema(parameters=FILTERS, responses={200: dict})
+    def get(self, request: Request) -> Response:
+        f = stats.stats_filter_parse(request.query_params)
+        return Response(stats.players_table(user=request.user, f=f))
+
+
+class PlayerStatsDetailApi(APIView):
+    """GET one player's dashboard: record, per game, per month, streaks, head-to-head, first-player results."""
+
+    @extend_schema(parameters=FILTERS, responses={200: dict})
+    def get(self, request: Request, player_id: int) -> Response:
+        f = stats.stats_filter_parse(request.query_params)
+        return Response(stats.player_dashboard(user=request.user, player_id=player_id, f=f).to_dict())
+
+
+class MyStatsApi(APIView):
+    """GET the signed-in person's dashboard: every player linked to their account, across owners."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(parameters=FILTERS, responses={200: dict})
+    def get(self, request: Request) -> Response:
+        f = stats.stats_filter_parse(request.query_params)
+        board = stats.person_dashboard(user=request.user, person=request.user, f=f)
+        return Response(board.to_dict() if board else {"players": [], "overall": stats.Record().to_dict()})
+
+
+class GameStatsApi(APIView):
+    """GET one game's dashboard: plays over time, seats, first player, length, scores, insights, top players."""
+
+    @extend_schema(parameters=FILTERS[1:], responses={200: dict})
+    def get(self, request: Request, slug: str) -> Response:
+        f = stats.stats_filter_parse(request.query_params)
+        return Response(stats.game_dashboard(user=request.user, game=slug, f=f))

@@ -1,0 +1,573 @@
+"""The Bone Wars ruleset: four rounds of cards played into action slots, patrons, papers and two scorings.
+
+The state is public (no hidden cards are tracked: hands stay at the table). Each seat's turn is either a
+card into its leftmost empty slot, followed by that action's effects and ``turn_ended``, or ``passed``.
+When every seat has passed the round ends; rounds 2 and 4 are scored; after round 4 the game is over.
+A table can pack the game away with ``table_paused``; the state keeps one entry per sitting.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from typing import Any
+
+from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.bone_wars.fields import (
+    CARD_PLAYED,
+    CRANIUM_RECORDED,
+    DEFAULT_SHELVES,
+    DEFAULT_SLOTS,
+    DEFAULT_STARTING_MONEY,
+    EVENT_TYPES,
+    ICONS,
+    LOYALTY_GAINED,
+    MONEY_CHANGED,
+    OPTIONS_SCHEMA,
+    PAPER_DEBUNKED,
+    PAPER_PUBLISHED,
+    PASSED,
+    PATRON_FLIPPED,
+    PATRON_NAMES,
+    ROUNDS,
+    RP_GAINED,
+    RULE_CARDS,
+    RULE_LOYALTY,
+    RULE_OVERVIEW,
+    RULE_PLAYING,
+    RULE_SITTINGS,
+    SCORING_ROUNDS,
+    SIDES,
+    SLOT_UPGRADED,
+    SPECIES_ARCHIVED,
+    TABLE_PAUSED,
+    TURN_ENDED,
+)
+from rulesets.schema import SchemaError, check_payload
+
+
+def seat_label(seat: int) -> str:
+    """How messages and prompts name a seat (pages put the player's name in its place)."""
+    return f"Seat {seat}"
+
+
+def default_patrons(seat_count: int) -> list[str]:
+    """Marsh, Cope, Marsh, … in seat order."""
+    return [SIDES[i % 2] for i in range(seat_count)]
+
+
+def empty_slot(slot: dict[str, Any]) -> dict[str, Any]:
+    """A board slot as the state keeps it: its cost and icon, no card, no prize."""
+    return {"cost": slot["cost"], "icon": slot["icon"], "card": None, "prize": False}
+
+
+def next_slot(player: dict[str, Any]) -> int | None:
+    """Index of the seat's leftmost empty action slot, None when every slot holds a card."""
+    return next((i for i, s in enumerate(player["slots"]) if s["card"] is None), None)
+
+
+def products(player: dict[str, Any], credibility: dict[str, int]) -> dict[str, int]:
+    """What a scoring now would give the seat: loyalty × credibility per side, and their sum ``gain``."""
+    out = {side: player["loyalty"][side] * credibility[side] for side in SIDES}
+    out["gain"] = out["marsh"] + out["cope"]
+    return out
+
+
+def _current_sitting(state: State) -> dict[str, Any] | None:
+    sittings = state["sittings"]
+    return sittings[-1] if sittings and not sittings[-1]["paused"] else None
+
+
+class BoneWars(Ruleset):
+    slug = "bone-wars"
+    name = "Bone Wars"
+    seats = (1, 2, 3, 4)
+    version = 1
+    rulebook = "bone-wars.txt"
+    describe_uses_state = True
+    options_schema = OPTIONS_SCHEMA
+    event_types: dict[str, EventType] = EVENT_TYPES
+
+    # -- setup -------------------------------------------------------------------------------------
+    def check_options(self, options: dict[str, Any]) -> list[str]:
+        """The slot costs must rise (or stay level) from left to right, as on the printed board."""
+        slots = options.get("slots") or []
+        costs = [s.get("cost") for s in slots if isinstance(s, dict)]
+        if any(isinstance(a, int) and isinstance(b, int) and b < a for a, b in itertools.pairwise(costs)):
+            return ["Slot costs rise to the right: each slot costs at least as much as the one to its left."]
+        return []
+
+    def check_setup(self, options: dict[str, Any], seat_count: int) -> list[str]:
+        """``first_seat`` must be a seat of the match and ``patrons`` must name one patron per seat."""
+        problems = []
+        first = options.get("first_seat") or 0
+        if not 0 <= first < seat_count:
+            problems.append(f"first_seat must be a seat of this match (0 to {seat_count - 1}); got {first}.")
+        patrons = options.get("patrons")
+        if patrons is not None and len(patrons) != seat_count:
+            problems.append(f"patrons needs one patron per seat ({seat_count}); got {len(patrons)}.")
+        return problems
+
+    def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
+        """Round 1, the first seat to play, every seat with the starting money and patron, empty boards."""
+        patrons = options.get("patrons") or []
+        patrons = [*patrons[:seat_count], *default_patrons(seat_count)[len(patrons) :]]
+        slots = options.get("slots") or DEFAULT_SLOTS
+        money = options.get("starting_money")
+        first = options.get("first_seat") or 0
+        return {
+            "round": 1,
+            "finished": False,
+            "first_seat": first if 0 <= first < seat_count else 0,
+            "turn": first if 0 <= first < seat_count else 0,
+            "card_played": False,
+            "shelves": options.get("shelves") or DEFAULT_SHELVES,
+            "credibility": {side: 0 for side in SIDES},
+            "players": [
+                {
+                    "money": DEFAULT_STARTING_MONEY if money is None else money,
+                    "patron": patrons[seat],
+                    "loyalty": {side: 0 for side in SIDES},
+                    "rp": 0,
+                    "archive": [],
+                    "slots": [empty_slot(s) for s in slots],
+                    "passed": False,
+                    "cranial_circumference": None,
+                }
+                for seat in range(seat_count)
+            ],
+            "scorings": [],
+            "sittings": [],
+        }
+
+    # -- the rules ---------------------------------------------------------------------------------
+    def validate(self, state: State, event: Event) -> None:
+        """Raise RuleViolation unless ``event`` may be recorded now (game over → turn → the move)."""
+        spec = self.event_types.get(event.type)
+        if spec is None:
+            raise RuleViolation("unknown_event", f"Bone Wars has no '{event.type}' entry.", RULE_OVERVIEW)
+        try:
+            data = check_payload(spec.fields, event.data)
+        except SchemaError as exc:
+            raise RuleViolation("invalid_payload", f"This entry's data does not fit: {exc}", RULE_OVERVIEW) from None
+        players = state["players"]
+        seat = event.seat
+        if spec.seat_required and not (
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players)
+        ):
+            raise RuleViolation("unknown_seat", f"There is no seat {seat!r} in this match.", RULE_OVERVIEW)
+        if event.type == CRANIUM_RECORDED:
+            if data["cm"] <= 0:
+                raise RuleViolation(
+                    "invalid_circumference", "A cranial circumference is a length above 0 cm.", RULE_OVERVIEW
+                )
+            return  # at any time, even after the game: it only breaks ties
+        if state["finished"]:
+            raise RuleViolation(
+                "game_over", "The game is over: the final scoring after round 4 has been made.", RULE_OVERVIEW
+            )
+        if event.type == TABLE_PAUSED:
+            if _current_sitting(state) is None:
+                raise RuleViolation(
+                    "nothing_to_pause",
+                    "Nothing has been recorded since the table last paused (or since the start).",
+                    RULE_SITTINGS,
+                )
+            return
+        assert isinstance(seat, int)
+        who = seat_label(seat)
+        if players[seat]["passed"]:
+            raise RuleViolation(
+                "already_passed",
+                f"{who} has passed and is out until round {state['round']} ends.",
+                RULE_OVERVIEW,
+            )
+        if seat != state["turn"]:
+            raise RuleViolation("not_your_turn", f"It is {seat_label(state['turn'])}'s turn.", RULE_OVERVIEW)
+        getattr(self, "_check_" + event.type)(state, seat, data)
+
+    def _check_card_played(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        if state["card_played"]:
+            raise RuleViolation(
+                "card_already_played",
+                f"{seat_label(seat)} has already played a card this turn: record its effects, then end the turn.",
+                RULE_PLAYING,
+            )
+        card = data["card"]
+        if card["kind"] in ("species", "paleontologist") and card["cost"]:
+            raise RuleViolation(
+                "card_has_no_cost",
+                f"A {card['kind']} card has no cost of its own (got ${card['cost']}); only the slot is paid.",
+                RULE_PLAYING,
+            )
+        if card["kind"] == "species" and card.get("minor_find") is None:
+            raise RuleViolation(
+                "minor_find_required",
+                "A species card shows a minor find icon (bug, footprint, fossil, hammer or plant): name it.",
+                RULE_CARDS,
+            )
+        if card["kind"] != "species" and card.get("minor_find") is not None:
+            raise RuleViolation(
+                "minor_find_not_species",
+                f"Only species cards show a minor find; a {card['kind']} card has none.",
+                RULE_CARDS,
+            )
+        player = state["players"][seat]
+        index = next_slot(player)
+        if index is None:
+            raise RuleViolation(
+                "no_empty_slot",
+                f"Every action slot of {seat_label(seat)} holds a card this round: {seat_label(seat)} must pass.",
+                RULE_PLAYING,
+            )
+        slot_cost = player["slots"][index]["cost"]
+        price = slot_cost + card["cost"]
+        if price > player["money"]:
+            raise RuleViolation(
+                "not_enough_money",
+                f"Slot {index + 1} costs ${slot_cost} plus ${card['cost']} for the card: ${price}, "
+                f"but {seat_label(seat)} has ${player['money']}.",
+                RULE_PLAYING,
+            )
+
+    @staticmethod
+    def _check_after_card(state: State, seat: int, what: str) -> None:
+        if not state["card_played"]:
+            raise RuleViolation(
+                "card_not_played",
+                f"{seat_label(seat)} must play a card before {what}.",
+                RULE_PLAYING,
+            )
+
+    def _check_money_changed(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "the action changes money")
+        amount = data["amount"]
+        if amount == 0:
+            raise RuleViolation("zero_amount", "A money change of $0 changes nothing.", RULE_PLAYING)
+        money = state["players"][seat]["money"]
+        if money + amount < 0:
+            raise RuleViolation(
+                "money_below_zero",
+                f"{seat_label(seat)} has ${money}; paying ${-amount} would leave less than $0.",
+                RULE_PLAYING,
+            )
+
+    def _check_loyalty_gained(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "gaining loyalty")
+
+    def _check_paper_published(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "publishing a paper")
+        side = data["side"]
+        if state["credibility"][side] >= state["shelves"]:
+            raise RuleViolation(
+                "shelf_full",
+                f"{PATRON_NAMES[side]}'s side of the bookshelf is full ({state['shelves']} papers).",
+                RULE_LOYALTY,
+            )
+
+    def _check_paper_debunked(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "debunking a paper")
+        side = data["side"]
+        if state["credibility"][side] <= 0:
+            raise RuleViolation(
+                "shelf_empty",
+                f"{PATRON_NAMES[side]}'s side of the bookshelf holds no paper to debunk.",
+                RULE_LOYALTY,
+            )
+
+    def _check_patron_flipped(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "flipping the patron tile")
+
+    def _check_species_archived(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "archiving a species")
+
+    def _check_slot_upgraded(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "upgrading an action slot")
+
+    def _check_rp_gained(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "gaining RP")
+        amount = data["amount"]
+        if amount == 0:
+            raise RuleViolation("zero_amount", "Gaining 0 RP changes nothing.", RULE_OVERVIEW)
+        rp = state["players"][seat]["rp"]
+        if rp + amount < 0:
+            raise RuleViolation(
+                "rp_below_zero", f"{seat_label(seat)} has {rp} RP; losing {-amount} would go below 0.", RULE_OVERVIEW
+            )
+
+    def _check_turn_ended(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "ending the turn (or pass instead)")
+
+    def _check_passed(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        if state["card_played"]:
+            raise RuleViolation(
+                "card_already_played",
+                f"{seat_label(seat)} played a card this turn: pass instead of playing, not after it. End the turn.",
+                RULE_OVERVIEW,
+            )
+
+    # -- the reducer --------------------------------------------------------------------------------
+    def apply(self, state: State, event: Event) -> State:
+        """The state after ``event`` (input untouched); ends rounds, scores rounds 2 and 4, keeps sittings."""
+        new = copy.deepcopy(state)
+        version = event.version
+        if version is None:  # played by hand (tests): entries numbered one after another
+            version = state["sittings"][-1]["to_version"] + 1 if state["sittings"] else 1
+        seat = event.seat
+        data = event.data
+        kind = event.type
+        rp_before = [p["rp"] for p in new["players"]]
+        round_before = new["round"]
+        player = new["players"][seat] if isinstance(seat, int) and 0 <= seat < len(new["players"]) else None
+        if kind == CARD_PLAYED and player is not None:
+            card = dict(data["card"])
+            card.setdefault("cost", 0)
+            index = next_slot(player)
+            if index is None:  # overridden onto a full board: one more slot of the rightmost slot's kind
+                player["slots"].append(empty_slot(player["slots"][-1]))
+                index = len(player["slots"]) - 1
+            slot = player["slots"][index]
+            slot["card"] = card
+            slot["prize"] = card["kind"] == "species" and card.get("minor_find") == slot["icon"]
+            player["money"] = max(0, player["money"] - slot["cost"] - card["cost"])
+            new["card_played"] = True
+        elif kind == MONEY_CHANGED and player is not None:
+            player["money"] = max(0, player["money"] + data["amount"])
+        elif kind == LOYALTY_GAINED and player is not None:
+            player["loyalty"][player["patron"]] += data["amount"]
+        elif kind == PAPER_PUBLISHED:
+            new["credibility"][data["side"]] += 1
+        elif kind == PAPER_DEBUNKED:
+            new["credibility"][data["side"]] = max(0, new["credibility"][data["side"]] - 1)
+        elif kind == PATRON_FLIPPED and player is not None:
+            player["patron"] = "cope" if player["patron"] == "marsh" else "marsh"
+        elif kind == SPECIES_ARCHIVED and player is not None:
+            player["archive"].append(data["name"])
+        elif kind == SLOT_UPGRADED and player is not None:
+            player["slots"].append(empty_slot(data))
+        elif kind == RP_GAINED and player is not None:
+            player["rp"] = max(0, player["rp"] + data["amount"])
+        elif kind == TURN_ENDED and isinstance(seat, int):
+            _pass_turn(new, seat)
+        elif kind == PASSED and player is not None:
+            player["passed"] = True
+            player["patron"] = data["patron"]
+            if all(p["passed"] for p in new["players"]):
+                _end_round(new, version)
+            else:
+                _pass_turn(new, seat)
+        elif kind == CRANIUM_RECORDED and player is not None:
+            player["cranial_circumference"] = data["cm"]
+        _record_sitting(new, event.type, version, round_before, rp_before)
+        return new
+
+    # -- outcome ------------------------------------------------------------------------------------
+    def outcome(self, state: State) -> Outcome | None:
+        """After the final scoring: most RP, then most archived species, then the largest cranial
+        circumference; seats still level (or level with a circumference missing) win together."""
+        if not state["finished"]:
+            return None
+        players = state["players"]
+        scores = {seat: p["rp"] for seat, p in enumerate(players)}
+        best = max(scores.values())
+        tied = [s for s, rp in scores.items() if rp == best]
+        if len(tied) == 1:
+            return Outcome(winners=(tied[0],), reason=f"most RP ({best})", scores=scores)
+        species = {s: len(players[s]["archive"]) for s in tied}
+        most = max(species.values())
+        level = [s for s in tied if species[s] == most]
+        if len(level) == 1:
+            reason = f"tied on {best} RP; most species in the archive ({most})"
+            return Outcome(winners=(level[0],), reason=reason, scores=scores)
+        sizes = {s: players[s]["cranial_circumference"] for s in level}
+        if any(v is None for v in sizes.values()):
+            reason = (
+                f"tied on {best} RP and {most} archived species; a cranial circumference is missing, "
+                "so the tied players win together"
+            )
+            return Outcome(winners=tuple(level), reason=reason, scores=scores)
+        largest = max(v for v in sizes.values() if v is not None)
+        heads = [s for s in level if sizes[s] == largest]
+        if len(heads) == 1:
+            reason = f"tied on {best} RP and {most} archived species; largest cranial circumference ({largest:g} cm)"
+            return Outcome(winners=(heads[0],), reason=reason, scores=scores)
+        reason = f"tied on {best} RP, {most} archived species and {largest:g} cm: the tied players win together"
+        return Outcome(winners=tuple(heads), reason=reason, scores=scores)
+
+    # -- listing moves --------------------------------------------------------------------------------
+    def legal_moves(self, state: State) -> list[Event]:
+        """The finite legal entries: passes, turn end, papers, patron flip, slot upgrades, table pause.
+
+        Cards, money, loyalty, RP, species names and circumferences are what the table says (unbounded
+        values), so they are never listed; every listed entry is accepted by ``validate``.
+        """
+        moves: list[Event] = []
+        if state["finished"]:
+            return moves
+        seat = state["turn"]
+        if not state["card_played"]:
+            moves.extend(Event(PASSED, seat, {"patron": side}) for side in SIDES)
+        else:
+            moves.append(Event(TURN_ENDED, seat, {}))
+            moves.append(Event(PATRON_FLIPPED, seat, {}))
+            cred = state["credibility"]
+            moves.extend(Event(PAPER_PUBLISHED, seat, {"side": s}) for s in SIDES if cred[s] < state["shelves"])
+            moves.extend(Event(PAPER_DEBUNKED, seat, {"side": s}) for s in SIDES if cred[s] > 0)
+            moves.extend(
+                Event(SLOT_UPGRADED, seat, {"cost": cost, "icon": icon}) for cost in range(4) for icon in ICONS
+            )
+        if _current_sitting(state) is not None:
+            moves.append(Event(TABLE_PAUSED, None, {}))
+        return moves
+
+    # -- presentation ----------------------------------------------------------------------------------
+    def turn(self, state: State) -> TurnInfo:
+        if state["finished"]:
+            result = self.outcome(state)
+            return TurnInfo(seats=(), phase="over", prompt=f"The game is over: {result.reason if result else ''}.")
+        seat = state["turn"]
+        who = seat_label(seat)
+        head = f"Round {state['round']} of {ROUNDS}: "
+        if state["card_played"]:
+            return TurnInfo(
+                seats=(seat,), phase="action", prompt=head + f"{who} records the action's effects, then ends the turn."
+            )
+        player = state["players"][seat]
+        index = next_slot(player)
+        if index is None:
+            return TurnInfo(seats=(seat,), phase="play", prompt=head + f"{who}'s slots are full: {who} passes.")
+        cost = player["slots"][index]["cost"]
+        prompt = head + f"{who} plays a card into slot {index + 1} (${cost} + the card's cost) or passes."
+        return TurnInfo(seats=(seat,), phase="play", prompt=prompt)
+
+    def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
+        """One sentence naming the player; with ``before`` (the state the entry was played on) a card's
+        slot, its price and a prize bonus are named too."""
+        seat = event.seat
+        who = seat_names[seat] if isinstance(seat, int) and 0 <= seat < len(seat_names) else "The table"
+        data = event.data if isinstance(event.data, dict) else {}
+        kind = event.type
+        if kind == CARD_PLAYED:
+            card = data.get("card") or {}
+            name, cost = card.get("name", "a card"), card.get("cost") or 0
+            player = before["players"][seat] if before and isinstance(seat, int) else None
+            index = next_slot(player) if player is not None else None
+            if player is None or index is None:
+                return f"{who} played {name} ({card.get('kind', 'card')}, own cost {cost})"
+            slot = player["slots"][index]
+            text = f"{who} played {name} into slot {index + 1} (cost {slot['cost']}+{cost})"
+            if card.get("kind") == "species" and card.get("minor_find") == slot["icon"]:
+                text += ": prize bonus"
+            return text
+        side = PATRON_NAMES.get(data.get("side", ""), data.get("side"))
+        amount = data.get("amount")
+        if kind == MONEY_CHANGED:
+            return f"{who} gained ${amount}" if (amount or 0) > 0 else f"{who} paid ${-(amount or 0)}"
+        if kind == LOYALTY_GAINED:
+            patron = before["players"][seat]["patron"] if before and isinstance(seat, int) else None
+            track = f" on {PATRON_NAMES[patron]}'s track" if patron else ""
+            return f"{who} gained {amount} loyalty{track}"
+        if kind == PAPER_PUBLISHED:
+            return f"{who} published a paper for {side}"
+        if kind == PAPER_DEBUNKED:
+            return f"{who} debunked a paper of {side}"
+        if kind == PATRON_FLIPPED:
+            return f"{who} flipped the patron tile"
+        if kind == SPECIES_ARCHIVED:
+            return f"{who} archived {data.get('name')}"
+        if kind == SLOT_UPGRADED:
+            return f"{who} added an action slot (${data.get('cost')}, {data.get('icon')})"
+        if kind == RP_GAINED:
+            return f"{who} gained {amount} RP: {data.get('reason')}"
+        if kind == TURN_ENDED:
+            return f"{who} ended the turn"
+        if kind == PASSED:
+            return f"{who} passed and returns to {PATRON_NAMES.get(data.get('patron', ''), data.get('patron'))}"
+        if kind == CRANIUM_RECORDED:
+            return f"{who}'s cranial circumference: {data.get('cm')} cm"
+        if kind == TABLE_PAUSED:
+            return "The table paused: end of the sitting"
+        return super().describe(event, seat_names)
+
+    def warnings(self, state: State) -> list[str]:
+        if not state["finished"]:
+            return []
+        result = self.outcome(state)
+        missing = [
+            seat_label(s)
+            for s in (result.winners if result else ())
+            if state["players"][s]["cranial_circumference"] is None
+        ]
+        if result and len(result.winners) > 1 and missing:
+            return [f"Tied: measure the cranial circumference of {', '.join(missing)} to break the tie."]
+        return []
+
+
+def _pass_turn(state: State, seat: int) -> None:
+    """The next seat in order (by seat index, wrapping) that has not passed; ``seat`` itself if alone."""
+    players = state["players"]
+    count = len(players)
+    state["card_played"] = False
+    for step in range(1, count + 1):
+        candidate = (seat + step) % count
+        if not players[candidate]["passed"]:
+            state["turn"] = candidate
+            return
+
+
+def _end_round(state: State, version: int) -> None:
+    """Empty every slot, score rounds 2 and 4, start the next round at the first seat (or end the game)."""
+    finished_round = state["round"]
+    for player in state["players"]:
+        player["passed"] = False
+        for slot in player["slots"]:
+            slot["card"] = None
+            slot["prize"] = False
+    if finished_round in SCORING_ROUNDS:
+        cred = dict(state["credibility"])
+        seats = [products(p, cred) for p in state["players"]]
+        for player, got in zip(state["players"], seats, strict=True):
+            player["rp"] += got["gain"]
+        state["scorings"].append(
+            {
+                "round": finished_round,
+                "name": SCORING_ROUNDS[finished_round],
+                "version": version,
+                "credibility": cred,
+                "seats": seats,
+            }
+        )
+    state["card_played"] = False
+    if finished_round >= ROUNDS:
+        state["finished"] = True
+        state["turn"] = None
+    else:
+        state["round"] = finished_round + 1
+        state["turn"] = state["first_seat"]
+
+
+def _record_sitting(state: State, kind: str, version: int, round_before: int, rp_before: list[int]) -> None:
+    """Count the entry at ``version`` in the current sitting (opening one after a pause): versions, rounds
+    and RP gained per seat."""
+    sittings = state["sittings"]
+    current = _current_sitting(state)
+    if current is None:
+        current = {
+            "number": len(sittings) + 1,
+            "from_version": version,
+            "to_version": version,
+            "rounds": [],
+            "rp": [0] * len(rp_before),
+            "paused": False,
+        }
+        sittings.append(current)
+    current["to_version"] = version
+    if kind != TABLE_PAUSED and round_before not in current["rounds"]:  # packing away plays no round
+        current["rounds"].append(round_before)
+    for seat, (player, was) in enumerate(zip(state["players"], rp_before, strict=True)):
+        current["rp"][seat] += player["rp"] - was
+    if kind == TABLE_PAUSED:
+        current["paused"] = True
+
+
+RULESET = BoneWars()

@@ -1,0 +1,150 @@
+"""Score sheet: any game Chronicle has no rules for, kept as points per seat and a result.
+
+The sheet checks only what a paper score pad would: points go to a seat of the match, nothing is recorded
+after the game ended, and a cooperative game ends won or lost. The outcome comes from the totals (highest or
+lowest wins, ties share the win), or from the table's word for cooperative games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.schema import Field
+
+RULE_POINTS = "Score sheet › Points"
+RULE_END = "Score sheet › End of the game"
+MAX_POINTS = 1_000_000
+
+
+class ScoreSheet(Ruleset):
+    slug = "scoresheet"
+    name = "Score sheet (any game)"
+    seats = tuple(range(1, 13))
+    version = 1
+    options_schema = (
+        Field("title", "str", required=False, default="", max_length=120, label="The game's name"),
+        Field("bgg_id", "int", required=False, nullable=True, minimum=1, label="BoardGameGeek id"),
+        Field("highest_wins", "bool", required=False, default=True, label="Highest score wins"),
+        Field("cooperative", "bool", required=False, default=False, label="Cooperative (win or lose together)"),
+    )
+    event_types = {
+        "points_scored": EventType(
+            name="points_scored",
+            label="Scored points",
+            fields=(
+                Field("points", "int", minimum=-MAX_POINTS, maximum=MAX_POINTS, label="Points (negative to lose)"),
+                Field("round", "int", required=False, nullable=True, minimum=1, maximum=1000, label="Round"),
+            ),
+            description="Adds points to the acting seat's total (per round or once at the end).",
+        ),
+        "game_ended": EventType(
+            name="game_ended",
+            label="Game ended",
+            seat_required=False,
+            fields=(
+                Field(
+                    "won",
+                    "bool",
+                    required=False,
+                    nullable=True,
+                    label="Cooperative games: did the players win?",
+                ),
+            ),
+            description="Ends the game; the totals decide, or `won` for a cooperative game.",
+        ),
+    }
+
+    def initial_state(self, options: dict[str, Any], seat_count: int) -> State:
+        return {
+            "title": options.get("title", ""),
+            "highest_wins": options.get("highest_wins", True),
+            "cooperative": options.get("cooperative", False),
+            "totals": [0] * seat_count,
+            "entries": [],
+            "ended": False,
+            "won": None,
+        }
+
+    def validate(self, state: State, event: Event) -> None:
+        if state["ended"]:
+            raise RuleViolation("game_over", "The game has ended; void its end to add more.", RULE_END)
+        if event.type == "points_scored":
+            if event.seat is None or not 0 <= event.seat < len(state["totals"]):
+                raise RuleViolation("no_such_seat", "Points go to a seat of this match.", RULE_POINTS)
+            return
+        if event.type == "game_ended":
+            won = event.data.get("won")
+            if state["cooperative"] and won is None:
+                raise RuleViolation(
+                    "won_or_lost", "A cooperative game ends won or lost: say whether the players won.", RULE_END
+                )
+            if not state["cooperative"] and won is not None:
+                raise RuleViolation(
+                    "not_cooperative", "This game is not cooperative: the scores decide who won.", RULE_END
+                )
+            if not state["cooperative"] and not state["entries"]:
+                raise RuleViolation(
+                    "no_points",
+                    "No points are recorded: record the scores first, or record the result (who won) instead.",
+                    RULE_END,
+                )
+            return
+        raise RuleViolation("unknown_event", f"A score sheet has no '{event.type}' entry.", RULE_POINTS)
+
+    def apply(self, state: State, event: Event) -> State:
+        if event.type == "points_scored":
+            totals = list(state["totals"])
+            totals[event.seat] += event.data["points"]
+            entry = {"seat": event.seat, "points": event.data["points"], "round": event.data.get("round")}
+            return {**state, "totals": totals, "entries": [*state["entries"], entry]}
+        return {**state, "ended": True, "won": event.data.get("won")}
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state["ended"]:
+            return None
+        totals = state["totals"]
+        scores = dict(enumerate(totals)) if state["entries"] else None
+        seats = tuple(range(len(totals)))
+        if state["cooperative"]:
+            if state["won"]:
+                return Outcome(winners=seats, reason="the players won together", scores=scores)
+            return Outcome(winners=(), reason="the players lost together", scores=scores)
+        if not totals:
+            return Outcome(draw=True, reason="no players")
+        best = max(totals) if state["highest_wins"] else min(totals)
+        winners = tuple(i for i, t in enumerate(totals) if t == best)
+        word = "highest" if state["highest_wins"] else "lowest"
+        reason = f"{word} score ({best})" if len(winners) == 1 else f"shared {word} score ({best})"
+        return Outcome(winners=winners, reason=reason, scores=dict(enumerate(totals)))
+
+    def turn(self, state: State) -> TurnInfo:
+        if state["ended"]:
+            return TurnInfo(seats=(), phase="over")
+        return TurnInfo(
+            seats=tuple(range(len(state["totals"]))),
+            phase="scoring",
+            prompt="Record points for anyone, then end the game",
+        )
+
+    def describe(self, event: Event, seat_names: list[str]) -> str:
+        if event.type == "points_scored":
+            who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Someone"
+            points = event.data.get("points", 0)
+            unit = "point" if abs(points) == 1 else "points"
+            when = f" in round {event.data['round']}" if event.data.get("round") else ""
+            return f"{who} scored {points} {unit}{when}"
+        if event.type == "game_ended":
+            won = event.data.get("won")
+            return "The game ended" + ("" if won is None else (": the players won" if won else ": the players lost"))
+        return super().describe(event, seat_names)
+
+    def demo_script(self) -> tuple[dict[str, Any], list[Event]]:
+        """Options and entries of the demo match (``load_demo``): two rounds of a game of Azul."""
+        rounds = [(0, 14, 1), (1, 11, 1), (0, 9, 2), (1, 17, 2)]
+        return {"title": "Azul", "bgg_id": 230802}, [
+            Event("points_scored", s, {"points": p, "round": r}) for s, p, r in rounds
+        ]
+
+
+RULESET = ScoreSheet()

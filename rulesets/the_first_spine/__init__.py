@@ -1,0 +1,170 @@
+"""The First Spine: wizards, cards on a square board and confrontations the app computes (rules as code,
+cards as match data)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rulesets.base import Event, EventType, Outcome, Ruleset, State, TurnInfo
+from rulesets.the_first_spine import engine as E
+from rulesets.the_first_spine import rules as R
+from rulesets.the_first_spine.cards import default_cards
+from rulesets.the_first_spine.fields import EVENT_TYPES, OPTIONS_SCHEMA, check_options
+
+__all__ = ["RULESET", "TheFirstSpine", "default_cards"]
+
+
+def _cell(value: Any) -> tuple[int, int]:
+    return (value[0], value[1])
+
+
+class TheFirstSpine(Ruleset):
+    slug = "the-first-spine"
+    name = "The First Spine"
+    seats = (2, 3, 4)
+    version = 1
+    rulebook = "the-first-spine.txt"
+    options_schema = OPTIONS_SCHEMA
+    event_types: dict[str, EventType] = EVENT_TYPES
+
+    def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
+        """Wizards on their cells, full decks, setup phase (destinies and origins to choose)."""
+        return E.new_state(options, seat_count)
+
+    def validate(self, state: State, event: Event) -> None:
+        """Raise RuleViolation (game over → phase → whose turn → the move) or return None."""
+        R.validate(state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        """The state after a validated ``event``; ``state`` is not modified."""
+        new = E.clone(state)
+        seat, data, kind = event.seat, event.data, event.type
+        if kind == "destiny_chosen":
+            E.choose_apply(new, seat, "destiny", data["destiny"])
+        elif kind == "origin_chosen":
+            E.choose_apply(new, seat, "origin", data["origin"])
+        elif kind == "card_moved":
+            E.move_apply(new, _cell(data["from"]), _cell(data["to"]))
+        elif kind == "hand_refilled":
+            E.refill_apply(new, seat, data["discarded"])
+        elif kind == "card_placed":
+            E.place_apply(new, seat, data["card"], _cell(data["at"]))
+        elif kind == "hp_changed":
+            E.hp_apply(new, seat, _cell(data["at"]), data["amount"], data.get("note") or "")
+        elif kind == "confrontation_target_chosen":
+            E.choose_target_apply(new, _cell(data["from"]), _cell(data["target"]))
+        elif kind == "turn_ended":
+            E.resolve_turn_end(new)
+        else:
+            raise ValueError(f"unknown event type {kind!r}")
+        return E.derive(new)
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state["result"]
+        if result is None:
+            return None
+        return Outcome(winners=tuple(result["winners"]), draw=result["draw"], reason=result["reason"])
+
+    def legal_moves(self, state: State) -> list[Event] | None:
+        """Listed during setup and at the start of a turn; None during actions (life changes are free data)."""
+        return R.legal_moves(state)
+
+    def view(self, state: State, seat: int | None) -> State:
+        """Other seats' origins (every seat's for a spectator) are None until a card of that origin is played."""
+        out = copy.deepcopy(state)
+        for p in out["players"]:
+            if p["seat"] != seat and not p["origin_revealed"]:
+                p["origin"] = None
+        return out
+
+    def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
+        """An ``origin_chosen`` entry shows its origin only to the seat that chose it. The entry stays hidden
+        after a reveal: the ``card_placed`` entry that revealed the origin says it by itself."""
+        if event.type == "origin_chosen" and event.seat != viewer_seat:
+            return Event(event.type, event.seat, {**event.data, "origin": None})
+        return event
+
+    def turn(self, state: State) -> TurnInfo:
+        result = state["result"]
+        if result is not None:
+            return TurnInfo(seats=(), phase="over", prompt=result["reason"])
+        t = state["turn"]
+        seat = t["seat"]
+        who = E.seat_word(seat)
+        if t["phase"] == "setup":
+            missing = E.setup_missing(state)
+            names = "; ".join(f"{E.seat_word(s)}: {' and '.join(m)}" for s, m in missing.items())
+            return TurnInfo(
+                seats=tuple(missing),
+                phase="setup",
+                prompt=f"Each player chooses a destiny and a secret origin (still to choose — {names}).",
+            )
+        if t["phase"] == "start":
+            runners = [
+                c
+                for c in state["cards"]
+                if c["controller"] == seat and "run" in c["capacities"] and E.run_targets(state, c)
+            ]
+            prompt = (
+                f"{who}: discard (the first is free, then 1 life each) and draw up to {state['settings']['hand_size']}."
+            )
+            if runners and not t["moved"]:
+                prompt = f"{who}: first, a card with Run may move. Then discard and draw."
+            return TurnInfo(seats=(seat,), phase="start", prompt=prompt)
+        pairs, missing = E.plan(state)
+        prompt = f"{who}: place cards, record spell effects, then end the turn."
+        if missing:
+            m = missing[0]
+            prompt += f" Choose which card {m['name']} on {E.cell_word(m['from'])} confronts."
+        if pairs:
+            prompt += " Ending the turn resolves: " + "; ".join(E.pair_words(state, p) for p in pairs) + "."
+        return TurnInfo(seats=(seat,), phase="actions", prompt=prompt)
+
+    def describe(self, event: Event, seat_names: list[str]) -> str:
+        seat = event.seat
+        who = seat_names[seat] if isinstance(seat, int) and 0 <= seat < len(seat_names) else "The table"
+        d = event.data if isinstance(event.data, dict) else {}
+
+        def cell(key: str) -> str:
+            c = d.get(key)
+            return E.cell_word(c) if isinstance(c, list) and len(c) == 2 else "?"
+
+        kind = event.type
+        if kind == "destiny_chosen":
+            return f"{who} chose the {str(d.get('destiny', '?')).capitalize()} destiny."
+        if kind == "origin_chosen":
+            return f"{who} chose an origin (kept secret)."
+        if kind == "card_moved":
+            return f"{who} moved the card on {cell('from')} to {cell('to')} (Run)."
+        if kind == "hand_refilled":
+            n = d.get("discarded", 0)
+            if not n:
+                return f"{who} kept their hand and drew up to the hand size."
+            return f"{who} discarded {n} card{'s' if n != 1 else ''} and drew up to the hand size."
+        if kind == "card_placed":
+            return f"{who} played {d.get('card')} on {cell('at')}."
+        if kind == "hp_changed":
+            amount = d.get("amount", 0)
+            verb = "gave" if isinstance(amount, int) and amount > 0 else "took"
+            note = f" ({d['note']})" if d.get("note") else ""
+            n = abs(amount) if isinstance(amount, int) else amount
+            return f"{who} {verb} {n} life {'to' if verb == 'gave' else 'from'} the card on {cell('at')}{note}."
+        if kind == "confrontation_target_chosen":
+            return f"{who} chose: the card on {cell('from')} confronts the card on {cell('target')}."
+        if kind == "turn_ended":
+            return f"{who} ended their turn; the confrontations were resolved."
+        return super().describe(event, seat_names)
+
+    def check_options(self, options: dict[str, Any]) -> list[str]:
+        return check_options(options)
+
+    def warnings(self, state: State) -> list[str]:
+        out = []
+        s = state["settings"]
+        if s["first_seat_asked"] != s["first_seat"]:
+            out.append(f"Seat {s['first_seat_asked']} does not exist in this match, so Seat {s['first_seat']} starts.")
+        return out
+
+
+RULESET = TheFirstSpine()

@@ -1,0 +1,569 @@
+"""The First Spine's state and its pure mutations: setup, the discard/draw, placement, life changes, the
+confrontation plan and its resolution with every capacity, elimination and the passing of the turn.
+
+Functions named ``*_apply`` / ``resolve_*`` edit the state they are given (the ruleset hands them a copy).
+Texts in the state say ``Seat N``; pages show the seat's name instead.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rulesets.base import State
+from rulesets.the_first_spine import board as B
+from rulesets.the_first_spine.cards import AURA_BONUS, GROWTH_TURNS, SIDES, WIZARD, default_cards
+from rulesets.the_first_spine.fields import DEFAULT_BOARD, DEFAULT_DECK_SIZE, DEFAULT_HAND_SIZE, DEFAULT_WIZARD_HP
+
+LOG_CAP = 200  # the state keeps the latest confrontation/capacity lines; the event log keeps everything
+ZERO = {s: 0 for s in SIDES}
+
+
+def seat_word(seat: int) -> str:
+    return f"Seat {seat}"
+
+
+def cell_word(cell: Any) -> str:
+    return f"[{cell[0]}, {cell[1]}]"
+
+
+# -- creation ---------------------------------------------------------------------------------------------
+
+
+def _catalog_entry(card: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": card["name"].strip(),
+        "kind": card["kind"],
+        "hp": card["hp"],
+        "attack": {s: card["attack"][s] for s in SIDES},
+        "defense": {s: card["defense"][s] for s in SIDES},
+        "capacities": list(card.get("capacities") or []),
+        "side_capacities": {s: c for s, c in (card.get("side_capacities") or {}).items() if c},
+        "origin": card.get("origin"),
+        "text": card.get("text") or "",
+    }
+
+
+def new_state(options: dict[str, Any], seat_count: int) -> State:
+    """Wizards at the centre of each end, decks full, hands empty (drawn when setup ends), setup phase."""
+    rows, cols = options.get("board") or DEFAULT_BOARD
+    first = options.get("first_seat") or 0
+    settings = {
+        "wizard_hp": options.get("wizard_hp") or DEFAULT_WIZARD_HP,
+        "hand_size": options.get("hand_size") or DEFAULT_HAND_SIZE,
+        "deck_size": options.get("deck_size") or DEFAULT_DECK_SIZE,
+        "first_seat": first if first < seat_count else 0,
+        "first_seat_asked": first,
+    }
+    catalog = {}
+    for card in options.get("cards") or default_cards():
+        entry = _catalog_entry(card)
+        catalog[entry["name"]] = entry
+    players, pieces = [], []
+    for seat in range(seat_count):
+        end = B.end_of(seat, seat_count)
+        players.append(
+            {
+                "seat": seat,
+                "end": end,
+                "wizard_hp": settings["wizard_hp"],
+                "out": False,
+                "hand": 0,
+                "deck": settings["deck_size"],
+                "discard": [],
+                "hand_discards": 0,
+                "destiny": None,
+                "origin_chosen": False,
+                "origin": None,
+                "origin_revealed": False,
+            }
+        )
+        pieces.append(
+            {
+                "id": seat,
+                "name": WIZARD,
+                "kind": "wizard",
+                "at": list(B.wizard_cell(end, rows, cols)),
+                "owner": seat,
+                "controller": seat,
+                "hp": settings["wizard_hp"],
+                "capacities": [],
+                "side_capacities": {},
+                "growth_left": 0,
+                "origin": None,
+            }
+        )
+    state: State = {
+        "board": {"rows": rows, "cols": cols},
+        "settings": settings,
+        "catalog": catalog,
+        "players": players,
+        "cards": pieces,
+        "blocked": [],
+        "turn": {"seat": settings["first_seat"], "number": 0, "phase": "setup", "moved": False, "targets": []},
+        "log": [],
+        "result": None,
+        "next_id": seat_count,
+    }
+    return derive(state)
+
+
+def derive(state: State) -> State:
+    """Recompute in place what follows from the board: each card's facing, its current attack and defense
+    (printed values plus Aura), and each player's wizard life. Returns ``state``."""
+    by_cell = occupancy(state)
+    players = state["players"]
+    for card in state["cards"]:
+        card["facing"] = B.FACING[players[card["controller"]]["end"]]
+        base = state["catalog"].get(card["name"]) if card["kind"] != "wizard" else None
+        card["aura"] = 0
+        card["attack"] = dict(base["attack"]) if base else dict(ZERO)
+        card["defense"] = dict(base["defense"]) if base else dict(ZERO)
+    for card in state["cards"]:
+        for side, cap in card["side_capacities"].items():
+            if cap != "aura":
+                continue
+            target = by_cell.get(B.step(_cell(card["at"]), B.side_direction(card["facing"], side)))
+            if target is not None and target["kind"] != "wizard" and target["controller"] == card["controller"]:
+                target["aura"] += AURA_BONUS
+    for card in state["cards"]:
+        if card["aura"]:
+            card["attack"] = {s: v + card["aura"] for s, v in card["attack"].items()}
+            card["defense"] = {s: v + card["aura"] for s, v in card["defense"].items()}
+    for p in players:
+        wiz = wizard_of(state, p["seat"])
+        p["wizard_hp"] = max(0, wiz["hp"]) if wiz is not None else 0
+    return state
+
+
+# -- lookups ------------------------------------------------------------------------------------------------
+
+
+def _cell(value: Any) -> B.Cell:
+    return (value[0], value[1])
+
+
+def occupancy(state: State) -> dict[B.Cell, dict[str, Any]]:
+    """Every card and wizard on the board by cell."""
+    return {_cell(c["at"]): c for c in state["cards"]}
+
+
+def wizard_of(state: State, seat: int) -> dict[str, Any] | None:
+    return next((c for c in state["cards"] if c["kind"] == "wizard" and c["owner"] == seat), None)
+
+
+def blocked_cells(state: State) -> set[B.Cell]:
+    return {_cell(b["at"]) for b in state["blocked"]}
+
+
+def find_card(state: State, name: Any) -> dict[str, Any] | None:
+    """The catalog card called ``name`` (case and surrounding spaces ignored)."""
+    if not isinstance(name, str):
+        return None
+    key = name.strip().casefold()
+    return next((c for c in state["catalog"].values() if c["name"].casefold() == key), None)
+
+
+def label(state: State, piece: dict[str, Any]) -> str:
+    """How the log names a piece: the card's name, or ``Seat N's wizard``."""
+    if piece["kind"] == "wizard":
+        return f"{seat_word(piece['owner'])}'s wizard"
+    return piece["name"]
+
+
+def living_seats(state: State) -> list[int]:
+    return [p["seat"] for p in state["players"] if not p["out"]]
+
+
+def add_log(state: State, kind: str, text: str, **extra: Any) -> None:
+    entry = {"turn": state["turn"]["number"], "seat": state["turn"]["seat"], "kind": kind, "text": text, **extra}
+    state["log"] = [*state["log"], entry][-LOG_CAP:]
+
+
+# -- placement ----------------------------------------------------------------------------------------------
+
+
+def placement_problem(state: State, seat: int, cell: B.Cell) -> tuple[str, str] | None:
+    """Why ``seat`` may not put a card (creature or artifact) on ``cell`` now, or None."""
+    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    where = cell_word(cell)
+    if not B.on_board(cell, rows, cols):
+        return "off_board", f"{where} is off the {rows} × {cols} board."
+    occ = occupancy(state)
+    if cell in occ:
+        piece = occ[cell]
+        if piece["kind"] == "wizard":
+            return "cell_occupied", f"{where} is {label(state, piece)}'s cell."
+        return "cell_occupied", f"{where} already holds {piece['name']}."
+    if cell in blocked_cells(state):
+        until = next(b["until_seat"] for b in state["blocked"] if _cell(b["at"]) == cell)
+        return (
+            "cell_blocked",
+            f"{where} is blocked by Burden earth until {seat_word(until)}'s next turn.",
+        )
+    if not any((n := occ.get(nb)) is not None and n["controller"] == seat for _, nb in B.neighbours(cell, rows, cols)):
+        return (
+            "not_next_to_yours",
+            f"{where} is not next to your wizard or one of your cards; a card is placed on a cell sharing a side "
+            "with them.",
+        )
+    return None
+
+
+def placeable_cells(state: State, seat: int) -> list[list[int]]:
+    """Every cell where ``seat`` may place a creature or artifact now (row by row)."""
+    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    return [[r, c] for r in range(rows) for c in range(cols) if placement_problem(state, seat, (r, c)) is None]
+
+
+def run_targets(state: State, piece: dict[str, Any]) -> list[list[int]]:
+    """The cells a card with Run may move to: orthogonally adjacent, on the board, empty and not blocked."""
+    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    occ, blocked = occupancy(state), blocked_cells(state)
+    return [list(nb) for _, nb in B.neighbours(_cell(piece["at"]), rows, cols) if nb not in occ and nb not in blocked]
+
+
+# -- setup ----------------------------------------------------------------------------------------------------
+
+
+def setup_missing(state: State) -> dict[int, list[str]]:
+    """Seat → what it still has to choose (``destiny``, ``origin``); empty once setup is done."""
+    out: dict[int, list[str]] = {}
+    for p in state["players"]:
+        need = [k for k, done in (("destiny", p["destiny"] is not None), ("origin", p["origin_chosen"])) if not done]
+        if need:
+            out[p["seat"]] = need
+    return out
+
+
+def choose_apply(state: State, seat: int, what: str, value: str) -> None:
+    p = state["players"][seat]
+    if what == "destiny":
+        p["destiny"] = value
+    else:
+        p["origin"], p["origin_chosen"] = value, True
+    if not setup_missing(state):
+        hand = state["settings"]["hand_size"]
+        for player in state["players"]:  # "Players shuffle their cards and draw 6 cards"
+            drawn = min(hand, player["deck"])
+            player["hand"], player["deck"] = drawn, player["deck"] - drawn
+        state["turn"] = {
+            "seat": state["settings"]["first_seat"],
+            "number": 1,
+            "phase": "start",
+            "moved": False,
+            "targets": [],
+        }
+
+
+# -- the turn ---------------------------------------------------------------------------------------------------
+
+
+def move_apply(state: State, frm: B.Cell, to: B.Cell) -> None:
+    piece = occupancy(state)[frm]
+    piece["at"] = list(to)
+    state["turn"]["moved"] = True
+
+
+def refill_apply(state: State, seat: int, discarded: int) -> None:
+    """Discard (first free, then 1 life each), draw up to the hand size (1 life per missing card), Growth."""
+    p = state["players"][seat]
+    hand_size = state["settings"]["hand_size"]
+    p["hand"] -= discarded
+    p["hand_discards"] += discarded
+    need = max(0, hand_size - p["hand"])
+    drawn = min(need, p["deck"])
+    p["deck"] -= drawn
+    p["hand"] += drawn
+    cost, short = max(0, discarded - 1), need - drawn
+    words = [f"{seat_word(seat)} discarded {discarded}" + (f" (−{cost} life)" if cost else "")]
+    words.append(f"drew {drawn}")
+    if short:
+        words.append(f"could not draw {short} (−{short} life)")
+    add_log(
+        state, "refill", ", ".join(words) + ".", discarded=discarded, drawn=drawn, shortfall=short, cost=cost + short
+    )
+    wizard = wizard_of(state, seat)
+    if wizard is not None:
+        wizard["hp"] -= cost + short
+    for card in state["cards"]:
+        if card["controller"] == seat and card["growth_left"] > 0:
+            card["hp"] += 1
+            card["growth_left"] -= 1
+            add_log(
+                state,
+                "growth",
+                f"Growth: {card['name']} on {cell_word(card['at'])} gains 1 life ({card['growth_left']} turn(s) left).",
+            )
+    state["turn"]["phase"] = "actions"
+    _settle(state)
+
+
+def place_apply(state: State, seat: int, name: str, at: B.Cell) -> None:
+    card = find_card(state, name)
+    assert card is not None
+    p = state["players"][seat]
+    p["hand"] -= 1
+    if p["origin"] is not None and card["origin"] == p["origin"]:
+        p["origin_revealed"] = True
+    if card["kind"] == "spell":
+        p["discard"] = [*p["discard"], card["name"]]
+        return
+    state["cards"].append(
+        {
+            "id": state["next_id"],
+            "name": card["name"],
+            "kind": card["kind"],
+            "at": list(at),
+            "owner": seat,
+            "controller": seat,
+            "hp": card["hp"],
+            "capacities": list(card["capacities"]),
+            "side_capacities": dict(card["side_capacities"]),
+            "growth_left": GROWTH_TURNS if "growth" in card["capacities"] else 0,
+            "origin": card["origin"],
+        }
+    )
+    state["next_id"] += 1
+
+
+def hp_apply(state: State, seat: int, at: B.Cell, amount: int, note: str) -> None:
+    """A spell or card text changes a piece's life; a card at 0 (or a Death card hurt) is destroyed."""
+    piece = occupancy(state)[at]
+    piece["hp"] += amount
+    what = label(state, piece)
+    add_log(
+        state,
+        "effect",
+        f"{what} {'gains' if amount > 0 else 'loses'} {abs(amount)} life" + (f" ({note})." if note else "."),
+    )
+    if piece["kind"] != "wizard":
+        dead = piece["hp"] <= 0 or (amount < 0 and "death" in piece["capacities"])
+        if dead:
+            if piece["hp"] > 0:
+                add_log(state, "capacity", f"Death: {piece['name']} lost life, so it is destroyed.")
+            _destroy(state, piece, by_seat=seat, by_card=True)
+    _settle(state)
+
+
+def choose_target_apply(state: State, frm: B.Cell, target: B.Cell) -> None:
+    keep = [t for t in state["turn"]["targets"] if _cell(t["from"]) != frm]
+    state["turn"]["targets"] = [*keep, {"from": list(frm), "target": list(target)}]
+
+
+# -- confrontations ------------------------------------------------------------------------------------------
+
+
+def _arithmetic(a: dict[str, Any], b: dict[str, Any], threat: bool) -> dict[str, Any]:
+    d = B.direction_to(_cell(a["at"]), _cell(b["at"]))
+    assert d is not None
+    back = B.CLOCKWISE[(B.CLOCKWISE.index(d) + 2) % 4]
+    side_a, side_b = B.direction_side(a["facing"], d), B.direction_side(b["facing"], back)
+    attack, defense = a["attack"][side_a], b["defense"][side_b]
+    counter, guard = b["attack"][side_b], a["defense"][side_a]
+    return {
+        "attacker": a["id"],
+        "defender": b["id"],
+        "attacker_at": list(a["at"]),
+        "defender_at": list(b["at"]),
+        "attacker_seat": a["controller"],
+        "defender_seat": b["controller"],
+        "attacker_side": side_a,
+        "defender_side": side_b,
+        "attack": attack,
+        "defense": defense,
+        "counter_attack": counter,
+        "counter_defense": guard,
+        "dealt": max(0, attack - defense),
+        "taken": max(0, counter - guard),
+        "threat": threat,
+    }
+
+
+def plan(state: State) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The confrontations the active seat's cards would enter if the turn ended now, and the cards still
+    waiting for a target choice (``{"from", "name", "options"}``).
+
+    A creature confronts the one opponent card sharing a side with it (the chosen one when several); a
+    card (creature or artifact) also confronts every opponent card on a side marked Threat. Wizards never
+    start a confrontation.
+    """
+    seat = state["turn"]["seat"]
+    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    occ = occupancy(state)
+    chosen = {_cell(t["from"]): _cell(t["target"]) for t in state["turn"]["targets"]}
+    pairs: list[dict[str, Any]] = []
+    missing: list[dict[str, Any]] = []
+    for card in sorted(state["cards"], key=lambda c: c["id"]):
+        if card["controller"] != seat or card["kind"] == "wizard":
+            continue
+        at = _cell(card["at"])
+        threat_dirs = {B.side_direction(card["facing"], s) for s, c in card["side_capacities"].items() if c == "threat"}
+        ordinary: list[dict[str, Any]] = []
+        targets: list[tuple[dict[str, Any], bool]] = []
+        for d, nb in B.neighbours(at, rows, cols):
+            other = occ.get(nb)
+            if other is None or other["controller"] == seat:
+                continue
+            if d in threat_dirs:
+                targets.append((other, True))
+            else:
+                ordinary.append(other)
+        if card["kind"] == "creature" and ordinary:
+            if len(ordinary) == 1:
+                targets.append((ordinary[0], False))
+            else:
+                pick = chosen.get(at)
+                hit = next((o for o in ordinary if _cell(o["at"]) == pick), None)
+                if hit is None:
+                    missing.append(
+                        {"from": list(at), "name": card["name"], "options": [list(o["at"]) for o in ordinary]}
+                    )
+                else:
+                    targets.append((hit, False))
+        targets.sort(key=lambda t: (t[0]["at"][0], t[0]["at"][1]))
+        pairs.extend(_arithmetic(card, other, threat) for other, threat in targets)
+    return pairs, missing
+
+
+def pair_words(state: State, pair: dict[str, Any]) -> str:
+    """``Paladin deals 3 to Barbed Wire (attack 3 − defense 0), takes 2 (attack 4 − defense 2)``."""
+    by_id = {c["id"]: c for c in state["cards"]}
+    a, b = by_id[pair["attacker"]], by_id[pair["defender"]]
+    text = (
+        f"{label(state, a)} deals {pair['dealt']} to {label(state, b)} "
+        f"(attack {pair['attack']} − defense {pair['defense']}), takes {pair['taken']} "
+        f"(attack {pair['counter_attack']} − defense {pair['counter_defense']})"
+    )
+    return text + (" [Threat]" if pair["threat"] else "")
+
+
+def resolve_turn_end(state: State) -> None:
+    """Resolve the confrontation phase, then pass the turn clockwise (unless the game is over).
+
+    Every confrontation is computed from the board as it stands, then all losses apply together. Then, in
+    the rulebook's priority order: Death (a Death card that lost life is destroyed and so is every creature
+    or artifact that hurt it), Treason (a destroyed Treason card returns under its destroyer's control),
+    Burden earth (the cell of a destroyed card stays blocked until its controller's next turn).
+    """
+    pairs, _ = plan(state)
+    by_id = {c["id"]: c for c in state["cards"]}
+    loss: dict[int, int] = {}
+    sources: dict[int, list[tuple[int, int]]] = {}
+    for pair in pairs:
+        add_log(state, "confrontation", pair_words(state, pair) + ".", **{k: pair[k] for k in ("dealt", "taken")})
+        for hurt, by, amount in (
+            (pair["defender"], pair["attacker"], pair["dealt"]),
+            (pair["attacker"], pair["defender"], pair["taken"]),
+        ):
+            if amount > 0:
+                loss[hurt] = loss.get(hurt, 0) + amount
+                sources.setdefault(hurt, []).append((by, amount))
+    for pid, amount in loss.items():
+        by_id[pid]["hp"] -= amount
+    destroyed: dict[int, int] = {}  # card id → the id of the card that destroyed it
+    for pid in sorted(loss):
+        piece = by_id[pid]
+        if piece["kind"] == "wizard":
+            continue
+        if piece["hp"] <= 0 or "death" in piece["capacities"]:
+            # the destroyer: the card that dealt it the most (the first of them on a tie)
+            destroyed[pid] = max(sources[pid], key=lambda s: s[1])[0]
+            if piece["hp"] > 0:
+                add_log(state, "capacity", f"Death: {piece['name']} lost life, so it is destroyed.")
+    for pid in sorted(destroyed):  # Death also destroys the creature or artifact that destroyed it
+        if "death" not in by_id[pid]["capacities"]:
+            continue
+        for src, _ in sources[pid]:
+            other = by_id[src]
+            if other["kind"] in ("creature", "artifact") and src not in destroyed:
+                destroyed[src] = pid
+                add_log(state, "capacity", f"Death: {by_id[pid]['name']} takes {other['name']} with it.")
+    for pid in sorted(destroyed):
+        _destroy(state, by_id[pid], by_seat=by_id[destroyed[pid]]["controller"], by_card=True)
+    seat = state["turn"]["seat"]
+    _settle(state)
+    if state["result"] is None and state["turn"]["seat"] == seat and state["turn"]["phase"] == "actions":
+        pass_turn(state)
+
+
+def _destroy(state: State, piece: dict[str, Any], *, by_seat: int | None, by_card: bool) -> None:
+    """Treason first (back on the board for the opponent who destroyed it), else the owner's discard and
+    Burden earth (the cell blocked until the card's controller's next turn)."""
+    if "treason" in piece["capacities"] and by_seat is not None and by_seat != piece["controller"]:
+        card = state["catalog"][piece["name"]]
+        piece["controller"] = by_seat
+        piece["hp"] = card["hp"]
+        piece["capacities"] = [c for c in piece["capacities"] if c != "treason"]
+        piece["growth_left"] = GROWTH_TURNS if "growth" in piece["capacities"] else 0
+        add_log(
+            state,
+            "capacity",
+            f"Treason: {piece['name']} returns to {cell_word(piece['at'])} under {seat_word(by_seat)}'s control.",
+        )
+        return
+    state["cards"] = [c for c in state["cards"] if c["id"] != piece["id"]]
+    owner = state["players"][piece["owner"]]
+    owner["discard"] = [*owner["discard"], piece["name"]]
+    add_log(state, "destroyed", f"{piece['name']} is destroyed and goes to {seat_word(piece['owner'])}'s discard.")
+    if "burden_earth" in piece["capacities"] and by_card:
+        state["blocked"] = [*state["blocked"], {"at": list(piece["at"]), "until_seat": piece["controller"]}]
+        add_log(
+            state,
+            "capacity",
+            f"Burden earth: {cell_word(piece['at'])} stays empty until {seat_word(piece['controller'])}'s next turn.",
+        )
+
+
+def _settle(state: State) -> None:
+    """Wizards at 0 are out (their cards leave the board); the last wizard standing wins; if the player on
+    turn is out, the turn passes."""
+    for p in state["players"]:
+        wizard = wizard_of(state, p["seat"])
+        if p["out"] or wizard is None or wizard["hp"] > 0:
+            continue
+        p["out"] = True
+        leaving = [c for c in state["cards"] if c["controller"] == p["seat"]]
+        state["cards"] = [c for c in state["cards"] if c["controller"] != p["seat"]]
+        for card in leaving:
+            if card["kind"] != "wizard":
+                owner = state["players"][card["owner"]]
+                owner["discard"] = [*owner["discard"], card["name"]]
+        state["blocked"] = [b for b in state["blocked"] if b["until_seat"] != p["seat"]]
+        add_log(state, "out", f"{seat_word(p['seat'])}'s wizard has no life left: {seat_word(p['seat'])} is out.")
+    living = living_seats(state)
+    if len(living) <= 1:
+        state["result"] = {
+            "winners": living,
+            "draw": not living,
+            "reason": f"{seat_word(living[0])}'s wizard is the last one standing."
+            if living
+            else "No wizard is left standing.",
+        }
+        state["turn"] = {**state["turn"], "phase": "over", "targets": []}
+    elif state["turn"]["phase"] != "setup" and state["players"][state["turn"]["seat"]]["out"]:
+        pass_turn(state)
+    derive(state)
+
+
+def pass_turn(state: State) -> None:
+    """The next living seat clockwise starts its turn; Burden-earth cells waiting for it open again."""
+    n = len(state["players"])
+    seat = state["turn"]["seat"]
+    for step in range(1, n + 1):
+        nxt = (seat + step) % n
+        if not state["players"][nxt]["out"]:
+            break
+    state["turn"] = {
+        "seat": nxt,
+        "number": state["turn"]["number"] + 1,
+        "phase": "start",
+        "moved": False,
+        "targets": [],
+    }
+    state["blocked"] = [b for b in state["blocked"] if b["until_seat"] != nxt]
+    derive(state)
+
+
+def clone(state: State) -> State:
+    return copy.deepcopy(state)

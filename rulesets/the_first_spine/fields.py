@@ -1,0 +1,190 @@
+"""The First Spine's options schema (board, life, hand, deck, first seat, the card list) and event payloads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.base import EventType
+from rulesets.schema import Field
+from rulesets.the_first_spine.cards import CAPACITIES, DESTINIES, KINDS, ORIGINS, SIDE_CAPACITIES, SIDES, default_cards
+
+DEFAULT_BOARD = [7, 7]
+DEFAULT_WIZARD_HP = 20
+DEFAULT_HAND_SIZE = 6
+DEFAULT_DECK_SIZE = 30
+BOARD_MIN, BOARD_MAX = 3, 15
+ORIGIN_CARDS = 6  # "complete your deck with 6 additional cards"
+
+
+def _stat_sides(label: str) -> Field:
+    return Field(
+        label.lower(),
+        "object",
+        label=f"{label} (front, right, back, left)",
+        fields=tuple(Field(s, "int", minimum=0, maximum=99, label=s) for s in SIDES),
+    )
+
+
+CARD_FIELDS: tuple[Field, ...] = (
+    Field("name", "str", max_length=60, label="Name"),
+    Field("kind", "choice", choices=KINDS, label="Kind"),
+    Field("hp", "int", minimum=1, maximum=99, label="Hit points"),
+    _stat_sides("Attack"),
+    _stat_sides("Defense"),
+    Field(
+        "capacities",
+        "list",
+        item=Field("capacity", "choice", choices=CAPACITIES),
+        required=False,
+        default=[],
+        max_items=len(CAPACITIES),
+        label="Capacities",
+    ),
+    Field(
+        "side_capacities",
+        "object",
+        required=False,
+        default={},
+        label="Side capacities",
+        fields=tuple(Field(s, "choice", choices=SIDE_CAPACITIES, required=False, label=s) for s in SIDES),
+    ),
+    Field("origin", "choice", choices=ORIGINS, required=False, nullable=True, label="Origin (null: destiny card)"),
+    Field("text", "str", max_length=300, required=False, default="", label="Card text"),
+)
+
+OPTIONS_SCHEMA: tuple[Field, ...] = (
+    Field(
+        "board",
+        "list",
+        item=Field("size", "int", minimum=BOARD_MIN, maximum=BOARD_MAX),
+        min_items=2,
+        max_items=2,
+        required=False,
+        default=DEFAULT_BOARD,
+        label="Board [rows, cols]",
+    ),
+    Field(
+        "wizard_hp",
+        "int",
+        minimum=1,
+        maximum=99,
+        required=False,
+        default=DEFAULT_WIZARD_HP,
+        label="Wizard life",
+        help="The rulebook prints no number; 20 is this project's default.",
+    ),
+    Field("hand_size", "int", minimum=1, maximum=20, required=False, default=DEFAULT_HAND_SIZE, label="Hand size"),
+    Field(
+        "deck_size",
+        "int",
+        minimum=ORIGIN_CARDS,
+        maximum=200,
+        required=False,
+        default=DEFAULT_DECK_SIZE,
+        label="Deck size (with the 6 origin cards)",
+    ),
+    Field("first_seat", "choice", choices=(0, 1, 2, 3), required=False, default=0, label="Who starts"),
+    Field(
+        "cards",
+        "list",
+        item=Field("card", "object", fields=CARD_FIELDS),
+        min_items=1,
+        max_items=100,
+        required=False,
+        default=default_cards(),
+        label="Cards",
+    ),
+)
+
+CELL_HELP = "[row, col], counted from the top-left corner."
+
+EVENT_TYPES: dict[str, EventType] = {
+    "destiny_chosen": EventType(
+        name="destiny_chosen",
+        label="Chose a destiny",
+        fields=(Field("destiny", "choice", choices=DESTINIES, label="Destiny"),),
+        description="Installation: each player chooses a destiny (open to everyone).",
+    ),
+    "origin_chosen": EventType(
+        name="origin_chosen",
+        label="Chose a secret origin",
+        fields=(Field("origin", "choice", choices=ORIGINS, label="Origin (secret)"),),
+        description="Installation: each player chooses an origin; others only learn it when a card of it is played.",
+    ),
+    "card_moved": EventType(
+        name="card_moved",
+        label="Moved a card (Run)",
+        fields=(
+            Field("from", "cell", label="From [row, col]", help=CELL_HELP),
+            Field("to", "cell", label="To [row, col]", help=CELL_HELP),
+        ),
+        description="Before the discard/draw phase: one card with Run moves to an adjacent empty cell.",
+    ),
+    "hand_refilled": EventType(
+        name="hand_refilled",
+        label="Discarded and drew (start of turn)",
+        fields=(Field("discarded", "int", minimum=0, maximum=20, label="Cards discarded"),),
+        description="Mandatory first: the first discard is free, each further one costs 1 life; then draw up to "
+        "the hand size, 1 life per card that cannot be drawn.",
+    ),
+    "card_placed": EventType(
+        name="card_placed",
+        label="Placed a card",
+        fields=(
+            Field("card", "str", max_length=60, label="Card name"),
+            Field("at", "cell", label="Cell [row, col]", help=CELL_HELP),
+        ),
+        description="Actions: a card from hand onto an empty cell next to your wizard or one of your cards "
+        "(a spell is cast on any cell and goes to the discard).",
+    ),
+    "hp_changed": EventType(
+        name="hp_changed",
+        label="Changed hit points (spell or card text)",
+        fields=(
+            Field("at", "cell", label="Cell [row, col]", help=CELL_HELP),
+            Field("amount", "int", minimum=-99, maximum=99, label="Amount (+ heals, - hurts)"),
+            Field("note", "str", max_length=200, required=False, default="", label="Why (card text)"),
+        ),
+        description="Actions: a spell or a card's text changes the life of a card or a wizard.",
+    ),
+    "confrontation_target_chosen": EventType(
+        name="confrontation_target_chosen",
+        label="Chose a confrontation target",
+        fields=(
+            Field("from", "cell", label="Your card [row, col]", help=CELL_HELP),
+            Field("target", "cell", label="Confronts [row, col]", help=CELL_HELP),
+        ),
+        description="When one of your cards is next to several opponent cards, which one it confronts.",
+    ),
+    "turn_ended": EventType(
+        name="turn_ended",
+        label="Ended the turn (confrontations)",
+        description="Closes the turn: the app resolves every confrontation and passes the turn clockwise.",
+    ),
+}
+
+
+def check_options(options: dict[str, Any]) -> list[str]:
+    """Cross-field problems in schema-checked options (an empty list when fine)."""
+    problems: list[str] = []
+    cards = options.get("cards") or default_cards()
+    seen: set[str] = set()
+    reported: set[str] = set()
+    for card in cards:
+        name = card["name"].strip()
+        key = name.casefold()
+        if key in seen and key not in reported:
+            problems.append(f"The card name '{name}' is used twice.")
+            reported.add(key)
+        seen.add(key)
+        if name.casefold() == "wizard":
+            problems.append(f"{name}: 'Wizard' is the name of the wizards on the board; pick another name.")
+        if card["kind"] == "spell" and (card.get("side_capacities") or card.get("capacities")):
+            problems.append(f"{name}: a spell never stays on the board, so it cannot have capacities.")
+        caps = card.get("capacities") or []
+        if len(set(caps)) != len(caps):
+            problems.append(f"{name}: a capacity is listed twice.")
+    hand, deck = options.get("hand_size", DEFAULT_HAND_SIZE), options.get("deck_size", DEFAULT_DECK_SIZE)
+    if hand is not None and deck is not None and hand > deck:
+        problems.append(f"The deck ({deck} cards) cannot hold a starting hand of {hand} cards.")
+    return problems
