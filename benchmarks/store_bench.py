@@ -444,13 +444,14 @@ class Latency:
 def state_read_latency(match: Match, at: int | None, reads: int) -> Latency:
     """What GET /api/matches/{id}/state does: ``selectors.match_state(match, at)``, timed per call."""
     from matches.selectors import match_state
+    from matches.visibility import RECORDER
 
     for _ in range(10):
-        match_state(match=match, at=at)
+        match_state(match=match, at=at, viewer=RECORDER)
     samples = []
     for _ in range(reads):
         t0 = time.perf_counter()
-        match_state(match=match, at=at)
+        match_state(match=match, at=at, viewer=RECORDER)
         samples.append((time.perf_counter() - t0) * 1000)
     samples.sort()
     return Latency(statistics.median(samples), samples[max(0, int(len(samples) * 0.95) - 1)], reads)

@@ -16,6 +16,7 @@ from campaigns.models import Campaign
 from matches.api import ERRORS, append_body, parse, users_by_name
 from matches.selectors import stream_log
 from matches.serializers import EventInput, EventOutput
+from matches.visibility import viewer_for
 
 
 class CampaignCreateInput(serializers.Serializer):
@@ -87,7 +88,9 @@ class CampaignEventsApi(APIView):
     @extend_schema(responses={200: EventOutput(many=True), 404: ERRORS[404]})
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-        lines = stream_log(stream_id=campaign.stream_id, game=campaign.game, seat_names=[])
+        lines = stream_log(
+            stream_id=campaign.stream_id, game=campaign.game, seat_names=[], viewer=viewer_for(request.user, campaign)
+        )
         return Response(EventOutput(lines, many=True).data)
 
     @extend_schema(request=EventInput, responses={201: dict, **ERRORS})

@@ -10,6 +10,7 @@ from campaigns.models import Campaign
 from matches import store
 from matches.errors import NotFound
 from matches.selectors import UserLike, can_view
+from matches.visibility import SPECTATOR, Viewer
 from rulesets import get_ruleset
 
 
@@ -42,12 +43,16 @@ def sheet_function(game: str) -> Any:
     return getattr(get_ruleset(game), "sheet", None) or (lambda state: state)
 
 
-def campaign_state(*, campaign: Campaign, at: int | None = None) -> tuple[int, int, dict[str, Any]]:
-    """``(version, latest_version, state)`` of the campaign at ``at`` (latest when None)."""
+def campaign_state(
+    *, campaign: Campaign, at: int | None = None, viewer: Viewer = SPECTATOR
+) -> tuple[int, int, dict[str, Any]]:
+    """``(version, latest_version, state)`` of the campaign at ``at`` (latest when None) as ``viewer`` sees it.
+
+    The default viewer is a spectator (campaign sheets hide nothing today, so everyone reads the same)."""
     head = store.head_load(campaign.stream_id, fresh=True)
     version = head.version if at is None else at
     pos = store.position_at(campaign.stream_id, version, _head=head)
-    return pos.version, head.version, pos.state
+    return pos.version, head.version, viewer.state(get_ruleset(campaign.game), pos.state)
 
 
 def campaign_sheet(*, campaign: Campaign, at: int | None = None) -> dict[str, Any]:

@@ -1,12 +1,14 @@
 """Board partials: each game may draw its own state; otherwise a readable generic view is used.
 
-A board function takes ``(match, ruleset, ms, legal, request, can_record)`` and returns a dict with the
-``template`` to include and any context it needs. Register it in ``BOARDS`` by game slug.
+A board function takes ``(match, ruleset, ms, legal, request, can_record)`` (and ``problem``, the refused
+entry being shown again, if it names that parameter) and returns a dict with the ``template`` to include and
+any context it needs. Register it in ``BOARDS`` by game slug.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +19,8 @@ BOARDS: dict[str, str] = {
     "get-salty": "frontend.board_get_salty:board",
     "salt-and-bones": "frontend.board_salt_and_bones:board",
     "saltmarsh-adventure": "frontend.board_saltmarsh_adventure:board",
+    "bone-wars": "frontend.board_bone_wars:board",
+    "the-first-spine": "frontend.board_the_first_spine:board",
 }
 
 
@@ -54,5 +58,7 @@ def board_for(**kwargs: Any) -> dict[str, Any]:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError:
             return generic_board(**kwargs)
-        return getattr(module, func)(**kwargs)
+        draw = getattr(module, func)
+        accepted = inspect.signature(draw).parameters
+        return draw(**{k: v for k, v in kwargs.items() if k in accepted})
     return generic_board(**kwargs)

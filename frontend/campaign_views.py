@@ -38,6 +38,7 @@ from frontend.forms import (
 from frontend.selectors import last_undoable_version
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
 from matches.selectors import can_record, stream_log
+from matches.visibility import viewer_for
 from rulesets import EventType, Field, get_ruleset
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
 from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, TOWN_EVENTS, sale_value
@@ -567,7 +568,9 @@ def campaign_ledger(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def campaign_history(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The campaign's log as a timeline, voided entries struck through, each linked to the sheet then."""
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    lines = stream_log(stream_id=campaign.stream_id, game=campaign.game, seat_names=[])
+    lines = stream_log(
+        stream_id=campaign.stream_id, game=campaign.game, seat_names=[], viewer=viewer_for(request.user, campaign)
+    )
     context = {"campaign": campaign, "lines": lines, "can_record": can_record(request.user, campaign)}
     return render(request, "frontend/campaigns/history.html", context)
 

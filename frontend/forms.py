@@ -178,7 +178,11 @@ def build_inputs(
             ]
             out.append(Input(widget="group", children=rows, **common))
         else:
-            out.append(Input(widget="json", value=_display(raw), **{**common, "help": f.help or "JSON"}))
+            shown = raw if isinstance(raw, str) else _display(raw)
+            if f.kind == "any":
+                out.append(Input(widget="text", value=shown, **{**common, "help": f.help or "A name, or JSON."}))
+            else:
+                out.append(Input(widget="json", value=shown, **{**common, "help": f.help or "JSON"}))
     return out
 
 
@@ -252,6 +256,8 @@ def parse_value(f: Field, raw: str) -> Any:
     try:
         return json.loads(raw)
     except ValueError:
+        if f.kind == "any" and raw[0] not in '[{"':
+            return raw  # a plain name (a card, a target) needs no quotes
         raise ValueError("Enter valid JSON.") from None
 
 

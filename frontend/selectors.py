@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from matches.errors import NotFound
 from matches.models import Event as EventRow
+from matches.models import Match
 from matches.selectors import UserLike, match_visible_qs
-from rulesets import Event, get_ruleset
+from matches.visibility import RECORDER, row_as_seen, viewer_for
+from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, describe_entry
 
 
@@ -23,7 +26,9 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
     for r in rows:
         match = r.stream.match
         names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
-        text = describe_entry(get_ruleset(match.game), Event(r.type, r.seat, r.data), names)
+        ruleset = get_ruleset(match.game)
+        event = row_as_seen(viewer_for(user, match) if ruleset.hides_information else RECORDER, r)
+        text = describe_entry(ruleset, event, names)
         by = r.recorded_by.username if r.recorded_by_id else ""
         out.append({"match": match, "version": r.version, "text": text, "at": r.recorded_at, "by": by})
     return out
@@ -42,3 +47,17 @@ def last_undoable_version(*, stream_id: int) -> int | None:
         if version not in voided:
             return version
     return None
+
+
+def match_version(*, user: UserLike, match_id: int) -> int:
+    """The latest version of a match ``user`` may see, in one indexed query (two for a private match seen
+    by a recorder); :class:`NotFound` otherwise, as for the match page."""
+    row = Match.objects.filter(pk=match_id).values_list("is_public", "owner_id", "stream__version").first()
+    if row is None:
+        raise NotFound(f"No match {match_id}.")
+    is_public, owner_id, version = row
+    if is_public or (user.is_authenticated and user.pk == owner_id):
+        return version
+    if user.is_authenticated and Match.recorders.through.objects.filter(match_id=match_id, user_id=user.pk).exists():
+        return version
+    raise NotFound(f"No match {match_id}.")

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from frontend import stats_views, views
+from frontend import live_views, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -25,6 +25,7 @@ urlpatterns = [
     path("matches/<int:match_id>/undo/", views.match_undo, name="match-undo"),
     path("matches/<int:match_id>/recorders/", views.match_recorders, name="match-recorders"),
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
+    path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
 ]

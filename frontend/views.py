@@ -18,7 +18,6 @@ from rest_framework.authtoken.models import Token
 from frontend import boards
 from frontend.forms import (
     SignupForm,
-    build_inputs,
     int_or_none,
     option_inputs,
     parse_inputs,
@@ -26,11 +25,13 @@ from frontend.forms import (
     posted_void,
     record_or_rerender,
 )
+from frontend.recording import feedback_for, move_forms
 from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
 from matches.catalogs import catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
-from rulesets import all_rulesets, get_ruleset
+from matches.visibility import RECORDER, viewer_for
+from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 
 # -- accounts -------------------------------------------------------------------------------------------
@@ -174,46 +175,42 @@ def match_new(request: HttpRequest) -> HttpResponse:
 def match_detail(
     request: HttpRequest, match_id: int, *, problem: dict[str, Any] | None = None, status: int = 200
 ) -> HttpResponse:
-    """The state drawn for people, whose turn, the players, the outcome, and move entry (or replay at ?at=N)."""
+    """The state drawn for people, whose turn, the players, the outcome, and move entry (or replay at ?at=N).
+
+    The table bar at the top (sticky on a phone) says whose turn it is and what the last submit did;
+    ``?seen=N`` (sent by the live update) lists what was recorded since version N.
+    """
     match = selectors.match_get(user=request.user, match_id=match_id)
     can_record = selectors.match_can_record(request.user, match)
     at = int_or_none(request.GET.get("at"))
     if at is not None and at < 0:
         at = None
+    viewer = viewer_for(request.user, match)
     try:
-        ms = selectors.match_state(match=match, at=at, full=can_record)
+        ms = selectors.match_state(match=match, at=at, viewer=viewer)
     except NotFound:
-        ms = selectors.match_state(match=match, full=can_record)
+        ms = selectors.match_state(match=match, viewer=viewer)
         at = None
     replaying = at is not None and at != ms.latest_version
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
     # only recorders are offered moves; their state is the full one, so no second read of the head
-    legal = None if replaying or ms.outcome or not can_record else ruleset.legal_moves(ms.state)
+    legal = None if replaying or ms.outcome or not can_record else viewer.moves(ruleset, ms.state)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
-    forms = []
+    forms_now: list[dict[str, Any]] = []
+    forms_other: list[dict[str, Any]] = []
     if can_record and not replaying and not ms.outcome:
-        for name, spec in ruleset.event_types.items():
-            posted = problem.get("values") if problem.get("type") == name else None
-            forms.append(
-                {
-                    "type": name,
-                    "spec": spec,
-                    "inputs": build_inputs(
-                        spec.fields,
-                        "data.",
-                        form=name,
-                        values=posted,
-                        errors=problem.get("errors") if posted is not None else None,
-                    ),
-                    "seat": int_or_none(str(problem.get("seat"))) if posted is not None else turn_seat,
-                    "open": posted is not None or (not forms and not legal),  # the first, when no move is listed
-                }
-            )
+        forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem)
     board = boards.board_for(
-        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying
-    )
+        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying,
+        problem=problem,
+    )  # fmt: skip
+    feedback = feedback_for(
+        match=match, problem=problem, notes=[str(m) for m in messages.get_messages(request)],
+        seen=None if replaying else int_or_none(request.GET.get("seen")), latest=ms.latest_version,
+        seat_names=seat_names, viewer=viewer,
+    )  # fmt: skip
     context = {
         "match": match,
         "ruleset": ruleset,
@@ -227,20 +224,22 @@ def match_detail(
         "legal": [
             {"json": json.dumps(m.to_dict()), "text": describe_entry(ruleset, m, seat_names)} for m in legal or []
         ],
-        "forms": forms,
+        "forms": forms_now,
+        "forms_other": forms_other,
         "board": board,
         "problem": problem,
+        "feedback": feedback,
         "idempotency_key": uuid.uuid4().hex,
         "undo_version": last_undoable_version(stream_id=match.stream_id) if can_record else None,
         "versions": list(range(ms.latest_version + 1)),
         "state_json": json.dumps(ms.state, indent=1, sort_keys=True),
     }
+    if problem.get("origin") == "override":
+        context["override_reason"] = problem.get("values", {}).get("data.reason", "")
     return render(request, "frontend/match_detail.html", context, status=status)
 
 
-def _posted_event(
-    request: HttpRequest, match: Any
-) -> tuple[str, int | None, Any, dict[str, Any], dict[str, list[str]]]:
+def _posted_event(request: HttpRequest, match: Any) -> tuple[str, int | None, Any, Any, dict[str, list[str]]]:
     """Read ``(type, seat, data, raw values, form errors)`` from a move form or a one-click legal move."""
     if request.POST.get("move"):
         try:
@@ -253,9 +252,18 @@ def _posted_event(
     spec = event_types_with_meta(get_ruleset(match.game)).get(type_)
     if spec is None:
         return type_, seat, {}, {}, {}
-    data, errors = parse_inputs(spec.fields, request.POST, "data.")
-    raw = {f"data.{f.name}": request.POST.get(f"data.{f.name}", "") for f in spec.fields}
-    return type_, seat, data, raw, errors
+    expand = request.POST.get("expand") == "1"  # the move forms and board forms drawing objects as inputs
+    data, errors = parse_inputs(spec.fields, request.POST, "data.", expand=expand)
+    return type_, seat, data, request.POST, errors
+
+
+def _origin(request: HttpRequest, type_: str) -> str:
+    """Which control was used, so a refusal is explained next to it: board, legal, form or override."""
+    if request.POST.get("origin") in ("board", "legal"):
+        return request.POST["origin"]
+    if request.POST.get("move"):
+        return "board"
+    return "override" if type_ == RULE_OVERRIDDEN else "form"
 
 
 @login_required
@@ -264,10 +272,16 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     """Record one move from a form; a refusal re-renders the page with the rule and what was typed."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     type_, seat, data, raw, form_errors = _posted_event(request, match)
-    problem = {"type": type_, "seat": seat, "values": raw}
+    problem = {
+        "type": type_, "seat": seat, "values": raw, "origin": _origin(request, type_),
+        "expected_version": int_or_none(request.POST.get("expected_version")),
+        "move_json": request.POST.get("move", ""),
+    }  # fmt: skip
     if form_errors:
         problem.update(detail="Please correct the highlighted field.", errors=form_errors)
         return match_detail(request, match_id, problem=problem, status=400)
+    if request.POST.get("house_rule"):
+        return _record_as_house_rule(request, match, problem, data)
     result, refused = record_or_rerender(
         request,
         lambda **guards: services.match_event_record(
@@ -278,12 +292,44 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     )
     if refused:
         return refused
-    label = (
-        "Rule override noted; the next move is not checked."
-        if type_ == RULE_OVERRIDDEN
-        else f"Recorded entry {result.version}."
-    )
-    messages.success(request, label)
+    messages.success(request, _recorded_words(match, result, type_, seat, data))
+    return redirect(reverse("match", args=[match.pk]) + "#board")
+
+
+def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
+    """The bar's sentence after a successful submit: the entry's number and what it says (as the history
+    says it to the recorder who just typed it)."""
+    if type_ == RULE_OVERRIDDEN:
+        return f"Recorded entry {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
+    ruleset = get_ruleset(match.game)
+    before = None
+    if ruleset.describe_uses_state:
+        before = selectors.match_state(match=match, at=result.version - 1, viewer=RECORDER).state
+    text = describe_entry(ruleset, Event(type_, seat, data), selectors.match_seat_names(match), before=before)
+    return f"Recorded entry {result.version}: {text}"
+
+
+def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, Any], data: Any) -> HttpResponse:
+    """A refused move recorded anyway, in one step: ``rule_overridden {reason}`` then the move, both or
+    neither (the service batch), each guarded like a single entry."""
+    reason = request.POST.get("house_rule_reason", "").strip()
+    if not reason:
+        problem.update(detail="Say why your table plays it this way (the reason goes into the history).")
+        problem["errors"] = {"house_rule_reason": ["This field is required."]}
+        return match_detail(request, match.pk, problem=problem, status=400)
+    result, refused = record_or_rerender(
+        request,
+        lambda **guards: services.match_house_rule_record(
+            match=match, user=request.user, reason=reason, type=problem["type"], seat=problem["seat"], data=data,
+            **guards,
+        ),
+        problem,
+        lambda problem, status: match_detail(request, match.pk, problem=problem, status=status),
+    )  # fmt: skip
+    if refused:
+        return refused
+    words = _recorded_words(match, result, problem["type"], problem["seat"], data)
+    messages.success(request, f"{words} (house rule: {reason})")
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
@@ -298,7 +344,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
         lambda **guards: services.match_event_record(
             match=match, user=request.user, type=EVENT_VOIDED, data=data, **guards
         ),
-        {},
+        {"origin": "undo"},
         lambda problem, status: match_detail(request, match_id, problem=problem, status=status),
     )
     if refused:
@@ -330,8 +376,9 @@ def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
     """The log as a readable timeline, voided entries struck through, each linked to its replay position."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     lines = selectors.stream_log(
-        stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match)
-    )
+        stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match),
+        viewer=viewer_for(request.user, match),
+    )  # fmt: skip
     return render(
         request, "frontend/match_history.html", {"match": match, "lines": lines, "ruleset": get_ruleset(match.game)}
     )

@@ -1,4 +1,4 @@
-"""Django admin: matches and players editable; events strictly read-only."""
+"""Django admin: matches and players editable; events strictly read-only; hidden information only for superusers."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from matches.models import Catalog, Event, Match, MatchSummary, Player, Seat, Stream
+from matches.visibility import row_as_seen, viewer_for_stream
+from rulesets import get_ruleset
 
 
 class SeatInline(admin.TabularInline):
@@ -50,8 +52,23 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ("type", "request_id", "idempotency_key")
     ordering = ("-position",)
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """Staff who are not superusers read ``data`` as matches.visibility shows it to them."""
+        names = [f.name for f in Event._meta.fields]
+        return names if request.user.is_superuser else ["data_as_seen" if n == "data" else n for n in names]
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in Event._meta.fields]
+        return self.get_fields(request, obj)
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> Any:
+        obj = super().get_object(request, object_id, from_field)
+        if obj is not None and not request.user.is_superuser:
+            obj.seen = row_as_seen(viewer_for_stream(request.user, obj.stream), obj)
+        return obj
+
+    @admin.display(description="data")
+    def data_as_seen(self, obj: Event) -> Any:
+        return obj.seen.data
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -68,8 +85,23 @@ class StreamAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "game", "version", "ruleset_version", "updated_at")
     list_filter = ("kind", "game")
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """Staff who are not superusers read ``state`` as matches.visibility shows it to them."""
+        names = [f.name for f in Stream._meta.fields if f.name != "id"]
+        return names if request.user.is_superuser else ["state_as_seen" if n == "state" else n for n in names]
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in Stream._meta.fields]
+        return self.get_fields(request, obj)
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> Any:
+        obj = super().get_object(request, object_id, from_field)
+        if obj is not None and not request.user.is_superuser:
+            obj.seen_state = viewer_for_stream(request.user, obj).state(get_ruleset(obj.game), obj.state)
+        return obj
+
+    @admin.display(description="state")
+    def state_as_seen(self, obj: Stream) -> Any:
+        return obj.seen_state
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

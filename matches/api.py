@@ -27,8 +27,9 @@ from matches.serializers import (
     StateQuery,
     game_description,
 )
+from matches.visibility import viewer_for
 from rulesets import UnknownGame, all_rulesets, get_ruleset
-from rulesets.names import render_all
+from rulesets.names import name_all
 from rulesets.replay import outcome_of
 
 ERRORS = {
@@ -69,8 +70,8 @@ def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> 
         {
             "version": result.version,
             "position": result.position,
-            "state": render_all(result.state, names),
-            "outcome": render_all(outcome.to_dict(), names) if outcome else None,
+            "state": name_all(result.state, names),
+            "outcome": name_all(outcome.to_dict(), names) if outcome else None,
             "override_pending": result.override_pending,
         }
     ).data
@@ -129,8 +130,9 @@ class MatchEventsApi(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(user=request.user, match_id=match_id)
         lines = selectors.stream_log(
-            stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match)
-        )
+            stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match),
+            viewer=viewer_for(request.user, match),
+        )  # fmt: skip
         return Response(EventOutput(lines, many=True).data)
 
     @extend_schema(
@@ -160,26 +162,28 @@ class MatchEventsApi(APIView):
 
 
 class MatchStateApi(APIView):
-    """GET the state at version ``at`` (latest by default), as ``seat`` may see it."""
+    """GET the state at version ``at`` (latest by default) as the reader may see it.
+
+    Recorders see everything, or ``seat``'s view when they ask for it; a seated user sees their seat's view;
+    everyone else a spectator's (``matches.visibility``)."""
 
     @extend_schema(parameters=[StateQuery], responses={200: StateOutput, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(user=request.user, match_id=match_id)
         query = parse(StateQuery, request.query_params.dict())
-        if selectors.match_can_record(request.user, match):  # recorders: everything, or one seat's view
-            ms = selectors.match_state(match=match, at=query["at"], seat=query["seat"], full=query["seat"] is None)
-        else:  # everyone else sees what a spectator at the table sees
-            ms = selectors.match_state(match=match, at=query["at"], seat=None, full=False)
+        viewer = viewer_for(request.user, match, seat=query["seat"])
+        ms = selectors.match_state(match=match, at=query["at"], viewer=viewer)
         return Response(StateOutput(ms).data)
 
 
 class MatchLegalMovesApi(APIView):
-    """GET every move the rules accept now (404 code ``not_listable`` where the game cannot list them)."""
+    """GET every move the rules accept now, as the reader may know them (404 ``not_listable`` where the game
+    cannot list them)."""
 
     @extend_schema(responses={200: LegalMoveOutput(many=True), 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(user=request.user, match_id=match_id)
-        moves = selectors.match_legal_moves(match=match)
+        moves = selectors.match_legal_moves(match=match, viewer=viewer_for(request.user, match))
         if moves is None:
             raise NotListable(f"{get_ruleset(match.game).name} cannot list its legal moves in this phase.")
         return Response(LegalMoveOutput([m.to_dict() for m in moves], many=True).data)

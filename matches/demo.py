@@ -124,4 +124,93 @@ def _pick_salt_and_bones(moves, state):  # type: ignore[no-untyped-def]
     return by_type.get("preparation_finished", moves)[0]
 
 
-SCRIPTED = {"saltmarsh-adventure": _saltmarsh_demo, "salt-and-bones": _salt_and_bones_demo}
+def _bone_wars_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """A three-player Bone Wars game over two sittings: the mid-game scoring made, round 3 under way."""
+    match = match_create(owner=user, game="bone-wars", seats=[{"name": n} for n in SEAT_NAMES[:3]],
+                         title="Demo: Bone Wars")  # fmt: skip
+
+    def team(name: str, cost: int = 0) -> dict[str, object]:
+        return {"card": {"kind": "team", "name": name, "cost": cost}}
+
+    def species(name: str, find: str) -> dict[str, object]:
+        return {"card": {"kind": "species", "name": name, "minor_find": find}}
+
+    def paleontologist(name: str) -> dict[str, object]:
+        return {"card": {"kind": "paleontologist", "name": name}}
+
+    script: list[tuple[str, int | None, dict[str, object]]] = [
+        # round 1
+        ("card_played", 0, team("Marsh's Team", 1)), ("loyalty_gained", 0, {"amount": 2}),
+        ("paper_published", 0, {"side": "marsh"}), ("turn_ended", 0, {}),
+        ("card_played", 1, species("Triceratops", "bug")), ("money_changed", 1, {"amount": 2}),
+        ("loyalty_gained", 1, {"amount": 3}), ("turn_ended", 1, {}),
+        ("card_played", 2, paleontologist("Hatcher")), ("paper_published", 2, {"side": "cope"}),
+        ("turn_ended", 2, {}),
+        ("passed", 0, {"patron": "cope"}), ("passed", 1, {"patron": "cope"}), ("passed", 2, {"patron": "marsh"}),
+        # round 2
+        ("card_played", 0, team("Cope crew")), ("loyalty_gained", 0, {"amount": 2}),
+        ("paper_published", 0, {"side": "cope"}), ("turn_ended", 0, {}),
+        ("card_played", 1, team("Bone hunters", 2)), ("species_archived", 1, {"name": "Triceratops"}),
+        ("turn_ended", 1, {}),
+        ("card_played", 2, team("Railway gang")), ("loyalty_gained", 2, {"amount": 3}),
+        ("paper_published", 2, {"side": "marsh"}), ("turn_ended", 2, {}),
+        ("passed", 0, {"patron": "cope"}), ("passed", 1, {"patron": "marsh"}), ("passed", 2, {"patron": "marsh"}),
+        ("table_paused", None, {}),
+        # round 3, another evening
+        ("card_played", 0, species("Allosaurus", "bug")), ("rp_gained", 0, {"amount": 2, "reason": "prize"}),
+        ("turn_ended", 0, {}),
+        ("card_played", 1, paleontologist("Cope himself")), ("slot_upgraded", 1, {"cost": 3, "icon": "fossil"}),
+        ("turn_ended", 1, {}),
+        ("card_played", 2, species("Stegosaurus", "footprint")), ("patron_flipped", 2, {}),
+    ]  # fmt: skip
+    for type_, seat, data in script:
+        match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
+    return [match.title]
+
+
+# The First Spine: Ana (blacksmith, revealed by her Anvil Guard) and Bo (secret healer) on the default 7 × 7
+# board; it stops in Ana's actions phase with two confrontations previewed, one of them the rulebook's example.
+FIRST_SPINE_SCRIPT: list[tuple[str, int, dict[str, object]]] = [
+    ("destiny_chosen", 0, {"destiny": "conjurer"}),
+    ("origin_chosen", 0, {"origin": "blacksmith"}),
+    ("destiny_chosen", 1, {"destiny": "hunter"}),
+    ("origin_chosen", 1, {"origin": "healer"}),
+    ("hand_refilled", 0, {"discarded": 0}),
+    ("card_placed", 0, {"card": "Paladin", "at": [5, 3]}),
+    ("card_placed", 0, {"card": "Squire", "at": [5, 2]}),
+    ("turn_ended", 0, {}),
+    ("hand_refilled", 1, {"discarded": 1}),
+    ("card_placed", 1, {"card": "Barbed Wire", "at": [1, 3]}),
+    ("card_placed", 1, {"card": "Squire", "at": [1, 2]}),
+    ("turn_ended", 1, {}),
+    ("hand_refilled", 0, {"discarded": 0}),
+    ("card_placed", 0, {"card": "Paladin", "at": [4, 3]}),
+    ("card_placed", 0, {"card": "Paladin", "at": [3, 3]}),
+    ("card_placed", 0, {"card": "Squire", "at": [3, 2]}),
+    ("turn_ended", 0, {}),
+    ("hand_refilled", 1, {"discarded": 2}),
+    ("card_placed", 1, {"card": "Barbed Wire", "at": [2, 3]}),
+    ("card_placed", 1, {"card": "Grey Wolf", "at": [2, 2]}),
+    ("card_placed", 1, {"card": "Fireball", "at": [4, 3]}),
+    ("hp_changed", 1, {"at": [4, 3], "amount": -3, "note": "Fireball"}),
+    ("turn_ended", 1, {}),
+    ("hand_refilled", 0, {"discarded": 0}),
+    ("card_placed", 0, {"card": "Anvil Guard", "at": [4, 2]}),
+]
+
+
+def _first_spine_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """A First Spine match in its third round, the confrontation preview on screen."""
+    match = match_create(owner=user, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+                         title="Demo: The First Spine")  # fmt: skip
+    for type_, seat, data in FIRST_SPINE_SCRIPT:
+        match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
+    return [match.title]
+
+
+SCRIPTED = {
+    "saltmarsh-adventure": _saltmarsh_demo,
+    "salt-and-bones": _salt_and_bones_demo,
+    "bone-wars": _bone_wars_demo,
+    "the-first-spine": _first_spine_demo,
+}

@@ -46,6 +46,12 @@ class RuleBroken(DomainError):
     def body(self) -> dict[str, Any]:
         return {"code": self.code, "violation": self.violation_code, "rule": self.rule, "detail": self.detail}
 
+    def named(self, seat_names: list[str]) -> RuleBroken:
+        """The same refusal with "Seat N" in its detail replaced by the players' names."""
+        from rulesets.base import name_seats
+
+        return RuleBroken(self.violation_code, name_seats(self.detail, seat_names), self.rule)
+
 
 class VersionConflict(DomainError):
     """Someone else recorded first: the stream is no longer at the expected version."""

@@ -277,6 +277,9 @@ class PlayedMatch(models.Model):
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="played")
     game = models.CharField(max_length=64)
+    # the match's visibility, copied so that reads filter without joining matches (both fixed at creation)
+    is_public = models.BooleanField(default=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     played_at = models.DateTimeField()
     seats = models.PositiveSmallIntegerField()
     first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -300,6 +303,8 @@ class PlayerResult(models.Model):
     seat = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
     game = models.CharField(max_length=64)
+    is_public = models.BooleanField(default=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     played_at = models.DateTimeField()
     won = models.BooleanField(default=False)
     drawn = models.BooleanField(default=False)
@@ -319,3 +324,20 @@ class PlayerResult(models.Model):
     @property
     def lost(self) -> bool:
         return not self.won and not self.drawn
+
+
+class MatchFact(models.Model):
+    """Read model kept by the ``play_stats`` projector: one row per insight value of a finished match
+    (``key`` e.g. "winning line", ``value`` e.g. "row"), so dashboards count them with one GROUP BY."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="facts")
+    game = models.CharField(max_length=64)
+    played_at = models.DateTimeField()
+    key = models.CharField(max_length=64)
+    value = models.CharField(max_length=120)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "key"], name="fact_game_key_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.key}={self.value} in match {self.match_id}"

@@ -10,7 +10,7 @@ from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
 from matches.stats_projection import PLAY_STATS, apply_play_stats, reset_play_stats
 from rulesets import get_ruleset
-from rulesets.names import render
+from rulesets.names import name_seats
 from rulesets.replay import outcome_of
 
 MATCH_SUMMARY = "match_summary"
@@ -53,7 +53,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         summary.winners = list(outcome.winners) if outcome else []
         summary.draw = bool(outcome and outcome.draw)
         names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
-        summary.reason = (render(outcome.reason, names) if outcome else "")[:200]
+        summary.reason = (name_seats(outcome.reason, names) if outcome else "")[:200]
         summary.scores = outcome.to_dict()["scores"] if outcome else None
         summary.save()
 

@@ -12,8 +12,9 @@ from matches import store
 from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
 from matches.models import Match, Player
+from matches.visibility import Viewer
 from rulesets import Event, TurnInfo, get_ruleset
-from rulesets.names import render, render_all, to_play
+from rulesets.names import name_all, name_seats, turn_line
 from rulesets.replay import RESULT_KEY, outcome_of
 
 UserLike = AbstractBaseUser | AnonymousUser
@@ -81,7 +82,11 @@ def match_get(*, user: UserLike, match_id: int) -> Match:
 
 @dataclass(frozen=True)
 class MatchState:
-    """A match's state at ``version`` as ``seat`` may see it, with the outcome and whose turn it is."""
+    """A match's state at ``version`` as ``seat`` may see it, with the outcome and whose turn it is.
+
+    Every text in it names the players (``rulesets.names``); ``turn_line`` is the whole turn sentence,
+    "Bo to play — move or flip an unsalted cracker", ``prompt`` the ruleset's part of it.
+    """
 
     version: int
     latest_version: int
@@ -92,12 +97,13 @@ class MatchState:
     prompt: str
     override_pending: bool
     warnings: list[str]
+    turn_line: str = ""
 
 
-def match_state(*, match: Match, at: int | None = None, seat: int | None = None, full: bool = True) -> MatchState:
-    """The state at version ``at`` (latest when None); raises :class:`NotFound` past the latest.
+def match_state(*, match: Match, viewer: Viewer, at: int | None = None) -> MatchState:
+    """The state at version ``at`` (latest when None) as ``viewer`` may see it (see ``matches.visibility``).
 
-    ``full``: everything (for recorders); otherwise the ruleset's view for ``seat`` (None = spectator).
+    Raises :class:`NotFound` past the latest version.
     """
     head = store.head_load(match.stream_id, fresh=True)
     if at is None:
@@ -112,52 +118,53 @@ def match_state(*, match: Match, at: int | None = None, seat: int | None = None,
     return MatchState(
         version=pos.version,
         latest_version=head.version,
-        state=render_all(pos.state if full and seat is None else ruleset.view(pos.state, seat), names),
-        outcome=render_all(outcome.to_dict(), names) if outcome else None,
+        state=name_all(viewer.state(ruleset, pos.state), names),
+        outcome=name_all(outcome.to_dict(), names) if outcome else None,
         turn_seats=list(turn.seats),
         phase=turn.phase,
-        prompt=turn_text(turn, names),
+        prompt=name_seats(turn.prompt, names),
+        turn_line=turn_line(turn.seats, turn.prompt, names),
         override_pending=pos.override_pending,
-        warnings=[render(w, names) for w in ruleset.warnings(pos.state)],
+        warnings=[name_seats(w, names) for w in ruleset.warnings(pos.state)],
     )
 
 
-def turn_text(turn: TurnInfo, seat_names: list[str]) -> str:
-    """The turn prompt as the table reads it: seat tokens rendered; "Bo to play" when the game gave none."""
-    return render(turn.prompt or to_play(turn.seats), seat_names)
-
-
-def match_legal_moves(*, match: Match) -> list[Event] | None:
-    """Every event the rules accept now, or None where the game cannot list them."""
+def match_legal_moves(*, match: Match, viewer: Viewer) -> list[Event] | None:
+    """Every event the rules accept now as ``viewer`` may know them, or None where the game cannot list them."""
     head = store.head_load(match.stream_id, fresh=True)
     if head.state.get(RESULT_KEY) is not None:
         return []  # the table recorded the result: the game is over
-    return get_ruleset(match.game).legal_moves(head.state)
+    return viewer.moves(get_ruleset(match.game), head.state)
 
 
 @dataclass(frozen=True)
 class LogLine:
-    """One entry of a match's history, with who recorded it and whether it still counts."""
+    """One entry of a stream's history as the viewer may read it (``event``), who recorded it, whether it counts."""
 
     row: EventRow
+    event: Event
     text: str
     voided_by: int | None
     void_reason: str
 
 
-def stream_log(*, stream_id: int, game: str, seat_names: list[str]) -> list[LogLine]:
-    """Every event of a stream, oldest first, described in plain words, voided entries marked."""
+def stream_log(*, stream_id: int, game: str, seat_names: list[str], viewer: Viewer) -> list[LogLine]:
+    """Every event of a stream, oldest first, as ``viewer`` may read it, in plain words, voided entries marked."""
     from rulesets.replay import EVENT_VOIDED, describe_entry
 
     ruleset = get_ruleset(game)
     rows = list(EventRow.objects.filter(stream_id=stream_id).select_related("recorded_by").order_by("version"))
+    entries = [(r.version, Event(r.type, r.seat, r.data)) for r in rows]
+    redacting = not viewer.everything and ruleset.hides_information
+    before = _states_before(ruleset, stream_id, rows) if ruleset.describe_uses_state or redacting else {}
+    shown = viewer.log(ruleset, entries, before)
     voided = {int(r.data["version"]): (r.version, r.data.get("reason", "")) for r in rows if r.type == EVENT_VOIDED}
-    before = _states_before(ruleset, stream_id, rows) if ruleset.describe_uses_state else {}
     lines = []
-    for r in rows:
-        text = describe_entry(ruleset, Event(r.type, r.seat, r.data), seat_names, before.get(r.version))
+    for r, ev in zip(rows, shown, strict=True):
+        state = before.get(r.version)
+        text = describe_entry(ruleset, ev, seat_names, None if state is None else viewer.state(ruleset, state))
         by, why = voided.get(r.version, (None, ""))
-        lines.append(LogLine(row=r, text=text, voided_by=by, void_reason=why))
+        lines.append(LogLine(row=r, event=ev, text=text, voided_by=by, void_reason=why))
     return lines
 
 
@@ -169,6 +176,12 @@ def _states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> dict[i
     stream = Stream.objects.only("options", "seat_count").get(pk=stream_id)
     start = Position(ruleset.initial_state(stream.options, stream.seat_count))
     return states_before(ruleset, start, ((r.version, Event(r.type, r.seat, r.data)) for r in rows))
+
+
+def stream_times(*, stream_id: int, versions: list[int]) -> dict[int, Any]:
+    """When the entries at ``versions`` were recorded (version → datetime)."""
+    rows = EventRow.objects.filter(stream_id=stream_id, version__in=versions).values_list("version", "recorded_at")
+    return dict(rows)
 
 
 def match_seat_names(match: Match) -> list[str]:

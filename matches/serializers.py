@@ -110,7 +110,7 @@ class StateOutput(serializers.Serializer):
     warnings = serializers.ListField(child=serializers.CharField())
 
     def get_turn(self, obj: Any) -> dict[str, Any]:
-        return {"seats": obj.turn_seats, "phase": obj.phase, "prompt": obj.prompt}
+        return {"seats": obj.turn_seats, "phase": obj.phase, "prompt": obj.prompt, "line": obj.turn_line}
 
 
 class AppendOutput(serializers.Serializer):
@@ -125,8 +125,8 @@ class EventOutput(serializers.Serializer):
     version = serializers.IntegerField(source="row.version")
     position = serializers.IntegerField(source="row.position")
     type = serializers.CharField(source="row.type")
-    seat = serializers.IntegerField(source="row.seat", allow_null=True)
-    data = serializers.JSONField(source="row.data")
+    seat = serializers.IntegerField(source="event.seat", allow_null=True)
+    data = serializers.JSONField(source="event.data", help_text="as the reader may see it (hidden cards removed)")
     recorded_at = serializers.DateTimeField(source="row.recorded_at")
     recorded_by = serializers.SerializerMethodField()
     client_time = serializers.DateTimeField(source="row.client_time", allow_null=True)

@@ -15,7 +15,6 @@ from matches.errors import InvalidInput, NotAllowed, RuleBroken
 from matches.models import Match, MatchSummary, Player, Seat, Stream
 from matches.selectors import match_can_record, match_seat_names
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
-from rulesets.names import render
 from rulesets.replay import (
     EVENT_VOIDED,
     RESULT_RECORDED,
@@ -226,9 +225,8 @@ def match_event_record(
             client_time=client_time,
             request_id=request_id,
         )
-    except RuleBroken as exc:
-        exc.detail = render(exc.detail, match_seat_names(match))
-        raise
+    except RuleBroken as refused:  # rulesets speak of seats; the table hears names
+        raise refused.named(match_seat_names(match)) from None
     finished = _match_status_sync(match, result.state)
     if finished and match.campaign_id is not None:
         from campaigns.services import campaign_adventure_conclude
@@ -270,6 +268,24 @@ def match_rule_override(
     return match_event_record(
         match=match, user=user, type=RULE_OVERRIDDEN, data={"reason": reason},
         expected_version=expected_version, idempotency_key=idempotency_key, request_id=request_id,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def match_house_rule_record(
+    *, match: Match, user: UserLike, reason: str, type: str, seat: int | None = None, data: Any = None,
+    expected_version: int | None = None, idempotency_key: str | None = None, request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
+    """A move the rules refuse, recorded on purpose in one step: ``rule_overridden {reason}`` then the move,
+    both or neither. Returns the move's result; raises like :func:`match_event_record`."""
+    match_rule_override(
+        match=match, user=user, reason=reason, expected_version=expected_version,
+        idempotency_key=f"{idempotency_key}-house-rule" if idempotency_key else None, request_id=request_id,
+    )  # fmt: skip
+    return match_event_record(
+        match=match, user=user, type=type, seat=seat, data=data,
+        expected_version=None if expected_version is None else expected_version + 1,
+        idempotency_key=idempotency_key, request_id=request_id,
     )  # fmt: skip
 
 

@@ -7,16 +7,18 @@ Every function takes the viewing user and a :class:`StatsFilter`; only matches t
 from __future__ import annotations
 
 import statistics
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import Avg, Count, Max, Min, Q, QuerySet, Sum
+from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from matches.errors import InvalidInput, NotFound
-from matches.models import Match, PlayedMatch, Player, PlayerResult
+from matches.models import Match, MatchFact, PlayedMatch, Player, PlayerResult
 from matches.people import player_canonical
 from matches.selectors import UserLike
 from rulesets import UnknownGame, get_ruleset
@@ -85,6 +87,14 @@ def _visible_match_ids(user: UserLike) -> QuerySet[Match]:
     return qs.values("pk")
 
 
+def _visible(user: UserLike) -> Q:
+    """Rows of the read models ``user`` may see, from their copied visibility (no join with matches)."""
+    if not (user and user.is_authenticated):
+        return Q(is_public=True)
+    recorded = Match.recorders.through.objects.filter(user_id=user.pk).values("match_id")
+    return Q(is_public=True) | Q(owner_id=user.pk) | Q(match_id__in=recorded)
+
+
 def _bounds(f: StatsFilter) -> tuple[datetime | None, datetime | None]:
     tz = timezone.get_current_timezone()
     start = datetime.combine(f.since, time.min, tzinfo=tz) if f.since else None
@@ -94,7 +104,7 @@ def _bounds(f: StatsFilter) -> tuple[datetime | None, datetime | None]:
 
 def played_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayedMatch]:
     """Finished matches ``user`` may see that pass the filter."""
-    qs = PlayedMatch.objects.filter(match_id__in=_visible_match_ids(user))
+    qs = PlayedMatch.objects.filter(_visible(user))
     start, end = _bounds(f)
     if f.game:
         qs = qs.filter(game=f.game)
@@ -109,7 +119,7 @@ def played_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayedMatch]:
 
 def results_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayerResult]:
     """Seat results of the finished matches ``user`` may see that pass the filter."""
-    qs = PlayerResult.objects.filter(match_id__in=_visible_match_ids(user))
+    qs = PlayerResult.objects.filter(_visible(user))
     start, end = _bounds(f)
     if f.game:
         qs = qs.filter(game=f.game)
@@ -262,32 +272,35 @@ def person_dashboard(*, user: UserLike, person: Any, f: StatsFilter) -> PlayerDa
     return _dashboard(players, results_qs(user, f).filter(player__in=players))
 
 
+_TALLY = {
+    "played": Count("pk"),
+    "won": Count("pk", filter=Q(won=True)),
+    "drawn": Count("pk", filter=Q(drawn=True)),
+}
+
+
+def _record(row: dict[str, Any]) -> Record:
+    return Record(played=row["played"] or 0, won=row["won"] or 0, drawn=row["drawn"] or 0)
+
+
 def _dashboard(players: list[Player], mine: QuerySet[PlayerResult]) -> PlayerDashboard:
+    """Every figure is an aggregate query over the read model (no per-match work in Python)."""
     board = PlayerDashboard(players=players)
-    rows = list(
-        mine.order_by("played_at", "match_id").values(
-            "match_id", "game", "played_at", "won", "drawn", "started", "seat"
-        )
-    )
-    by_game: dict[str, Record] = defaultdict(Record)
-    months: dict[str, Counter[str]] = defaultdict(Counter)
-    first = Record()
-    for r in rows:
-        board.overall.add(r["won"], r["drawn"])
-        by_game[r["game"]].add(r["won"], r["drawn"])
-        months[timezone.localtime(r["played_at"]).strftime("%Y-%m")][r["game"]] += 1
-        if r["started"]:
-            first.add(r["won"], r["drawn"])
+    board.overall = _record(mine.aggregate(**_TALLY))
+    by_game = mine.values("game").annotate(**_TALLY).order_by()
     board.by_game = sorted(
-        ({"game": g, "name": _game_name(g), **rec.to_dict()} for g, rec in by_game.items()),
+        ({"game": r["game"], "name": _game_name(r["game"]), **_record(r).to_dict()} for r in by_game),
         key=lambda d: (-d["played"], d["name"]),
     )
     board.favourite_games = board.by_game[:3]
-    board.by_month = [{"month": m, "games": dict(c), "plays": sum(c.values())} for m, c in sorted(months.items())]
-    board.first_player = first.to_dict()
-    board.streaks = _streaks([(r["won"], r["drawn"]) for r in rows])
-    board.head_to_head = _head_to_head(rows, {p.pk for p in players})
-    recent_ids = [r["match_id"] for r in rows[-15:]][::-1]
+    months: dict[str, dict[str, int]] = defaultdict(dict)
+    for r in mine.annotate(month=TruncMonth("played_at")).values("month", "game").annotate(n=Count("pk")).order_by():
+        months[r["month"].strftime("%Y-%m")][r["game"]] = r["n"]
+    board.by_month = [{"month": m, "games": g, "plays": sum(g.values())} for m, g in sorted(months.items())]
+    board.first_player = _record(mine.filter(started=True).aggregate(**_TALLY)).to_dict()
+    board.streaks = _streaks(list(mine.order_by("played_at", "match_id").values_list("won", "drawn")))
+    board.head_to_head = _head_to_head(mine, [p.pk for p in players])
+    recent_ids = list(mine.order_by("-played_at", "-match_id").values_list("match_id", flat=True)[:15])
     recent = (
         Match.objects.filter(pk__in=recent_ids).select_related("summary", "owner").prefetch_related("seats__player")
     )
@@ -313,21 +326,25 @@ def _streaks(results: list[tuple[bool, bool]]) -> dict[str, Any]:
     return {"current": {"kind": current_kind, "length": current}, "longest_win": longest}
 
 
-def _head_to_head(rows: list[dict[str, Any]], me: set[int]) -> list[dict[str, Any]]:
-    """Against each opponent: matches together, and how I did (won, lost, drawn) in them."""
-    seat_of = {r["match_id"]: r for r in rows}
-    others = (
-        PlayerResult.objects.filter(match_id__in=list(seat_of))
-        .exclude(player_id__in=me)
-        .values_list("match_id", "player_id")
+def _head_to_head(mine: QuerySet[PlayerResult], me: list[int]) -> list[dict[str, Any]]:
+    """Against each opponent: matches together, and how I did (won, lost, drawn) in them: one self-join of the
+    read model on the match, grouped by opponent."""
+    sql, params = mine.values("match_id", "won", "drawn").query.sql_with_params()
+    table = PlayerResult._meta.db_table
+    marks = ", ".join(["%s"] * len(me))
+    query = (
+        f"SELECT o.player_id, COUNT(*), SUM(CASE WHEN m.won THEN 1 ELSE 0 END), SUM(CASE WHEN m.drawn THEN 1 ELSE 0 END) "
+        f"FROM ({sql}) m JOIN {table} o ON o.match_id = m.match_id "
+        f"WHERE o.player_id NOT IN ({marks}) GROUP BY o.player_id ORDER BY 2 DESC, 1 LIMIT 20"
     )
-    tally: dict[int, Record] = defaultdict(Record)
-    for match_id, opponent in others:
-        mine = seat_of[match_id]
-        tally[opponent].add(mine["won"], mine["drawn"])
-    players = Player.objects.select_related("owner", "user").in_bulk(list(tally))
-    out = [{**player_ref(players[pid]), **rec.to_dict()} for pid, rec in tally.items()]
-    return sorted(out, key=lambda d: (-d["played"], d["player"]))[:20]
+    with connection.cursor() as cursor:
+        cursor.execute(query, [*params, *me])
+        rows = cursor.fetchall()
+    players = Player.objects.select_related("owner", "user").in_bulk([r[0] for r in rows])
+    return [
+        {**player_ref(players[pid]), **Record(played=n, won=int(won or 0), drawn=int(drawn or 0)).to_dict()}
+        for pid, n, won, drawn in rows
+    ]
 
 
 # -- one game ---------------------------------------------------------------------------------------------
@@ -340,72 +357,83 @@ def game_dashboard(*, user: UserLike, game: str, f: StatsFilter) -> dict[str, An
     except UnknownGame:
         raise NotFound(f"No game '{game}'.") from None
     f = StatsFilter(game=game, since=f.since, until=f.until, players=f.players)
-    plays = list(
-        played_qs(user, f).values("played_at", "seats", "first_seat", "winners", "draw", "moves", "minutes", "facts")
+    plays = played_qs(user, f)
+    results = results_qs(user, f)
+    totals = plays.aggregate(plays=Count("pk"), draws=Count("pk", filter=Q(draw=True)))
+    months = plays.annotate(month=TruncMonth("played_at")).values("month").annotate(n=Count("pk")).order_by("month")
+    seats = results.values("seat").annotate(**_TALLY).order_by("seat")
+    first = results.filter(started=True).aggregate(**_TALLY)
+    facts = (
+        MatchFact.objects.filter(match_id__in=plays.values("match_id"))
+        .values("key", "value")
+        .annotate(n=Count("pk"))
+        .order_by("key", "-n", "value")
     )
-    months: Counter[str] = Counter()
-    seats: dict[int, Record] = defaultdict(Record)
-    first = Record()
-    moves, minutes = [], []
-    insights: dict[str, Counter[str]] = defaultdict(Counter)
-    for p in plays:
-        months[timezone.localtime(p["played_at"]).strftime("%Y-%m")] += 1
-        for seat in range(p["seats"]):
-            seats[seat].add(seat in p["winners"], p["draw"])
-        if p["first_seat"] is not None:
-            first.add(p["first_seat"] in p["winners"], p["draw"])
-        if p["moves"]:
-            moves.append(p["moves"])
-        if p["minutes"]:
-            minutes.append(p["minutes"])
-        for key, value in (p["facts"] or {}).items():
-            if isinstance(value, list):
-                for item in value:
-                    insights[key][str(item)] += 1
-            elif isinstance(value, str | int | bool):
-                insights[key][str(value)] += 1
-    scores = list(results_qs(user, f).exclude(score=None).values_list("score", flat=True))
-    top = players_table(user=user, f=f, limit=10)
+    insights: dict[str, dict[str, int]] = defaultdict(dict)
+    for r in facts:
+        insights[r["key"]][r["value"]] = r["n"]
     return {
         "game": game,
         "name": ruleset.name,
-        "plays": len(plays),
-        "draws": sum(1 for p in plays if p["draw"]),
-        "by_month": [{"month": m, "plays": n} for m, n in sorted(months.items())],
-        "seats": [{"seat": s, **rec.to_dict()} for s, rec in sorted(seats.items())],
-        "first_player": first.to_dict(),
-        "length": {"moves": _spread(moves), "minutes": _spread(minutes)},
-        "scores": _histogram(scores),
-        "insights": {k: dict(c.most_common()) for k, c in sorted(insights.items())},
-        "top_players": top,
+        "plays": totals["plays"],
+        "draws": totals["draws"],
+        "by_month": [{"month": r["month"].strftime("%Y-%m"), "plays": r["n"]} for r in months],
+        "seats": [{"seat": r["seat"], **_record(r).to_dict()} for r in seats],
+        "first_player": _record(first).to_dict(),
+        "length": {"moves": _spread(plays, "moves"), "minutes": _spread(plays, "minutes")},
+        "scores": _histogram(results.exclude(score=None), "score"),
+        "insights": dict(insights),
+        "top_players": players_table(user=user, f=f, limit=10),
     }
 
 
-def _spread(values: list[int]) -> dict[str, Any]:
-    if not values:
-        return {"count": 0, "mean": None, "median": None, "min": None, "max": None}
+def _median(qs: QuerySet[Any], column: str, count: int) -> float | None:
+    """The median of ``column``: the database orders, Python reads the middle one or two values."""
+    if not count:
+        return None
+    middle = list(qs.order_by(column).values_list(column, flat=True)[(count - 1) // 2 : count // 2 + 1])
+    return statistics.fmean(middle) if middle else None
+
+
+def _tidy(value: float | None) -> float | int | None:
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else round(value, 1)
+
+
+def _spread(qs: QuerySet[Any], column: str) -> dict[str, Any]:
+    """Count, mean, median, min and max of a column's non-null values (aggregated by the database)."""
+    qs = qs.exclude(**{column: None})
+    agg = qs.aggregate(count=Count(column), mean=Avg(column), low=Min(column), high=Max(column))
     return {
-        "count": len(values),
-        "mean": round(statistics.fmean(values), 1),
-        "median": statistics.median(values),
-        "min": min(values),
-        "max": max(values),
+        "count": agg["count"],
+        "mean": None if agg["mean"] is None else round(agg["mean"], 1),
+        "median": _tidy(_median(qs, column, agg["count"])),
+        "min": _tidy(agg["low"]),
+        "max": _tidy(agg["high"]),
     }
 
 
-def _histogram(scores: list[float], bins: int = 8) -> dict[str, Any]:
-    """Score distribution: summary and ``bins`` equal-width buckets (``from`` inclusive, ``to`` exclusive)."""
-    summary = _spread([int(s) if float(s).is_integer() else s for s in scores])
-    if not scores:
+def _histogram(qs: QuerySet[Any], column: str, bins: int = 8) -> dict[str, Any]:
+    """Distribution: the spread and up to ``bins`` equal-width buckets (``from`` inclusive, ``to`` exclusive,
+    the last one closed), counted by the database in one query."""
+    summary = _spread(qs, column)
+    if not summary["count"]:
         return {**summary, "buckets": []}
-    low, high = min(scores), max(scores)
-    width = max((high - low) / bins, 1)
-    counts = Counter(min(int((s - low) // width), bins - 1) for s in scores)
-    buckets = [
-        {"from": round(low + i * width, 1), "to": round(low + (i + 1) * width, 1), "count": counts.get(i, 0)}
-        for i in range(bins)
-        if low + i * width <= high
-    ]
+    low, high = float(summary["min"]), float(summary["max"])
+    width = max((high - low) / bins, 1.0)
+    edges = [low + i * width for i in range(bins) if low + i * width <= high]
+    last = len(edges) - 1
+    counts = qs.aggregate(
+        **{
+            f"b{i}": Count(
+                "pk",
+                filter=Q(**{f"{column}__gte": edge}) & (Q(**{f"{column}__lt": edge + width}) if i < last else Q()),
+            )
+            for i, edge in enumerate(edges)
+        }
+    )
+    buckets = [{"from": round(e, 1), "to": round(e + width, 1), "count": counts[f"b{i}"]} for i, e in enumerate(edges)]
     return {**summary, "buckets": buckets}
 
 

@@ -1,14 +1,17 @@
-"""The ``play_stats`` projector: finished matches and each seat's result, the read model of the dashboards."""
+"""The ``play_stats`` projector: finished matches, each seat's result and the games' insight facts, the read
+model of the dashboards. Each batch of the log is handled with a fixed number of queries, whatever its size."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
 from matches import store
 from matches.models import Event as EventRow
-from matches.models import Match, PlayedMatch, PlayerResult
+from matches.models import Match, MatchFact, PlayedMatch, PlayerResult
 from matches.people import player_canonical
+from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of
 
@@ -17,64 +20,87 @@ _TABLE_LEVEL = {*META_EVENT_TYPES, RESULT_RECORDED}
 
 
 def apply_play_stats(entries: list[store.LogEntry]) -> None:
-    """Re-derive the rows of every match touched by ``entries`` from its position at the last entry."""
+    """Re-derive the rows of every match touched by ``entries`` from its position at its last entry there."""
     last: dict[int, int] = {}
     for entry in entries:
         last[entry.stream_id] = entry.version
-    matches = (
+    matches = list(
         Match.objects.filter(stream_id__in=last).select_related("stream").prefetch_related("seats__player__merged_into")
     )
+    if not matches:
+        return
+    ids = [m.pk for m in matches]
+    PlayerResult.objects.filter(match_id__in=ids).delete()
+    MatchFact.objects.filter(match_id__in=ids).delete()
+    PlayedMatch.objects.filter(match_id__in=ids).delete()
+    logs: dict[int, list[tuple[int, str, int | None, datetime, Any]]] = defaultdict(list)
+    rows = (
+        EventRow.objects.filter(stream_id__in=[m.stream_id for m in matches])
+        .order_by("stream_id", "version")
+        .values_list("stream_id", "version", "type", "seat", "recorded_at", "data")
+    )
+    for stream_id, version, type_, seat, at, data in rows.iterator(chunk_size=5000):
+        if version <= last[stream_id]:
+            logs[stream_id].append((version, type_, seat, at, data))
+    played, results, facts = [], [], []
     for match in matches:
-        _project_match(match, last[match.stream_id])
+        _derive(match, last[match.stream_id], logs[match.stream_id], played, results, facts)
+    PlayedMatch.objects.bulk_create(played)
+    PlayerResult.objects.bulk_create(results, batch_size=2000)
+    MatchFact.objects.bulk_create(facts, batch_size=2000)
 
 
-def _project_match(match: Match, version: int) -> None:
-    PlayerResult.objects.filter(match=match).delete()
-    PlayedMatch.objects.filter(match=match).delete()
-    pos = store.position_at(match.stream_id, version)
+def _derive(
+    match: Match, version: int, log: list[tuple[int, str, int | None, datetime, Any]], played: list[PlayedMatch],
+    results: list[PlayerResult], facts: list[MatchFact],
+) -> None:  # fmt: skip
+    stream = match.stream
+    # the head is the position at its own version: no replay needed when the batch reached it
+    state = stream.state if stream.version == version else store.position_at(match.stream_id, version).state
     ruleset = get_ruleset(match.game)
-    outcome = outcome_of(ruleset, pos.state)
+    outcome = outcome_of(ruleset, state)
     if outcome is None:
         return
-    rows = list(
-        EventRow.objects.filter(stream_id=match.stream_id, version__lte=version)
-        .order_by("version")
-        .values_list("version", "type", "seat", "recorded_at", "data")
-    )
-    voided = {int(data["version"]) for _, type_, _, _, data in rows if type_ == EVENT_VOIDED}
-    moves = [(seat, at) for v, type_, seat, at, _ in rows if type_ not in _TABLE_LEVEL and v not in voided]
+    voided = {int(data["version"]) for _, type_, _, _, data in log if type_ == EVENT_VOIDED}
+    moves = [(seat, at) for v, type_, seat, at, _ in log if type_ not in _TABLE_LEVEL and v not in voided]
     first_seat = _first_seat(match, moves)
-    played_at = match.played_at or (rows[0][3] if rows else match.created_at)
+    played_at = match.played_at or (log[0][3] if log else match.created_at)
     winners = [] if outcome.draw else sorted(outcome.winners)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
-    PlayedMatch.objects.create(
-        match=match,
-        game=match.game,
-        played_at=played_at,
-        seats=len(seats),
-        first_seat=first_seat,
-        winners=winners,
-        draw=outcome.draw,
-        moves=len(moves),
-        minutes=_minutes(match, moves),
-        facts=_facts(ruleset, pos.state),
+    insight = _facts(ruleset, SPECTATOR.state(ruleset, state))  # stats are read by anyone
+    common = {"game": match.game, "is_public": match.is_public, "owner_id": match.owner_id, "played_at": played_at}
+    played.append(
+        PlayedMatch(
+            match=match,
+            seats=len(seats),
+            first_seat=first_seat,
+            winners=winners,
+            draw=outcome.draw,
+            moves=len(moves),
+            minutes=_minutes(match, moves),
+            facts=insight,
+            **common,
+        )
     )
     scores = outcome.scores or {}
-    PlayerResult.objects.bulk_create(
-        [
-            PlayerResult(
-                match=match,
-                seat=seat.index,
-                player_id=player_canonical(seat.player).pk,
-                game=match.game,
-                played_at=played_at,
-                won=seat.index in winners,
-                drawn=outcome.draw,
-                started=first_seat == seat.index,
-                score=scores.get(seat.index),
-            )
-            for seat in seats
-        ]
+    results.extend(
+        PlayerResult(
+            match=match,
+            seat=seat.index,
+            player_id=player_canonical(seat.player).pk,
+            won=seat.index in winners,
+            drawn=outcome.draw,
+            started=first_seat == seat.index,
+            score=scores.get(seat.index),
+            **common,
+        )
+        for seat in seats
+    )
+    facts.extend(
+        MatchFact(match=match, game=match.game, played_at=played_at, key=key[:64], value=str(value)[:120])
+        for key, values in insight.items()
+        for value in (values if isinstance(values, list) else [values])
+        if isinstance(value, str | int | bool)
     )
 
 
@@ -105,4 +131,5 @@ def _facts(ruleset: Any, state: dict[str, Any]) -> dict[str, Any]:
 def reset_play_stats() -> None:
     """Empty the read model (the next run replays the log from the start)."""
     PlayerResult.objects.all().delete()
+    MatchFact.objects.all().delete()
     PlayedMatch.objects.all().delete()

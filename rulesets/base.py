@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulesets.names import name_seats
 from rulesets.schema import Field
 
 State = dict[str, Any]
+
+__all__ = ["name_seats"]  # players by name: see rulesets.names (kept importable from here)
 
 
 class RuleViolation(Exception):
@@ -16,8 +20,8 @@ class RuleViolation(Exception):
 
     ``code`` is a stable machine name (``not_your_turn``), ``message`` a plain-words explanation for the
     people at the table, ``rule`` the rulebook section it comes from (``"Get Salty › Player Turn › B"``).
-    The message names seats by token, never by number: ``f"It is {seat_ref(turn)}'s turn."`` (see
-    :mod:`rulesets.names`); the server renders it as "It is Bo's turn." before anyone reads it.
+    The message names a seat as "Seat N" (``f"It is Seat {turn}'s turn."``, see :mod:`rulesets.names`);
+    the server shows it as "It is Bo's turn." before anyone reads it.
     """
 
     def __init__(self, code: str, message: str, rule: str) -> None:
@@ -51,7 +55,7 @@ class Event:
 class Outcome:
     """How a finished game ended. ``winners`` are seat indexes; ``scores`` maps seat → points or is None.
 
-    ``reason`` is words for people; it names seats with :func:`rulesets.names.seat_ref` tokens.
+    ``reason`` is words for people; it names seats as "Seat N" (shown with the players' names).
     """
 
     winners: tuple[int, ...] = ()
@@ -86,9 +90,10 @@ class EventType:
 class TurnInfo:
     """Whose turn it is (``seats`` may hold several when any of them may act) and the phase name.
 
-    ``phase`` is a machine name (for code, never shown as such). ``prompt`` is the sentence the table
-    reads, naming seats by token; build it with :func:`rulesets.names.to_play` to get the house style
-    "Bo to play — move or flip an unsalted cracker". An empty prompt is shown as "Bo to play".
+    ``phase`` is a machine name (for code, never shown as such). ``prompt`` says what the seats on turn
+    do now, in the imperative, without naming the seats on turn ("move or flip an unsalted cracker");
+    other seats it mentions are "Seat N". The server shows "Bo to play — move or flip an unsalted
+    cracker" (:func:`rulesets.names.turn_line`); an empty prompt reads "Bo to play".
     """
 
     seats: tuple[int, ...]
@@ -105,15 +110,13 @@ class Ruleset:
 
     **Naming seats.** A ruleset does not know the players' names. Every text it writes for people
     (violation messages, turn prompts, ``describe`` sentences, log lines kept in the state, outcome
-    reasons, warnings) names a seat with ``rulesets.names.seat_ref(seat)``, a ``{seat:N}`` token, never
-    "seat 0". The server renders tokens with the match's seat names in one function
-    (``rulesets.names.render``), so every game gets "It is Bo's turn" for free::
+    reasons, warnings) names a seat as ``"Seat N"`` (``rulesets.names.seat_ref(seat)``), never by a bare
+    number; the server replaces it with the player's name in one function
+    (``rulesets.names.name_seats``), so every game says "It is Bo's turn" for free::
 
-        from rulesets.names import seat_ref, to_play
-
-        raise RuleViolation("not_your_turn", f"It is {seat_ref(state['turn'])}'s turn.", RULE_TURN)
-        return TurnInfo(seats=(s,), phase="play", prompt=to_play([s], "take 1 to 3 stones"))
-        log.append(f"{seat_ref(d)} takes {n} damage.")   # a combat log line stored in the state
+        raise RuleViolation("not_your_turn", f"It is Seat {state['turn']}'s turn.", RULE_TURN)
+        return TurnInfo(seats=(s,), phase="play", prompt="take 1 to 3 stones")  # "Bo to play — take …"
+        log.append(f"Seat {d} takes {n} damage.")   # a combat log line stored in the state
     """
 
     slug: str = ""
@@ -152,10 +155,40 @@ class Ruleset:
         return state
 
     def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
-        """``event`` as ``viewer_seat`` (None: a spectator) may see it in the log; ``state_before`` is the state
-        it was recorded on. Default: unchanged. A game with secrets recorded in events (a secret origin)
-        returns a copy with them removed; every read of the log goes through this."""
+        """A recorded entry as ``viewer_seat`` may read it in the log (None: a spectator).
+
+        ``state_before`` is the full state the entry was applied to. Return the event with whatever that
+        viewer could not have seen at the table removed (e.g. the name of a card placed face-down by another
+        seat); return it unchanged when everything is public (the default). Never called for recorders.
+        """
         return event
+
+    def visible_moves(self, state: State, viewer_seat: int | None) -> list[Event] | None:
+        """The legal moves as ``viewer_seat`` may know them (None: a spectator); never called for recorders.
+
+        Default: :meth:`legal_moves` of what the viewer sees (:meth:`view`, so a move that only the hidden
+        information makes legal is not listed as such), each move shown as :meth:`redact_event` would show
+        it in the log, without repeats. ``view`` must therefore return a state ``legal_moves`` accepts.
+        """
+        if not self.hides_information:
+            return self.legal_moves(state)
+        moves = self.legal_moves(self.view(state, viewer_seat))
+        if moves is None:
+            return None
+        out: dict[str, Event] = {}
+        for move in moves:
+            shown = self.redact_event(move, state, viewer_seat)
+            out.setdefault(json.dumps(shown.to_dict(), sort_keys=True), shown)
+        return list(out.values())
+
+    @property
+    def hides_information(self) -> bool:
+        """Whether this game has hidden information: it overrides :meth:`view` or :meth:`redact_event`.
+
+        Readers skip the redaction work (folding the log to give ``state_before``) when it is False.
+        """
+        cls = type(self)
+        return cls.view is not Ruleset.view or cls.redact_event is not Ruleset.redact_event
 
     def turn(self, state: State) -> TurnInfo:
         """Who may act now and in which phase; used to preselect the seat in forms."""

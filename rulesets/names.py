@@ -1,21 +1,23 @@
-"""Seat names in text: rulesets write seat *tokens*, the server renders them with the match's names.
+"""Players by name: rulesets write "Seat N", the server names the players, in one function.
 
 Rulesets are pure and never know who sits where, yet the people at the table must read "It is Bo's
-turn", never "seat 0". So wherever a ruleset writes text for people it names a seat with
-:func:`seat_ref` (which gives the token ``"{seat:1}"``), never with a bare number:
+turn", never "seat 0". The convention, for every game:
 
-- :class:`~rulesets.base.RuleViolation` messages: ``f"It is {seat_ref(turn)}'s turn."``;
-- :class:`~rulesets.base.TurnInfo` prompts: ``to_play([seat], "move or flip an unsalted cracker")``;
-- ``describe`` sentences, log lines kept in the state (a combat log), :class:`~rulesets.base.Outcome`
-  reasons and ``warnings``.
+- wherever a ruleset writes text for people it names a seat as ``"Seat N"`` (N = the seat index on the
+  wire; :func:`seat_ref` writes it): :class:`~rulesets.base.RuleViolation` messages, ``describe``
+  sentences, log lines kept in the state (a combat log), :class:`~rulesets.base.Outcome` reasons,
+  ``warnings``, and :class:`~rulesets.base.TurnInfo` prompts;
+- a turn prompt says what the seats on turn do now, without naming them ("move or flip an unsalted
+  cracker"); :func:`turn_line` puts their names in front: "Bo to play — move or flip an unsalted cracker";
+- the server replaces "Seat N" of an existing seat by that seat's name with :func:`name_seats` (and
+  :func:`name_all` for a whole JSON state) where a match's names are known: refusals
+  (``matches.services.match_event_record``), state, outcome, prompt and warnings
+  (``matches.selectors.match_state``, the API's append answer), history and activity sentences
+  (``rulesets.replay.describe_entry``), the projected summaries and the boards.
 
-The server turns tokens into names in one function, :func:`render` (and :func:`render_all` for a
-whole JSON state), called at the boundary where a match's seat names are known: refusals
-(``matches.services.match_event_record``), states, prompts, outcomes and warnings
-(``matches.selectors.match_state``, the API's append answer), history and activity sentences
-(``rulesets.replay.describe_entry``) and the projected summaries. Tokens stay in stored states, so a
-renamed seat reads right in old logs too. Where no name is known (a ruleset test, a campaign stream
-without seats) a token reads "Seat N".
+Names are applied when text is read, never stored, so a renamed player is renamed in old logs too, and
+where no name is known (a ruleset test, a campaign stream, which has no seats) the text still reads
+"Seat N".
 """
 
 from __future__ import annotations
@@ -24,60 +26,53 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-_TOKEN = re.compile(r"\{seat:(\d+)\}")
-_MARK = "{seat:"
+_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
 
 
 def seat_ref(seat: int) -> str:
-    """The token naming ``seat`` in a ruleset's text (``"{seat:0}"``); rendered as that seat's name."""
-    return f"{{seat:{int(seat)}}}"
+    """How a ruleset names ``seat`` in text for people: ``"Seat 1"`` (the server shows the player's name)."""
+    return f"Seat {int(seat)}"
 
 
-def to_play(seats: Iterable[int], what: str = "") -> str:
-    """A turn prompt in the house style: ``"{seat:0} to play — move or flip an unsalted cracker"``.
+def name_seats(text: str, seat_names: Sequence[str]) -> str:
+    """``text`` with every "Seat N" (or "seat N") of an existing seat replaced by that player's name, so
+    refusals and prompts written by a ruleset (which knows seats, not people) read "It is Bo's turn"."""
+    if "eat " not in text:
+        return text
 
-    ``seats``: who may act (several read "Ana or Bo"); ``what``: what they do now, in the imperative,
-    without naming them again. Empty ``what`` gives just ``"{seat:0} to play"``.
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        return seat_names[seat] if seat < len(seat_names) and seat_names[seat] else m.group(0)
+
+    return _SEAT.sub(name, text)
+
+
+def name_all(value: Any, seat_names: Sequence[str]) -> Any:
+    """A JSON-like ``value`` with :func:`name_seats` applied to every string in it (the input is untouched).
+
+    Containers holding nothing to rename are returned as they are, not copied.
     """
-    who = " or ".join(seat_ref(s) for s in seats)
+    if isinstance(value, str):
+        return name_seats(value, seat_names)
+    if isinstance(value, dict):
+        items = {k: name_all(v, seat_names) for k, v in value.items()}
+        return value if all(items[k] is v for k, v in value.items()) else items
+    if isinstance(value, list | tuple):
+        seq = [name_all(v, seat_names) for v in value]
+        if all(a is b for a, b in zip(seq, value, strict=True)):
+            return value
+        return tuple(seq) if isinstance(value, tuple) else seq
+    return value
+
+
+def turn_line(seats: Iterable[int], prompt: str, seat_names: Sequence[str]) -> str:
+    """The turn as the table reads it: "Bo to play — <prompt>" ("Ana or Bo" when either may act).
+
+    ``prompt`` is the ruleset's :class:`~rulesets.base.TurnInfo` prompt (seats in it are named too); with
+    nobody on turn the named prompt alone.
+    """
+    who = " or ".join(name_seats(seat_ref(s), seat_names) for s in seats)
+    what = name_seats(prompt, seat_names)
     if not who:
         return what
     return f"{who} to play — {what}" if what else f"{who} to play"
-
-
-def render(text: str, seat_names: Sequence[str]) -> str:
-    """``text`` with every seat token replaced by that seat's name ("Seat N" when no name is known)."""
-    if _MARK not in text:
-        return text
-
-    def name(match: re.Match[str]) -> str:
-        index = int(match.group(1))
-        if index < len(seat_names) and seat_names[index]:
-            return seat_names[index]
-        return f"Seat {index}"
-
-    return _TOKEN.sub(name, text)
-
-
-def render_all(value: Any, seat_names: Sequence[str]) -> Any:
-    """A copy of a JSON-like ``value`` with :func:`render` applied to every string in it (keys too).
-
-    Containers without a token are returned as they are (not copied), so rendering a large state that
-    names nobody costs one walk and no allocation.
-    """
-    if isinstance(value, str):
-        return render(value, seat_names)
-    if isinstance(value, dict):
-        out = {render(k, seat_names) if isinstance(k, str) else k: render_all(v, seat_names) for k, v in value.items()}
-        return (
-            value
-            if all(a is b for a, b in zip(out.values(), value.values(), strict=True))
-            and all(a is b for a, b in zip(out, value, strict=True))
-            else out
-        )
-    if isinstance(value, list | tuple):
-        items = [render_all(v, seat_names) for v in value]
-        if all(a is b for a, b in zip(items, value, strict=True)):
-            return value
-        return type(value)(items) if isinstance(value, tuple) else items
-    return value

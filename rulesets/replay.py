@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State
-from rulesets.names import render, seat_ref
+from rulesets.names import name_seats, seat_ref
 from rulesets.schema import Field
 
 EVENT_VOIDED = "event_voided"
@@ -154,13 +154,13 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
             text = ruleset.describe(event, seat_names)
     except Exception:  # a description must never break a page
         return event.type.replace("_", " ")
-    return render(text, seat_names)
+    return name_seats(text, seat_names)
 
 
 def _result_sentence(data: dict[str, Any], seat_names: list[str]) -> str:
     def name(seat: int | str) -> str:
         i = int(seat)
-        return render(seat_ref(i), seat_names)
+        return name_seats(seat_ref(i), seat_names)
 
     winners = [name(w) for w in data.get("winners") or []]
     if data.get("draw"):

@@ -17,7 +17,7 @@ from rulesets.get_salty.board import (
     Placement,
     winning_combinations,
 )
-from rulesets.names import seat_ref, to_play
+from rulesets.names import seat_ref
 from rulesets.schema import Field
 
 RULE_SETUP = "Get Salty › Setup"
@@ -547,7 +547,7 @@ class GetSalty(Ruleset):
         seat = state["turn"]
         if state["attributes"] is None:
             what = "choose the victory attribute: shape or color"
-            return TurnInfo(seats=(seat,), phase="choose_attribute", prompt=to_play([seat], what))
+            return TurnInfo(seats=(seat,), phase="choose_attribute", prompt=what)
         salty = state["tokens"][CONTAINER]["salty"]
         what = (
             "move or flip an unsalted cracker (the Salt Container is filled)"
@@ -558,7 +558,7 @@ class GetSalty(Ruleset):
             what += "; the container was used last turn and cannot be flipped or moved"
         else:
             what += ", or flip or move the Salt Container"
-        return TurnInfo(seats=(seat,), phase="play", prompt=to_play([seat], what) + ".")
+        return TurnInfo(seats=(seat,), phase="play", prompt=what + ".")
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
         who = seat_ref(event.seat) if _seat_ok(event.seat) else "The table"

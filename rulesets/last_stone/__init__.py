@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
-from rulesets.names import seat_ref, to_play
+from rulesets.names import seat_ref
 from rulesets.schema import Field
 
 RULE_TURN = "Last Stone › Turns"
@@ -69,7 +69,7 @@ class LastStone(Ruleset):
         if state["winner"] is not None:
             return TurnInfo(seats=(), phase="over")
         what = f"take 1 to {min(3, state['pile'])} of the {state['pile']} stone(s) left"
-        return TurnInfo(seats=(state["turn"],), phase="play", prompt=to_play([state["turn"]], what))
+        return TurnInfo(seats=(state["turn"],), phase="play", prompt=what)
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
         who = seat_ref(event.seat) if event.seat is not None else "The table"

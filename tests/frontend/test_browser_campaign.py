@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -15,7 +14,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def open_form(page, label: str) -> None:
     """Open a form's disclosure unless it is open already."""
-    details = page.locator("details.move-form", has=page.locator("summary", has_text=label)).first
+    details = page.locator("details.move-form", has=page.locator("summary", has_text=label)).last
+    other = page.locator("details.other-entries", has=details)
+    if other.count() and other.get_attribute("open") is None:
+        other.locator("summary").first.click()
     if details.get_attribute("open") is None:
         details.locator("summary").first.click()
 
@@ -31,7 +33,7 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
     page.get_by_label("Username").fill("keeper")
     page.get_by_label("Password").fill("salty-crackers-9")
     page.get_by_role("button", name="Sign in").click()
-    page.get_by_role("link", name="Sign out").or_(page.get_by_role("button", name="Sign out")).first.wait_for()
+    page.locator("details.account", has_text="keeper").wait_for()  # signed in
 
     # a new campaign from the campaigns list
     page.goto(live_server.url + "/campaigns/")
@@ -68,8 +70,10 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
     # play it: Ana finds a Wand, then the party wins
     open_form(page, "Treasure found")
     form = page.locator("form[data-event-type=treasure_found]")
-    form.get_by_label("Seat").select_option("0")
-    form.locator('textarea[name="data.item"]').fill(json.dumps({"name": "Wand", "buy": 500, "sell": 250}))
+    form.get_by_label("Player").select_option(label="Ana")
+    form.locator('input[name="data.item.name"]').fill("Wand")  # an item's fields, not a JSON box
+    form.locator('input[name="data.item.buy"]').fill("500")
+    form.locator('input[name="data.item.sell"]').fill("250")
     form.get_by_role("button", name="Record").click()
     page.get_by_text(re.compile(r"Recorded entry \d")).wait_for()
     open_form(page, "Adventure won")

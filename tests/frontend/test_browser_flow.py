@@ -50,10 +50,10 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
     # a rejected move: Ana's seat is not on turn (Bo is); the rule is named and nothing is written
     open_form(page, "Took stones")
     form = page.locator("form[data-event-type=stones_taken]")
-    form.get_by_label("Seat").select_option("0")
+    form.get_by_label("Player").select_option(label="Ana")
     form.get_by_label("How many").fill("1")
     form.get_by_role("button", name="Record").click()
-    problem = page.get_by_role("alert").filter(has_text="Not recorded")
+    problem = page.locator("#problem")  # next to the form used; the table bar says it too
     problem.wait_for()
     assert "Last Stone › Turns" in problem.inner_text()
     assert EventRow.objects.count() == 3
@@ -71,7 +71,7 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
     # replay to version 1 with the previous button, and check the permalink
     for _ in range(3):
         page.get_by_role("link", name="Previous version").click()
-    page.get_by_text("Replaying: the board as it stood at version 1 of 4").wait_for()
+    page.get_by_text("Replaying version 1 of 4").wait_for()
     assert page.url.split("#")[0].endswith("?at=1")
     assert "6" in page.locator(".state-rows").inner_text()  # 9 - 3
 

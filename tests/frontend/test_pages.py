@@ -129,7 +129,7 @@ def test_illegal_move_shows_the_rule_keeps_the_input_and_writes_nothing(web, sto
     r = take_form(web, stone_match, 1, 2, expected_version="0", idempotency_key="x")
     assert r.status_code == 400
     page = r.content.decode()
-    assert "Not recorded" in page and "Last Stone › Turns" in page and "It is Ana&#x27;s turn." in page
+    assert "Not recorded" in page and "Last Stone › Turns" in page and "It is Ana&#x27;s turn" in page
     assert 'name="data.count" value="2"' in page  # what was typed is kept
     assert "rule override" in page
     assert EventRow.objects.count() == 0
@@ -152,7 +152,9 @@ def test_stale_version_shows_conflict_and_the_new_state(web, stone_match, owner)
     r = take_form(web, stone_match, 1, 1, expected_version="0", idempotency_key="p2")
     assert r.status_code == 409
     page = r.content.decode()
-    assert "Someone else recorded a move first" in page and "pile" in page and "7" in page
+    assert "Someone else recorded first" in page and "pile" in page and "7" in page
+    said = page.split('id="outcome"')[1].split("</div>")[0]
+    assert "Ana took 3 stone(s) (entry 1)" in said  # what changed, in the bar
     assert EventRow.objects.count() == 1
 
 
@@ -170,7 +172,7 @@ def test_one_click_legal_move(web, stone_match):
 
 def test_rule_override_then_move(web, stone_match):
     assert record(web, stone_match, type="rule_overridden", **{"data.reason": "handicap"}).status_code == 302
-    assert "override is pending" in web.get(f"/matches/{stone_match.pk}/").content.decode()
+    assert "house rule is pending" in web.get(f"/matches/{stone_match.pk}/").content.decode()
     assert record(web, stone_match, type="stones_taken", seat="1", **{"data.count": "1"}).status_code == 302
     assert EventRow.objects.count() == 2
 

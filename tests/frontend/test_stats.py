@@ -3,8 +3,8 @@
 import pytest
 
 from matches.models import Player
-from matches.projections import project
 from matches.services import match_create, match_event_record
+from matches.tasks import project_all
 
 # committed transactions: the read models are projected from the global log
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +23,7 @@ def history(owner):
     play_to_the_end(a, owner, 0)  # Ana wins from seat 0
     play_to_the_end(b, owner, 0)  # Bo wins from seat 0
     match_event_record(match=c, user=owner, type="stones_taken", seat=0, data={"count": 1})  # still going
-    project()
+    project_all()
     return a, b, c
 
 
@@ -63,7 +63,7 @@ def test_same_named_players_of_two_owners_are_told_apart(client, owner, make_use
     for who in (owner, other):
         m = match_create(owner=who, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 1})
         play_to_the_end(m, who, 0)
-    project()
+    project_all()
     page = client.get("/stats/players/").content.decode()
     assert "(owner)" in page and "(other)" in page and page.count(">Ana</a>") == 2
 
@@ -72,7 +72,7 @@ def test_private_matches_stay_out_of_strangers_stats(client, stranger, owner):
     private = match_create(owner=owner, game="last-stone", seats=[{"name": "Zoe"}, {"name": "Bo"}], is_public=False,
                            options={"stones": 1})  # fmt: skip
     play_to_the_end(private, owner, 0)
-    project()
+    project_all()
     zoe = Player.objects.get(name="Zoe")
     client.force_login(stranger)
     assert client.get(f"/players/{zoe.pk}/").status_code == 404
@@ -92,7 +92,7 @@ def test_my_page_follows_me_across_owners(client, owner, make_user):
     )
     play_to_the_end(m1, owner, 0)  # I win at owner's table
     play_to_the_end(m2, friend, 0)  # I lose at friend's table
-    project()
+    project_all()
     client.force_login(me)
     page = client.get("/stats/me/").content.decode()
     assert "<dt>Played</dt><dd>2</dd>" in page and "<dt>Won</dt><dd>1</dd>" in page

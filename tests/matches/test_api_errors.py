@@ -86,7 +86,7 @@ def test_rule_violation_names_the_rule(api, stone_match):
         "rule": "Last Stone › Turns",
         "detail": body["detail"],
     }
-    assert body["detail"] == "It is Ana's turn."  # the player, by name
+    assert body["detail"] == "It is Ana's turn."  # the player, not "seat 0"
 
 
 def test_conflict_reports_the_current_version(api, stone_match):

@@ -3,6 +3,7 @@ answered with its rule and nothing written, and a game played over two sittings.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -64,6 +65,7 @@ class Table:
         body = r.json()
         assert body["code"] == "rule_violation" and body["violation"] == violation, body
         assert body["rule"] == rule and body["detail"], body
+        assert not re.search(r"\b[Ss]eat \d", body["detail"]), "refusals name the player, not the seat"
         assert EventRow.objects.count() == count
         assert self.get() == before
         return body
@@ -184,7 +186,7 @@ def test_a_four_player_game(api):
     t = Table(api, ["Ana", "Bo", "Cy", "Di"], first_seat=2, patrons=["marsh", "marsh", "cope", "cope"],
               starting_money=3, shelves=2)  # fmt: skip
     # -- round 1: Cy starts --------------------------------------------------------------------------------
-    t.no("not_your_turn", OVERVIEW, "card_played", 0, card=team("Eager"))
+    assert t.no("not_your_turn", OVERVIEW, "card_played", 0, card=team("Eager"))["detail"] == "It is Cy's turn."
     t.ok("card_played", 2, card=team("Cy's team"))
     t.ok("loyalty_gained", 2, amount=2)  # Cy: Cope 2
     t.ok("paper_published", 2, side="cope")
@@ -271,7 +273,7 @@ def test_refusals_before_a_card(two):
     two.no("minor_find_required", CARDS, "card_played", 0, card={"kind": "species", "name": "Rex"})
     two.no("minor_find_not_species", CARDS, "card_played", 0, card={**team("T"), "minor_find": "bug"})
     body = two.no("not_enough_money", PLAYING, "card_played", 0, card=team("Pricey", 3))
-    assert body["detail"] == "Slot 1 costs $0 plus $3 for the card: $3, but Seat 0 has $2."
+    assert body["detail"] == "Slot 1 costs $0 plus $3 for the card: $3, but Ana has $2."
 
 
 def test_refusals_after_a_card(two):

@@ -8,8 +8,8 @@ from matches import people
 from matches.errors import InvalidInput
 from matches.models import Event as EventRow
 from matches.models import ImmutableEventError, Player, PlayerMerge, PlayerResult, Seat
-from matches.projections import project
 from matches.services import match_create, match_event_record
+from matches.tasks import project_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,7 +22,7 @@ def won_by_seat0(owner, names):
 
 def test_invite_and_claim_link_the_player_to_an_account(api, client_for, owner, make_user):
     won_by_seat0(owner, ["Ana", "Bo"])
-    project()
+    project_all()
     ana = Player.objects.get(name="Ana")
     r = api.post(f"/api/players/{ana.pk}/invite/")
     assert r.status_code == 201 and f"/players/claim/{r.json()['token']}/" in r.json()["url"]
@@ -52,7 +52,7 @@ def test_only_the_owner_invites_and_bad_links_are_refused(client_for, owner, str
 def test_merging_a_typo_moves_the_stats_and_leaves_the_logs(api, owner):
     won_by_seat0(owner, ["Ana", "Bo"])
     won_by_seat0(owner, ["Anna", "Bo"])
-    project()
+    project_all()
     ana, anna = Player.objects.get(name="Ana"), Player.objects.get(name="Anna")
     events, seats = list(EventRow.objects.values_list("pk", "data")), list(Seat.objects.values_list("pk", "player_id"))
     r = api.post(f"/api/players/{anna.pk}/merge/", {"into": ana.pk, "reason": "typo"}, format="json")
@@ -102,7 +102,7 @@ def test_a_merge_is_recorded_once_and_never_changed(owner):
 
 def test_player_page_tools_for_the_owner(client, owner):
     won_by_seat0(owner, ["Ana", "Anna"])
-    project()
+    project_all()
     ana, anna = Player.objects.get(name="Ana"), Player.objects.get(name="Anna")
     client.force_login(owner)
     page = client.get(f"/players/{anna.pk}/").content.decode()

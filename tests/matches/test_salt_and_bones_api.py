@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.names import render_all
+from rulesets.names import name_all
 from rulesets.salt_and_bones import RULESET
 
 pytestmark = pytest.mark.django_db
@@ -54,10 +54,10 @@ def test_ending_recorded_through_the_api(api, scenario):
         final = api.get(f"/api/matches/{mid}/state/").json()
         # the API names the seats where the ruleset wrote seat tokens
         names = ["Ana", "Bo"]
-        assert final["state"] == render_all(table.state, names)
+        assert final["state"] == name_all(table.state, names)
         expected = RULESET.outcome(table.state)
-        assert final["outcome"] == (render_all(expected.to_dict(), names) if expected else None)
-        assert "{seat:" not in json.dumps(final) and "Seat 0" not in json.dumps(final)
+        assert final["outcome"] == (name_all(expected.to_dict(), names) if expected else None)
+        assert "Seat 0" not in json.dumps(final) and "Seat 1" not in json.dumps(final)
         if final["outcome"]:
             assert api.get(f"/api/matches/{mid}/").json()["status"] == "finished"
         # the log explains every point of damage

@@ -7,8 +7,8 @@ from datetime import UTC
 import pytest
 
 from matches.models import PlayedMatch, Player, PlayerResult
-from matches.projections import project
 from matches.services import match_create, match_event_record
+from matches.tasks import project_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,7 +35,7 @@ def league(owner):
     sheet(owner, ["Ana", "Bo"], [3, 9], played_at=datetime(2026, 10, 3, 20, tzinfo=UTC), first=0)
     sheet(owner, ["Ana", "Bo", "Cy"], [7, 7, 1], played_at=datetime(2026, 10, 9, 20, tzinfo=UTC), first=1)
     sheet(owner, ["Bo", "Cy"], [2, 4], played_at=datetime(2026, 11, 1, 20, tzinfo=UTC))
-    project()
+    project_all()
 
 
 def test_players_list(api, league):
@@ -90,7 +90,7 @@ def test_private_matches_count_only_for_who_may_see_them(client_for, owner, stra
     )
     match_event_record(match=m, user=owner, type="points_scored", seat=0, data={"points": 1})
     match_event_record(match=m, user=owner, type="game_ended", data={})
-    project()
+    project_all()
     zoe = Player.objects.get(name="Zoe")
     assert client_for(stranger).get("/api/stats/players/").json() == []
     assert client_for(stranger).get(f"/api/stats/players/{zoe.pk}/").status_code == 404
@@ -100,10 +100,10 @@ def test_private_matches_count_only_for_who_may_see_them(client_for, owner, stra
 
 def test_voiding_the_end_takes_the_match_out_of_the_stats(api, owner):
     m = sheet(owner, ["Ana", "Bo"], [1, 2])
-    project()
+    project_all()
     assert PlayedMatch.objects.count() == 1 and PlayerResult.objects.count() == 2
     match_event_record(match=m, user=owner, type="event_voided", data={"version": 3, "reason": "not over"})
-    project()
+    project_all()
     assert PlayedMatch.objects.count() == 0 and PlayerResult.objects.count() == 0
 
 
@@ -126,7 +126,7 @@ def test_me(client_for, owner, make_user):
         owner=owner, game="last-stone", seats=[{"name": "Me", "user": me}, {"name": "Bo"}], options={"stones": 1}
     )
     match_event_record(match=m, user=owner, type="stones_taken", seat=0, data={"count": 1})
-    project()
+    project_all()
     d = client_for(me).get("/api/stats/me/").json()
     assert d["overall"]["won"] == 1 and d["players"][0]["owner"] == "owner"
     assert client_for(None).get("/api/stats/me/").status_code in (401, 403)

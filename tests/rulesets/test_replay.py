@@ -116,3 +116,11 @@ def test_states_before_gives_the_state_each_entry_was_played_on():
     events = [take(0, 3), take(1, 2), Event("event_voided", None, {"version": 2, "reason": "x"}), take(1, 1)]
     before = states_before(STONES, Position(STONES.initial_state({"stones": 10}, 2)), enumerate(events, start=1))
     assert [before[v]["pile"] for v in (1, 2, 3, 4)] == [10, 7, 7, 7]
+
+
+def test_name_seats_puts_the_players_names_in_place_of_seat_numbers():
+    from rulesets.base import name_seats
+
+    names = ["Ana", "Bo"]
+    assert name_seats("It is Seat 1's turn; seat 0 waits.", names) == "It is Bo's turn; Ana waits."
+    assert name_seats("seats 0 and 1; Seat 7; Seat 10", names) == "seats 0 and 1; Seat 7; Seat 10"

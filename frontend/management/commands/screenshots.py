@@ -83,6 +83,8 @@ class Command(BaseCommand):
                         slug = re.sub(r"[^a-z0-9]+", "-", text.replace("Demo: ", "").split("(")[0].lower()).strip("-")
                         shots[f"match-{slug}"] = href
                         shots.setdefault("history", href + "history/")
+                    if "match-the-first-spine" in shots:  # a card picked: the cells it may go to
+                        shots["match-the-first-spine-pick"] = shots["match-the-first-spine"] + "?card=Squire"
                     campaign = page.eval_on_selector_all(
                         "a[href^='/campaigns/']",
                         "els => els.map(e => e.getAttribute('href')).filter(h => /\\/campaigns\\/\\d+\\/$/.test(h))",
@@ -95,6 +97,12 @@ class Command(BaseCommand):
                         page.goto(base + path)
                         page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=True)
                         self.stdout.write(f"{name}-{label}.png")
+                    if "match-bone-wars" in shots:  # the printable "Set up the table" panel, as printed
+                        page.goto(base + shots["match-bone-wars"])
+                        page.emulate_media(media="print")
+                        page.screenshot(path=str(out / f"bone-wars-setup-{label}.png"), full_page=True)
+                        page.emulate_media(media="screen")
+                        self.stdout.write(f"bone-wars-setup-{label}.png")
                     context.close()
                 browser.close()
         finally:

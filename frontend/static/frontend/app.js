@@ -24,4 +24,68 @@
     if (e.key === "ArrowLeft" && prev) prev.click();
     if (e.key === "ArrowRight" && next) next.click();
   });
+
+  // the table bar stays on screen (sticky): anchors scroll to just below it
+  var bar = document.getElementById("tablebar");
+  function fitBar() {
+    if (!bar) return;
+    document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
+  }
+  fitBar();
+  window.addEventListener("resize", fitBar);
+  if (bar && location.hash.length > 1) {
+    var target = document.getElementById(location.hash.slice(1));
+    if (target) window.requestAnimationFrame(function () { target.scrollIntoView(); });
+  }
+  // the live table: ask for the match's version (ETag/304: a few bytes); a new one shows the new state
+  if (bar && bar.dataset.live && window.fetch) {
+    var seen = parseInt(bar.dataset.version, 10), etag = null, delay = 1500, timer = null, busy = false;
+    var outcome = document.getElementById("outcome");
+    var params = new URLSearchParams(location.search);
+    if (params.has("seen")) {  // the news was shown once; a reload should not repeat it
+      params.delete("seen");
+      history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : "") + location.hash);
+    }
+    // typing in a form, or a move half-picked on the board, is never thrown away by a reload
+    document.addEventListener("input", function (e) { if (e.target.closest("form[method=post]")) busy = true; });
+    var picking = params.toString() !== "";
+    var schedule = function (ms) { clearTimeout(timer); timer = setTimeout(poll, ms); };
+    var show = function (version) {
+      var url = location.pathname + "?seen=" + seen + "#board";
+      if (!busy && !picking) { location.replace(url); return; }
+      outcome.className = "tb-feedback tb-news";
+      outcome.innerHTML = "";
+      var p = document.createElement("p"), a = document.createElement("a");
+      p.className = "tb-text";
+      p.textContent = "New at the table: entry " + version + " was recorded. ";
+      a.href = url;
+      a.textContent = "Show it";
+      p.appendChild(a);
+      outcome.appendChild(p);
+    };
+    var poll = function () {
+      if (document.hidden) return;  // resumed by visibilitychange
+      fetch(bar.dataset.live, { headers: etag ? { "If-None-Match": etag } : {}, cache: "no-store", credentials: "same-origin" })
+        .then(function (r) {
+          if (r.status === 304) return null;
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          etag = r.headers.get("ETag");
+          return r.json();
+        })
+        .then(function (data) {
+          delay = 1500;
+          bar.classList.remove("is-offline");
+          if (data && data.version !== seen) { show(data.version); seen = data.version; }
+          schedule(delay);
+        })
+        .catch(function () {  // flaky network: back off up to 30 s, and retry at once when it comes back
+          delay = Math.min(delay * 2, 30000);
+          bar.classList.add("is-offline");
+          schedule(delay);
+        });
+    };
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) schedule(0); });
+    window.addEventListener("online", function () { delay = 1500; schedule(0); });
+    schedule(delay);
+  }
 })();

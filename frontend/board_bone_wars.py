@@ -1,0 +1,230 @@
+"""Bone Wars board: each seat's player board (slots, loyalty tracks, money, RP), the bookshelf, the scorings,
+the sittings, a printable "Set up the table" panel, and the moves of the seat on turn.
+
+Everything works without JavaScript. Finite moves (passes, turn end, papers, patron flip, pause) are one-tap
+buttons posting a complete event from the ruleset's ``legal_moves``; cards and the effects with values the
+table decides (money, loyalty, species, slot upgrades, RP, circumference) are small forms built from the
+ruleset's schema, pre-filled with what the state allows (the seat on turn, the next slot and its cost).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from frontend.forms import Input, build_inputs
+from matches.selectors import match_seat_names, stream_times
+from rulesets.base import Event, name_seats
+from rulesets.bone_wars.fields import (
+    CARD_PLAYED,
+    CRANIUM_RECORDED,
+    EVENT_TYPES,
+    LOYALTY_GAINED,
+    MONEY_CHANGED,
+    PAPER_DEBUNKED,
+    PAPER_PUBLISHED,
+    PASSED,
+    PATRON_FLIPPED,
+    PATRON_NAMES,
+    ROUNDS,
+    RP_GAINED,
+    SIDES,
+    SLOT_UPGRADED,
+    SPECIES_ARCHIVED,
+    TABLE_PAUSED,
+    TURN_ENDED,
+)
+from rulesets.bone_wars.ruleset import next_slot, products
+
+TEMPLATE = "frontend/boards/bone-wars.html"
+
+# the effects drawn as forms, in the order a turn usually records them
+EFFECT_FORMS = (MONEY_CHANGED, LOYALTY_GAINED, SPECIES_ARCHIVED, SLOT_UPGRADED, RP_GAINED)
+
+
+def _move(event: Event) -> str:
+    return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
+
+
+def _button_label(event: Event) -> str:
+    side = PATRON_NAMES.get(event.data.get("side") or event.data.get("patron") or "", "")
+    return {
+        PASSED: f"Pass → {side}",
+        TURN_ENDED: "End turn",
+        PATRON_FLIPPED: "Flip patron tile",
+        PAPER_PUBLISHED: f"Publish for {side}",
+        PAPER_DEBUNKED: f"Debunk {side}",
+        TABLE_PAUSED: "Pause the table (end of sitting)",
+    }.get(event.type, event.type)
+
+
+def _seat_boards(state: dict[str, Any], names: list[str], turn: int | None, winners: list[int]) -> list[dict[str, Any]]:
+    cred = state["credibility"]
+    longest = max(max(p["loyalty"].values()) for p in state["players"]) or 1
+    seats = []
+    for seat, p in enumerate(state["players"]):
+        upcoming = None if p["passed"] or state["finished"] else next_slot(p)
+        seats.append(
+            {
+                "seat": seat,
+                "name": names[seat] if seat < len(names) else f"Seat {seat}",
+                "patron": p["patron"],
+                "patron_name": PATRON_NAMES[p["patron"]],
+                "money": p["money"],
+                "rp": p["rp"],
+                "passed": p["passed"],
+                "on_turn": seat == turn,
+                "winner": seat in winners,
+                "archive": p["archive"],
+                "cm": p["cranial_circumference"],
+                "loyalty": [
+                    {
+                        "side": side,
+                        "name": PATRON_NAMES[side],
+                        "value": p["loyalty"][side],
+                        "current": p["patron"] == side,
+                        "width": round(100 * p["loyalty"][side] / longest),
+                    }
+                    for side in SIDES
+                ],
+                "would_score": products(p, cred)["gain"],
+                "slots": [
+                    {**slot, "n": i + 1, "next": i == upcoming, "extra": i >= 5} for i, slot in enumerate(p["slots"])
+                ],
+                "filled": sum(1 for slot in p["slots"] if slot["card"] is not None),
+                "upgrades": [{**slot, "n": i + 1} for i, slot in enumerate(p["slots"]) if i >= 5],
+            }
+        )
+    return seats
+
+
+def _bookshelf(state: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "side": side,
+            "name": PATRON_NAMES[side],
+            "papers": state["credibility"][side],
+            "shelves": [i < state["credibility"][side] for i in range(state["shelves"])],
+        }
+        for side in SIDES
+    ]
+
+
+def _sittings(match: Any, state: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    sittings = state["sittings"]
+    times = stream_times(stream_id=match.stream_id, versions=[s["from_version"] for s in sittings])
+    out = []
+    for s in sittings:
+        rounds = s["rounds"]
+        out.append(
+            {
+                **s,
+                "when": times.get(s["from_version"]),
+                "round_words": (
+                    f"round {rounds[0]}" if len(rounds) == 1 else f"rounds {rounds[0]}–{rounds[-1]}" if rounds else "—"
+                ),
+                "gains": [(names[i] if i < len(names) else f"Seat {i}", rp) for i, rp in enumerate(s["rp"])],
+            }
+        )
+    return out
+
+
+def _scorings(state: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    return [
+        {
+            **s,
+            "rows": [{"name": names[i] if i < len(names) else f"Seat {i}", **got} for i, got in enumerate(s["seats"])],
+        }
+        for s in state["scorings"]
+    ]
+
+
+def _forms(state: dict[str, Any], turn: int, problem: dict[str, Any]) -> dict[str, Any]:
+    """The card form and the effect forms for the seat on turn, pre-filled (or refilled after a refusal)."""
+    player = state["players"][turn]
+    index = next_slot(player)
+    last = player["slots"][-1]
+    prefill: dict[str, dict[str, str]] = {
+        CARD_PLAYED: {"data.card.kind": "team", "data.card.cost": "0"},
+        SLOT_UPGRADED: {"data.cost": str(last["cost"]), "data.icon": last["icon"]},
+    }
+
+    def inputs(type_: str, expand: bool = False) -> list[Input]:
+        again = problem.get("type") == type_ and problem.get("values") is not None
+        values = problem["values"] if again else prefill.get(type_)
+        return build_inputs(
+            EVENT_TYPES[type_].fields,
+            "data.",
+            form=f"bw-{type_}",
+            values=values,
+            errors=problem.get("errors") if again else None,
+            expand=expand,
+        )
+
+    card_inputs = inputs(CARD_PLAYED, expand=True)
+    card_fields = card_inputs[0].children if card_inputs and card_inputs[0].widget == "group" else card_inputs
+    return {
+        "card": {
+            "type": CARD_PLAYED,
+            "inputs": card_fields,
+            "slot": None if index is None else {"n": index + 1, **player["slots"][index]},
+            "open": problem.get("type") == CARD_PLAYED,
+        },
+        "effects": [
+            {
+                "type": t,
+                "label": EVENT_TYPES[t].label,
+                "inputs": inputs(t),
+                "open": problem.get("type") == t,
+                "note": f"onto {PATRON_NAMES[player['patron']]}'s track" if t == LOYALTY_GAINED else "",
+            }
+            for t in EFFECT_FORMS
+        ],
+    }
+
+
+def board(
+    *,
+    match: Any,
+    ruleset: Any,
+    ms: Any,
+    legal: list[Event] | None,
+    request: Any,
+    can_record: bool,
+    problem: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The context for ``frontend/boards/bone-wars.html``; ``problem``: a refused entry to show again."""
+    state = ms.state
+    names = match_seat_names(match)
+    winners = list((ms.outcome or {}).get("winners", []))
+    turn = state["turn"]
+    live = ms.version == ms.latest_version
+    interactive = bool(can_record and live and not state["finished"])
+    moves = list(legal or []) if interactive else []
+    problem = problem or {}
+    context: dict[str, Any] = {
+        "template": TEMPLATE,
+        "round": state["round"],
+        "rounds": ROUNDS,
+        "finished": state["finished"],
+        "turn_name": names[turn] if isinstance(turn, int) and turn < len(names) else None,
+        "turn_seat": turn,
+        "card_played": state["card_played"],
+        "prompt": name_seats(re.sub(r"^Round \d+ of \d+: ", "", ms.prompt), names),
+        "seats": _seat_boards(state, names, turn, winners),
+        "bookshelf": _bookshelf(state),
+        "shelves": state["shelves"],
+        "scorings": _scorings(state, names),
+        "sittings": _sittings(match, state, names),
+        "version": ms.version,
+        "interactive": interactive,
+        "buttons": [
+            {"label": _button_label(m), "move": _move(m), "type": m.type} for m in moves if m.type != SLOT_UPGRADED
+        ],
+        "cm_seats": list(enumerate(names)),
+        "cm_inputs": build_inputs(EVENT_TYPES[CRANIUM_RECORDED].fields, "data.", form="bw-cm") if can_record else [],
+    }
+    if interactive and isinstance(turn, int):
+        context.update(_forms(state, turn, problem))
+    return context

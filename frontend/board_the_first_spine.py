@@ -1,0 +1,261 @@
+"""The First Spine board: the square board as SVG (cards with their four sides' attack/defense, life, the
+controller's colour, the front turned away from the controller), the players, the confrontation preview, the
+log, and move entry that works without JavaScript.
+
+Recorders on the live position get one POST form: ``?card=<name>`` picks a card to play (a link), the cells
+it may go to become submit buttons posting the complete ``card_placed`` event as ``move``; the start of a
+turn offers the discard/draw and Run moves as buttons; the actions phase offers the confrontation choices and
+"End the turn" with the preview of what it resolves. Spectators and seats see the state through the
+ruleset's ``view`` (``ms.state``), so a hidden origin is never drawn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+from matches.selectors import match_seat_names
+from rulesets.base import Event
+from rulesets.the_first_spine import board as B
+from rulesets.the_first_spine import engine as E
+from rulesets.the_first_spine.cards import CAPACITY_WORDS, SIDES
+
+TEMPLATE = "frontend/boards/the-first-spine.html"
+CELL = 100  # SVG units per cell
+LOG_LINES = 12
+COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#8a5a00")  # by seat: blue, red, green, amber
+# where a side's "attack/defense" label sits in a 100-unit cell, by board direction
+SIDE_LABEL = {"N": (50, 23), "E": (84, 54), "S": (50, 91), "W": (16, 54)}
+_SEAT = re.compile(r"Seat (\d+)")
+
+
+def _move_json(event: Event) -> str:
+    return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
+
+
+def named(text: str, seat_names: list[str]) -> str:
+    """``Seat 1`` in a ruleset text becomes the seat's name."""
+    return _SEAT.sub(lambda m: seat_names[int(m.group(1))] if int(m.group(1)) < len(seat_names) else m.group(0), text)
+
+
+def preview_words(state: dict[str, Any], pair: dict[str, Any], seat_names: list[str]) -> str:
+    """``Paladin deals 3 to Barbed Wire, takes 2`` for one planned confrontation."""
+    by_id = {c["id"]: c for c in state["cards"]}
+    a, b = by_id[pair["attacker"]], by_id[pair["defender"]]
+    text = f"{E.label(state, a)} deals {pair['dealt']} to {E.label(state, b)}, takes {pair['taken']}"
+    return named(text + (" (Threat)" if pair["threat"] else ""), seat_names)
+
+
+def _card_view(state: dict[str, Any], piece: dict[str, Any], seat_names: list[str]) -> dict[str, Any]:
+    r, c = piece["at"]
+    facing = piece["facing"]
+    sides = []
+    for side in SIDES:
+        d = B.side_direction(facing, side)
+        x, y = SIDE_LABEL[d]
+        sides.append({"side": side, "x": x, "y": y, "attack": piece["attack"][side], "defense": piece["defense"][side]})
+    marks = [CAPACITY_WORDS[cap] for cap in piece["capacities"]]
+    marks += [f"{CAPACITY_WORDS[cap]} ({side})" for side, cap in piece["side_capacities"].items()]
+    controller, owner = piece["controller"], piece["owner"]
+    who = seat_names[controller] if controller < len(seat_names) else f"Seat {controller}"
+    wizard = piece["kind"] == "wizard"
+    name = f"{who}'s wizard" if wizard else piece["name"]
+    stats = ", ".join(f"{s['side']} {s['attack']}/{s['defense']}" for s in sides)
+    aria = f"{name} on [{r}, {c}], {piece['hp']} life" + ("" if wizard else f", {who}'s; attack/defense {stats}")
+    if owner != controller:
+        aria += f" (taken from {seat_names[owner] if owner < len(seat_names) else owner} by Treason)"
+    if marks:
+        aria += "; " + ", ".join(marks)
+    return {
+        "x": c * CELL,
+        "y": r * CELL,
+        "cx": c * CELL + CELL // 2,
+        "cy": r * CELL + CELL // 2,
+        "cell": f"{r},{c}",
+        "name": name,
+        "short": (piece["name"][:11] + "…") if len(piece["name"]) > 12 else piece["name"],
+        "hp": piece["hp"],
+        "wizard": wizard,
+        "colour": COLOURS[controller % len(COLOURS)],
+        "owner_colour": COLOURS[owner % len(COLOURS)],
+        "captured": owner != controller,
+        "rotation": B.ROTATION[facing],
+        "sides": [] if wizard else sides,
+        "marks": ", ".join(marks),
+        "aura": piece.get("aura", 0),
+        "aria": aria,
+    }
+
+
+def board(
+    *, match: Any, ruleset: Any, ms: Any, legal: list[Event] | None, request: Any, can_record: bool
+) -> dict[str, Any]:
+    """The context for ``frontend/boards/the-first-spine.html``."""
+    state = ms.state
+    seat_names = match_seat_names(match)
+    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    turn = state["turn"]
+    seat = turn["seat"]
+    over = state["result"] is not None
+    live = ms.version == ms.latest_version
+    interactive = bool(can_record and live and not over)
+    page_url = reverse("match", args=[match.pk])
+
+    def href(**params: Any) -> str:
+        query = {k: v for k, v in params.items() if v}
+        return page_url + (("?" + urlencode(query)) if query else "") + "#board"
+
+    pieces = [_card_view(state, p, seat_names) for p in sorted(state["cards"], key=lambda p: (p["at"][0], p["at"][1]))]
+    blocked = [
+        {"x": b["at"][1] * CELL, "y": b["at"][0] * CELL, "until": named(f"Seat {b['until_seat']}", seat_names)}
+        for b in state["blocked"]
+    ]
+
+    # playing a card: pick a name from the list, then a cell
+    hand_cards: list[dict[str, Any]] = []
+    targets: list[dict[str, Any]] = []
+    picked = None
+    if interactive and turn["phase"] == "actions":
+        player = state["players"][seat]
+        wanted = request.GET.get("card") or ""
+        for card in state["catalog"].values():
+            if card["origin"] is not None and card["origin"] != player["origin"]:
+                continue  # not in this seat's deck
+            is_picked = card["name"] == wanted and player["hand"] > 0
+            hand_cards.append(
+                {
+                    "name": card["name"],
+                    "kind": card["kind"],
+                    "href": href() if is_picked else href(card=card["name"]),
+                    "picked": is_picked,
+                    "origin": card["origin"],
+                }
+            )
+            if is_picked:
+                picked = card
+        if picked is not None:
+            cells = (
+                [[r, c] for r in range(rows) for c in range(cols)]
+                if picked["kind"] == "spell"
+                else E.placeable_cells(state, seat)
+            )
+            for r, c in cells:
+                event = Event("card_placed", seat, {"card": picked["name"], "at": [r, c]})
+                targets.append(
+                    {
+                        "row": r + 1,
+                        "col": c + 1,
+                        "x": c * CELL,
+                        "y": r * CELL,
+                        "move": _move_json(event),
+                        "aria": f"{'Cast' if picked['kind'] == 'spell' else 'Place'} {picked['name']} on [{r}, {c}]",
+                    }
+                )
+
+    # the start of the turn and the setup: the listed moves as buttons
+    buttons: list[dict[str, Any]] = []
+    if interactive and legal:
+        for event in legal:
+            buttons.append({"move": _move_json(event), "label": _button_label(state, event, seat_names)})
+
+    pairs, missing = E.plan(state) if turn["phase"] == "actions" and not over else ([], [])
+    choices = []
+    if interactive:
+        occ = E.occupancy(state)
+        for m in missing:
+            for option in m["options"]:
+                other = occ[(option[0], option[1])]
+                event = Event("confrontation_target_chosen", seat, {"from": m["from"], "target": option})
+                choices.append(
+                    {
+                        "move": _move_json(event),
+                        "label": named(
+                            f"{m['name']} on {E.cell_word(m['from'])} confronts {E.label(state, other)} on {E.cell_word(option)}",
+                            seat_names,
+                        ),
+                    }
+                )
+    end_move = (
+        _move_json(Event("turn_ended", seat, {}))
+        if interactive and turn["phase"] == "actions" and not missing
+        else None
+    )
+
+    players = []
+    for p in state["players"]:
+        s = p["seat"]
+        origin = p["origin"]
+        if origin is None:
+            origin_text = "chosen, secret" if p["origin_chosen"] else "not chosen yet"
+        else:
+            origin_text = origin.capitalize() + ("" if p["origin_revealed"] else " (secret to the others)")
+        players.append(
+            {
+                "seat": s,
+                "name": seat_names[s] if s < len(seat_names) else f"Seat {s}",
+                "colour": COLOURS[s % len(COLOURS)],
+                "end": p["end"],
+                "wizard_hp": p["wizard_hp"],
+                "out": p["out"],
+                "hand": p["hand"],
+                "deck": p["deck"],
+                "discard": p["discard"],
+                "hand_discards": p["hand_discards"],
+                "destiny": (p["destiny"] or "not chosen yet").capitalize(),
+                "origin": origin_text,
+                "on_turn": s == seat and not over and turn["phase"] != "setup",
+            }
+        )
+
+    log = [
+        {"text": named(e["text"], seat_names), "kind": e["kind"], "turn": e["turn"]} for e in state["log"][-LOG_LINES:]
+    ][::-1]
+    return {
+        "template": TEMPLATE,
+        "width": cols * CELL,
+        "height": rows * CELL,
+        "rows": rows,
+        "cols": cols,
+        "grid": [{"x": c * CELL, "y": r * CELL} for r in range(rows) for c in range(cols)],
+        "pieces": pieces,
+        "blocked": blocked,
+        "players": players,
+        "interactive": interactive,
+        "phase": turn["phase"],
+        "who": seat_names[seat] if seat < len(seat_names) else f"Seat {seat}",
+        "hand_cards": hand_cards,
+        "hand_count": state["players"][seat]["hand"],
+        "picked": picked["name"] if picked else "",
+        "unpick_href": href(),
+        "targets": targets,
+        "buttons": buttons,
+        "choices": choices,
+        "preview": [preview_words(state, p, seat_names) for p in pairs],
+        "waiting": [named(f"{m['name']} on {E.cell_word(m['from'])}", seat_names) for m in missing],
+        "end_move": end_move,
+        "log": log,
+        "over": over,
+    }
+
+
+def _button_label(state: dict[str, Any], event: Event, seat_names: list[str]) -> str:
+    who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Table"
+    d = event.data
+    if event.type == "hand_refilled":
+        n = d["discarded"]
+        if n == 0:
+            return "Keep the hand, draw"
+        cost = n - 1
+        return f"Discard {n}, draw" + (f" (−{cost} life)" if cost else " (free)")
+    if event.type == "card_moved":
+        piece = E.occupancy(state)[(d["from"][0], d["from"][1])]
+        return f"Run: {piece['name']} {E.cell_word(d['from'])} → {E.cell_word(d['to'])}"
+    if event.type == "destiny_chosen":
+        return f"{who}: {d['destiny'].capitalize()}"
+    if event.type == "origin_chosen":
+        return f"{who}: {d['origin'].capitalize()} (secret)"
+    return event.type

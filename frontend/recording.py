@@ -1,0 +1,125 @@
+"""What the match page says about recording: the move forms (those that apply now first), the outcome of the
+last submit, and what changed since a version the viewer saw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from frontend.forms import build_inputs, int_or_none
+from matches import selectors
+from matches.visibility import Viewer
+from rulesets import Event, Ruleset, RuleViolation
+
+# validate checks game over → phase → whose turn → the move (DESIGN §2), so these codes on an entry with an
+# empty payload mean "this kind of entry cannot be recorded at this moment", whatever its payload
+_NOT_NOW = frozenset({"game_over", "wrong_phase", "unknown_event"})
+
+
+def types_now(ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None, turn_seat: int | None) -> set[str]:
+    """The entry types that may apply now: the types of the legal moves when the game can list them, else
+    those whose empty entry is not refused for the phase (the payload decides the rest)."""
+    if legal is not None:
+        return {m.type for m in legal}
+    out = set()
+    for name, spec in ruleset.event_types.items():
+        try:
+            ruleset.validate(state, Event(name, turn_seat if spec.seat_required else None, {}))
+        except RuleViolation as exc:
+            if exc.code in _NOT_NOW:
+                continue
+        except Exception:  # an empty payload may trip a check that expects its fields: the phase passed
+            pass
+        out.add(name)
+    return out
+
+
+def move_forms(
+    ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None, turn_seat: int | None, problem: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(now, other)``: one form per entry type, split by :func:`types_now`; a refused form keeps what was
+    typed, is opened and always counts as "now" (it is where the explanation is shown)."""
+    now_types = types_now(ruleset, state, legal, turn_seat)
+    now: list[dict[str, Any]] = []
+    other: list[dict[str, Any]] = []
+    for name, spec in ruleset.event_types.items():
+        refused = problem.get("origin") == "form" and problem.get("type") == name
+        posted = problem.get("values") if refused else None
+        form = {
+            "type": name,
+            "spec": spec,
+            "inputs": build_inputs(
+                spec.fields,
+                "data.",
+                form=name,
+                values=posted,
+                errors=problem.get("errors") if refused else None,
+                expand=True,
+            ),
+            "seat": int_or_none(str(problem.get("seat"))) if refused else turn_seat,
+            "open": refused,
+            "refused": refused,
+        }
+        (now if refused or name in now_types else other).append(form)
+    if now and not legal and not any(f["open"] for f in now):
+        now[0]["open"] = True  # nothing to tap or pick: the first form that applies is ready to fill in
+    return now, other
+
+
+def entries_since(*, match: Any, version: int, seat_names: list[str], viewer: Viewer) -> list[str]:
+    """The entries recorded after ``version``, as ``viewer`` may read them, with their numbers, oldest first."""
+    lines = selectors.stream_log(stream_id=match.stream_id, game=match.game, seat_names=seat_names, viewer=viewer)
+    return [f"{line.text} (entry {line.row.version})" for line in lines if line.row.version > version]
+
+
+@dataclass
+class Feedback:
+    """The outcome of the last submit (or news from another phone) as the table bar shows it.
+
+    ``kind``: ``ok`` (recorded), ``refused``, ``conflict`` (someone else recorded first) or ``news``.
+    """
+
+    kind: str
+    text: str
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def urgent(self) -> bool:
+        """Refusals and conflicts interrupt a screen reader; the rest waits politely."""
+        return self.kind in ("refused", "conflict")
+
+
+def feedback_for(
+    *,
+    match: Any,
+    problem: dict[str, Any],
+    notes: list[str],
+    seen: int | None,
+    latest: int,
+    seat_names: list[str],
+    viewer: Viewer,
+) -> Feedback | None:
+    """What the bar says: a refusal or conflict from ``problem``, else the success ``notes`` (flash messages),
+    else the entries recorded since version ``seen`` (a page reloaded by the live update)."""
+    if problem.get("conflict"):
+        expected = int_or_none(problem.get("expected_version"))
+        changes = (
+            entries_since(match=match, version=expected, seat_names=seat_names, viewer=viewer)
+            if expected is not None
+            else []
+        )
+        return Feedback(
+            "conflict",
+            "Not recorded: someone else recorded first. The board shows the new state; "
+            "check it and enter your move again if it still applies.",
+            changes,
+        )
+    if problem.get("detail"):
+        return Feedback("refused", f"Not recorded: {problem['detail']}")
+    if notes:
+        return Feedback("ok", " ".join(notes))
+    if seen is not None and 0 <= seen < latest:
+        changes = entries_since(match=match, version=seen, seat_names=seat_names, viewer=viewer)
+        if changes:
+            return Feedback("news", "New at the table:", changes)
+    return None

@@ -1,0 +1,246 @@
+"""The Bone Wars board on the match page: seat boards, bookshelf, pre-filled forms, one-tap moves, sittings
+and the "Set up the table" panel at any version."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+
+from tests.frontend.board_page import BoardPage, parse_board
+
+pytestmark = pytest.mark.django_db
+
+TEAM = {"card": {"kind": "team", "name": "Marsh's Team", "cost": 1}}
+RAPTOR = {"card": {"kind": "species", "name": "Triceratops", "minor_find": "bug"}}
+
+
+def parse(html: str) -> BoardPage:
+    return parse_board(
+        html,
+        {
+            "seats": ("section", "bw-seat"),
+            "slots": ("li", "bw-slot"),
+            "papers": ("span", "bw-paper"),
+            "sittings": ("li", "bw-sitting"),
+            "setup_seats": ("dl", "bw-setup-seat"),
+        },
+    )
+
+
+def get(client: Any, match: Any, query: str = "") -> tuple[str, BoardPage]:
+    response = client.get(f"/matches/{match.pk}/{query}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    return html, parse(html)
+
+
+def record(match: Any, user: Any, *moves: tuple[str, int | None, dict[str, Any]]) -> None:
+    from matches.services import match_event_record
+
+    for type_, seat, data in moves:
+        match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
+
+
+def head(match: Any) -> tuple[int, dict[str, Any]]:
+    from matches import store
+
+    h = store.head_load(match.stream_id, fresh=True)
+    return h.version, h.state
+
+
+def form_of(page: BoardPage, css: str) -> dict[str, Any]:
+    [form] = [f for f in page.forms if css in f["attrs"].get("class", "").split()]
+    return form
+
+
+def section(html: str, css: str) -> str:
+    """The text of the first element with class ``css`` up to its closing tag (good enough for flat HTML)."""
+    start = html.index(f'class="{css}')
+    text = re.sub(r"<[^>]+>", " ", html[start : html.index("</section>", start)])
+    return " ".join(unescape(text).split())
+
+
+@pytest.fixture
+def bones(owner: Any) -> Any:
+    """Ana (Marsh, starts) and Bo (Cope), $7 each."""
+    from matches.services import match_create
+
+    return match_create(owner=owner, game="bone-wars", seats=[{"name": "Ana"}, {"name": "Bo"}], title="Bones")
+
+
+def test_each_seat_board_slots_tracks_bookshelf_money_and_rp(client, owner, bones):
+    record(
+        bones, owner,
+        ("card_played", 0, TEAM), ("loyalty_gained", 0, {"amount": 2}), ("paper_published", 0, {"side": "marsh"}),
+        ("turn_ended", 0, {}), ("card_played", 1, RAPTOR),
+    )  # fmt: skip
+    html, page = get(client, bones)
+    assert [s["data-seat"] for s in page.seats] == ["0", "1"]
+    assert len(page.slots) == 10
+    ana = section(html, "bw-seat bw-patron-marsh")
+    assert "Ana" in ana and "$6" in ana and "0 RP" in ana and "Marsh's Team" in ana
+    assert [("is-filled" in s["class"], "has-prize" in s["class"]) for s in page.slots[5:7]] == [
+        (True, True),  # Bo's Triceratops on the bug slot: prize
+        (False, False),
+    ]
+    assert "★ prize" in html
+    assert [p["class"] for p in page.papers].count("bw-paper is-full") == 1  # one paper for Marsh
+    assert re.search(
+        r'data-track="marsh"><span class="bw-track-name">Marsh ●</span>.*?<strong class="bw-track-value">2<', html
+    )
+    for icon in ("bug", "footprint", "fossil", "hammer", "plant"):
+        assert f'href="#bw-icon-{icon}"' in html and f'id="bw-icon-{icon}"' in html
+    assert "Round 1 of 4</strong> · Bo records the action's effects, then ends the turn." in unescape(html)
+
+
+def test_forms_prefill_the_seat_on_turn_and_the_next_slot(client, owner, bones):
+    record(bones, owner, ("card_played", 0, TEAM), ("turn_ended", 0, {}))
+    client.force_login(owner)
+    html, page = get(client, bones)
+    card = form_of(page, "bw-card-form")
+    assert card["hidden"]["seat"] == "1" and card["hidden"]["type"] == "card_played"
+    assert card["hidden"]["expected_version"] == "2"
+    assert 'slot 1</strong>: it costs <strong class="bw-next-cost">$0' in html  # Bo's first slot
+    record(bones, owner, ("card_played", 1, {"card": {"kind": "team", "name": "T"}}), ("turn_ended", 1, {}))
+    html, page = get(client, bones)
+    assert form_of(page, "bw-card-form")["hidden"]["seat"] == "0"
+    assert 'slot 2</strong>: it costs <strong class="bw-next-cost">$1' in html  # Ana's second slot
+    buttons = [json.loads(b["value"]) for b in form_of(page, "bw-buttons")["buttons"]]
+    assert {(b["type"], b["seat"], b["data"].get("patron")) for b in buttons} == {
+        ("passed", 0, "marsh"),
+        ("passed", 0, "cope"),
+    }
+    record(bones, owner, ("card_played", 0, {"card": {"kind": "team", "name": "U"}}))
+    html, page = get(client, bones)
+    types = ("money_changed", "loyalty_gained", "species_archived", "slot_upgraded", "rp_gained")
+    effects = [f for f in page.forms if f["hidden"].get("type") in types and "seat" in f["hidden"]]
+    assert sorted(f["hidden"]["type"] for f in effects) == sorted(types)
+    assert {f["hidden"]["seat"] for f in effects} == {"0"}
+    assert re.search(r'name="data.cost" value="3"', html)  # an upgrade pre-filled like the rightmost slot
+    assert "onto Marsh's track" in unescape(html)
+    assert "bw-card-form" not in html  # one card a turn
+
+
+def test_the_card_form_records_a_card(client, owner, bones):
+    client.force_login(owner)
+    _, page = get(client, bones)
+    card = form_of(page, "bw-card-form")
+    post = {**card["hidden"], "data.card.kind": "species", "data.card.name": "Stegosaurus", "data.card.cost": "0",
+            "data.card.minor_find": "bug"}  # fmt: skip
+    response = client.post(card["attrs"]["action"], post)
+    assert response.status_code == 302
+    version, state = head(bones)
+    assert version == 1
+    assert state["players"][0]["slots"][0]["card"] == {
+        "kind": "species", "name": "Stegosaurus", "cost": 0, "minor_find": "bug",
+    }  # fmt: skip
+    assert state["players"][0]["slots"][0]["prize"] is True
+
+
+def test_a_refused_card_names_the_rule_and_keeps_what_was_typed(client, owner, bones):
+    client.force_login(owner)
+    _, page = get(client, bones)
+    card = form_of(page, "bw-card-form")
+    post = {**card["hidden"], "data.card.kind": "species", "data.card.name": "Dimetrodon", "data.card.cost": "2",
+            "data.card.minor_find": "plant"}  # fmt: skip
+    response = client.post(card["attrs"]["action"], post)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "A species card has no cost of its own" in html and "Bone Wars › Playing a card" in html
+    assert 'value="Dimetrodon"' in html and re.search(r'<option value="plant"\s+selected>', html)
+    assert head(bones)[0] == 0
+
+
+def test_one_tap_moves_post_complete_legal_events(client, owner, bones):
+    record(bones, owner, ("card_played", 0, TEAM))
+    client.force_login(owner)
+    _, page = get(client, bones)
+    buttons = form_of(page, "bw-buttons")
+    publish = next(b for b in buttons["buttons"] if json.loads(b["value"])["type"] == "paper_published")
+    response = client.post(buttons["attrs"]["action"], {**buttons["hidden"], "move": publish["value"]})
+    assert response.status_code == 302
+    assert head(bones)[1]["credibility"]["marsh"] == 1
+
+
+def test_spectators_see_the_board_but_no_moves(client, owner, bones):
+    record(bones, owner, ("card_played", 0, TEAM))
+    html, page = get(client, bones)
+    assert page.seats and "bw-moves" not in html and "bw-card-form" not in html and "bw-cm" not in html
+
+
+def test_sittings_show_date_versions_rounds_and_rp(client, owner, bones):
+    record(bones, owner, ("card_played", 0, TEAM), ("loyalty_gained", 0, {"amount": 2}),
+           ("paper_published", 0, {"side": "marsh"}), ("turn_ended", 0, {}))  # fmt: skip
+    record(bones, owner, ("passed", 1, {"patron": "cope"}), ("passed", 0, {"patron": "marsh"}))  # round 1 ends
+    record(bones, owner, ("card_played", 0, TEAM), ("turn_ended", 0, {}))
+    record(bones, owner, ("passed", 1, {"patron": "cope"}), ("passed", 0, {"patron": "marsh"}))  # mid-game: Ana 2 × 1
+    record(bones, owner, ("table_paused", None, {}), ("card_played", 0, RAPTOR))
+    version, state = head(bones)
+    html, page = get(client, bones)
+    assert [s["data-sitting"] for s in page.sittings] == ["1", "2"]
+    sittings = section(html, "bw-sittings")
+    first = state["sittings"][0]
+    assert f"versions 1–{first['to_version']}" in sittings and "rounds 1–2" in sittings
+    assert "Ana +2, Bo +0" in sittings and f"versions {first['to_version'] + 1}–{version}" in sittings
+    from matches.models import Event as EventRow
+
+    day = EventRow.objects.get(stream_id=bones.stream_id, version=1).recorded_at
+    assert f'<time datetime="{day.isoformat()}' in html or day.strftime("%Y") in sittings
+    assert "Mid-game scoring after round 2" in html
+
+
+def test_set_up_the_table_at_any_version(client, owner, bones):
+    record(
+        bones, owner,
+        ("card_played", 0, TEAM), ("loyalty_gained", 0, {"amount": 2}), ("paper_published", 0, {"side": "cope"}),
+        ("turn_ended", 0, {}), ("card_played", 1, RAPTOR), ("patron_flipped", 1, {}),
+    )  # fmt: skip
+    html, page = get(client, bones)
+    setup = section(html, "bw-setup")
+    assert "As at version 6" in setup and "Bo to play" in setup
+    assert "1 paper on Cope" in setup and "0 papers on Marsh" in setup
+    assert len(page.setup_seats) == 2
+    assert "Money $6 · patron tile Marsh" in setup  # Ana: $7 − $1
+    assert "Loyalty markers: Marsh 2 , Cope 0" in setup
+    assert "patron tile Marsh" in setup.split("Bo Money")[-1]  # Bo flipped to Marsh
+    assert "Marsh's Team" in setup
+    html, _ = get(client, bones, "?at=2")
+    setup = section(html, "bw-setup")
+    assert "As at version 2" in setup and "0 papers on Cope" in setup and "Triceratops" not in setup
+    assert "@media print" in open_css()
+
+
+def open_css() -> str:
+    from pathlib import Path
+
+    return (Path(__file__).resolve().parents[2] / "frontend/static/frontend/bone-wars.css").read_text()
+
+
+def test_the_page_of_a_finished_game_names_the_winner(client, owner):
+    from matches.services import match_create
+
+    match = match_create(owner=owner, game="bone-wars", seats=[{"name": "Solo"}])
+    record(match, owner, ("card_played", 0, TEAM), ("paper_published", 0, {"side": "marsh"}),
+           ("loyalty_gained", 0, {"amount": 3}), ("turn_ended", 0, {}))  # fmt: skip
+    for _ in range(4):
+        record(match, owner, ("passed", 0, {"patron": "marsh"}))
+    client.force_login(owner)
+    html, _ = get(client, match)
+    assert "game over" in html and "badge finished" in html and "bw-moves" not in html
+    assert "Final scoring after round 4" in html
+    assert "bw-cm" in html  # the tie-break may still be measured
+
+
+def test_demo_has_a_bone_wars_match_over_two_sittings(client):
+    from django.core.management import call_command
+
+    from matches.models import Match
+
+    call_command("load_demo")
+    match = Match.objects.get(game="bone-wars")
+    html, page = get(client, match)
+    assert len(page.seats) == 3 and len(page.sittings) == 2 and "★ prize" in html

@@ -1,0 +1,256 @@
+"""At a real table on a 390×844 phone (headless Chromium): after a legal move, a refusal and a stale-version
+conflict, the outcome and whose turn it is (by name) are *in the viewport* on each game's page; a second
+phone sees a move recorded by the first within 3 s without reloading."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from matches import store
+from matches.models import Event as EventRow
+from matches.services import match_create, match_event_record
+from rulesets import get_ruleset
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "salty-crackers-9"
+
+
+@pytest.fixture
+def table(browser):
+    """A factory of signed-in (or anonymous) 390×844 phones; all are closed after the test."""
+    contexts = []
+
+    def open_phone(live_server: Any, username: str | None) -> Any:
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        if username:
+            page.goto(live_server.url + "/accounts/login/")
+            page.get_by_label("Username").fill(username)
+            page.get_by_label("Password").fill(PASSWORD)
+            page.get_by_role("button", name="Sign in").click()
+            page.wait_for_url(live_server.url + "/")
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+def in_viewport(page: Any, selector: str) -> bool:
+    """Whether the element is drawn and wholly inside the visible part of the page (no scrolling needed)."""
+    return page.eval_on_selector(
+        selector,
+        "el => { const r = el.getBoundingClientRect();"
+        " return r.height > 0 && r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }",
+    )
+
+
+def expected_turn(match: Any) -> str:
+    """The names of the seats the rules say may act next ("Ana", "Ana or Bo")."""
+    state = store.head_load(match.stream_id, fresh=True).state
+    names = [s.player.name for s in match.seats.order_by("index")]
+    return " or ".join(names[seat] for seat in get_ruleset(match.game).turn(state).seats)
+
+
+def assert_told(page: Any, match: Any, outcome: str | re.Pattern[str]) -> None:
+    """The outcome and the name of whoever is to play are on screen, and the outcome is announced."""
+    page.wait_for_load_state()
+    feedback = page.locator("#outcome")
+    if isinstance(outcome, str):
+        assert outcome in feedback.inner_text(), feedback.inner_text()
+    else:
+        assert outcome.search(feedback.inner_text()), feedback.inner_text()
+    assert feedback.get_attribute("aria-live") in ("polite", "assertive")
+    assert in_viewport(page, "#outcome"), "the outcome is off-screen"
+    turn = page.locator("#turn").inner_text()
+    assert f"{expected_turn(match)} to play" in turn, turn
+    assert in_viewport(page, "#turn"), "whose turn it is is off-screen"
+
+
+def refused(page: Any, match: Any, count_before: int) -> None:
+    """A refusal: said in the bar, explained next to the control used (also on screen), nothing written."""
+    assert_told(page, match, "Not recorded")
+    assert in_viewport(page, "#problem"), "the explanation is not next to the control used"
+    assert EventRow.objects.filter(stream_id=match.stream_id).count() == count_before
+
+
+def conflicted(page: Any, match: Any) -> None:
+    """A stale page's move: the bar says someone else recorded first and what they recorded."""
+    assert_told(page, match, re.compile(r"someone else recorded first", re.I))
+    assert "(entry 1)" in page.locator("#outcome").inner_text()
+
+
+def open_form(page: Any, event_type: str) -> Any:
+    """The move form of ``event_type``, its disclosure (and "Other entries" around it) opened."""
+    details = page.locator("details.move-form", has=page.locator(f"#f-{event_type}"))
+    other = page.locator("details.other-entries", has=details)
+    if other.count() and other.get_attribute("open") is None:
+        other.locator("summary").first.click()
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+    return details.locator(f"form[data-event-type={event_type}]")
+
+
+def submit(page: Any, button: Any) -> None:
+    with page.expect_navigation():
+        button.click()
+
+
+def behind_the_back(match: Any, user: Any, type_: str, seat: int | None, data: dict[str, Any]) -> None:
+    """Another phone records a move (the page under test does not know)."""
+    match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
+
+
+def deaf(page: Any) -> None:
+    """This phone's live update never gets through (bad Wi-Fi), so its page stays stale."""
+    page.route(re.compile(r".*/version/$"), lambda route: route.abort())
+
+
+# -- one scenario per game -------------------------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    slug: str
+    options: dict[str, Any]
+    legal: Callable[[Any], None]  # record a legal move through the board or a form
+    refuse: Callable[[Any], None]  # submit a move the rules refuse
+    first: tuple[str, int | None, dict[str, Any]]  # a legal first move, recorded by "another phone"
+    stale: Callable[[Any, Callable[[], None]], None]  # submit a move from a page made stale by the callable
+
+
+def _salty_choose(page: Any, meanwhile: Callable[[], None] = lambda: None) -> None:
+    meanwhile()
+    submit(page, page.locator("button.gs-choice").first)
+
+
+def _first_legal_move(page: Any) -> None:
+    submit(page, page.get_by_role("button", name="Record this move"))  # the first of every legal move
+
+
+def _salty_refuse(page: Any) -> None:
+    form = open_form(page, "victory_attribute_chosen")
+    form.get_by_label("Player").select_option(label="Bo")  # Ana chooses first
+    form.get_by_label("Attribute").select_option("shape")
+    submit(page, form.get_by_role("button", name="Record"))
+
+
+def _sab_refuse(page: Any) -> None:
+    form = open_form(page, "field_card_flipped")
+    form.get_by_label("Tiles it destroys").fill("[[0, 0]]")  # a grey corner
+    submit(page, form.get_by_role("button", name="Record"))
+
+
+def _sab_stale(page: Any, meanwhile: Callable[[], None]) -> None:
+    with page.expect_navigation():
+        page.locator("a.sb-hit").first.click()  # tap a tile the Field card destroys
+    meanwhile()
+    submit(page, page.locator("button.sb-flip"))
+
+
+def _adventure_start(page: Any, meanwhile: Callable[[], None] = lambda: None) -> None:
+    meanwhile()
+    form = open_form(page, "hero_phase_started")
+    submit(page, form.get_by_role("button", name="Record"))
+
+
+def _adventure_legal(page: Any) -> None:
+    form = open_form(page, "hero_moved")  # in Ana's Hero Phase
+    submit(page, form.get_by_role("button", name="Record"))
+
+
+def _adventure_refuse(page: Any) -> None:
+    form = open_form(page, "hero_phase_started")
+    form.get_by_label("Player").select_option(label="Bo")  # Ana's hero acts first
+    submit(page, form.get_by_role("button", name="Record"))
+
+
+GAMES = {
+    "get-salty": Game(
+        "get-salty", {}, _first_legal_move, _salty_refuse, ("victory_attribute_chosen", 0, {"attribute": "color"}),
+        _salty_choose,
+    ),
+    "salt-and-bones": Game(
+        "salt-and-bones", {}, _first_legal_move, _sab_refuse, ("field_card_flipped", None, {"tiles": [[1, 1]]}),
+        _sab_stale,
+    ),
+    "saltmarsh-adventure": Game(
+        "saltmarsh-adventure",
+        {"adventure": "Dunwater", "heroes": [{"name": "Vistra", "class": "Fighter", "max_hp": 10},
+                                             {"name": "Quinn", "class": "Wizard", "max_hp": 6}]},
+        _adventure_legal, _adventure_refuse, ("hero_phase_started", 0, {}), _adventure_start,
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_outcome_and_turn_stay_in_view(slug, live_server, table, django_user_model):
+    game = GAMES[slug]
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=owner, game=slug, seats=[{"name": "Ana"}, {"name": "Bo"}], options=game.options)
+    url = f"{live_server.url}/matches/{match.pk}/"
+    page = table(live_server, "keeper")
+    deaf(page)  # the stale page below must stay stale: no live update on this phone
+
+    # a refusal: explained on screen next to the control used; the turn is still named
+    page.goto(url)
+    game.refuse(page)
+    refused(page, match, 0)
+
+    # a stale page: another phone records first; this phone's move is refused with what changed
+    page.goto(url)
+    game.stale(page, lambda: behind_the_back(match, owner, *game.first))
+    conflicted(page, match)
+    assert EventRow.objects.filter(stream_id=match.stream_id).count() == 1
+
+    # a legal move from the fresh page: recorded, said on screen, and the next player named
+    page.goto(url)
+    game.legal(page)
+    assert_told(page, match, "Recorded entry 2")
+    assert EventRow.objects.filter(stream_id=match.stream_id).count() == 2
+
+
+def test_house_rule_offered_on_the_refusal_in_one_step(live_server, table, django_user_model):
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    page = table(live_server, "keeper")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    _salty_refuse(page)
+    refused(page, match, 0)
+    problem = page.locator("#problem")
+    problem.get_by_label(re.compile("house rule", re.I)).fill("Bo always picks first at our table")
+    submit(page, problem.get_by_role("button", name=re.compile("Record it anyway")))
+    page.wait_for_load_state()
+    assert "Recorded entry 2" in page.locator("#outcome").inner_text()
+    rows = list(EventRow.objects.filter(stream_id=match.stream_id).order_by("version").values_list("type", "seat"))
+    assert rows == [("rule_overridden", None), ("victory_attribute_chosen", 1)]
+
+
+def test_a_second_phone_sees_the_move_within_3_seconds(live_server, table, django_user_model):
+    django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    owner = django_user_model.objects.get(username="keeper")
+    match = match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    url = f"{live_server.url}/matches/{match.pk}/"
+    recorder, watcher = table(live_server, "keeper"), table(live_server, None)  # the watcher is a spectator
+    watcher.goto(url)
+    assert "Ana to play" in watcher.locator("#turn").inner_text()
+    recorder.goto(url)
+
+    _salty_choose(recorder)
+    recorded_at = time.monotonic()
+    watcher.locator("#outcome", has_text="New at the table").wait_for(timeout=3000)
+    assert time.monotonic() - recorded_at < 3
+    assert_told(watcher, match, "New at the table")
+    news = watcher.locator("#outcome").inner_text()
+    assert "(entry 1)" in news and "Ana" in news

@@ -1,0 +1,46 @@
+"""The live table's version endpoint: tiny, cacheable by the browser (ETag/304), private where the match is."""
+
+from __future__ import annotations
+
+import pytest
+
+from matches.services import match_create, match_event_record
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def salty(owner):
+    return match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+
+
+def test_version_answers_304_until_a_move_is_recorded(client, salty, owner):
+    first = client.get(f"/matches/{salty.pk}/version/")
+    assert first.status_code == 200 and first.json() == {"version": 0}
+    assert "no-cache" in first["Cache-Control"] and "private" in first["Cache-Control"]
+    again = client.get(f"/matches/{salty.pk}/version/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == first["ETag"]
+    match_event_record(match=salty, user=owner, type="victory_attribute_chosen", seat=0, data={"attribute": "color"})
+    moved = client.get(f"/matches/{salty.pk}/version/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert moved.status_code == 200 and moved.json() == {"version": 1} and moved["ETag"] != first["ETag"]
+
+
+def test_a_private_match_answers_only_its_owner_and_recorders(client, salty, owner, stranger, make_user):
+    salty.is_public = False
+    salty.save()
+    assert client.get(f"/matches/{salty.pk}/version/").status_code == 404
+    client.force_login(stranger)
+    assert client.get(f"/matches/{salty.pk}/version/").status_code == 404
+    recorder = make_user("recorder")
+    salty.recorders.add(recorder)
+    client.force_login(recorder)
+    assert client.get(f"/matches/{salty.pk}/version/").json() == {"version": 0}
+    client.force_login(owner)
+    assert client.get(f"/matches/{salty.pk}/version/").json() == {"version": 0}
+    assert client.get("/matches/999999/version/").status_code == 404
+    assert client.post(f"/matches/{salty.pk}/version/").status_code == 405
+
+
+def test_the_version_poll_costs_one_query(client, salty, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        assert client.get(f"/matches/{salty.pk}/version/").status_code == 200
