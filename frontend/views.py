@@ -217,6 +217,7 @@ def match_detail(
         "ms": ms,
         "seat_names": seat_names,
         "seats": list(enumerate(seat_names)),
+        "turn_names": [seat_names[s] for s in ms.turn_seats if s < len(seat_names)],
         "winner_names": [seat_names[s] for s in (ms.outcome or {}).get("winners", []) if s < len(seat_names)],
         "can_record": can_record,
         "replaying": replaying,
