@@ -112,12 +112,18 @@ class Timing:
     bytes: int
 
 
-def time_get(client: Client, url: str, repeat: int) -> Timing:
-    """Median and p95 wall time of ``GET url`` through the whole Django stack (middleware to template)."""
+def time_get(client: Client, url: str, repeat: int, *, cold: bool = False) -> Timing:
+    """Median and p95 wall time of ``GET url`` through the whole Django stack (middleware to template).
+
+    ``cold``: the statistics cache is emptied before each request, so every figure is computed again."""
+    from django.core.cache import cache
+
     client.get(url)  # warm: imports, template loading, connection
     times = []
     size = 0
     for _ in range(repeat):
+        if cold:
+            cache.clear()
         t0 = time.perf_counter()
         r = client.get(url)
         times.append((time.perf_counter() - t0) * 1000)

@@ -1,4 +1,4 @@
-"""Campaigns: long-running streams (a Ghosts of Saltmarsh campaign) on the same event store as matches."""
+"""Long-running streams on the same event store as matches: campaigns (Ghosts of Saltmarsh) and series."""
 
 from __future__ import annotations
 
@@ -20,6 +20,26 @@ class Campaign(models.Model):
 
     class Meta:
         ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Series(models.Model):
+    """A named series (league) of finished matches of one game, with standings; a stream of its own."""
+
+    stream = models.OneToOneField("matches.Stream", on_delete=models.PROTECT, related_name="series")
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=64, help_text="the game of every match in the series")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_series")
+    recorders = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="recorded_series")
+    is_public = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        verbose_name_plural = "series"
 
     def __str__(self) -> str:
         return self.name

@@ -107,3 +107,36 @@ def ledger_rows(
         row["ordinal"] = ordinal
         row["version"] = versions[ordinal - 1] if ordinal and ordinal <= len(versions) else None
     return rows
+
+
+def adventure_match_closed(*, match: Any) -> str | None:
+    """Why an adventure match of a campaign takes no more entries (its adventure was concluded and a later
+    one has started, or the campaign never linked it), or None while it is open."""
+    from rulesets.saltmarsh.ruleset import match_closed_reason
+
+    if match.campaign_id is None:
+        return None
+    campaign = Campaign.objects.select_related("stream").get(pk=match.campaign_id)
+    return match_closed_reason(store.head_load(campaign.stream_id).state, match.pk)
+
+
+def campaign_adventure_matches(*, campaign: Campaign, state: dict[str, Any]) -> list[Any]:
+    """The adventure matches of the campaign whose adventure had started in ``state`` (a version's state),
+    in the order they started."""
+    from matches.models import Match
+
+    ids = [a["match"] for a in state.get("adventures", []) if a.get("match") is not None]
+    found = {m.pk: m for m in Match.objects.filter(campaign=campaign, pk__in=ids)}
+    return [found[i] for i in ids if i in found]
+
+
+def campaign_entry_match(*, campaign: Campaign, version: int) -> int | None:
+    """The adventure match an entry of the campaign belongs to (its conclusion, or the start naming it)."""
+    from matches.models import Event as EventRow
+    from rulesets.saltmarsh.ruleset import BRIDGE_EVENTS
+
+    row = EventRow.objects.filter(stream_id=campaign.stream_id, version=version).only("type", "data").first()
+    if row is None or not isinstance(row.data, dict):
+        return None
+    match = row.data.get("match")
+    return int(match) if match is not None and (row.type in BRIDGE_EVENTS or row.type == "adventure_started") else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime
 from typing import Any
 
@@ -10,11 +11,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign
+from campaigns.selectors import campaign_entry_match
 from matches import store
-from matches.errors import DomainError, InvalidInput, NotAllowed
+from matches.errors import DomainError, InvalidInput, NotAllowed, RuleBroken, WrappedRefusal
 from matches.models import Stream
 from matches.selectors import can_record
 from matches.services import UserLike, options_clean, ruleset_for, stream_event_record
+from rulesets.replay import EVENT_VOIDED
+from rulesets.saltmarsh.sheet import norm
 
 
 @transaction.atomic
@@ -42,9 +46,52 @@ def campaign_event_record(
     expected_version: int | None = None, idempotency_key: str | None = None,
     client_time: datetime | None = None, request_id: str = "",
 ) -> store.AppendResult:  # fmt: skip
-    """Record one campaign event (owner and recorders only); nothing is written if it is refused."""
+    """Record one campaign event (owner and recorders only); nothing is written if it is refused.
+
+    Entries that belong to an adventure match (``adventure_concluded``, an ``adventure_started`` naming a
+    match, and voids of either) are written by the match alone (``campaigns.bridge``) and refused here.
+    """
     if not can_record(user, campaign):
         raise NotAllowed("Only the campaign's owner and the recorders they named may record.")
+    data = campaign_entry_clean(campaign, user, type, data)
+    return _campaign_append(
+        campaign=campaign, user=user, type=type, data=data, seat=seat, expected_version=expected_version,
+        idempotency_key=idempotency_key, client_time=client_time, request_id=request_id,
+    )  # fmt: skip
+
+
+def campaign_entry_clean(campaign: Campaign, user: UserLike, type: Any, data: Any) -> Any:
+    """The campaign kind's check before an entry typed by a user (``StreamKind.clean_entry``): the entries of
+    an adventure match are written and corrected by the match alone (``campaigns.bridge``). Returns ``data``."""
+    from rulesets.saltmarsh.ruleset import BRIDGE_EVENTS, BRIDGE_FIELDS, R_BRIDGE
+
+    if campaign.game != "saltmarsh":
+        return data
+    if type in BRIDGE_EVENTS:
+        raise InvalidInput({"type": [f"'{type}' is written by the adventure match itself when it is won or lost."]})
+    if isinstance(data, dict):
+        for field in BRIDGE_FIELDS:
+            if data.get(field) is not None:
+                raise InvalidInput(
+                    {f"data.{field}": ["Set by Chronicle: start an adventure as a match with its own form."]}
+                )
+    if type == EVENT_VOIDED and isinstance(data, dict) and isinstance(data.get("version"), int):
+        match = campaign_entry_match(campaign=campaign, version=data["version"])
+        if match is not None:
+            raise RuleBroken(
+                "from_match",
+                f"Entry {data['version']} belongs to adventure match #{match}: correct it in the match (void "
+                "the move there) and the campaign follows.",
+                R_BRIDGE,
+            )
+    return data
+
+
+def _campaign_append(
+    *, campaign: Campaign, user: UserLike, type: str, data: Any = None, seat: int | None = None,
+    expected_version: int | None = None, idempotency_key: str | None = None,
+    client_time: datetime | None = None, request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
     result = stream_event_record(
         stream_id=campaign.stream_id, game=campaign.game, seat_count=0, type=type, seat=seat, data=data,
         user_id=user.pk, expected_version=expected_version, idempotency_key=idempotency_key,
@@ -54,18 +101,15 @@ def campaign_event_record(
     return result
 
 
-class BatchRefused(DomainError):
+class BatchRefused(WrappedRefusal):
     """One action of an all-or-nothing batch was refused; ``index`` says which, nothing was written."""
 
     def __init__(self, index: int, error: DomainError) -> None:
-        super().__init__(f"Action {index + 1} was refused: {error.detail} Nothing was recorded.")
-        self.status_code = error.status_code
-        self.code = error.code
+        super().__init__(f"Action {index + 1} was refused: {error.detail} Nothing was recorded.", error)
         self.index = index
-        self.error = error
 
     def body(self) -> dict[str, Any]:
-        return {**self.error.body(), "detail": self.detail, "index": self.index}
+        return {**super().body(), "index": self.index}
 
 
 def campaign_events_record_batch(
@@ -104,23 +148,24 @@ def campaign_adventure_start(
     *, campaign: Campaign, user: UserLike, adventure: str, heroes: list[dict[str, Any]], reward: int = 0,
     healing_surges: int = 2, players: list[str] | None = None,
 ) -> Any:  # fmt: skip
-    """Start an adventure: record ``adventure_started`` in the campaign and open a linked adventure match.
+    """Start an adventure played as a match: open the linked ``saltmarsh-adventure`` match and record
+    ``adventure_started`` naming it in the campaign, in one transaction.
 
-    ``heroes``: ``[{"name", "max_hp", "surges"?}]`` (classes come from the campaign sheet); ``players``:
-    the person at each hero's seat (defaults to the hero's name). Returns the match. All or nothing.
+    ``heroes``: ``[{"name", "max_hp", "surges"?}]``; classes and the Treasure cards each hero holds come
+    from the campaign sheet (the cards are carried into the match). ``players``: the person at each hero's
+    seat (defaults to the hero's name). Returns the match. All or nothing.
     """
     from matches.services import match_create
 
     if campaign.game != "saltmarsh":
         raise InvalidInput({"campaign": ["Only Saltmarsh campaigns have adventures."]})
-    if not isinstance(heroes, list) or not heroes:
+    if not can_record(user, campaign):
+        raise NotAllowed("Only the campaign's owner and the recorders they named may start an adventure.")
+    if not isinstance(heroes, list) or not heroes or not all(isinstance(h, dict) for h in heroes):
         raise InvalidInput({"heroes": ["Name at least one hero."]})
-    names = [str(h.get("name", "")) for h in heroes if isinstance(h, dict)]
-    campaign_event_record(
-        campaign=campaign, user=user, type="adventure_started", data={"adventure": adventure, "heroes": names}
-    )
+    names = [str(h.get("name", "")) for h in heroes]
     sheet = store.head_load(campaign.stream_id, fresh=True).state
-    classes = {h["name"].casefold(): h["class"] for h in sheet["heroes"] if not h["retired"]}
+    active = {norm(h["name"]): h for h in sheet["heroes"] if not h["retired"]}
     options = {
         "adventure": adventure,
         "campaign_reward": reward,
@@ -128,34 +173,22 @@ def campaign_adventure_start(
         "heroes": [
             {
                 "name": h["name"],
-                "class": classes.get(str(h["name"]).casefold(), ""),
+                "class": active[norm(h["name"])]["class"] if norm(h["name"]) in active else "",
                 "max_hp": h.get("max_hp", 10),
                 **({"surges": h["surges"]} if h.get("surges") else {}),
+                "items": copy.deepcopy(active[norm(h["name"])]["items"]) if norm(h["name"]) in active else [],
             }
             for h in heroes
         ],
     }
     seats = [{"name": (players or names)[i] if i < len(players or names) else names[i]} for i in range(len(names))]
-    return match_create(
+    match = match_create(
         owner=campaign.owner, game="saltmarsh-adventure", seats=seats, options=options,
         title=f"{campaign.name}: {adventure}", is_public=campaign.is_public, campaign=campaign,
         recorders=[user] if user.pk != campaign.owner_id else None,
     )  # fmt: skip
-
-
-def campaign_adventure_conclude(*, match: Any, user: UserLike) -> list[store.AppendResult]:
-    """Carry a finished adventure's treasure, gold and result into its campaign (safe to repeat)."""
-    from rulesets.saltmarsh import events_from_adventure
-
-    if match.campaign_id is None:
-        raise InvalidInput({"match": ["This match is not part of a campaign."]})
-    state = store.head_load(match.stream_id, fresh=True).state
-    try:
-        events = events_from_adventure(state)
-    except ValueError as exc:
-        raise InvalidInput({"match": [str(exc)]}) from None
-    campaign = Campaign.objects.get(pk=match.campaign_id)
-    actions = [{"type": e.type, "data": e.data} for e in events]
-    return campaign_events_record_batch(
-        campaign=campaign, user=user, actions=actions, idempotency_key=f"adventure-{match.pk}"
-    )
+    _campaign_append(
+        campaign=campaign, user=user, type="adventure_started",
+        data={"adventure": adventure, "heroes": names, "match": match.pk},
+    )  # fmt: skip
+    return match

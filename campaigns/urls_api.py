@@ -1,8 +1,8 @@
-"""API routes for campaigns."""
+"""API routes for campaigns and series."""
 
 from django.urls import path
 
-from campaigns import api
+from campaigns import api, series_api
 
 urlpatterns = [
     path("campaigns/", api.CampaignListCreateApi.as_view(), name="api-campaigns"),
@@ -12,4 +12,8 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/sheet/", api.CampaignSheetApi.as_view(), name="api-campaign-sheet"),
     path("campaigns/<int:campaign_id>/ledger/", api.CampaignLedgerApi.as_view(), name="api-campaign-ledger"),
     path("campaigns/<int:campaign_id>/adventures/", api.CampaignAdventureApi.as_view(), name="api-campaign-adventures"),
+    path("series/", series_api.SeriesListCreateApi.as_view(), name="api-series-list"),
+    path("series/<int:series_id>/", series_api.SeriesDetailApi.as_view(), name="api-series"),
+    path("series/<int:series_id>/events/", series_api.SeriesEventsApi.as_view(), name="api-series-events"),
+    path("series/<int:series_id>/standings/", series_api.SeriesStandingsApi.as_view(), name="api-series-standings"),
 ]

@@ -12,14 +12,13 @@ ruleset's ``view`` (``ms.state``), so a hidden origin is never drawn.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
 from matches.selectors import match_seat_names
-from rulesets.base import Event
+from rulesets.base import Event, name_seats
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E
 from rulesets.the_first_spine.cards import CAPACITY_WORDS, SIDES
@@ -30,16 +29,10 @@ LOG_LINES = 12
 COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#8a5a00")  # by seat: blue, red, green, amber
 # where a side's "attack/defense" label sits in a 100-unit cell, by board direction
 SIDE_LABEL = {"N": (50, 23), "E": (84, 54), "S": (50, 91), "W": (16, 54)}
-_SEAT = re.compile(r"Seat (\d+)")
 
 
 def _move_json(event: Event) -> str:
     return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
-
-
-def named(text: str, seat_names: list[str]) -> str:
-    """``Seat 1`` in a ruleset text becomes the seat's name."""
-    return _SEAT.sub(lambda m: seat_names[int(m.group(1))] if int(m.group(1)) < len(seat_names) else m.group(0), text)
 
 
 def preview_words(state: dict[str, Any], pair: dict[str, Any], seat_names: list[str]) -> str:
@@ -47,7 +40,7 @@ def preview_words(state: dict[str, Any], pair: dict[str, Any], seat_names: list[
     by_id = {c["id"]: c for c in state["cards"]}
     a, b = by_id[pair["attacker"]], by_id[pair["defender"]]
     text = f"{E.label(state, a)} deals {pair['dealt']} to {E.label(state, b)}, takes {pair['taken']}"
-    return named(text + (" (Threat)" if pair["threat"] else ""), seat_names)
+    return name_seats(text + (" (Threat)" if pair["threat"] else ""), seat_names)
 
 
 def _card_view(state: dict[str, Any], piece: dict[str, Any], seat_names: list[str]) -> dict[str, Any]:
@@ -111,7 +104,7 @@ def board(
 
     pieces = [_card_view(state, p, seat_names) for p in sorted(state["cards"], key=lambda p: (p["at"][0], p["at"][1]))]
     blocked = [
-        {"x": b["at"][1] * CELL, "y": b["at"][0] * CELL, "until": named(f"Seat {b['until_seat']}", seat_names)}
+        {"x": b["at"][1] * CELL, "y": b["at"][0] * CELL, "until": name_seats(f"Seat {b['until_seat']}", seat_names)}
         for b in state["blocked"]
     ]
 
@@ -156,6 +149,26 @@ def board(
                     }
                 )
 
+    # a spell or a card text changing a piece's life: tap the piece (a link), then type the amount
+    piece_links: list[dict[str, Any]] = []
+    life: dict[str, Any] | None = None
+    if interactive and turn["phase"] == "actions" and picked is None:
+        wanted_at = request.GET.get("at") or ""
+        for p in state["cards"]:
+            r, c = p["at"]
+            key = f"{r},{c}"
+            label = name_seats(E.label(state, p), seat_names)
+            piece_links.append(
+                {
+                    "row": r + 1,
+                    "col": c + 1,
+                    "href": href() if key == wanted_at else href(at=key),
+                    "aria": f"Change the life of {label} on [{r}, {c}]",
+                }
+            )
+            if key == wanted_at:
+                life = {"cell": key, "at": f"[{r}, {c}]", "name": label, "hp": p["hp"]}
+
     # the start of the turn and the setup: the listed moves as buttons
     buttons: list[dict[str, Any]] = []
     if interactive and legal:
@@ -173,7 +186,7 @@ def board(
                 choices.append(
                     {
                         "move": _move_json(event),
-                        "label": named(
+                        "label": name_seats(
                             f"{m['name']} on {E.cell_word(m['from'])} confronts {E.label(state, other)} on {E.cell_word(option)}",
                             seat_names,
                         ),
@@ -212,10 +225,16 @@ def board(
         )
 
     log = [
-        {"text": named(e["text"], seat_names), "kind": e["kind"], "turn": e["turn"]} for e in state["log"][-LOG_LINES:]
+        {"text": name_seats(e["text"], seat_names), "kind": e["kind"], "turn": e["turn"]}
+        for e in state["log"][-LOG_LINES:]
     ][::-1]
+    place_cells = None
+    if interactive and turn["phase"] == "actions" and state["players"][seat]["hand"] > 0:
+        place_cells = json.dumps(E.placeable_cells(state, seat), separators=(",", ":"))
     return {
         "template": TEMPLATE,
+        "place_cells": place_cells,  # for the script: where a creature or artifact may go now
+        "seat": seat,
         "width": cols * CELL,
         "height": rows * CELL,
         "rows": rows,
@@ -232,10 +251,12 @@ def board(
         "picked": picked["name"] if picked else "",
         "unpick_href": href(),
         "targets": targets,
+        "piece_links": piece_links,
+        "life": life,
         "buttons": buttons,
         "choices": choices,
         "preview": [preview_words(state, p, seat_names) for p in pairs],
-        "waiting": [named(f"{m['name']} on {E.cell_word(m['from'])}", seat_names) for m in missing],
+        "waiting": [name_seats(f"{m['name']} on {E.cell_word(m['from'])}", seat_names) for m in missing],
         "end_move": end_move,
         "log": log,
         "over": over,

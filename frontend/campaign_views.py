@@ -41,7 +41,7 @@ from matches.selectors import can_record, stream_log
 from matches.visibility import viewer_for
 from rulesets import EventType, Field, get_ruleset
 from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
-from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, TOWN_EVENTS, sale_value
+from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, BRIDGE_EVENTS, BRIDGE_FIELDS, TOWN_EVENTS, sale_value
 
 DEFAULT_GAME = "saltmarsh"
 HERO_FIELDS = ("hero", "from", "to")  # str fields that name an active hero: drawn as a <select>
@@ -199,14 +199,18 @@ def _event_forms(
     """One form per entry type: those allowed in the current phase first, the others apart."""
     ruleset = get_ruleset(campaign.game)
     now, later = [], []
+    current = loaded.state["adventures"][-1] if loaded.phase == "adventure" and loaded.state["adventures"] else {}
+    played_as_match = current.get("match") is not None
     for name, spec in ruleset.event_types.items():
+        if name in BRIDGE_EVENTS:
+            continue  # written by adventure matches, never typed here
         failed = problem.get("form") == "event" and problem.get("type") == name
         post = problem.get("post") if failed else None
         form = {
             "type": name,
             "spec": spec,
             "inputs": build_inputs(
-                spec.fields,
+                tuple(f for f in spec.fields if f.name not in BRIDGE_FIELDS),
                 "data.",
                 form=name,
                 values=post,
@@ -218,6 +222,8 @@ def _event_forms(
             "open": failed,
         }
         allowed = TOWN_EVENTS if loaded.phase == "town" else ADVENTURE_EVENTS
+        if played_as_match:  # what happens in it is recorded in its match
+            allowed = frozenset()
         (now if name in allowed or name not in TOWN_EVENTS | ADVENTURE_EVENTS else later).append(form)
     return now, later
 
@@ -271,14 +277,18 @@ def campaign_detail(
         "chart": gold_chart(
             ledger, list(dict.fromkeys(all_names)), loaded.version, causes=CAUSES, width=360, height=210, small=True
         ),
-        "matches": list(campaign.adventure_matches.order_by("created_at")),
+        "matches": campaign_selectors.campaign_adventure_matches(campaign=campaign, state=loaded.state),
         "idempotency_key": uuid.uuid4().hex,
     }
     if recorder and not loaded.replaying:
         context["forms_now"], context["forms_later"] = _event_forms(campaign, loaded, problem)
         context["adventure_form"] = _adventure_form(loaded, problem)
         context["datalists"] = _datalists(loaded)
-        context["undo_version"] = last_undoable_version(stream_id=campaign.stream_id)
+        undo = last_undoable_version(stream_id=campaign.stream_id)
+        # an adventure match's entry is corrected in the match, so the sheet offers no undo for it
+        context["undo_version"] = (
+            undo if undo and campaign_selectors.campaign_entry_match(campaign=campaign, version=undo) is None else None
+        )
         if problem.get("type") == RULE_OVERRIDDEN and problem.get("post") is not None:
             context["override_reason"] = problem["post"].get("data.reason", "")
     return render(request, "frontend/campaigns/sheet.html", context, status=status)

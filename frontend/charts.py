@@ -46,8 +46,8 @@ def gold_chart(
     series: dict[str, list[dict[str, Any]]] = {name: [] for name in heroes}
     for row in rows:
         series.setdefault(row["hero"], []).append(row)
-    left, right, top, bottom = (58, 10, 10, 36) if small else (62, 12, 12, 42)
-    plot_w, plot_h = width - left - right, height - top - bottom
+    frame = _frame(width, height, small)
+    left, top, plot_w, plot_h = frame["left"], frame["top"], frame["plot_w"], frame["plot_h"]
     x_max = max(last_version, 1)
     top_gold = max([r["balance"] for r in rows] + [0])
     y_step = _nice_step(max(top_gold, 100), 3 if small else 4)
@@ -81,6 +81,8 @@ def gold_chart(
         lines.append(
             {
                 "hero": name,
+                "label": name,
+                "value_text": gp_text(balance),
                 "colour": colour,
                 "dash": dash,
                 "points": " ".join(f"{px},{py}" for px, py in points),
@@ -94,21 +96,88 @@ def gold_chart(
     x_ticks = [{"v": v, "x": x(v)} for v in range(0, x_max + 1, x_step)]
     y_ticks = [{"g": f"{g:,}", "y": y(g)} for g in range(0, y_max + 1, y_step)]
     return {
+        **frame,
+        "title": "Gold pieces of each hero, entry by entry",
+        "x_label": "Entry (version)",
+        "y_label": "Gold pieces",
+        "empty": "No heroes yet.",
+        "lines": lines,
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "last_version": last_version,
+        "summary": f"At entry {last_version}: "
+        + ("; ".join(f"{line['hero']} {line['gold']:,} gp" for line in lines) or "no heroes yet"),
+    }
+
+
+def _frame(width: int, height: int, small: bool) -> dict[str, Any]:
+    """The plot area of a chart: margins for the axis labels, and where the labels go."""
+    left, right, top, bottom = (58, 10, 10, 36) if small else (62, 12, 12, 42)
+    plot_w, plot_h = width - left - right, height - top - bottom
+    return {
         "width": width,
         "height": height,
+        "small": small,
         "left": left,
         "top": top,
+        "plot_w": plot_w,
+        "plot_h": plot_h,
         "right_x": width - right,
         "bottom_y": top + plot_h,
         "mid_x": left + plot_w / 2,
         "mid_y": top + plot_h / 2,
         "label_y": height - 6,
+    }
+
+
+def points_chart(players: list[dict[str, Any]], *, width: int = 400, height: int = 260) -> dict[str, Any]:
+    """Geometry of each player's running points after each counted match of a series (x = match number, 0 =
+    before the first), for ``_chart.html``. ``players``: ``[{"player", "points": [running total per match]}]``."""
+    frame = _frame(width, height, False)
+    left, top, plot_w, plot_h = frame["left"], frame["top"], frame["plot_w"], frame["plot_h"]
+    count = max((len(p["points"]) for p in players), default=0)
+    x_max = max(count, 1)
+    top_points = max([v for p in players for v in p["points"]] + [0])
+    y_step = _nice_step(max(top_points, 5), 4)
+    y_max = max(y_step * -(-max(top_points, 1) // y_step), y_step)
+    lines = []
+    for n, p in enumerate(players):
+        colour, dash = PALETTE[n % len(PALETTE)]
+        values = [0, *p["points"]]
+        coords = [
+            (round(left + plot_w * i / x_max, 1), round(top + plot_h - plot_h * v / y_max, 1))
+            for i, v in enumerate(values)
+        ]
+        total = values[-1]
+        lines.append(
+            {
+                "label": p["player"],
+                "value_text": f"{total} pt{'s' if total != 1 else ''}",
+                "colour": colour,
+                "dash": dash,
+                "points": " ".join(f"{x},{y}" for x, y in coords),
+                "dots": [
+                    {"cx": x, "cy": y, "title": f"{p['player']} after match {i}: {v} points"}
+                    for i, ((x, y), v) in enumerate(zip(coords, values, strict=True))
+                    if i
+                ],
+                "title": f"{p['player']}: {total} points after {len(p['points'])} match(es)",
+            }
+        )
+    x_step = _nice_step(x_max, 6)
+    return {
+        **frame,
+        "title": "Points of each player, match by match",
+        "x_label": "Matches counted",
+        "y_label": "Points",
+        "empty": "No finished match yet.",
         "lines": lines,
-        "x_ticks": x_ticks,
-        "y_ticks": y_ticks,
-        "small": small,
-        "last_version": last_version,
-        "summary": "; ".join(f"{line['hero']} {line['gold']:,} gp" for line in lines) or "no heroes yet",
+        "x_ticks": [{"v": v, "x": round(left + plot_w * v / x_max, 1)} for v in range(0, x_max + 1, x_step)],
+        "y_ticks": [
+            {"g": f"{g:,}", "y": round(top + plot_h - plot_h * g / y_max, 1)} for g in range(0, y_max + 1, y_step)
+        ],
+        "summary": f"After {count} match(es): "
+        + ("; ".join(f"{line['label']} {line['value_text']}" for line in lines) or "no players yet"),
     }
 
 

@@ -141,6 +141,10 @@ def build_inputs(
             out.append(Input(widget="text", value=_display(raw), datalist=datalists.get(f.name, ""), **common))
         elif f.kind == "int":
             out.append(Input(widget="number", value=_display(raw), minimum=f.minimum, maximum=f.maximum, **common))
+        elif f.kind == "bool" and f.nullable:  # three answers: empty (the default rule), yes, no
+            shown = _display(raw) if values is not None else ("" if raw is None else str(bool(raw)).lower())
+            choices = [("", "— (automatic)"), ("true", "Yes"), ("false", "No")]
+            out.append(Input(widget="select", value=shown, choices=choices, **{**common, "required": False}))
         elif f.kind == "bool":
             checked = (name in values and values.get(name) not in _OFF) if values is not None else bool(f.default)
             out.append(Input(widget="checkbox", value=checked, **common))
@@ -199,6 +203,11 @@ def parse_inputs(
     errors: dict[str, list[str]] = {}
     for f in fields:
         name = f"{prefix}{f.name}"
+        if f.kind == "bool" and f.nullable:
+            answer = str(post.get(name, "") or "").strip().lower()
+            if answer:
+                data[f.name] = answer not in _OFF
+            continue
         if f.kind == "bool":
             data[f.name] = name in post and post.get(name) not in _OFF
             continue
@@ -261,6 +270,39 @@ def parse_value(f: Field, raw: str) -> Any:
         raise ValueError("Enter valid JSON.") from None
 
 
+def field_label(path: str, fields: tuple[Field, ...], extra: Mapping[str, str] | None = None) -> str:
+    """The words a form shows for an error path (``data.item.name`` → "Treasure › Name", ``data.tiles[1]`` →
+    "Tiles it destroys 2", ``seats[0].name`` → "Seat 0"); ``extra`` names paths outside ``fields``."""
+    extra = extra or {}
+    norm = re.sub(r"\[(\d+)\]", r".\1", path)
+    for key, words in extra.items():
+        if norm == key or norm.startswith(key + "."):
+            return words
+    parts = norm.split(".")
+    if parts and parts[0] in ("data", "options", "option"):
+        parts = parts[1:]
+    words: list[str] = []
+    current: tuple[Field, ...] = fields
+    item: Field | None = None
+    for part in parts:
+        if part.isdigit():
+            words[-1:] = [f"{words[-1]} {int(part) + 1}" if words else part]
+            current = item.fields if item is not None else ()
+            continue
+        f = next((x for x in current if x.name == part), None)
+        words.append(f.label or part.replace("_", " ").capitalize() if f else part.replace("_", " ").capitalize())
+        item = f.item if f is not None else None
+        current = f.fields if f is not None else ()
+    return " › ".join(words) or "This entry"
+
+
+def error_sentence(
+    errors: Mapping[str, list[str]], fields: tuple[Field, ...], extra: Mapping[str, str] | None = None
+) -> str:
+    """Every error as "Label: message", in the form's words."""
+    return "; ".join(f"{field_label(k, fields, extra)}: {' '.join(v)}" for k, v in errors.items())
+
+
 # -- recording forms -----------------------------------------------------------------------------------------
 
 
@@ -302,8 +344,9 @@ def problem_from(exc: DomainError, problem: dict[str, Any]) -> tuple[dict[str, A
     if isinstance(exc, VersionConflict):
         problem.update(conflict=True, detail=exc.detail)
     elif isinstance(exc, RuleBroken):
-        # an override lets a game move through; it cannot make a refused correction (a void) valid
-        overridable = exc.rule != CORRECTIONS_RULE
+        # an override lets a game move through; it cannot make a refused correction (a void) valid, nor
+        # bend Chronicle's own stream rules (corrections, adventures played as matches)
+        overridable = exc.rule != CORRECTIONS_RULE and not exc.rule.startswith("Chronicle ›")
         problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code, overridable=overridable)
     elif isinstance(exc, InvalidInput):
         problem.update(detail=exc.detail, errors=exc.errors)

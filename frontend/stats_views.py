@@ -139,8 +139,19 @@ def players_page(request: HttpRequest) -> HttpResponse:
 def game_index(request: HttpRequest) -> HttpResponse:
     """Every game with how often it was played."""
     f, problems = _filter(request)
-    plays = {g["game"]: g["plays"] for g in stats.games_overview(user=request.user, f=f)}
-    games = [{"slug": r.slug, "name": r.name, "plays": plays.get(r.slug, 0)} for r in all_rulesets(kind="match")]
+    overview = stats.games_overview(user=request.user, f=f)
+    plays = {g["game"]: g["plays"] for g in overview if g["game"] != "scoresheet"}
+    games = [
+        {"slug": r.slug, "title": "", "name": r.name, "plays": plays.get(r.slug, 0)}
+        for r in all_rulesets(kind="match")
+        if r.slug != "scoresheet"
+    ]
+    # every game kept on score sheets counts on its own, by the name on the sheet
+    games += [
+        {"slug": "scoresheet", "title": g["title"], "name": g["name"], "plays": g["plays"]}
+        for g in overview
+        if g["game"] == "scoresheet"
+    ]
     games.sort(key=lambda g: (-g["plays"], g["name"]))
     return render(request, "frontend/stats/games.html", {"games": games, **_filter_context(request, f, problems)})
 

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from frontend import live_views, stats_views, views
+from frontend import live_views, quicklog_views, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/", stats_views.game_index, name="game-index"),
     path("games/<slug:slug>/", stats_views.game_page, name="game-stats"),
     path("stats/players/", stats_views.players_page, name="stats-players"),
+    path("matches/log/", quicklog_views.match_log, name="match-log"),
     path("stats/me/", stats_views.my_page, name="stats-me"),
     path("stats/import-export/", stats_views.interop_page, name="stats-interop"),
     path("matches/new/", views.match_new, name="match-new"),
@@ -28,4 +29,5 @@ urlpatterns = [
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
+    path("series/", include("frontend.series_urls")),
 ]

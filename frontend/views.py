@@ -15,9 +15,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
+from campaigns.selectors import adventure_match_closed
 from frontend import boards
 from frontend.forms import (
     SignupForm,
+    error_sentence,
     int_or_none,
     option_inputs,
     parse_inputs,
@@ -73,7 +75,8 @@ def home(request: HttpRequest) -> HttpResponse:
     mine = []
     campaigns = []
     if request.user.is_authenticated:
-        mine = list(selectors.match_list(user=request.user, mine=True).order_by("status", "-updated_at")[:20])
+        # "in_progress" sorts after "finished": descending puts the games still on the table first
+        mine = list(selectors.match_list(user=request.user, mine=True).order_by("-status", "-updated_at")[:20])
         campaigns = list(campaign_list(user=request.user, mine=True)[:10])
     public = list(selectors.match_list(user=request.user)[:10])
     return render(
@@ -132,7 +135,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
     seat_count = int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
     if seat_count not in ruleset.seats:
         seat_count = ruleset.seats[0]
-    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}}
+    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": True}
     if request.method == "POST":
         options, errors = parse_options(ruleset.options_schema, request.POST)
         if request.POST.get("catalog"):
@@ -151,7 +154,15 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Match created. Record the first move below.")
                 return redirect("match", match_id=match.pk)
         context["errors"] = errors
-        context["error_list"] = [f"{k}: {' '.join(v)}" for k, v in errors.items()]
+        extra = {f"seats.{i}": f"Seat {i}" for i in range(seat_count)} | {"seats": "Seats", "title": "Title"}
+        context["error_list"] = [
+            error_sentence(
+                {k if k.startswith(("seats", "title")) else f"options.{k}": v}, ruleset.options_schema, extra
+            )
+            for k, v in errors.items()
+        ]
+        context["title"] = request.POST.get("title", "")
+        context["is_public"] = request.POST.get("is_public") == "on"
     context["option_fields"] = option_inputs(
         ruleset.options_schema, form="opt", post=request.POST if request.method == "POST" else None,
         errors=context["errors"],
@@ -192,6 +203,8 @@ def match_detail(
         ms = selectors.match_state(match=match, viewer=viewer)
         at = None
     replaying = at is not None and at != ms.latest_version
+    closed = adventure_match_closed(match=match) if match.campaign_id else None
+    can_record = can_record and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
     # only recorders are offered moves; their state is the full one, so no second read of the head
@@ -220,6 +233,7 @@ def match_detail(
         "turn_names": [seat_names[s] for s in ms.turn_seats if s < len(seat_names)],
         "winner_names": [seat_names[s] for s in (ms.outcome or {}).get("winners", []) if s < len(seat_names)],
         "can_record": can_record,
+        "closed": closed,
         "replaying": replaying,
         "at": ms.version,
         "legal": [
@@ -228,6 +242,7 @@ def match_detail(
         "forms": forms_now,
         "forms_other": forms_other,
         "board": board,
+        "board_stylesheet": boards.STYLESHEETS.get(match.game, ""),
         "problem": problem,
         "feedback": feedback,
         "idempotency_key": uuid.uuid4().hex,
@@ -279,8 +294,8 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
         "move_json": request.POST.get("move", ""),
     }  # fmt: skip
     if form_errors:
-        problem.update(detail="Please correct the highlighted field.", errors=form_errors)
-        return match_detail(request, match_id, problem=problem, status=400)
+        problem["errors"] = form_errors
+        return _rerender(request, match, problem, 400)
     if request.POST.get("house_rule"):
         return _record_as_house_rule(request, match, problem, data)
     result, refused = record_or_rerender(
@@ -289,12 +304,29 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
             match=match, user=request.user, type=type_, seat=seat, data=data, **guards
         ),
         problem,
-        lambda problem, status: match_detail(request, match_id, problem=problem, status=status),
+        lambda problem, status: _rerender(request, match, problem, status),
     )
     if refused:
         return refused
     messages.success(request, _recorded_words(match, result, type_, seat, data))
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
+
+
+def _rerender(request: HttpRequest, match: Any, problem: dict[str, Any], status: int) -> HttpResponse:
+    """The match page again with the refusal; field errors are told in the form's words, not as paths."""
+    if problem.get("errors"):
+        spec = event_types_with_meta(get_ruleset(match.game)).get(problem.get("type", ""))
+        words = error_sentence(problem["errors"], spec.fields if spec else (), {"seat": "Player", "type": "Entry"})
+        problem["detail"] = f"Please correct: {words}"
+    return match_detail(request, match.pk, problem=problem, status=status)
+
+
+def _linked_words(request: HttpRequest, result: Any) -> None:
+    """Say which other streams the same action wrote (an adventure match carrying its result to the campaign)."""
+    for write in result.linked:
+        entries = ", ".join(str(v) for v in write.versions)
+        messages.info(request, f"The {write.kind} was updated in the same step (entries {entries}).")
 
 
 def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
@@ -325,12 +357,13 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
             **guards,
         ),
         problem,
-        lambda problem, status: match_detail(request, match.pk, problem=problem, status=status),
+        lambda problem, status: _rerender(request, match, problem, status),
     )  # fmt: skip
     if refused:
         return refused
     words = _recorded_words(match, result, problem["type"], problem["seat"], data)
     messages.success(request, f"{words} (house rule: {reason})")
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
@@ -340,7 +373,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     """Void the last entry that still counts (a new ``event_voided`` entry; history keeps both)."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     data = posted_void(request)
-    _, refused = record_or_rerender(
+    result, refused = record_or_rerender(
         request,
         lambda **guards: services.match_event_record(
             match=match, user=request.user, type=EVENT_VOIDED, data=data, **guards
@@ -351,6 +384,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     if refused:
         return refused
     messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
+    _linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 

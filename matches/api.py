@@ -73,6 +73,7 @@ def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> 
             "state": name_all(result.state, names),
             "outcome": name_all(outcome.to_dict(), names) if outcome else None,
             "override_pending": result.override_pending,
+            "linked": [w.to_dict() for w in result.linked],
         }
     ).data
 
@@ -141,7 +142,7 @@ class MatchEventsApi(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
     )
     def post(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(user=request.user, match_id=match_id)
+        match = selectors.match_get_brief(user=request.user, match_id=match_id)
         data = parse(EventInput, request.data)
         result = services.match_event_record(
             match=match,
@@ -169,10 +170,10 @@ class MatchStateApi(APIView):
 
     @extend_schema(parameters=[StateQuery], responses={200: StateOutput, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(user=request.user, match_id=match_id)
+        match, head = selectors.match_get_with_head(user=request.user, match_id=match_id)
         query = parse(StateQuery, request.query_params.dict())
         viewer = viewer_for(request.user, match, seat=query["seat"])
-        ms = selectors.match_state(match=match, at=query["at"], viewer=viewer)
+        ms = selectors.match_state(match=match, at=query["at"], viewer=viewer, head=head)
         return Response(StateOutput(ms).data)
 
 

@@ -47,7 +47,40 @@ def load_demo() -> list[str]:
         created.append(match.title)
     for loader in SCRIPTED.values():
         created.extend(loader(user))
+    created.extend(_history_demo(user))
+    created.extend(_series_demo(user))
     return created
+
+
+def _history_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """Months of earlier plays for the dashboards, through the real BG Stats import; the demo user is Ana."""
+    import json
+    from pathlib import Path
+
+    from matches.interop import bgstats_import
+    from matches.models import Player
+
+    doc = json.loads((Path(__file__).parent / "demo_bgstats.json").read_text(encoding="utf-8"))
+    report = bgstats_import(owner=user, doc=doc)
+    Player.objects.filter(owner=user, name="Ana", user__isnull=True).update(user=user)
+    return [f"{report.imported} earlier plays imported from a BG Stats file"]
+
+
+def _series_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """A series over four finished score-sheet evenings (a shared win among them), for the standings page."""
+    from campaigns.series import series_create, series_match_add
+
+    series = series_create(owner=user, name="Demo: Thursday league", game="scoresheet")
+    evenings = [(["Ana", "Bo", "Cy"], [41, 37, 29]), (["Bo", "Cy", "Di"], [52, 52, 30]),
+                (["Ana", "Cy", "Di"], [33, 45, 38]), (["Ana", "Bo", "Di"], [48, 31, 31])]  # fmt: skip
+    for night, (names, points) in enumerate(evenings, start=1):
+        match = match_create(owner=user, game="scoresheet", seats=[{"name": n} for n in names],
+                             title=f"League night {night}", options={"title": "Carcassonne"})  # fmt: skip
+        for seat, p in enumerate(points):
+            match_event_record(match=match, user=user, type="points_scored", seat=seat, data={"points": p})
+        match_event_record(match=match, user=user, type="game_ended", data={})
+        series_match_add(series=series, user=user, match_id=match.pk)
+    return [series.name]
 
 
 def _saltmarsh_demo(user) -> list[str]:  # type: ignore[no-untyped-def]

@@ -19,6 +19,19 @@ class DomainError(Exception):
         return {"code": self.code, "detail": self.detail}
 
 
+class WrappedRefusal(DomainError):
+    """A refusal caused by another error: keeps that error's status and code, says more in ``detail``."""
+
+    def __init__(self, detail: str, error: DomainError) -> None:
+        super().__init__(detail)
+        self.status_code = error.status_code
+        self.code = error.code
+        self.error = error
+
+    def body(self) -> dict[str, Any]:
+        return {**self.error.body(), "detail": self.detail}
+
+
 class InvalidInput(DomainError):
     """A malformed payload: wrong types, missing or unknown fields. ``errors``: field path → messages."""
 

@@ -270,7 +270,7 @@ def _index(items: Any, path: str, name_limit: int = 120) -> dict[Any, dict[str, 
 
 
 @dataclass
-class _Row:
+class PlayRow:
     player: str
     score: float | int | None
     winner: bool
@@ -285,7 +285,7 @@ class _ParsedPlay:
     played_at: datetime
     duration: int | None
     location: str
-    rows: list[_Row]
+    rows: list[PlayRow]
 
 
 def _parse(doc: Any) -> list[_ParsedPlay]:
@@ -339,7 +339,7 @@ def _parse(doc: Any) -> list[_ParsedPlay]:
             if not isinstance(order, int) or isinstance(order, bool):
                 raise ImportRefused(f"{at}.seatOrder", "Must be a whole number.")
             rows.append(
-                _Row(
+                PlayRow(
                     player=players[row["playerRefId"]]["name"],
                     score=_score(row.get("score"), f"{at}.score"),
                     winner=bool(row.get("winner")),
@@ -374,11 +374,6 @@ def _chronicle_game(game: dict[str, Any]) -> str | None:
 
 
 def _import_one(owner: AbstractBaseUser, play: _ParsedPlay) -> None:
-    from matches.services import match_create, match_event_record
-
-    if len(play.rows) > MAX_SEATS:
-        raise InvalidInput({"playerScores": [f"At most {MAX_SEATS} players."]})
-    seats = [{"name": r.player} for r in play.rows]
     starts = [i for i, r in enumerate(play.rows) if r.start]
     played = {
         "played_at": play.played_at,
@@ -387,34 +382,65 @@ def _import_one(owner: AbstractBaseUser, play: _ParsedPlay) -> None:
         "first_seat": starts[0] if starts else None,
         "source_uuid": play.uuid,
     }
-    title = play.game["name"][:120]
-    slug = _chronicle_game(play.game)
+    bgg = play.game.get("bggId")
+    finished_match_log(
+        owner=owner,
+        game_name=play.game["name"],
+        rows=play.rows,
+        played=played,
+        bgg_id=bgg if isinstance(bgg, int) and not isinstance(bgg, bool) and bgg > 0 else None,
+        highest_wins=bool(play.game.get("highestWins", True)),
+        cooperative=bool(play.game.get("cooperative", False)),
+        note="imported from BG Stats",
+    )
+
+
+@transaction.atomic
+def finished_match_log(
+    *, owner: AbstractBaseUser, game_name: str, rows: list[PlayRow], played: dict[str, Any], is_public: bool = False,
+    bgg_id: int | None = None, highest_wins: bool = True, cooperative: bool = False, note: str = "",
+) -> Match:  # fmt: skip
+    """Record a game played without move entry: a finished match of the Chronicle game with this name (when its
+    rules take that many players), else a score sheet, ending with ``result_recorded`` (winners and scores as
+    told). ``rows`` are in seat order. Raises :class:`InvalidInput`; nothing is written then."""
+    from matches.services import match_create, match_event_record
+
+    if not 1 <= len(rows) <= MAX_SEATS:
+        raise InvalidInput({"players": [f"Name 1 to {MAX_SEATS} players."]})
+    seats = [{"name": r.player} for r in rows]
+    title = " ".join(game_name.split())[:120]
+    if not title:
+        raise InvalidInput({"game": ["Name the game."]})
+    slug = _chronicle_game({"name": title, "bggId": bgg_id})
     match = None
     if slug is not None:
         try:
             with transaction.atomic():
-                match = match_create(owner=owner, game=slug, seats=seats, title=title, is_public=False, played=played)
+                match = match_create(
+                    owner=owner, game=slug, seats=seats, title=title, is_public=is_public, played=played
+                )
         except InvalidInput:
             match = None  # e.g. a player count the rules do not allow: keep it as a score sheet
     if match is None:
-        bgg = play.game.get("bggId")
-        options = {
-            "title": title,
-            "bgg_id": bgg if isinstance(bgg, int) and not isinstance(bgg, bool) and bgg > 0 else None,
-            "highest_wins": bool(play.game.get("highestWins", True)),
-            "cooperative": bool(play.game.get("cooperative", False)),
-        }
+        options = {"title": title, "bgg_id": bgg_id, "highest_wins": highest_wins, "cooperative": cooperative}
         match = match_create(
-            owner=owner, game="scoresheet", seats=seats, options=options, title=title, is_public=False, played=played
+            owner=owner,
+            game="scoresheet",
+            seats=seats,
+            options=options,
+            title=title,
+            is_public=is_public,
+            played=played,
         )
-    scores = {str(i): r.score for i, r in enumerate(play.rows) if r.score is not None}
-    winners = [i for i, r in enumerate(play.rows) if r.winner]
+    scores = {str(i): r.score for i, r in enumerate(rows) if r.score is not None}
+    winners = [i for i, r in enumerate(rows) if r.winner]
     match_event_record(
         match=match,
         user=owner,
         type=RESULT_RECORDED,
-        data={"winners": winners, "draw": False, "scores": scores or None, "note": "imported from BG Stats"},
+        data={"winners": winners, "draw": False, "scores": scores or None, "note": note},
     )
+    return match
 
 
 def bgstats_import(*, owner: AbstractBaseUser, doc: Any) -> ImportReport:

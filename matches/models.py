@@ -12,8 +12,11 @@ class Stream(models.Model):
 
     KIND_MATCH = "match"
     KIND_CAMPAIGN = "campaign"
+    KIND_SERIES = "series"
 
-    kind = models.CharField(max_length=16, choices=[(KIND_MATCH, "Match"), (KIND_CAMPAIGN, "Campaign")])
+    kind = models.CharField(
+        max_length=16, choices=[(KIND_MATCH, "Match"), (KIND_CAMPAIGN, "Campaign"), (KIND_SERIES, "Series")]
+    )
     game = models.CharField(max_length=64)
     options = models.JSONField(default=dict)
     seat_count = models.PositiveSmallIntegerField(default=0)
@@ -280,6 +283,7 @@ class PlayedMatch(models.Model):
     # the match's visibility, copied so that reads filter without joining matches (both fixed at creation)
     is_public = models.BooleanField(default=True)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    title = models.CharField(max_length=120, blank=True, default="")  # a score sheet's game name
     played_at = models.DateTimeField()
     seats = models.PositiveSmallIntegerField()
     first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -305,6 +309,7 @@ class PlayerResult(models.Model):
     game = models.CharField(max_length=64)
     is_public = models.BooleanField(default=True)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    title = models.CharField(max_length=120, blank=True, default="")  # a score sheet's game name
     played_at = models.DateTimeField()
     won = models.BooleanField(default=False)
     drawn = models.BooleanField(default=False)

@@ -113,12 +113,22 @@ class StateOutput(serializers.Serializer):
         return {"seats": obj.turn_seats, "phase": obj.phase, "prompt": obj.prompt, "line": obj.turn_line}
 
 
+class LinkedWriteOutput(serializers.Serializer):
+    """Entries another stream received in the same transaction (an adventure concluding its campaign)."""
+
+    kind = serializers.CharField()
+    id = serializers.IntegerField()
+    versions = serializers.ListField(child=serializers.IntegerField())
+    version = serializers.IntegerField()
+
+
 class AppendOutput(serializers.Serializer):
     version = serializers.IntegerField()
     position = serializers.IntegerField()
     state = serializers.JSONField()
     outcome = OutcomeOutput(allow_null=True)
     override_pending = serializers.BooleanField()
+    linked = LinkedWriteOutput(many=True, required=False)
 
 
 class EventOutput(serializers.Serializer):

@@ -211,31 +211,35 @@ def match_event_record(
     """
     if not match_can_record(user, match):
         raise NotAllowed("Only the match's owner and the recorders they named may record moves.")
-    try:
-        result = stream_event_record(
-            stream_id=match.stream_id,
-            game=match.game,
-            seat_count=match.stream.seat_count,
-            type=type,
-            seat=seat,
-            data=data,
-            user_id=user.pk,
-            expected_version=expected_version,
-            idempotency_key=idempotency_key,
-            client_time=client_time,
-            request_id=request_id,
-        )
-    except RuleBroken as refused:  # rulesets speak of seats; the table hears names
-        raise refused.named(match_seat_names(match)) from None
-    finished = _match_status_sync(match, result.state)
-    if finished and match.campaign_id is not None:
-        from campaigns.services import campaign_adventure_conclude
 
-        campaign_adventure_conclude(match=match, user=user)
+    def record() -> store.AppendResult:
+        try:
+            return stream_event_record(
+                stream_id=match.stream_id,
+                game=match.game,
+                seat_count=match.stream.seat_count,
+                type=type,
+                seat=seat,
+                data=data,
+                user_id=user.pk,
+                expected_version=expected_version,
+                idempotency_key=idempotency_key,
+                client_time=client_time,
+                request_id=request_id,
+            )
+        except RuleBroken as refused:  # rulesets speak of seats; the table hears names
+            raise refused.named(match_seat_names(match)) from None
+
+    if match.campaign_id is not None:  # an adventure of a campaign: both streams, one transaction
+        from campaigns.bridge import adventure_match_record
+
+        return adventure_match_record(match=match, user=user, record=record, request_id=request_id)
+    result = record()
+    match_status_sync(match, result.state)
     return result
 
 
-def _match_status_sync(match: Match, state: dict[str, Any]) -> bool:
+def match_status_sync(match: Match, state: dict[str, Any]) -> bool:
     """Set ``Match.status`` from the outcome of ``state`` when it changed (rare: a win, or its undo).
 
     Returns True when the match has just finished.

@@ -6,22 +6,30 @@ Every function takes the viewing user and a :class:`StatsFilter`; only matches t
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import statistics
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any
+from urllib.parse import quote
 
+from django.core.cache import cache
 from django.db import connection
-from django.db.models import Avg, Count, Max, Min, Q, QuerySet, Sum
+from django.db.models import Avg, Count, Max, Min, Q, QuerySet
 from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from matches.errors import InvalidInput, NotFound
-from matches.models import Match, MatchFact, PlayedMatch, Player, PlayerResult
+from matches.models import Match, MatchFact, PlayedMatch, Player, PlayerMerge, PlayerResult, ProjectionCheckpoint
 from matches.people import player_canonical
 from matches.selectors import UserLike
 from rulesets import UnknownGame, get_ruleset
+
+logger = logging.getLogger(__name__)
+MEMO_SECONDS = 600
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,7 @@ class StatsFilter:
     """Which finished matches count: a game, a date range (inclusive days), a group of players who all sat."""
 
     game: str | None = None
+    title: str | None = None  # a score sheet's game name
     since: date | None = None
     until: date | None = None
     players: tuple[int, ...] = ()
@@ -37,6 +46,8 @@ class StatsFilter:
         parts = []
         if self.game:
             parts.append(f"game={self.game}")
+        if self.title:
+            parts.append("title=" + quote(self.title))
         if self.since:
             parts.append(f"since={self.since.isoformat()}")
         if self.until:
@@ -75,7 +86,8 @@ def stats_filter_parse(params: Any) -> StatsFilter:
     since, until = day("since"), day("until")
     if since and until and since > until:
         raise InvalidInput({"until": ["Must not be before since."]})
-    return StatsFilter(game=game, since=since, until=until, players=tuple(sorted(set(players))))
+    title = " ".join(str(params.get("title") or "").split())[:120] or None
+    return StatsFilter(game=game, title=title, since=since, until=until, players=tuple(sorted(set(players))))
 
 
 def _visible_match_ids(user: UserLike) -> QuerySet[Match]:
@@ -108,6 +120,8 @@ def played_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayedMatch]:
     start, end = _bounds(f)
     if f.game:
         qs = qs.filter(game=f.game)
+    if f.title:
+        qs = qs.filter(title__iexact=f.title)
     if start:
         qs = qs.filter(played_at__gte=start)
     if end:
@@ -123,6 +137,8 @@ def results_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayerResult]:
     start, end = _bounds(f)
     if f.game:
         qs = qs.filter(game=f.game)
+    if f.title:
+        qs = qs.filter(title__iexact=f.title)
     if start:
         qs = qs.filter(played_at__gte=start)
     if end:
@@ -195,6 +211,10 @@ def player_ref(player: Player) -> dict[str, Any]:
 
 def players_table(*, user: UserLike, f: StatsFilter, limit: int = 500) -> list[dict[str, Any]]:
     """Each player's record over the visible finished matches, most played first (one GROUP BY)."""
+    return _memo("players", user, f, str(limit), lambda: _players_table(user, f, limit))
+
+
+def _players_table(user: UserLike, f: StatsFilter, limit: int) -> list[dict[str, Any]]:
     rows = (
         results_qs(user, f)
         .values("player_id")
@@ -261,7 +281,7 @@ def player_dashboard(*, user: UserLike, player_id: int, f: StatsFilter) -> Playe
     owned = user.is_authenticated and player.owner_id == user.pk
     if not owned and not Match.objects.filter(pk__in=_visible_match_ids(user), seats__player=player).exists():
         raise NotFound(f"No player {player_id}.")  # players are as private as the matches they sat in
-    return _dashboard([player], results_qs(user, f).filter(player=player))
+    return _dashboard([player], results_qs(user, f).filter(player=player), user, f)
 
 
 def person_dashboard(*, user: UserLike, person: Any, f: StatsFilter) -> PlayerDashboard | None:
@@ -269,7 +289,7 @@ def person_dashboard(*, user: UserLike, person: Any, f: StatsFilter) -> PlayerDa
     players = list(Player.objects.filter(user=person).select_related("owner", "user").order_by("pk"))
     if not players:
         return None
-    return _dashboard(players, results_qs(user, f).filter(player__in=players))
+    return _dashboard(players, results_qs(user, f).filter(player__in=players), user, f)
 
 
 _TALLY = {
@@ -283,30 +303,78 @@ def _record(row: dict[str, Any]) -> Record:
     return Record(played=row["played"] or 0, won=row["won"] or 0, drawn=row["drawn"] or 0)
 
 
-def _dashboard(players: list[Player], mine: QuerySet[PlayerResult]) -> PlayerDashboard:
-    """Every figure is an aggregate query over the read model (no per-match work in Python)."""
-    board = PlayerDashboard(players=players)
-    board.overall = _record(mine.aggregate(**_TALLY))
-    by_game = mine.values("game").annotate(**_TALLY).order_by()
-    board.by_game = sorted(
-        ({"game": r["game"], "name": _game_name(r["game"]), **_record(r).to_dict()} for r in by_game),
+def _dashboard(players: list[Player], mine: QuerySet[PlayerResult], user: UserLike, f: StatsFilter) -> PlayerDashboard:
+    ids = ",".join(str(p.pk) for p in players)
+    figures = _memo("player", user, f, ids, lambda: _figures(players, mine))
+    board = PlayerDashboard(players=players, overall=Record(**figures["overall"]))
+    for name in ("by_game", "by_month", "streaks", "head_to_head", "favourite_games", "first_player"):
+        setattr(board, name, figures[name])
+    recent = (
+        Match.objects.filter(pk__in=figures["recent"])
+        .select_related("summary", "owner")
+        .prefetch_related("seats__player")
+    )
+    order = {pk: i for i, pk in enumerate(figures["recent"])}
+    board.recent = sorted(recent, key=lambda m: order[m.pk])
+    return board
+
+
+def _figures(players: list[Player], mine: QuerySet[PlayerResult]) -> dict[str, Any]:
+    """Every figure of a dashboard, each an aggregate query over the read model (no per-match work in Python)."""
+    totals = _record(mine.aggregate(**_TALLY))
+    by_game = sorted(
+        (
+            {
+                "game": r["game"],
+                "title": r["title"],
+                "name": r["title"] or _game_name(r["game"]),
+                **_record(r).to_dict(),
+            }
+            for r in mine.values("game", "title").annotate(**_TALLY).order_by()
+        ),
         key=lambda d: (-d["played"], d["name"]),
     )
-    board.favourite_games = board.by_game[:3]
     months: dict[str, dict[str, int]] = defaultdict(dict)
     for r in mine.annotate(month=TruncMonth("played_at")).values("month", "game").annotate(n=Count("pk")).order_by():
         months[r["month"].strftime("%Y-%m")][r["game"]] = r["n"]
-    board.by_month = [{"month": m, "games": g, "plays": sum(g.values())} for m, g in sorted(months.items())]
-    board.first_player = _record(mine.filter(started=True).aggregate(**_TALLY)).to_dict()
-    board.streaks = _streaks(list(mine.order_by("played_at", "match_id").values_list("won", "drawn")))
-    board.head_to_head = _head_to_head(mine, [p.pk for p in players])
-    recent_ids = list(mine.order_by("-played_at", "-match_id").values_list("match_id", flat=True)[:15])
-    recent = (
-        Match.objects.filter(pk__in=recent_ids).select_related("summary", "owner").prefetch_related("seats__player")
-    )
-    order = {pk: i for i, pk in enumerate(recent_ids)}
-    board.recent = sorted(recent, key=lambda m: order[m.pk])
-    return board
+    return {
+        "overall": {"played": totals.played, "won": totals.won, "drawn": totals.drawn},
+        "by_game": by_game,
+        "favourite_games": by_game[:3],
+        "by_month": [{"month": m, "games": g, "plays": sum(g.values())} for m, g in sorted(months.items())],
+        "first_player": _record(mine.filter(started=True).aggregate(**_TALLY)).to_dict(),
+        "streaks": _streaks(list(mine.order_by("played_at", "match_id").values_list("won", "drawn"))),
+        "head_to_head": _head_to_head(mine, [p.pk for p in players]),
+        "recent": list(mine.order_by("-played_at", "-match_id").values_list("match_id", flat=True)[:15]),
+    }
+
+
+def _generation() -> str:
+    """Changes whenever the read model may have: the projector moved on, a merge or a claim was recorded."""
+    checkpoint = ProjectionCheckpoint.objects.filter(name="play_stats").values_list("position", flat=True).first()
+    merges = PlayerMerge.objects.aggregate(n=Max("pk"))["n"]
+    claims = Player.objects.filter(user__isnull=False).count()
+    return f"{checkpoint}:{merges}:{claims}"
+
+
+def _memo(kind: str, user: UserLike, f: StatsFilter, extra: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, kept in the cache until the read model changes (keyed by its generation, the viewer and
+    the filter). A cache that is down only costs the computation."""
+    viewer = f"u{user.pk}" if user and user.is_authenticated else "anon"
+    raw = f"{kind}|{_generation()}|{viewer}|{f.query_string()}|{extra}"
+    key = "stats:" + hashlib.sha256(raw.encode()).hexdigest()
+    try:
+        hit = cache.get(key)
+    except Exception:
+        hit = None
+    if hit is not None:
+        return hit
+    value = compute()
+    try:
+        cache.set(key, value, MEMO_SECONDS)
+    except Exception:  # Redis down: the figures were computed, just not kept
+        logger.warning("stats cache unavailable; figures computed without caching", exc_info=True)
+    return value
 
 
 def _streaks(results: list[tuple[bool, bool]]) -> dict[str, Any]:
@@ -356,7 +424,11 @@ def game_dashboard(*, user: UserLike, game: str, f: StatsFilter) -> dict[str, An
         ruleset = get_ruleset(game)
     except UnknownGame:
         raise NotFound(f"No game '{game}'.") from None
-    f = StatsFilter(game=game, since=f.since, until=f.until, players=f.players)
+    return _memo("game", user, f, game, lambda: _game_figures(ruleset, user, game, f))
+
+
+def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> dict[str, Any]:
+    f = StatsFilter(game=game, title=f.title, since=f.since, until=f.until, players=f.players)
     plays = played_qs(user, f)
     results = results_qs(user, f)
     totals = plays.aggregate(plays=Count("pk"), draws=Count("pk", filter=Q(draw=True)))
@@ -374,7 +446,8 @@ def game_dashboard(*, user: UserLike, game: str, f: StatsFilter) -> dict[str, An
         insights[r["key"]][r["value"]] = r["n"]
     return {
         "game": game,
-        "name": ruleset.name,
+        "title": f.title,
+        "name": (plays.values_list("title", flat=True).first() or f.title) if f.title else ruleset.name,
         "plays": totals["plays"],
         "draws": totals["draws"],
         "by_month": [{"month": r["month"].strftime("%Y-%m"), "plays": r["n"]} for r in months],
@@ -439,5 +512,8 @@ def _histogram(qs: QuerySet[Any], column: str, bins: int = 8) -> dict[str, Any]:
 
 def games_overview(*, user: UserLike, f: StatsFilter) -> list[dict[str, Any]]:
     """Every game with its number of finished plays (most played first)."""
-    rows = played_qs(user, f).values("game").annotate(plays=Count("pk"), moves=Sum("moves")).order_by("-plays")
-    return [{"game": r["game"], "name": _game_name(r["game"]), "plays": r["plays"]} for r in rows]
+    rows = played_qs(user, f).values("game", "title").annotate(plays=Count("pk")).order_by("-plays")
+    return [
+        {"game": r["game"], "title": r["title"], "name": r["title"] or _game_name(r["game"]), "plays": r["plays"]}
+        for r in rows
+    ]

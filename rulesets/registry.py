@@ -17,6 +17,7 @@ _MODULES = (
     "rulesets.bone_wars",
     "rulesets.scoresheet",
     "rulesets.the_first_spine",
+    "rulesets.series",
 )
 
 _registry: dict[str, Ruleset] | None = None

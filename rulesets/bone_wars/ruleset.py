@@ -489,6 +489,23 @@ class BoneWars(Ruleset):
             return "The table paused: end of the sitting"
         return super().describe(event, seat_names)
 
+    def insights(self, state: State) -> dict[str, Any]:
+        """What decided a finished game (RP, species, circumference, or a shared win) and how far apart the
+        RP ended (the spread between the highest and lowest score, in bands of 10)."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return {}
+        reason = outcome.reason
+        decided = (
+            "shared win" if len(outcome.winners) > 1
+            else "cranial circumference" if "circumference" in reason
+            else "species in the archive" if "species" in reason
+            else "most RP"
+        )  # fmt: skip
+        rps = [p["rp"] for p in state["players"]]
+        band = (max(rps) - min(rps)) // 10 * 10
+        return {"decided by": decided, "RP spread": f"{band}–{band + 9}"}
+
     def warnings(self, state: State) -> list[str]:
         if not state["finished"]:
             return []

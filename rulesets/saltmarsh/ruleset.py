@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
-from rulesets.saltmarsh.bridge import events_from_adventure
+from rulesets.saltmarsh.bridge import conclusion_from_adventure
+from rulesets.saltmarsh.cards import CARD_FIELDS, card_field, is_item, treasure_card
 from rulesets.saltmarsh.sheet import gold_ledger, norm, sheet
 from rulesets.schema import Field
 
@@ -25,6 +26,7 @@ R_LEVEL = f"{R_TOWN} › 5. Level Up"
 R_TOKENS = f"{R_TOWN} › Advancement Tokens"
 R_TRACKER = f"{BOOK} › Campaign Tracker"
 R_STREAM = "Chronicle › Campaign stream"
+R_BRIDGE = "Chronicle › Adventures played as matches"
 
 TOWN = "town"
 ADVENTURE = "adventure"
@@ -58,22 +60,23 @@ TOWN_EVENTS = frozenset(
         "advancement_token_bought",
     }
 )
-ADVENTURE_EVENTS = frozenset({"treasure_gained", "gold_gained", "adventure_completed", "adventure_failed"})
+ADVENTURE_EVENTS = frozenset(
+    {
+        "treasure_gained",
+        "treasure_used",
+        "gold_gained",
+        "adventure_completed",
+        "adventure_failed",
+        "adventure_concluded",
+    }
+)
+# What happens in an adventure played as a match is recorded in the match; these hand entries are refused then.
+HAND_ADVENTURE_EVENTS = ADVENTURE_EVENTS - {"adventure_concluded"}
+# Written only by the adventure match itself (campaigns.bridge), never typed at the campaign.
+BRIDGE_EVENTS = frozenset({"adventure_concluded"})
+BRIDGE_FIELDS = frozenset({"match"})  # data fields only the bridge may fill (``adventure_started.match``)
 
 NAME = 60  # longest hero / item / adventure name
-
-
-def _item_field(name: str = "item") -> Field:
-    return Field(
-        name,
-        "object",
-        label="Treasure card",
-        fields=(
-            Field("name", "str", max_length=NAME, label="Card name"),
-            Field("buy", "int", required=False, nullable=True, minimum=0, label="Buy value (gp)"),
-            Field("sell", "int", required=False, nullable=True, minimum=0, label="Sell value (gp)"),
-        ),
-    )
 
 
 _SHOP_CARD = Field(
@@ -84,6 +87,17 @@ _SHOP_CARD = Field(
         Field("item", "bool", label="Is an Item"),
         Field("buy", "int", required=False, nullable=True, minimum=0, label="Buy value (gp)"),
         Field("sell", "int", required=False, nullable=True, minimum=0, label="Sell value (gp)"),
+    ),
+)
+
+_CONCLUDED_HERO = Field(
+    "hero",
+    "object",
+    fields=(
+        Field("hero", "str", max_length=NAME),
+        Field("found", "list", item=Field("card", "object", fields=CARD_FIELDS), max_items=100),
+        Field("used", "list", item=Field("item", "str", max_length=NAME), max_items=100),
+        Field("gold", "int", minimum=0),
     ),
 )
 
@@ -110,9 +124,25 @@ EVENT_TYPES: dict[str, EventType] = {
             "Adventure started",
             Field("adventure", "str", max_length=NAME, label="Adventure"),
             Field("heroes", "list", item=Field("hero", "str", max_length=NAME), min_items=1, max_items=5),
+            Field(
+                "match",
+                "int",
+                required=False,
+                nullable=True,
+                minimum=1,
+                label="Adventure match",
+                help="Set by Chronicle when the adventure is played move by move as a match.",
+            ),
             description="The named heroes set out; no town action until the adventure is completed or failed.",
         ),
-        _et("treasure_gained", "Treasure gained", _HERO, _item_field(), description="A Treasure card found."),
+        _et("treasure_gained", "Treasure gained", _HERO, card_field(), description="A Treasure card found."),
+        _et(
+            "treasure_used",
+            "Treasure used up",
+            _HERO,
+            Field("item", "str", max_length=NAME, label="Card"),
+            description="A Treasure card the hero held is spent or lost during the adventure.",
+        ),
         _et(
             "gold_gained",
             "Gold gained",
@@ -129,6 +159,17 @@ EVENT_TYPES: dict[str, EventType] = {
         ),
         _et(
             "adventure_failed", "Adventure failed", description="Treasure and gold are kept; no missed-adventure gold."
+        ),
+        _et(
+            "adventure_concluded",
+            "Adventure concluded (from its match)",
+            Field("match", "int", minimum=1, label="Adventure match"),
+            Field("adventure", "str", max_length=NAME, label="Adventure"),
+            Field("result", "choice", choices=("won", "lost"), label="Result"),
+            Field("reward", "int", minimum=0, label="Aftermath gold per hero"),
+            Field("heroes", "list", item=_CONCLUDED_HERO, max_items=5),
+            description="Written by the adventure match when it is won or lost: each hero's cards found and "
+            "used up, gold found, and the result.",
         ),
         _et(
             "powers_swapped",
@@ -178,6 +219,10 @@ EVENT_TYPES: dict[str, EventType] = {
 }
 
 
+def _gp(n: int) -> str:
+    return f"{n:,} gp"
+
+
 def _violation(code: str, message: str, rule: str) -> RuleViolation:
     return RuleViolation(code, message, rule)
 
@@ -210,12 +255,92 @@ def _current_adventure(state: State) -> dict[str, Any] | None:
     return None
 
 
+def adventure_of_match(state: State, match: int) -> dict[str, Any] | None:
+    """The adventure played as match ``match`` (its ``adventure_started`` named the match), or None."""
+    for adventure in reversed(state["adventures"]):
+        if adventure.get("match") == match:
+            return adventure
+    return None
+
+
+def match_closed_reason(state: State, match: int) -> str | None:
+    """Why match ``match`` can no longer change the campaign, or None while it still can.
+
+    A match is open while its adventure is in progress, and while the adventure it concluded is still the
+    campaign's latest one (a correction in the match then flows through). Once a later adventure has
+    started, or when the campaign never linked this match, the match is closed.
+    """
+    adventure = adventure_of_match(state, match)
+    if adventure is None:
+        return f"No adventure of this campaign is played as match #{match}."
+    if adventure is not state["adventures"][-1]:
+        later = state["adventures"][-1]["adventure"]
+        return (
+            f"{adventure['adventure']} is {adventure['result']} on the campaign and {later} has started since: "
+            f"match #{match} is closed and can no longer change the campaign."
+        )
+    return None
+
+
+def _refuse_hand_entry_on_match(current: dict[str, Any]) -> None:
+    """What happens in an adventure played as a match is recorded there; its result arrives from it."""
+    if current.get("match") is not None:
+        raise _violation(
+            "played_as_match",
+            f"{current['adventure']} is being played move by move as match #{current['match']}: record it "
+            "there; its treasure, gold and result reach the campaign when the match is won or lost.",
+            R_BRIDGE,
+        )
+
+
 def _find_item(items: list[dict[str, Any]], name: str) -> int | None:
     key = norm(name)
     for i, item in enumerate(items):
         if norm(item["name"]) == key:
             return i
     return None
+
+
+def _take_card(hero: dict[str, Any], name: str) -> dict[str, Any]:
+    """Remove and return the hero's card called ``name``; ``ValueError`` when the hero holds none."""
+    pos = _find_item(hero["items"], name)
+    if pos is None:
+        raise ValueError(f"{hero['name']} does not hold {name}")
+    return hero["items"].pop(pos)
+
+
+def _refuse_on_match(s: State) -> None:
+    """An override bends rules, not data: a hand entry cannot reach into an adventure played as a match."""
+    current = _current_adventure(s)
+    if current is not None and current.get("match") is not None:
+        raise ValueError(f"{current['adventure']} is played as match #{current['match']}; record it there")
+
+
+def _concludable(s: State) -> dict[str, Any]:
+    """The adventure a hand-recorded result concludes: the one in progress, not played as a match."""
+    current = _current_adventure(s)
+    if current is None:
+        raise ValueError("no adventure is in progress to conclude")
+    _refuse_on_match(s)
+    return current
+
+
+def _complete(s: State, adv: dict[str, Any], reward: int) -> None:
+    adv["result"] = COMPLETED
+    s["phase"] = TOWN
+    missed = s["options"]["missed_adventure_gold"]
+    for i, hero in enumerate(s["heroes"]):
+        if hero["retired"]:
+            continue
+        if i in adv["hero_ids"]:
+            _gold(s, i, reward, "adventure", f"Aftermath of {adv['adventure']}")
+        else:
+            _gold(s, i, missed, "missed_adventure", f"Missed {adv['adventure']}")
+
+
+def _fail(s: State, adv: dict[str, Any]) -> None:
+    adv["result"] = FAILED
+    s["phase"] = TOWN
 
 
 def sale_value(item: dict[str, Any]) -> int | None:
@@ -228,18 +353,21 @@ def sale_value(item: dict[str, Any]) -> int | None:
 
 
 def _gold(s: State, idx: int, delta: int, cause: str, note: str) -> None:
-    """Change a hero's gold and write the ledger row (rows are only written for non-zero changes)."""
+    """Change a hero's gold and write the ledger row (rows are only written for non-zero changes).
+
+    Raises ``ValueError`` rather than leave a hero below 0 gp (an overridden entry is then ``unplayable``).
+    """
     if delta == 0:
         return
     hero = s["heroes"][idx]
+    if hero["gold"] + delta < 0:
+        raise ValueError(
+            f"{hero['name']} has {_gp(hero['gold'])} and cannot pay {_gp(-delta)}: gold never goes below zero"
+        )
     hero["gold"] += delta
     hero["ledger"].append(
         {"version": s["events_applied"], "delta": delta, "cause": cause, "note": note, "balance": hero["gold"]}
     )
-
-
-def _gp(n: int) -> str:
-    return f"{n:,} gp"
 
 
 class SaltmarshCampaign(Ruleset):
@@ -248,7 +376,7 @@ class SaltmarshCampaign(Ruleset):
     slug = "saltmarsh"
     name = "Ghosts of Saltmarsh (campaign)"
     seats = (0,)
-    version = 1
+    version = 2
     kind = "campaign"
     rulebook = "ghosts-of-saltmarsh.txt"
     options_schema = (
@@ -323,12 +451,15 @@ class SaltmarshCampaign(Ruleset):
                 f"{what} only between adventures; {current['adventure']} is still in progress.",
                 R_TOWN,
             )
-        if event.type in ADVENTURE_EVENTS and current is None:
+        if event.type in HAND_ADVENTURE_EVENTS and current is None:
             raise _violation(
                 "no_adventure",
                 "No adventure is in progress; start one before recording what happens in it.",
                 R_CAMPAIGN,
             )
+        if event.type in HAND_ADVENTURE_EVENTS:
+            assert current is not None
+            _refuse_hand_entry_on_match(current)
         check: Callable[[State, dict[str, Any]], None] = getattr(self, f"_check_{event.type}")
         check(state, event.data)
 
@@ -355,6 +486,41 @@ class SaltmarshCampaign(Ruleset):
             if idx in seen:
                 raise _violation("duplicate_hero", f"{name} is listed twice for this adventure.", R_CAMPAIGN)
             seen.add(idx)
+
+    def _check_treasure_used(self, state: State, data: dict[str, Any]) -> None:
+        idx = self._check_in_party(state, data["hero"])
+        hero = state["heroes"][idx]
+        if _find_item(hero["items"], data["item"]) is None:
+            raise _violation("item_not_held", f"{hero['name']} does not hold {data['item']}.", R_CARRY)
+
+    def _check_adventure_concluded(self, state: State, data: dict[str, Any]) -> None:
+        adventure = adventure_of_match(state, data["match"])
+        if adventure is None:
+            raise _violation(
+                "unknown_match", f"No adventure of this campaign is played as match #{data['match']}.", R_BRIDGE
+            )
+        if adventure["result"] != IN_PROGRESS:
+            raise _violation(
+                "adventure_closed",
+                f"{adventure['adventure']} (match #{data['match']}) is already {adventure['result']} on the "
+                "campaign; this match can no longer change it.",
+                R_BRIDGE,
+            )
+        if norm(data["adventure"]) != norm(adventure["adventure"]):
+            raise _violation(
+                "other_adventure",
+                f"Match #{data['match']} plays {adventure['adventure']}, not {data['adventure']}.",
+                R_BRIDGE,
+            )
+        for entry in data["heroes"]:
+            idx = self._check_in_party(state, entry["hero"])
+            hero = state["heroes"][idx]
+            remaining = list(hero["items"])
+            for name in entry["used"]:
+                pos = _find_item(remaining, name)
+                if pos is None:
+                    raise _violation("item_not_held", f"{hero['name']} does not hold {name} to use it up.", R_CARRY)
+                remaining.pop(pos)
 
     def _check_in_party(self, state: State, name: str) -> int:
         idx = _require_hero(state, name, R_CARRY)
@@ -389,11 +555,12 @@ class SaltmarshCampaign(Ruleset):
         pos = _find_item(hero["items"], data["item"])
         if pos is None:
             raise _violation("item_not_held", f"{hero['name']} does not hold {data['item']}.", R_SELL)
-        if sale_value(hero["items"][pos]) is None:
+        card = hero["items"][pos]
+        if not is_item(card):
+            raise _violation("not_an_item", f"{card['name']} is not an Item: only Item cards can be sold.", R_SELL)
+        if sale_value(card) is None:
             raise _violation(
-                "not_an_item",
-                f"{hero['items'][pos]['name']} has neither a sell nor a buy value: only Item cards can be sold.",
-                R_SELL,
+                "no_value", f"{card['name']} has neither a sell nor a buy value, so it sells for nothing.", R_SELL
             )
 
     def _check_shop_revealed(self, state: State, data: dict[str, Any]) -> None:
@@ -425,20 +592,6 @@ class SaltmarshCampaign(Ruleset):
         taker = _require_hero(state, data["to"], R_TRADE)
         if giver == taker:
             raise _violation("same_hero", "A hero cannot trade with themselves.", R_TRADE)
-        if not state["adventures"]:
-            raise _violation(
-                "not_in_adventure",
-                "Trades are only between heroes of the adventure just played, and none has been played yet.",
-                R_TRADE,
-            )
-        last = state["adventures"][-1]
-        for idx in (giver, taker):
-            if idx not in last["hero_ids"]:
-                raise _violation(
-                    "not_in_adventure",
-                    f"{state['heroes'][idx]['name']} did not take part in {last['adventure']}; only its heroes may trade.",
-                    R_TRADE,
-                )
         if not data["items"] and data["gold"] == 0:
             raise _violation("empty_trade", "A trade must hand over at least one card or some gold.", R_TRADE)
         hero = state["heroes"][giver]
@@ -447,7 +600,13 @@ class SaltmarshCampaign(Ruleset):
             pos = _find_item(remaining, name)
             if pos is None:
                 raise _violation("item_not_held", f"{hero['name']} does not hold {name} to give.", R_TRADE)
-            remaining.pop(pos)
+            card = remaining.pop(pos)
+            if not is_item(card):
+                raise _violation(
+                    "not_an_item",
+                    f"{card['name']} is not an Item: only Item Treasure cards and gold can change hands.",
+                    R_TRADE,
+                )
         if data["gold"] > hero["gold"]:
             raise _violation("not_enough_gold", f"{hero['name']} has only {_gp(hero['gold'])} to give.", R_TRADE)
 
@@ -484,6 +643,8 @@ class SaltmarshCampaign(Ruleset):
         return s
 
     def _apply_hero_joined(self, s: State, data: dict[str, Any]) -> None:
+        if not data["hero"].strip() or find_hero(s, data["hero"]) is not None:
+            raise ValueError(f"an active hero is already called {data['hero']!r} (names must tell heroes apart)")
         s["heroes"].append(
             {
                 "name": " ".join(data["hero"].split()),
@@ -499,83 +660,110 @@ class SaltmarshCampaign(Ruleset):
         )
 
     def _apply_hero_retired(self, s: State, data: dict[str, Any]) -> None:
-        s["heroes"][_require_hero(s, data["hero"], R_TRACKER)]["retired"] = True
+        idx = _require_hero(s, data["hero"], R_TRACKER)
+        current = _current_adventure(s)
+        if current is not None and idx in current["hero_ids"]:
+            raise ValueError(f"{s['heroes'][idx]['name']} is on {current['adventure']}, which is still in progress")
+        s["heroes"][idx]["retired"] = True
 
     def _apply_adventure_started(self, s: State, data: dict[str, Any]) -> None:
+        current = _current_adventure(s)
+        if current is not None:
+            raise ValueError(f"{current['adventure']} is still in progress; only one adventure at a time")
         ids = [_require_hero(s, name, R_CAMPAIGN) for name in data["heroes"]]
+        if not ids:
+            raise ValueError("an adventure needs at least one hero")
+        if len(set(ids)) != len(ids):
+            raise ValueError("a hero is listed twice for the adventure")
+        match = data.get("match")
+        if match is not None and adventure_of_match(s, match) is not None:
+            raise ValueError(f"match #{match} already plays another adventure")
         s["adventures"].append(
             {
                 "adventure": data["adventure"],
                 "heroes": [s["heroes"][i]["name"] for i in ids],
                 "hero_ids": ids,
                 "result": IN_PROGRESS,
+                "match": match,
+                "conclusion": None,
             }
         )
         s["phase"] = ADVENTURE
         s["display"] = []
 
     def _apply_treasure_gained(self, s: State, data: dict[str, Any]) -> None:
-        item = data["item"]
         idx = _require_hero(s, data["hero"], R_CARRY)
-        s["heroes"][idx]["items"].append({"name": item["name"], "buy": item.get("buy"), "sell": item.get("sell")})
+        _refuse_on_match(s)
+        s["heroes"][idx]["items"].append(treasure_card(data["item"]))
+
+    def _apply_treasure_used(self, s: State, data: dict[str, Any]) -> None:
+        idx = _require_hero(s, data["hero"], R_CARRY)
+        _refuse_on_match(s)
+        _take_card(s["heroes"][idx], data["item"])
 
     def _apply_gold_gained(self, s: State, data: dict[str, Any]) -> None:
         idx = _require_hero(s, data["hero"], R_CARRY)
+        _refuse_on_match(s)
         adventure = s["adventures"][-1]["adventure"] if s["adventures"] else "the adventure"
         _gold(s, idx, data["amount"], "treasure", f"Gold found in {adventure}")
 
     def _apply_adventure_completed(self, s: State, data: dict[str, Any]) -> None:
-        adv = s["adventures"][-1]
-        adv["result"] = COMPLETED
-        s["phase"] = TOWN
-        missed = s["options"]["missed_adventure_gold"]
-        for i, hero in enumerate(s["heroes"]):
-            if hero["retired"]:
-                continue
-            if i in adv["hero_ids"]:
-                _gold(s, i, data["reward"], "adventure", f"Aftermath of {adv['adventure']}")
-            else:
-                _gold(s, i, missed, "missed_adventure", f"Missed {adv['adventure']}")
+        _complete(s, _concludable(s), data["reward"])
 
     def _apply_adventure_failed(self, s: State, data: dict[str, Any]) -> None:
-        s["adventures"][-1]["result"] = FAILED
-        s["phase"] = TOWN
+        _fail(s, _concludable(s))
+
+    def _apply_adventure_concluded(self, s: State, data: dict[str, Any]) -> None:
+        adv = adventure_of_match(s, data["match"])
+        if adv is None or adv["result"] != IN_PROGRESS:
+            raise ValueError(f"match #{data['match']} has no adventure in progress on this campaign")
+        for entry in data["heroes"]:
+            idx = _require_hero(s, entry["hero"], R_CARRY)
+            hero = s["heroes"][idx]
+            for name in entry["used"]:
+                _take_card(hero, name)
+            hero["items"].extend(treasure_card(card) for card in entry["found"])
+            _gold(s, idx, entry["gold"], "treasure", f"Gold found in {adv['adventure']}")
+        if data["result"] == "won":
+            _complete(s, adv, data["reward"])
+        else:
+            _fail(s, adv)
+        adv["conclusion"] = copy.deepcopy(data)
 
     def _apply_powers_swapped(self, s: State, data: dict[str, Any]) -> None:
         s["heroes"][_require_hero(s, data["hero"], R_SWAP)]["powers"] = list(data["powers"])
 
     def _apply_item_sold(self, s: State, data: dict[str, Any]) -> None:
         idx = _require_hero(s, data["hero"], R_SELL)
-        hero = s["heroes"][idx]
-        pos = _find_item(hero["items"], data["item"])
-        item = hero["items"].pop(pos if pos is not None else -1)
+        item = _take_card(s["heroes"][idx], data["item"])
         _gold(s, idx, sale_value(item) or 0, "sale", f"Sold {item['name']}")
 
     def _apply_shop_revealed(self, s: State, data: dict[str, Any]) -> None:
-        s["display"] = [
-            {"name": c["name"], "item": bool(c["item"]), "buy": c.get("buy"), "sell": c.get("sell")}
-            for c in data["cards"]
-        ]
+        s["display"] = [treasure_card(c) for c in data["cards"]]
 
     def _apply_item_bought(self, s: State, data: dict[str, Any]) -> None:
         idx = _require_hero(s, data["hero"], R_BUY)
         key = norm(data["item"])
         pos = next(
-            i for i, c in enumerate(s["display"]) if norm(c["name"]) == key and c["item"] and c.get("buy") is not None
+            (
+                i
+                for i, c in enumerate(s["display"])
+                if norm(c["name"]) == key and c["item"] and c.get("buy") is not None
+            ),
+            None,
         )
+        if pos is None:
+            raise ValueError(f"{data['item']} is not an Item with a buy cost in the current display")
         card = s["display"].pop(pos)
-        s["heroes"][idx]["items"].append({"name": card["name"], "buy": card["buy"], "sell": card.get("sell")})
         _gold(s, idx, -card["buy"], "purchase", f"Bought {card['name']}")
+        s["heroes"][idx]["items"].append(card)
 
     def _apply_trade_made(self, s: State, data: dict[str, Any]) -> None:
         giver = _require_hero(s, data["from"], R_TRADE)
         taker = _require_hero(s, data["to"], R_TRADE)
         g, t = s["heroes"][giver], s["heroes"][taker]
         for name in data["items"]:
-            pos = _find_item(g["items"], name)
-            if pos is None:
-                raise ValueError(f"{g['name']} does not hold {name}")
-            t["items"].append(g["items"].pop(pos))
+            t["items"].append(_take_card(g, name))
         _gold(s, giver, -data["gold"], "trade", f"Gave to {t['name']}")
         _gold(s, taker, data["gold"], "trade", f"Received from {g['name']}")
 
@@ -603,7 +791,8 @@ class SaltmarshCampaign(Ruleset):
         """Phase ``town`` between adventures, ``adventure`` while one is in progress; no seats."""
         current = _current_adventure(state)
         if current is not None:
-            return TurnInfo(seats=(), phase=ADVENTURE, prompt=f"{current['adventure']} is in progress.")
+            where = f" as match #{current['match']}" if current.get("match") is not None else ""
+            return TurnInfo(seats=(), phase=ADVENTURE, prompt=f"{current['adventure']} is in progress{where}.")
         return TurnInfo(seats=(), phase=TOWN, prompt="In town: heroes may take town actions or set out.")
 
     def warnings(self, state: State) -> list[str]:
@@ -625,6 +814,21 @@ class SaltmarshCampaign(Ruleset):
             return f"{', '.join(d.get('heroes', []))} set out on {d.get('adventure')}."
         if t == "treasure_gained":
             return f"{d.get('hero')} gained {d.get('item', {}).get('name')}."
+        if t == "treasure_used":
+            return f"{d.get('hero')} used up {d.get('item')}."
+        if t == "adventure_concluded":
+            verb = "won" if d.get("result") == "won" else "lost"
+            parts = []
+            for h in d.get("heroes", []):
+                bits = [c.get("name", "?") for c in h.get("found", [])]
+                if h.get("gold"):
+                    bits.append(_gp(h["gold"]))
+                if bits:
+                    parts.append(f"{h.get('hero')} brought back {', '.join(bits)}")
+                if h.get("used"):
+                    parts.append(f"{h.get('hero')} used up {', '.join(h['used'])}")
+            tail = f" {'; '.join(parts)}." if parts else ""
+            return f"Match #{d.get('match')} {verb} {d.get('adventure')}.{tail}"
         if t == "gold_gained":
             return f"{d.get('hero')} found {_gp(d.get('amount', 0))}."
         if t == "adventure_completed":
@@ -659,6 +863,6 @@ class SaltmarshCampaign(Ruleset):
         """Gold changes (see :func:`rulesets.saltmarsh.sheet.gold_ledger`)."""
         return gold_ledger(state, hero)
 
-    def events_from_adventure(self, adventure_state: State) -> list[Event]:
-        """Campaign entries for a finished adventure (see :func:`rulesets.saltmarsh.bridge.events_from_adventure`)."""
-        return events_from_adventure(adventure_state)
+    def conclusion_from_adventure(self, adventure_state: State, match: int) -> Event | None:
+        """The entry a finished adventure match writes (see :func:`rulesets.saltmarsh.bridge.conclusion_from_adventure`)."""
+        return conclusion_from_adventure(adventure_state, match)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from rulesets.saltmarsh.cards import is_item
+
 State = dict[str, Any]
 
 
@@ -19,7 +21,9 @@ def _hero_row(hero: dict[str, Any]) -> dict[str, Any]:
         "class": hero["class"],
         "level": hero["level"],
         "gold": hero["gold"],
-        "items": [{"name": i["name"], "buy": i.get("buy"), "sell": i.get("sell")} for i in hero["items"]],
+        "items": [
+            {"name": i["name"], "buy": i.get("buy"), "sell": i.get("sell"), "item": is_item(i)} for i in hero["items"]
+        ],
         "powers": list(hero["powers"]),
         "advancement_tokens": list(hero.get("advancement_tokens", [])),
     }
@@ -28,15 +32,16 @@ def _hero_row(hero: dict[str, Any]) -> dict[str, Any]:
 def sheet(state: State) -> dict[str, Any]:
     """The Campaign Tracker: active heroes (join order), retired heroes, and every adventure with its result.
 
-    Shape: ``{"heroes": [{"name", "class", "level", "gold", "items": [{"name", "buy", "sell"}], "powers",
-    "advancement_tokens"}], "retired_heroes": [same], "adventures": [{"adventure", "heroes", "result"}]}``
-    where ``result`` is ``"in progress"``, ``"completed"`` or ``"failed"``. Pure; the state is not changed.
+    Shape: ``{"heroes": [{"name", "class", "level", "gold", "items": [{"name", "buy", "sell", "item"}],
+    "powers", "advancement_tokens"}], "retired_heroes": [same], "adventures": [{"adventure", "heroes",
+    "result", "match"}]}`` where ``result`` is ``"in progress"``, ``"completed"`` or ``"failed"`` and
+    ``match`` the adventure match's id (None when played on paper). Pure; the state is not changed.
     """
     return {
         "heroes": [_hero_row(h) for h in state["heroes"] if not h["retired"]],
         "retired_heroes": [_hero_row(h) for h in state["heroes"] if h["retired"]],
         "adventures": [
-            {"adventure": a["adventure"], "heroes": list(a["heroes"]), "result": a["result"]}
+            {"adventure": a["adventure"], "heroes": list(a["heroes"]), "result": a["result"], "match": a.get("match")}
             for a in state["adventures"]
         ],
     }

@@ -7,12 +7,14 @@ from collections.abc import Callable
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.saltmarsh.cards import CARD_FIELDS, card_field, treasure_card
 from rulesets.schema import Field
 
 BOOK = "Ghosts of Saltmarsh"
 R_BASE = f"{BOOK} › This Is an Expansion (base game rule)"
 R_TURN = f"{R_BASE} › Turn order"
 R_SURGE = f"{R_BASE} › Healing Surges"
+R_ACTIONS = f"{R_BASE} › Hero Phase actions"
 R_CONDITIONS = f"{BOOK} › Conditions"
 R_ADVANTAGE = f"{R_CONDITIONS} › Condition: Advantage"
 R_DISADVANTAGE = f"{R_CONDITIONS} › Condition: Disadvantage"
@@ -52,13 +54,27 @@ EVENT_TYPES: dict[str, EventType] = {
             "Hero phase started",
             description="The seat's turn begins: poison damage, then a healing surge if the hero is at 0 HP.",
         ),
-        _et("hero_moved", "Hero moved", description="A move action (a stunned hero has lost the free one)."),
+        _et(
+            "hero_moved",
+            "Hero moved",
+            description="A move: the free move action, or the hero's one action spent on a second move "
+            "(a stunned hero has lost the free move).",
+        ),
         _et(
             "attack_rolled",
             "Attack rolled",
             Field("attacker", "choice", choices=("hero", "monster"), label="Attacker"),
             Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Attacking monster"),
             Field("rolls", "list", item=_ROLL, min_items=1, max_items=2, label="d20 roll(s)"),
+            Field(
+                "same_attack",
+                "bool",
+                required=False,
+                default=False,
+                label="Another roll of the same attack",
+                help="Tick for the next target of an attack that rolls once per target; the hero's action "
+                "is not spent again.",
+            ),
             seat=False,
             description="Two rolls with Advantage (higher counts) or Disadvantage (lower counts), else one; the "
             "marker is discarded. For a hero attack the seat is the hero.",
@@ -113,25 +129,13 @@ EVENT_TYPES: dict[str, EventType] = {
             seat=False,
             description="Spends party experience to cancel an Encounter card.",
         ),
-        _et(
-            "treasure_found",
-            "Treasure found",
-            Field(
-                "item",
-                "object",
-                fields=(
-                    Field("name", "str", max_length=NAME),
-                    Field("buy", "int", required=False, nullable=True, minimum=0),
-                    Field("sell", "int", required=False, nullable=True, minimum=0),
-                ),
-            ),
-            description="The seat's hero takes a Treasure card.",
-        ),
+        _et("treasure_found", "Treasure found", card_field(), description="The seat's hero takes a Treasure card."),
         _et(
             "treasure_used",
             "Treasure used up",
             Field("item", "str", max_length=NAME),
-            description="A Treasure card the hero held is spent and does not carry over.",
+            description="A Treasure card the hero held (found here or brought from the campaign) is spent or "
+            "lost and does not carry over.",
         ),
         _et("gold_found", "Gold found", _AMOUNT, description="A gold-piece Treasure card for the seat's hero."),
         _et("adventure_won", "Adventure won", seat=False, description="The adventure's goal is met."),
@@ -196,7 +200,7 @@ class SaltmarshAdventure(Ruleset):
     slug = "saltmarsh-adventure"
     name = "Ghosts of Saltmarsh (adventure)"
     seats = (1, 2, 3, 4, 5)
-    version = 1
+    version = 2
     kind = "match"
     rulebook = "ghosts-of-saltmarsh.txt"
     options_schema = (
@@ -222,6 +226,15 @@ class SaltmarshAdventure(Ruleset):
                         minimum=1,
                         maximum=99,
                         help="Surge value on the Hero card: HP regained when this hero spends a healing surge.",
+                    ),
+                    Field(
+                        "items",
+                        "list",
+                        required=False,
+                        default=[],
+                        max_items=100,
+                        item=Field("card", "object", fields=CARD_FIELDS),
+                        help="Treasure cards the hero brings from the campaign.",
                     ),
                 ),
             ),
@@ -285,7 +298,8 @@ class SaltmarshAdventure(Ruleset):
                     "hp": max_hp,
                     "surge_hp": min(max_hp, surge_value(max_hp, h.get("surges"), option_surge)),
                     "conditions": [],
-                    "items": [],
+                    "items": [{**treasure_card(c), "carried": True} for c in h.get("items") or []],
+                    "carried": [treasure_card(c)["name"] for c in h.get("items") or []],
                     "gold": 0,
                 }
             )
@@ -302,7 +316,7 @@ class SaltmarshAdventure(Ruleset):
             "active": 0,
             "phase": START,
             "round": 1,
-            "moves": 0,
+            "actions": [],
             "poison_rolled": False,
             "activation": None,
             "last_attack": None,
@@ -343,7 +357,7 @@ class SaltmarshAdventure(Ruleset):
     def _need_turn(self, state: State, seat: int | None) -> None:
         if seat != state["active"]:
             hero = state["heroes"][state["active"]]["name"]
-            raise _v("not_your_turn", f"It is {hero}'s turn (seat {state['active']}).", R_TURN)
+            raise _v("not_your_turn", f"It is {hero}'s turn.", R_TURN)
 
     def _own_hero_phase(self, state: State, event: Event, what: str) -> None:
         self._need_phase(state, HERO, what)
@@ -359,14 +373,36 @@ class SaltmarshAdventure(Ruleset):
         self._need_phase(state, START, "A new Hero Phase")
         self._need_turn(state, event.seat)
 
+    def _need_action(self, state: State, seat: int, what: str) -> None:
+        """A Hero Phase is a move action plus one action (an attack, or a second move); Stunned loses the move."""
+        hero = state["heroes"][seat]
+        stunned = "stunned" in hero["conditions"]
+        taken = state["actions"]
+        if len(taken) >= (1 if stunned else 2):
+            if stunned:
+                raise _v(
+                    "no_action_left",
+                    f"{hero['name']} is Stunned and has lost the free move action: the one action left this "
+                    f"Hero Phase is spent ({taken[0]}).",
+                    R_STUNNED,
+                )
+            raise _v(
+                "no_action_left",
+                f"{hero['name']} has used the move action and the action of this Hero Phase ({', '.join(taken)}).",
+                R_ACTIONS,
+            )
+        if what == "attack" and "attack" in taken:
+            raise _v(
+                "already_attacked",
+                f"{hero['name']} has already attacked this Hero Phase: the phase is a move and one action "
+                "(or two moves). Tick 'Another roll of the same attack' for the next target of that attack.",
+                R_ACTIONS,
+            )
+
     def _check_hero_moved(self, state: State, event: Event) -> None:
         self._own_hero_phase(state, event, "Moving")
-        hero = state["heroes"][event.seat]
-        stunned = "stunned" in hero["conditions"]
-        limit = 1 if stunned else 2
-        if state["moves"] >= limit:
-            why = " (Stunned: the free move is lost)" if stunned else ""
-            raise _v("no_move_left", f"{hero['name']} has no move action left this Hero Phase{why}.", R_STUNNED)
+        assert event.seat is not None
+        self._need_action(state, event.seat, "move")
 
     def _check_attack_rolled(self, state: State, event: Event) -> None:
         data = event.data
@@ -374,8 +410,17 @@ class SaltmarshAdventure(Ruleset):
             if event.seat is None:
                 raise _v("seat_required", "Say which hero attacks (choose a seat).", R_TURN)
             self._own_hero_phase(state, event, "A hero's attack")
-            conditions = state["heroes"][event.seat]["conditions"]
             who = state["heroes"][event.seat]["name"]
+            if data.get("same_attack"):
+                if not state["actions"] or state["actions"][-1] != "attack":
+                    raise _v(
+                        "no_attack_to_continue",
+                        f"{who} has no attack under way to roll again for; record the attack itself first.",
+                        R_ACTIONS,
+                    )
+            else:
+                self._need_action(state, event.seat, "attack")
+            conditions = state["heroes"][event.seat]["conditions"]
         else:
             self._need_phase(state, VILLAIN, "A monster's attack")
             idx = self._need_monster(state, data.get("monster"))
@@ -527,12 +572,12 @@ class SaltmarshAdventure(Ruleset):
                 self._end(s, "lost", f"{hero['name']} began a Hero Phase at 0 HP with no healing surge left.")
                 return
         s["phase"] = HERO
-        s["moves"] = 0
+        s["actions"] = []
         s["poison_rolled"] = False
         s["activation"] = None
 
     def _apply_hero_moved(self, s: State, event: Event) -> None:
-        s["moves"] += 1
+        s["actions"] = [*s.get("actions", []), "move"]
 
     def _apply_attack_rolled(self, s: State, event: Event) -> None:
         data = event.data
@@ -545,6 +590,8 @@ class SaltmarshAdventure(Ruleset):
                 raise ValueError(f"no monster {data.get('monster')} in play")
             holder = s["monsters"][idx]
             monster_name = holder["name"]
+        if data["attacker"] == "hero" and s["phase"] == HERO and not data.get("same_attack"):
+            s["actions"] = [*s.get("actions", []), "attack"]
         rolls = list(data["rolls"])
         mode = "normal"
         result = rolls[0]
@@ -575,7 +622,7 @@ class SaltmarshAdventure(Ruleset):
             hero["conditions"] = [c for c in hero["conditions"] if c != "stunned"]
             s["notices"].append(f"{hero['name']} is no longer Stunned.")
         s["phase"] = VILLAIN
-        s["moves"] = 0
+        s["actions"] = []
         s["poison_rolled"] = False
 
     def _apply_villain_phase_ended(self, s: State, event: Event) -> None:
@@ -639,14 +686,17 @@ class SaltmarshAdventure(Ruleset):
         s["encounters_cancelled"].append(event.data["encounter"])
 
     def _apply_treasure_found(self, s: State, event: Event) -> None:
-        item = event.data["item"]
-        self._hero(s, event)["items"].append({"name": item["name"], "buy": item.get("buy"), "sell": item.get("sell")})
+        self._hero(s, event)["items"].append({**treasure_card(event.data["item"]), "carried": False})
 
     def _apply_treasure_used(self, s: State, event: Event) -> None:
         hero = self._hero(s, event)
         key = norm(event.data["item"])
-        pos = next(i for i, item in enumerate(hero["items"]) if norm(item["name"]) == key)
-        hero["items"].pop(pos)
+        held = [i for i, item in enumerate(hero["items"]) if norm(item["name"]) == key]
+        if not held:
+            raise ValueError(f"{hero['name']} holds no {event.data['item']}")
+        # a card found here goes first: the campaign's own copy then still carries over
+        found = [i for i in held if not hero["items"][i].get("carried")]
+        hero["items"].pop((found or held)[0])
 
     def _apply_gold_found(self, s: State, event: Event) -> None:
         self._hero(s, event)["gold"] += event.data["amount"]

@@ -309,22 +309,29 @@ def place_apply(state: State, seat: int, name: str, at: B.Cell) -> None:
     if card["kind"] == "spell":
         p["discard"] = [*p["discard"], card["name"]]
         return
-    state["cards"].append(
-        {
-            "id": state["next_id"],
-            "name": card["name"],
-            "kind": card["kind"],
-            "at": list(at),
-            "owner": seat,
-            "controller": seat,
-            "hp": card["hp"],
-            "capacities": list(card["capacities"]),
-            "side_capacities": dict(card["side_capacities"]),
-            "growth_left": GROWTH_TURNS if "growth" in card["capacities"] else 0,
-            "origin": card["origin"],
-        }
-    )
+    put_card(state, card, seat, at)
+
+
+def put_card(state: State, card: dict[str, Any], seat: int, at: B.Cell) -> dict[str, Any]:
+    """Stand the catalog ``card`` on ``at`` for ``seat`` (fresh: printed life, Growth counter full).
+
+    The reducer's one way to put a card on the board; tests and demos use it to build positions."""
+    piece = {
+        "id": state["next_id"],
+        "name": card["name"],
+        "kind": card["kind"],
+        "at": list(at),
+        "owner": seat,
+        "controller": seat,
+        "hp": card["hp"],
+        "capacities": list(card["capacities"]),
+        "side_capacities": dict(card["side_capacities"]),
+        "growth_left": GROWTH_TURNS if "growth" in card["capacities"] else 0,
+        "origin": card["origin"],
+    }
+    state["cards"].append(piece)
     state["next_id"] += 1
+    return piece
 
 
 def hp_apply(state: State, seat: int, at: B.Cell, amount: int, note: str) -> None:

@@ -45,7 +45,7 @@ def test_a_whole_campaign_with_failure_retry_sales_purchases_trades_and_level_up
     sheet = api.get(f"/api/campaigns/{cid}/sheet/").json()
     gold = {h["name"]: h["gold"] for h in sheet["heroes"]}
     assert gold == {"Ana": 0, "Bo": 300, "Cy": 0}  # kept after a failure, nobody got missed-adventure gold
-    assert sheet["heroes"][0]["items"] == [{"name": "Cloak", "buy": 600, "sell": None}]
+    assert sheet["heroes"][0]["items"] == [{"name": "Cloak", "buy": 600, "sell": None, "item": True}]
     # town: sell (half the buy value), then retry and succeed
     assert ev(api, cid, "item_sold", hero="Ana", item="Cloak").status_code == 201
     assert ev(api, cid, "item_sold", hero="Ana", item="Cloak").json()["code"] == "rule_violation"
@@ -62,15 +62,13 @@ def test_a_whole_campaign_with_failure_retry_sales_purchases_trades_and_level_up
     assert ev(api, cid, "item_bought", hero="Bo", item="Sword").status_code == 201
     assert ev(api, cid, "item_bought", hero="Ana", item="Sword").json()["code"] == "rule_violation"  # sold out
     assert ev(api, cid, "trade_made", **{"from": "Bo", "to": "Ana", "items": ["Sword"], "gold": 50}).status_code == 201
-    assert (
-        ev(api, cid, "trade_made", **{"from": "Ana", "to": "Cy", "items": [], "gold": 10}).json()["code"]
-        == "rule_violation"
-    )
+    # Cy sat the adventure out, yet may receive a gift while the heroes prepare the next one (issue 9.7)
+    assert ev(api, cid, "trade_made", **{"from": "Ana", "to": "Cy", "items": [], "gold": 10}).status_code == 201
     assert ev(api, cid, "leveled_up", hero="Ana").status_code == 201
     assert ev(api, cid, "leveled_up", hero="Ana").json()["code"] == "rule_violation"  # max level 2
     sheet = api.get(f"/api/campaigns/{cid}/sheet/").json()
     ana = sheet["heroes"][0]
-    assert (ana["level"], ana["gold"], [i["name"] for i in ana["items"]]) == (2, 1500 + 50 - 1500, ["Sword"])
+    assert (ana["level"], ana["gold"], [i["name"] for i in ana["items"]]) == (2, 1500 + 50 - 10 - 1500, ["Sword"])
     assert [a["result"] for a in sheet["adventures"]] == ["failed", "completed"]
 
 

@@ -75,6 +75,7 @@ def assert_told(page: Any, match: Any, outcome: str | re.Pattern[str]) -> None:
     assert in_viewport(page, "#outcome"), "the outcome is off-screen"
     turn = page.locator("#turn").inner_text()
     assert f"{expected_turn(match)} to play" in turn, turn
+    assert not re.search(r"\bseat \d", turn, re.I), turn  # players by name, never by seat number
     assert in_viewport(page, "#turn"), "whose turn it is is off-screen"
 
 
@@ -126,7 +127,7 @@ class Game:
     options: dict[str, Any]
     legal: Callable[[Any], None]  # record a legal move through the board or a form
     refuse: Callable[[Any], None]  # submit a move the rules refuse
-    first: tuple[str, int | None, dict[str, Any]]  # a legal first move, recorded by "another phone"
+    first: tuple[str, int | None, dict[str, Any]] | None  # recorded by "another phone" (None: the first legal move)
     stale: Callable[[Any, Callable[[], None]], None]  # submit a move from a page made stale by the callable
 
 
@@ -135,8 +136,17 @@ def _salty_choose(page: Any, meanwhile: Callable[[], None] = lambda: None) -> No
     submit(page, page.locator("button.gs-choice").first)
 
 
-def _first_legal_move(page: Any) -> None:
+def _first_legal_move(page: Any, meanwhile: Callable[[], None] = lambda: None) -> None:
+    meanwhile()
     submit(page, page.get_by_role("button", name="Record this move"))  # the first of every legal move
+
+
+def _other_entry_refused(page: Any) -> None:
+    """The first entry that does not apply now, sent as drawn (by whoever is to play, fields left empty)."""
+    page.locator("details.other-entries > summary").click()
+    form = page.locator("details.other-entries form[data-event-type]").first
+    form.locator("xpath=ancestor::details[1]/summary").click()
+    submit(page, form.get_by_role("button", name="Record"))
 
 
 def _salty_refuse(page: Any) -> None:
@@ -191,7 +201,14 @@ GAMES = {
                                              {"name": "Quinn", "class": "Wizard", "max_hp": 6}]},
         _adventure_legal, _adventure_refuse, ("hero_phase_started", 0, {}), _adventure_start,
     ),
+    "bone-wars": Game("bone-wars", {}, _first_legal_move, _other_entry_refused, None, _first_legal_move),
+    "the-first-spine": Game("the-first-spine", {}, _first_legal_move, _other_entry_refused, None, _first_legal_move),
 }  # fmt: skip
+
+
+def first_legal(match: Any) -> tuple[str, int | None, dict[str, Any]]:
+    move = get_ruleset(match.game).legal_moves(store.head_load(match.stream_id, fresh=True).state)[0]
+    return move.type, move.seat, move.data
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
@@ -210,7 +227,7 @@ def test_outcome_and_turn_stay_in_view(slug, live_server, table, django_user_mod
 
     # a stale page: another phone records first; this phone's move is refused with what changed
     page.goto(url)
-    game.stale(page, lambda: behind_the_back(match, owner, *game.first))
+    game.stale(page, lambda: behind_the_back(match, owner, *(game.first or first_legal(match))))
     conflicted(page, match)
     assert EventRow.objects.filter(stream_id=match.stream_id).count() == 1
 
@@ -254,3 +271,24 @@ def test_a_second_phone_sees_the_move_within_3_seconds(live_server, table, djang
     assert_told(watcher, match, "New at the table")
     news = watcher.locator("#outcome").inner_text()
     assert "(entry 1)" in news and "Ana" in news
+
+
+def test_a_replay_keeps_its_banner_and_controls_on_screen(live_server, table, django_user_model):
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    behind_the_back(match, owner, "field_card_flipped", None, {"tiles": [[1, 1]]})
+    behind_the_back(match, owner, *first_legal(match))
+    page = table(live_server, None)
+    page.goto(f"{live_server.url}/matches/{match.pk}/history/")
+    with page.expect_navigation():
+        page.locator(".timeline a.version", has_text="1").first.click()
+    assert "Replaying version 1 of 2" in page.locator("#tablebar").inner_text()
+    for _ in range(3):  # the long page scrolls under the bar; the banner and ◀ ▶ stay put
+        assert in_viewport(page, ".tb-replay") and in_viewport(page, "#tablebar a[rel=next]")
+        page.mouse.wheel(0, 700)
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.scrollY") > 300
+    with page.expect_navigation():
+        page.locator("#tablebar a[rel=next]").click()  # version 2 is the latest: the live game again
+    assert f"{expected_turn(match)} to play" in page.locator("#turn").inner_text()
+    assert in_viewport(page, "#turn") and page.locator(".tb-replay").count() == 0

@@ -149,7 +149,9 @@ def test_json_export_is_the_campaign_sheet(web, played):
     data = web.get(f"/campaigns/{played.pk}/sheet.json").json()
     assert data["version"] == 7 and data["latest_version"] == 7
     assert [h["gold"] for h in data["heroes"]] == [1200, 1300, 200]
-    assert data["adventures"] == [{"adventure": "The Sinister Secret", "heroes": ["Ana", "Bo"], "result": "completed"}]
+    assert data["adventures"] == [
+        {"adventure": "The Sinister Secret", "heroes": ["Ana", "Bo"], "result": "completed", "match": None}
+    ]
     assert web.get(f"/campaigns/{played.pk}/sheet.json?at=3").json()["version"] == 3
     missing = web.get(f"/campaigns/{played.pk}/sheet.json?at=50")
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
@@ -201,7 +203,12 @@ def test_nested_item_and_shop_inputs_become_objects(web, campaign, owner):
                                                    "data.item.sell": ""})  # fmt: skip
     assert r.status_code == 302
     row = EventRow.objects.order_by("-version").first()
-    assert row.data == {"hero": "Ana", "item": {"name": "Wand", "buy": 500, "sell": None}}
+    assert row.data == {"hero": "Ana", "item": {"name": "Wand", "buy": 500, "sell": None, "item": None}}
+    assert 'name="data.item.item"' in page  # the Item flag: automatic (empty), yes or no
+    r = post(web, campaign, "treasure_gained", **{"data.hero": "Ana", "data.item.name": "Idol", "data.item.buy": "40",
+                                                   "data.item.item": "false"})  # fmt: skip
+    assert r.status_code == 302
+    assert EventRow.objects.order_by("-version").first().data["item"]["item"] is False
     rec(campaign, owner, "adventure_completed", reward=0)
     cards = {"data.cards.0.name": "Potion", "data.cards.0.item": "on", "data.cards.0.buy": "100",
              "data.cards.1.name": "Trap", "data.cards.2.name": "Sword", "data.cards.2.item": "on",
@@ -254,10 +261,24 @@ def test_undo_voids_the_last_entry_after_confirmation(web, played):
 
 def test_a_house_rule_lets_the_next_entry_through(web, played):
     assert post(web, played, "rule_overridden", **{"data.reason": "our table"}).status_code == 302
-    assert post(web, played, "leveled_up", **{"data.hero": "Cy"}).status_code == 302  # 200 gp < 1500
+    # a gift between adventures is against the rules (treasure comes from adventures) but places honestly
+    gift = {"data.hero": "Cy", "data.item.name": "Lucky Coin", "data.item.sell": "5"}
+    assert post(web, played, "treasure_gained", **gift).status_code == 302
     from campaigns.selectors import campaign_sheet
 
-    assert [h["level"] for h in campaign_sheet(campaign=played)["heroes"]] == [1, 1, 2]
+    assert [i["name"] for i in campaign_sheet(campaign=played)["heroes"][2]["items"]] == ["Lucky Coin"]
+
+
+def test_a_house_rule_never_takes_gold_below_zero(web, played):
+    """Issue 9.5: an overridden level-up with 200 gp used to leave Cy at −1,300 gp."""
+    assert post(web, played, "rule_overridden", **{"data.reason": "our table"}).status_code == 302
+    before = EventRow.objects.count()
+    r = post(web, played, "leveled_up", **{"data.hero": "Cy"})
+    assert r.status_code == 400 and "gold never goes below zero" in r.content.decode()
+    assert EventRow.objects.count() == before
+    from campaigns.selectors import campaign_sheet
+
+    assert [h["gold"] for h in campaign_sheet(campaign=played)["heroes"]] == [1200, 1300, 200]
 
 
 # -- starting an adventure ----------------------------------------------------------------------------------

@@ -104,3 +104,14 @@ def test_import_export_page(client, owner):
     page = client.get("/stats/import-export/").content.decode()
     assert "/api/export/bgstats/" in page and "/api/export/bgg/" in page and 'type="file"' in page
     assert client.post("/stats/import-export/", {}).status_code == 302
+
+
+def test_games_page_lists_each_score_sheet_game_by_name(client, owner):
+    for title in ("Azul", "Cascadia"):
+        m = match_create(owner=owner, game="scoresheet", seats=[{"name": "Ana"}], options={"title": title})
+        match_event_record(match=m, user=owner, type="points_scored", seat=0, data={"points": 3})
+        match_event_record(match=m, user=owner, type="game_ended", data={})
+    project_all()
+    page = client.get("/games/").content.decode()
+    assert "?title=Azul&amp;" in page and ">Cascadia</a>" in page
+    assert "<h1>Azul</h1>" in client.get("/games/scoresheet/?title=Azul").content.decode()

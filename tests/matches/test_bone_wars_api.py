@@ -111,6 +111,7 @@ def test_a_two_player_game_over_two_sittings(api):
     t.ok("passed", 0, patron="cope")  # version 17: round 1 ends
     s = t.state()
     assert s["round"] == 2 and s["turn"] == 0 and s["scorings"] == []
+    assert t.get()["turn"]["prompt"] == "Round 2 of 4: Ana plays a card into slot 1 ($0 + the card's cost) or passes."
     assert [p["money"] for p in s["players"]] == [2, 9]
     assert all(slot["card"] is None for p in s["players"] for slot in p["slots"])
     # -- round 2 ------------------------------------------------------------------------------------------

@@ -5,8 +5,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from campaigns.models import Campaign
-from matches.models import Match
+from campaigns.models import Campaign, Series
+from matches.models import Match, Player
 from rulesets import all_rulesets
 
 pytestmark = pytest.mark.django_db
@@ -21,5 +21,11 @@ def test_load_demo_creates_a_match_per_game_and_is_idempotent():
     assert all(m.stream.version > 0 for m in Match.objects.all())
     campaign = Campaign.objects.get()
     assert campaign.stream.state["adventures"][-1]["result"] == "completed"
+    series = Series.objects.get()
+    assert len(series.stream.state["matches"]) == 4  # finished score-sheet evenings
+    history = Match.objects.filter(source_uuid__startswith="demo-play-").count()
+    assert history == 16  # earlier plays imported from a BG Stats file, for the dashboards
+    assert Player.objects.get(owner__username="demo", name="Ana").user.username == "demo"
+    total = Match.objects.count()
     call_command("load_demo", stdout=io.StringIO())
-    assert Match.objects.count() == len(games)
+    assert Match.objects.count() == total

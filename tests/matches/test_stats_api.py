@@ -130,3 +130,19 @@ def test_me(client_for, owner, make_user):
     d = client_for(me).get("/api/stats/me/").json()
     assert d["overall"]["won"] == 1 and d["players"][0]["owner"] == "owner"
     assert client_for(None).get("/api/stats/me/").status_code in (401, 403)
+
+
+def test_score_sheets_count_per_game_name(api, owner):
+    sheet(owner, ["Ana", "Bo"], [10, 5])
+    m = match_create(
+        owner=owner, game="scoresheet", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"title": "Cascadia"}
+    )
+    match_event_record(match=m, user=owner, type="points_scored", seat=1, data={"points": 3})
+    match_event_record(match=m, user=owner, type="game_ended", data={})
+    project_all()
+    azul = api.get("/api/stats/games/scoresheet/?title=azul").json()
+    assert azul["plays"] == 1 and azul["name"] == "Azul" and azul["seats"][0]["won"] == 1
+    assert api.get("/api/stats/games/scoresheet/").json()["plays"] == 2
+    bo = Player.objects.get(name="Bo")
+    by_game = {g["name"]: g["won"] for g in api.get(f"/api/stats/players/{bo.pk}/").json()["by_game"]}
+    assert by_game == {"Azul": 0, "Cascadia": 1}

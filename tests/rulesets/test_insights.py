@@ -40,3 +40,14 @@ def test_adventures_count_successes() -> None:
 
 def test_games_without_insights_give_none() -> None:
     assert get_ruleset("last-stone").insights({"pile": 0, "turn": 1, "winner": 0}) == {}
+
+
+def test_bone_wars_counts_what_decided_and_the_rp_spread() -> None:
+    rules = get_ruleset("bone-wars")
+    state = rules.initial_state({}, 2)
+    assert rules.insights(state) == {}
+    finished = {**state, "finished": True, "players": [{**p} for p in state["players"]]}
+    finished["players"][0]["rp"], finished["players"][1]["rp"] = 31, 17
+    assert rules.insights(finished) == {"decided by": "most RP", "RP spread": "10–19"}
+    finished["players"][1]["rp"] = 31
+    assert rules.insights(finished)["decided by"] in {"shared win", "species in the archive", "cranial circumference"}

@@ -74,12 +74,18 @@ class Command(BaseCommand):
                         "new-match": "/matches/new/",
                         "games": "/games/",
                         "game-get-salty": "/games/get-salty/",
+                        "stats-game-azul": "/games/scoresheet/",
+                        "stats-players": "/stats/players/",
+                        "stats-me": "/stats/me/",
+                        "stats-import-export": "/stats/import-export/",
                         "catalogs": "/catalogs/",
                     }
                     links = page.eval_on_selector_all(
                         ".match-row a", "els => els.map(e => [e.textContent, e.getAttribute('href')])"
                     )
                     for text, href in links:
+                        if not text.startswith("Demo"):
+                            continue  # matches made for other demo pages (the series' evenings)
                         slug = re.sub(r"[^a-z0-9]+", "-", text.replace("Demo: ", "").split("(")[0].lower()).strip("-")
                         shots[f"match-{slug}"] = href
                         shots.setdefault("history", href + "history/")
@@ -93,6 +99,13 @@ class Command(BaseCommand):
                         shots["campaign-sheet"] = campaign[0]
                         shots["campaign-ledger"] = campaign[0] + "ledger/"
                         shots["campaign-town"] = campaign[0] + "town/"
+                    page.goto(f"{base}/series/")
+                    series = page.eval_on_selector_all(
+                        "a[href^='/series/']",
+                        "els => els.map(e => e.getAttribute('href')).filter(h => /\\/series\\/\\d+\\/$/.test(h))",
+                    )
+                    if series:
+                        shots["series"] = series[0]
                     for name, path in shots.items():
                         page.goto(base + path)
                         page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=True)

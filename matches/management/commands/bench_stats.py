@@ -45,6 +45,11 @@ class Command(BaseCommand):
         name = f"chronicle_bench_stats_{os.getpid()}"
         with sb.scratch_database(name):
             settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+            rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # one client asks far beyond a person's rate
+            settings.REST_FRAMEWORK = {
+                **settings.REST_FRAMEWORK,
+                "DEFAULT_THROTTLE_RATES": dict.fromkeys(rates, "1000000/min"),
+            }
             t0 = time.perf_counter()
             events = stb.generate(n)
             t_gen = time.perf_counter() - t0
@@ -77,20 +82,28 @@ class Command(BaseCommand):
                 "/games/scoresheet/",
                 "/games/",
             ]
-            timings = [stb.time_get(client, url, repeat) for url in urls]
+            cold = [stb.time_get(client, url, repeat, cold=True) for url in urls]
+            warm = [stb.time_get(client, url, repeat) for url in urls]
         out(f"Baselines (same run, {repeat} requests each, median / p95):")
         out(f"  {'GET /api/games/last-stone/ (no database)':<52} {base_api.median_ms:7.2f} / {base_api.p95_ms:7.2f} ms")
         out(f"  {base_sql.label:<52} {base_sql.median_ms:7.2f} / {base_sql.p95_ms:7.2f} ms\n")
-        out("Statistics through the whole Django request path (median / p95, body size, median ÷ no-database GET):")
-        worst = 0.0
-        for t in timings:
-            worst = max(worst, t.p95_ms)
-            out(
-                f"  {t.label:<52} {t.median_ms:7.2f} / {t.p95_ms:7.2f} ms  {t.bytes / 1024:6.1f} KiB  "
-                f"×{t.median_ms / max(base_api.median_ms, 1e-9):.1f}"
-            )
-        word = "PASS" if worst < TARGET_MS else "FAIL"
-        out(f"\n  {word}  every page and API call p95 < {TARGET_MS:g} ms at {n:,} matches: worst p95 {worst:.2f} ms")
+        worst = {}
+        for title, timings in (
+            ("computed (cache emptied before each request)", cold),
+            ("repeated views (cached)", warm),
+        ):
+            out(f"Statistics through the whole Django request path, {title}:")
+            out("  (median / p95, body size, median ÷ raw SQL GROUP BY)")
+            worst[title] = max(t.p95_ms for t in timings)
+            for t in timings:
+                out(
+                    f"  {t.label:<52} {t.median_ms:7.2f} / {t.p95_ms:7.2f} ms  {t.bytes / 1024:6.1f} KiB  "
+                    f"×{t.median_ms / max(base_sql.median_ms, 1e-9):.1f}"
+                )
+            out("")
+        for title, value in worst.items():
+            word = "PASS" if value < TARGET_MS else "FAIL"
+            out(f"  {word}  p95 < {TARGET_MS:g} ms at {n:,} matches, {title}: worst p95 {value:.2f} ms")
         out(f"Scratch database {name} dropped.")
 
     def _rerun_on_postgres(self, options: dict[str, Any]) -> None:

@@ -10,7 +10,7 @@ def test_starting_an_adventure_moves_to_the_adventure_phase(town, play, ev) -> N
     state = play(town, ev("adventure_started", adventure="Sinister Secret", heroes=["Ana", "bo"]))
     assert RULESET.turn(state).phase == "adventure"
     assert sheet(state)["adventures"] == [
-        {"adventure": "Sinister Secret", "heroes": ["Ana", "Bo"], "result": "in progress"}
+        {"adventure": "Sinister Secret", "heroes": ["Ana", "Bo"], "result": "in progress", "match": None}
     ]
     assert RULESET.turn(town).phase == "town"
 
@@ -96,7 +96,7 @@ def test_treasure_and_gold_only_for_heroes_of_the_adventure(on_adventure, play, 
     assert rejected(on_adventure, ev("treasure_gained", hero="Cy", item=item("Gem", sell=5))) == "not_in_adventure"
     assert rejected(on_adventure, ev("gold_gained", hero="Cy", amount=5)) == "not_in_adventure"
     state = play(on_adventure, ev("treasure_gained", hero="Bo", item=item("Gem", sell=5)))
-    assert state["heroes"][1]["items"] == [item("Gem", sell=5)]
+    assert state["heroes"][1]["items"] == [{**item("Gem", sell=5), "item": True}]
 
 
 def test_the_campaign_never_ends(after) -> None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets.base import Event
+from rulesets.replay import Position, step
 from rulesets.saltmarsh import RULESET
+from rulesets.saltmarsh.ruleset import BRIDGE_EVENTS
 from rulesets.saltmarsh.sheet import norm
 from tests.rulesets.scenario import try_step
 
@@ -22,9 +25,11 @@ def _value(draw: Any) -> int | None:
     return draw(st.one_of(st.none(), st.integers(0, 900)))
 
 
-ADVENTURE_KINDS = ["treasure_gained", "gold_gained", "gold_gained", "adventure_completed", "adventure_failed"]
+ADVENTURE_KINDS = [
+    "treasure_gained", "treasure_used", "gold_gained", "gold_gained", "adventure_completed", "adventure_failed"
+]  # fmt: skip
 TOWN_KINDS = [
-    *sorted(set(RULESET.event_types) - set(ADVENTURE_KINDS)),
+    *sorted(set(RULESET.event_types) - set(ADVENTURE_KINDS) - BRIDGE_EVENTS),
     *("trade_made", "trade_made", "item_bought", "item_sold", "leveled_up", "adventure_started"),
 ]
 START = [Event("hero_joined", None, {"hero": n, "class": "Fighter"}) for n in NAMES[:3]]
@@ -53,7 +58,11 @@ def candidate(draw: Any, state: dict[str, Any]) -> Event:
         }
     elif kind == "treasure_gained":
         item = {"name": draw(st.sampled_from(ITEMS)), "buy": _value(draw), "sell": _value(draw)}
+        if draw(st.booleans()):
+            item["item"] = draw(st.booleans())
         data = {"hero": name, "item": item}
+    elif kind == "treasure_used":
+        data = {"hero": name, "item": item_name}
     elif kind == "gold_gained":
         data = {"hero": name, "amount": draw(st.integers(1, 3000))}
     elif kind == "adventure_completed":
@@ -77,7 +86,7 @@ def candidate(draw: Any, state: dict[str, Any]) -> Event:
         )  # fmt: skip
         data = {"cards": draw(st.lists(cards, min_size=3, max_size=4))}
     elif kind == "trade_made":
-        party = [h for h in active if state["adventures"] and h["name"] in state["adventures"][-1]["heroes"]]
+        party = active
         giver = draw(st.sampled_from(party)) if party else {"name": name, "items": [], "gold": 0}
         gifts = draw(st.lists(st.sampled_from([i["name"] for i in giver["items"]] or ITEMS), max_size=2))
         data = {
@@ -98,14 +107,15 @@ def candidate(draw: Any, state: dict[str, Any]) -> Event:
     return Event(kind, None, data)
 
 
-def check_invariants(state: dict[str, Any], applied: int) -> None:
+def check_invariants(state: dict[str, Any], applied: int, *, house_rules: bool = False) -> None:
+    """The sheet's invariants; ``house_rules``: overrides were used, so levels and the shop may be bent."""
     opts = state["options"]
     assert state["events_applied"] == applied
     active = [norm(h["name"]) for h in state["heroes"] if not h["retired"]]
     assert len(active) == len(set(active)), "active hero names are unique"
     for hero in state["heroes"]:
         assert hero["gold"] >= 0, "gold never below zero"
-        assert 1 <= hero["level"] <= opts["max_level"]
+        assert 1 <= hero["level"] <= (99 if house_rules else opts["max_level"])
         balance = 0
         last_version = 0
         for row in hero["ledger"]:
@@ -119,7 +129,7 @@ def check_invariants(state: dict[str, Any], applied: int) -> None:
     assert (state["phase"] == "adventure") == bool(in_progress)
     if in_progress:
         assert state["adventures"][-1] is in_progress[0]
-        assert state["display"] == []
+        assert state["display"] == [] or house_rules
         assert all(not state["heroes"][i]["retired"] for i in in_progress[0]["hero_ids"])
     assert len(state["display"]) <= 4
     assert all("xp" not in k for k in json.dumps(state).split('"') if k.isidentifier())
@@ -142,3 +152,44 @@ def test_random_campaigns_keep_the_invariants(data: Any, options: dict[str, Any]
         check_invariants(state, applied)
         assert RULESET.outcome(state) is None
         assert RULESET.turn(state).phase == state["phase"]
+
+
+def held_cards(state: dict[str, Any]) -> list[tuple[str, str]]:
+    return sorted((h["name"], i["name"]) for h in state["heroes"] for i in h["items"])
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_overridden_entries_bend_rules_never_the_data(data: Any) -> None:
+    """Items 9.4 and 9.5: under an override an entry is placed honestly or refused ``unplayable``:
+    gold never below zero, a sale only removes the card it names, every card moved is one that was held."""
+    from rulesets.base import RuleViolation
+
+    state = RULESET.initial_state({}, 0)
+    for event in START:
+        state = RULESET.apply(state, event)
+    applied = len(START)
+    bent = False
+    for _ in range(40):
+        event = candidate(data.draw, state)
+        overridden = data.draw(st.integers(0, 2)) == 0
+        if not overridden:
+            new = try_step(RULESET, state, event)
+            if new is None:
+                continue
+        else:
+            try:
+                new = step(RULESET, Position(state, 1, True), event, check=True).state
+            except RuleViolation as exc:
+                assert exc.code and exc.message
+                continue
+            before, after = held_cards(state), held_cards(new)
+            if event.type == "item_sold":
+                gone = list((Counter(before) - Counter(after)).elements())
+                assert [norm(n) for _, n in gone] == [norm(event.data["item"])], "the sold card is the one named"
+            if event.type in ("trade_made", "item_sold"):
+                assert len(after) <= len(before)
+        state = new
+        applied += 1
+        bent = bent or overridden
+        check_invariants(state, applied, house_rules=bent)

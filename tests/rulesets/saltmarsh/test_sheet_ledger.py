@@ -21,7 +21,7 @@ def test_sheet_shape(after, play, ev) -> None:
             "class": "Fighter",
             "level": 1,
             "gold": 1050,
-            "items": [{"name": "Potion of Healing", "buy": 100, "sell": 50}],
+            "items": [{"name": "Potion of Healing", "buy": 100, "sell": 50, "item": True}],
             "powers": [],
             "advancement_tokens": [],
         },
@@ -36,7 +36,9 @@ def test_sheet_shape(after, play, ev) -> None:
         },
     ]
     assert [h["name"] for h in got["retired_heroes"]] == ["Bo"]
-    assert got["adventures"] == [{"adventure": "Sinister Secret", "heroes": ["Ana", "Bo"], "result": "completed"}]
+    assert got["adventures"] == [
+        {"adventure": "Sinister Secret", "heroes": ["Ana", "Bo"], "result": "completed", "match": None}
+    ]
     assert RULESET.sheet(state) == got
     json.dumps(got)
 
@@ -156,6 +158,21 @@ def test_every_entry_has_a_sentence(name, after) -> None:
         "trade_made": {"from": "Ana", "to": "Bo", "items": ["Gem"], "gold": 3},
         "leveled_up": {"hero": "Ana"},
         "advancement_token_bought": {"hero": "Ana", "token": "T", "cost": 5},
+        "treasure_used": {"hero": "Ana", "item": "Gem"},
+        "adventure_concluded": {
+            "match": 3,
+            "adventure": "A",
+            "result": "won",
+            "reward": 5,
+            "heroes": [
+                {
+                    "hero": "Ana",
+                    "found": [{"name": "Gem", "buy": None, "sell": 5, "item": True}],
+                    "used": ["Rope"],
+                    "gold": 4,
+                }
+            ],
+        },
     }[name]
     sentence = RULESET.describe(Event(name, None, sample), [])
     assert sentence.endswith(".") and len(sentence) > 10

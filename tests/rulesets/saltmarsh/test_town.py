@@ -71,7 +71,7 @@ def test_buying_from_the_display(after, play, ev) -> None:
     state = play(after, ev("shop_revealed", cards=SHOP), ev("item_bought", hero="Bo", item="Plate Armor"))
     bo = state["heroes"][1]
     assert bo["gold"] == 200
-    assert bo["items"] == [{"name": "Plate Armor", "buy": 800, "sell": 400}]
+    assert bo["items"] == [{"name": "Plate Armor", "buy": 800, "sell": 400, "item": True}]
     assert [c["name"] for c in state["display"]] == ["Amulet", "Blessing", "Lantern"]
 
 
@@ -141,23 +141,30 @@ def test_trade_between_heroes_of_the_adventure(after, play) -> None:
     assert ana["ledger"][-1]["cause"] == bo["ledger"][-1]["cause"] == "trade"
 
 
-def test_trade_only_with_heroes_of_the_adventure(after, rejected) -> None:
-    assert rejected(after, trade("Ana", "Cy", gold=10)) == "not_in_adventure"
-    assert rejected(after, trade("Cy", "Bo", gold=10)) == "not_in_adventure"
+def test_trade_between_any_active_heroes_preparing_the_next_adventure(after, play, ev, rejected) -> None:
+    """Item 9.7: Cy sat the last adventure out, Di just joined: both may receive (and give)."""
+    state = play(
+        after, trade("Ana", "Cy", ["Potion of Healing"], gold=10), ev("hero_joined", hero="Di", **{"class": "Cleric"})
+    )
+    state = play(state, trade("Bo", "Di", gold=100), trade("Cy", "Di", ["Potion of Healing"]))
+    assert [i["name"] for i in state["heroes"][3]["items"]] == ["Potion of Healing"]
+    assert rejected(state, trade("Ana", "Nobody", gold=1)) == "unknown_hero"
+    retired = play(state, ev("hero_retired", hero="Bo"))
+    assert rejected(retired, trade("Ana", "Bo", gold=1)) == "hero_retired"
 
 
-def test_no_trade_before_the_first_adventure(town, rejected) -> None:
-    assert rejected(town, trade("Ana", "Bo", gold=0, items=["X"])) == "not_in_adventure"
-
-
-def test_trade_with_a_new_party_follows_the_latest_adventure(after, play, rejected) -> None:
+def test_only_item_cards_change_hands(after, play, ev, item, rejected) -> None:
+    """Item 9.6: "give another player an Item Treasure card or gold pieces"; a Blessing is not an Item."""
     state = play(
         after,
-        Event("adventure_started", None, {"adventure": "Danger at Dunwater", "heroes": ["Bo", "Cy"]}),
-        Event("adventure_failed", None, {}),
+        ev("adventure_started", adventure="B", heroes=["Ana"]),
+        ev("treasure_gained", hero="Ana", item={"name": "Blessing", "buy": None, "sell": None}),
+        ev("treasure_gained", hero="Ana", item={"name": "Idol", "sell": None, "item": False, "buy": 40}),
+        ev("adventure_failed"),
     )
-    state = play(state, trade("Bo", "Cy", gold=100))
-    assert rejected(state, trade("Ana", "Bo", gold=1)) == "not_in_adventure"
+    assert rejected(state, trade("Ana", "Bo", ["Blessing"])) == "not_an_item"
+    assert rejected(state, trade("Ana", "Bo", ["Idol"])) == "not_an_item"  # flagged: not an Item despite a price
+    assert rejected(state, ev("item_sold", hero="Ana", item="Idol")) == "not_an_item"
 
 
 def test_trade_checks_what_the_giver_holds(after, rejected) -> None:
@@ -222,3 +229,41 @@ def test_advancement_tokens_only_with_base_games_that_have_them(play, ev, reject
     state = RULESET.initial_state({"advancement_tokens": False}, 0)
     state = play(state, ev("hero_joined", hero="Ana", **{"class": "Fighter"}))
     assert rejected(state, ev("advancement_token_bought", hero="Ana", token="Fleet", cost=0)) == "no_advancement_tokens"
+
+
+# -- overrides bend the rules, never the data (issue 9 items 4 and 5) ---------------------------------------
+
+
+def overridden(state, event):
+    from rulesets.replay import Position, step
+
+    return step(RULESET, Position(state, 1, True), event, check=True)
+
+
+def test_an_overridden_sale_of_a_card_not_held_is_unplayable(after, play, ev) -> None:
+    import pytest
+
+    from rulesets.base import RuleViolation
+
+    state = play(after, ev("adventure_started", adventure="B", heroes=["Ana"]), ev("treasure_gained", hero="Ana", item={"name": "Rope", "buy": 20}), ev("adventure_failed"))  # fmt: skip
+    with pytest.raises(RuleViolation) as info:
+        overridden(state, ev("item_sold", hero="Ana", item="Sword"))  # used to sell the Rope, the last card
+    assert info.value.code == "unplayable" and "does not hold Sword" in info.value.message
+    sold = overridden(state, ev("item_sold", hero="Ana", item="Potion of Healing")).state  # a held card: fine
+    assert [i["name"] for i in sold["heroes"][0]["items"]] == ["Rope"]
+
+
+def test_an_overridden_payment_never_takes_gold_below_zero(after, ev) -> None:
+    import pytest
+
+    from rulesets.base import RuleViolation
+
+    for event in (
+        ev("leveled_up", hero="Cy"),  # 200 gp, level-up costs 2,000
+        ev("advancement_token_bought", hero="Cy", token="Fleet", cost=500),
+        trade("Cy", "Ana", gold=300),
+    ):
+        with pytest.raises(RuleViolation) as info:
+            overridden(after, event)
+        assert info.value.code == "unplayable" and "below zero" in info.value.message
+    assert overridden(after, trade("Cy", "Ana", gold=200)).state["heroes"][2]["gold"] == 0  # all of it: fine

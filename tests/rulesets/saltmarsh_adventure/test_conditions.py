@@ -56,8 +56,9 @@ def test_advantage_rolls_twice_keeps_the_higher_and_is_discarded(ana_phase, play
     state = play(state, attack(ev, 0, 3, 15))
     assert (state["last_attack"]["mode"], state["last_attack"]["result"]) == ("advantage", 15)
     assert state["heroes"][0]["conditions"] == []
-    assert rejected(state, attack(ev, 0, 3, 15)) == "wrong_roll_count"
-    state = play(state, attack(ev, 0, 3))
+    same = ev("attack_rolled", 0, attacker="hero", rolls=[3, 15], same_attack=True)
+    assert rejected(state, same) == "wrong_roll_count"  # the marker is gone: the next target rolls once
+    state = play(state, ev("attack_rolled", 0, attacker="hero", rolls=[3], same_attack=True))
     assert (state["last_attack"]["mode"], state["last_attack"]["result"]) == ("normal", 3)
 
 
@@ -97,12 +98,37 @@ def test_a_monster_attacks_during_its_activation(villain, ana_phase, play, ev, r
 
 def test_a_hero_moves_up_to_twice(ana_phase, play, ev, rejected) -> None:
     state = play(ana_phase, ev("hero_moved", 0), ev("hero_moved", 0))
-    assert rejected(state, ev("hero_moved", 0)) == "no_move_left"
+    assert rejected(state, ev("hero_moved", 0)) == "no_action_left"
+    assert rejected(state, attack(ev, 0, 12)) == "no_action_left"  # two moves spent the action too
+
+
+@pytest.mark.parametrize("first", ["move", "attack"])
+def test_a_hero_phase_is_a_move_and_one_action_in_either_order(ana_phase, play, ev, rejected, first) -> None:
+    """Item 9.8: move then attack, or attack then move; then nothing more, and never two attacks."""
+    move, hit = ev("hero_moved", 0), attack(ev, 0, 12)
+    state = play(ana_phase, move if first == "move" else hit)
+    if first == "attack":
+        assert rejected(state, attack(ev, 0, 9)) == "already_attacked"
+    state = play(state, hit if first == "move" else move)
+    assert rejected(state, ev("hero_moved", 0)) == "no_action_left"
+    assert rejected(state, attack(ev, 0, 9)) == "no_action_left"
+
+
+def test_one_attack_may_roll_for_several_targets(ana_phase, play, ev, rejected) -> None:
+    again = ev("attack_rolled", 0, attacker="hero", rolls=[7], same_attack=True)
+    assert rejected(ana_phase, again) == "no_attack_to_continue"
+    state = play(ana_phase, attack(ev, 0, 12), again, again, ev("hero_moved", 0))
+    assert rejected(state, again) == "no_attack_to_continue"  # the move came in between
 
 
 def test_a_stunned_hero_loses_the_free_move(ana_phase, play, ev, rejected) -> None:
-    state = play(ana_phase, hero_gains(ev, 0, "stunned"), ev("hero_moved", 0))
-    assert rejected(state, ev("hero_moved", 0)) == "no_move_left"
+    """Stunned: one action only, a move or an attack (reported by the audit: it moved and attacked)."""
+    stunned = play(ana_phase, hero_gains(ev, 0, "stunned"))
+    state = play(stunned, ev("hero_moved", 0))
+    assert rejected(state, ev("hero_moved", 0)) == "no_action_left"
+    assert rejected(state, attack(ev, 0, 12)) == "no_action_left"
+    state = play(stunned, attack(ev, 0, 12))
+    assert rejected(state, ev("hero_moved", 0)) == "no_action_left"
 
 
 def test_stunned_is_discarded_at_the_end_of_the_hero_phase(fresh, play, ev) -> None:

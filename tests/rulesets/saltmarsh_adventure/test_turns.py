@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from rulesets.base import Event
+from rulesets.base import Event, RuleViolation
 from rulesets.saltmarsh_adventure import RULESET
 from rulesets.schema import check_payload
 
@@ -68,6 +68,9 @@ def test_the_last_seat_hands_over_to_the_first_and_a_new_round(play, ev, start) 
 
 def test_only_the_active_seat_runs_its_turn(fresh, ana_phase, rejected, ev) -> None:
     assert rejected(fresh, ev("hero_phase_started", 1)) == "not_your_turn"
+    with pytest.raises(RuleViolation) as info:
+        RULESET.validate(fresh, ev("hero_phase_started", 1))
+    assert info.value.message == f"It is {fresh['heroes'][0]['name']}'s turn."  # the hero, never "seat 0"
     assert rejected(ana_phase, ev("hero_moved", 2)) == "not_your_turn"
     assert rejected(ana_phase, ev("hero_phase_ended", 1)) == "not_your_turn"
 

@@ -75,29 +75,13 @@ class Table:
             self.refill().end()
         return self
 
-    def put(self, name: str, at: list[int], seat: int, **extra: Any) -> Table:
+    def put(self, name: str, at: list[int], seat: int) -> Table:
         """Set up a position: ``name`` (a catalog card) stands on ``at`` for ``seat`` without being played.
         Used to build a board for a capacity test; the rules under test are then played by events."""
         card = E.find_card(self.state, name)
         assert card is not None
         state = E.clone(self.state)
-        state["cards"].append(
-            {
-                "id": state["next_id"],
-                "name": card["name"],
-                "kind": card["kind"],
-                "at": list(at),
-                "owner": seat,
-                "controller": seat,
-                "hp": card["hp"],
-                "capacities": list(card["capacities"]),
-                "side_capacities": dict(card["side_capacities"]),
-                "growth_left": 5 if "growth" in card["capacities"] else 0,
-                "origin": card["origin"],
-                **extra,
-            }
-        )
-        state["next_id"] += 1
+        E.put_card(state, card, seat, (at[0], at[1]))
         self.state = E.derive(state)
         self.events = []  # a built position has no event history to replay
         self.built = True

@@ -1,0 +1,111 @@
+"""REST endpoints for series: create and list, one series, its entries (the shared event endpoint), standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns import series as services
+from campaigns import series_selectors as selectors
+from matches.api import ERRORS, parse, users_by_name
+from matches.stream_api import StreamEventsApi
+
+
+class SeriesCreateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    game = serializers.CharField(max_length=64, help_text="slug of the game every match of the series plays")
+    options = serializers.JSONField(
+        required=False, default=dict, help_text='{"place_points": [3, 2, 1]}: points for 1st, 2nd, 3rd… place'
+    )
+    is_public = serializers.BooleanField(required=False, default=True)
+    recorders = serializers.ListField(
+        child=serializers.CharField(max_length=150), required=False, default=list, max_length=20
+    )
+
+
+class SeriesOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    owner = serializers.CharField(source="owner.username")
+    is_public = serializers.BooleanField()
+    place_points = serializers.ListField(child=serializers.IntegerField(), source="stream.options.place_points")
+    version = serializers.IntegerField(source="stream.version")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class StandingRowOutput(serializers.Serializer):
+    player = serializers.CharField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    points = serializers.IntegerField()
+    total_score = serializers.FloatField()
+    best_score = serializers.FloatField(allow_null=True)
+
+
+class StandingsOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    latest_version = serializers.IntegerField()
+    place_points = serializers.ListField(child=serializers.IntegerField())
+    standings = StandingRowOutput(many=True)
+    matches = serializers.ListField(child=serializers.DictField())
+    hidden_matches = serializers.IntegerField(help_text="matches of the series the reader may not see (left out)")
+
+
+class StandingsQuery(serializers.Serializer):
+    at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+
+
+class SeriesListCreateApi(APIView):
+    """GET visible series; POST create one (signed-in users)."""
+
+    def get_permissions(self) -> list[Any]:
+        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
+
+    @extend_schema(responses={200: SeriesOutput(many=True)})
+    def get(self, request: Request) -> Response:
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(selectors.series_list(user=request.user), request, view=self)
+        return paginator.get_paginated_response(SeriesOutput(page, many=True).data)
+
+    @extend_schema(request=SeriesCreateInput, responses={201: SeriesOutput, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data = parse(SeriesCreateInput, request.data)
+        series = services.series_create(
+            owner=request.user, name=data["name"], game=data["game"], options=data["options"],
+            is_public=data["is_public"], recorders=users_by_name(data["recorders"], "recorders"),
+        )  # fmt: skip
+        return Response(SeriesOutput(series).data, status=status.HTTP_201_CREATED)
+
+
+class SeriesDetailApi(APIView):
+    """GET one series."""
+
+    @extend_schema(responses={200: SeriesOutput, 404: ERRORS[404]})
+    def get(self, request: Request, series_id: int) -> Response:
+        return Response(SeriesOutput(selectors.series_get(user=request.user, series_id=series_id)).data)
+
+
+class SeriesEventsApi(StreamEventsApi):
+    """GET the series log; POST ``match_added`` / ``match_removed`` ``{"match": id}`` (and corrections)."""
+
+    kind = "series"
+    lookup = "series_id"
+
+
+class SeriesStandingsApi(APIView):
+    """GET the standings over the series' finished matches, at series version ``at`` (latest by default)."""
+
+    @extend_schema(parameters=[StandingsQuery], responses={200: StandingsOutput, 404: ERRORS[404]})
+    def get(self, request: Request, series_id: int) -> Response:
+        series = selectors.series_get(user=request.user, series_id=series_id)
+        query = parse(StandingsQuery, request.query_params.dict())
+        table = selectors.series_standings(series=series, user=request.user, at=query["at"])
+        return Response(table.to_dict())

@@ -1,0 +1,48 @@
+// The First Spine board, progressive enhancement only: without this file a card name is a link (?card=) and
+// the page comes back with the cells it may go to. With it, tapping a name shows those cells at once.
+(function () {
+  "use strict";
+  var form = document.querySelector("form.fs[data-place-cells]");
+  if (!form) return;
+  var overlay = form.querySelector(".fs-overlay");
+  var prompt = form.querySelector(".fs-pick-prompt");
+  var cells = JSON.parse(form.dataset.placeCells);
+  var rows = Number(form.dataset.rows), cols = Number(form.dataset.cols), seat = Number(form.dataset.seat);
+  var links = form.querySelectorAll(".fs-card-link");
+
+  function clear() {
+    overlay.innerHTML = "";
+    form.querySelectorAll(".fs-target-mark").forEach(function (m) { m.remove(); });
+    links.forEach(function (l) { l.classList.remove("is-picked"); l.removeAttribute("aria-current"); });
+  }
+
+  links.forEach(function (link) {
+    link.addEventListener("click", function (e) {
+      e.preventDefault();
+      var wasPicked = link.classList.contains("is-picked");
+      clear();
+      if (wasPicked) { prompt.textContent = "tap a card name, then a cell."; return; }
+      link.classList.add("is-picked");
+      link.setAttribute("aria-current", "true");
+      var name = link.dataset.card, spell = link.dataset.kind === "spell", targets = cells;
+      if (spell) {
+        targets = [];
+        for (var r = 0; r < rows; r++) for (var c = 0; c < cols; c++) targets.push([r, c]);
+      }
+      targets.forEach(function (cell) {
+        var b = document.createElement("button");
+        b.type = "submit";
+        b.name = "move";
+        b.className = "fs-hit js-target";
+        b.style.gridRow = String(cell[0] + 1);
+        b.style.gridColumn = String(cell[1] + 1);
+        b.value = JSON.stringify({ type: "card_placed", seat: seat, data: { card: name, at: cell } });
+        var label = (spell ? "Cast " : "Place ") + name + " on [" + cell[0] + ", " + cell[1] + "]";
+        b.setAttribute("aria-label", label);
+        b.title = label;
+        overlay.appendChild(b);
+      });
+      prompt.textContent = targets.length ? "tap a highlighted cell for " + name + "." : name + " has no free cell next to your pieces.";
+    });
+  });
+})();

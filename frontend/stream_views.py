@@ -1,0 +1,71 @@
+"""Pages every stream kind shares, built once on ``matches.streams``: the history timeline and undo.
+
+A kind's URL module makes its views with :func:`history_view` and :func:`undo_view`, naming its page (the
+URL that takes the object's id) and the view that redraws it with a refusal explained.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from frontend.forms import posted_void, record_or_rerender
+from matches.selectors import can_record
+from matches.streams import kind_get, stream_get, stream_history, stream_undo
+
+Redraw = Callable[..., HttpResponse]  # (request, pk, *, problem, status) -> the kind's page
+
+
+def history_view(kind: str, page: str, *, anchor: str = "") -> Callable[[HttpRequest, int], HttpResponse]:
+    """The log of a ``kind`` object as a timeline (hidden information removed for the reader), each entry
+    linked to ``page`` at that version."""
+
+    def history(request: HttpRequest, pk: int) -> HttpResponse:
+        obj = stream_get(kind=kind, user=request.user, pk=pk)
+        context = {
+            "obj": obj,
+            "noun": kind_get(kind).noun,
+            "lines": stream_history(obj=obj, user=request.user),
+            "page_url": reverse(page, args=[obj.pk]),
+            "anchor": anchor,
+            "can_record": can_record(request.user, obj),
+        }
+        return render(request, "frontend/stream_history.html", context)
+
+    history.__doc__ = f"The {kind}'s history timeline."
+    return history
+
+
+def undo_view(kind: str, page: str, redraw: Redraw, *, anchor: str = "") -> Callable[[HttpRequest, int], HttpResponse]:
+    """Void the last entry that still counts (a new ``event_voided`` entry; the history keeps both); a refusal
+    redraws the page with it explained."""
+
+    @login_required
+    @require_POST
+    def undo(request: HttpRequest, pk: int) -> HttpResponse:
+        obj = stream_get(kind=kind, user=request.user, pk=pk)
+        data = posted_void(request)
+        problem: dict[str, Any] = {"form": "undo"}
+        if not request.POST.get("confirm"):
+            problem["detail"] = "Tick the confirmation box to undo."
+            return redraw(request, pk, problem=problem, status=400)
+        _, refused = record_or_rerender(
+            request,
+            lambda **guards: stream_undo(obj=obj, user=request.user, **data, **guards),
+            problem,
+            lambda problem, status: redraw(request, pk, problem=problem, status=status),
+        )
+        if refused:
+            return refused
+        messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
+        return redirect(reverse(page, args=[obj.pk]) + anchor)
+
+    undo.__doc__ = f"Undo the {kind}'s last entry."
+    return undo

@@ -1,0 +1,58 @@
+"""The event endpoint every stream kind shares: GET the log as the reader may see it, POST one entry.
+
+A kind's endpoint is a subclass naming its ``kind`` and URL ``lookup`` (``matches.streams``); the envelope,
+versions, idempotency, corrections and errors are the same for every kind (DESIGN.md §4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import store
+from matches.api import ERRORS, append_body, parse
+from matches.serializers import AppendOutput, EventInput, EventOutput
+from matches.streams import stream_get, stream_history, stream_record
+
+
+class StreamEventsApi(APIView):
+    """GET: the log (hidden information removed for the reader). POST: record one entry (owner and recorders)."""
+
+    kind: str = ""
+    lookup: str = "pk"
+
+    def get_permissions(self) -> list[Any]:
+        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
+
+    def record(self, obj: Any, request: Request, **entry: Any) -> store.AppendResult:
+        """Append one entry; a kind with more to do on each entry overrides this (or hooks ``after_record``)."""
+        return stream_record(obj=obj, user=request.user, **entry)
+
+    @extend_schema(responses={200: EventOutput(many=True), 404: ERRORS[404]})
+    def get(self, request: Request, **kwargs: Any) -> Response:
+        obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup])
+        return Response(EventOutput(stream_history(obj=obj, user=request.user), many=True).data)
+
+    @extend_schema(
+        request=EventInput,
+        responses={201: AppendOutput, **ERRORS},
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+    )
+    def post(self, request: Request, **kwargs: Any) -> Response:
+        obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup])
+        data = parse(EventInput, request.data)
+        result = self.record(
+            obj, request, type=data["type"], seat=data["seat"], data=data["data"],
+            expected_version=data["expected_version"],
+            idempotency_key=data["idempotency_key"] or request.headers.get("Idempotency-Key") or None,
+            client_time=data["client_time"], request_id=getattr(request._request, "request_id", ""),
+        )  # fmt: skip
+        response = Response(append_body(result, obj.stream.game), status=status.HTTP_201_CREATED)
+        if result.repeated:
+            response["Idempotent-Replayed"] = "true"
+        return response

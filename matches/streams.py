@@ -1,0 +1,146 @@
+"""What every kind of stream shares (a match, a campaign, a series): one small adapter per kind, and the
+plumbing built once on it: finding a stream the reader may see, who may record, recording an entry (with
+hooks other apps hang their consequences on), the history as the reader may see it, undo.
+
+A kind registers a :class:`StreamKind` (``matches.kinds``, ``campaigns.kinds``); an app that reacts to
+entries of another kind registers an :func:`after_record` hook instead of being imported by it (the
+Saltmarsh campaign follows its adventure matches that way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Model, Q, QuerySet
+from django.utils import timezone
+
+from matches import store
+from matches.errors import NotAllowed, NotFound
+from matches.selectors import LogLine, UserLike, can_record, can_view, stream_log
+from matches.visibility import viewer_for
+from rulesets.replay import EVENT_VOIDED
+
+
+def _no_seats(obj: Any) -> list[str]:
+    return []
+
+
+Cleaner = Callable[[Any, UserLike, str, Any], Any]
+
+
+@dataclass(frozen=True)
+class StreamKind:
+    """A kind of stream: its ``Stream.kind`` ``name``, the ``noun`` messages use, the aggregate ``model``
+    (with ``stream``, ``game``, ``owner``, ``recorders``, ``is_public``), its seat names, and an optional
+    ``clean_entry(obj, user, type, data) -> data`` that checks what only the database knows before an append
+    (raising a domain error) and may complete the payload; ``touch``: bump the object's ``updated_at`` on each
+    new entry (lists sort by it)."""
+
+    name: str
+    noun: str
+    model: type[Model]
+    seat_names: Callable[[Any], list[str]] = _no_seats
+    clean_entry: Cleaner | None = None
+    touch: bool = True
+
+
+_KINDS: dict[str, StreamKind] = {}
+_AFTER_RECORD: dict[str, list[Callable[[Any, UserLike, store.AppendResult], None]]] = {}
+
+
+def kind_register(kind: StreamKind) -> StreamKind:
+    """Make ``kind`` known (called once per kind when its app is ready)."""
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def kind_get(name: str) -> StreamKind:
+    """The registered kind called ``name``."""
+    return _KINDS[name]
+
+
+def kind_of(obj: Any) -> StreamKind:
+    """The kind of a match, campaign or series object."""
+    return next(k for k in _KINDS.values() if isinstance(obj, k.model))
+
+
+def after_record(kind: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Decorator: call ``hook(obj, user, result)`` after every entry recorded on a stream of ``kind``, in the
+    same transaction (an exception undoes the entry too)."""
+
+    def register(hook: Callable[..., None]) -> Callable[..., None]:
+        _AFTER_RECORD.setdefault(kind, []).append(hook)
+        return hook
+
+    return register
+
+
+# -- reads ------------------------------------------------------------------------------------------------
+
+
+def stream_visible_qs(kind: str, user: UserLike) -> QuerySet[Any]:
+    """Every object of ``kind`` that ``user`` may read: public ones, and their own or those they record."""
+    qs = kind_get(kind).model.objects.select_related("stream", "owner")
+    if user and user.is_authenticated:
+        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(recorders=user)).distinct()
+    return qs.filter(is_public=True)
+
+
+def stream_get(*, kind: str, user: UserLike, pk: int) -> Any:
+    """The object of ``kind`` with id ``pk`` if ``user`` may read it, else :class:`NotFound` (existence of a
+    private one does not leak)."""
+    spec = kind_get(kind)
+    obj = spec.model.objects.select_related("stream", "owner").filter(pk=pk).first()
+    if obj is None or not can_view(user, obj):
+        raise NotFound(f"No {spec.noun} {pk}.")
+    return obj
+
+
+def stream_history(*, obj: Any, user: UserLike) -> list[LogLine]:
+    """The object's log as ``user`` may read it (hidden information removed), in plain words."""
+    return stream_log(
+        stream_id=obj.stream_id, game=obj.stream.game, seat_names=kind_of(obj).seat_names(obj),
+        viewer=viewer_for(user, obj),
+    )  # fmt: skip
+
+
+# -- writes -----------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def stream_record(
+    *, obj: Any, user: UserLike, type: str, seat: int | None = None, data: Any = None,
+    expected_version: int | None = None, idempotency_key: str | None = None,
+    client_time: datetime | None = None, request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
+    """Record one entry on any kind of stream: the owner and named recorders only; the kind's database
+    checks; then the append and every :func:`after_record` hook of the kind, all or nothing.
+
+    Raises :class:`NotAllowed`, ``InvalidInput``, ``RuleBroken`` or ``VersionConflict``; then nothing is written.
+    """
+    from matches.services import stream_event_record
+
+    spec = kind_of(obj)
+    if not can_record(user, obj):
+        raise NotAllowed(f"Only the {spec.noun}'s owner and the recorders they named may record here.")
+    if spec.clean_entry is not None:
+        data = spec.clean_entry(obj, user, type, data)
+    result = stream_event_record(
+        stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type, seat=seat,
+        data=data, user_id=user.pk, expected_version=expected_version, idempotency_key=idempotency_key,
+        client_time=client_time, request_id=request_id,
+    )  # fmt: skip
+    if spec.touch and not result.repeated:
+        spec.model.objects.filter(pk=obj.pk).update(updated_at=timezone.now())
+    for hook in _AFTER_RECORD.get(spec.name, []):
+        hook(obj, user, result)
+    return result
+
+
+def stream_undo(*, obj: Any, user: UserLike, version: int | None, reason: str, **guards: Any) -> store.AppendResult:
+    """Record ``event_voided``: entry ``version`` stops counting; the log keeps both."""
+    return stream_record(obj=obj, user=user, type=EVENT_VOIDED, data={"version": version, "reason": reason}, **guards)

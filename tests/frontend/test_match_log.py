@@ -1,0 +1,58 @@
+"""Log a finished game in one form: a known game becomes its match, any other a score sheet; all finished."""
+
+from __future__ import annotations
+
+import pytest
+
+from matches.models import Event as EventRow
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, **fields):
+    data = {"game": "Azul", "date": "2026-11-20T20:15", "duration": "40", "location": "Club"}
+    data.update(fields)
+    return client.post("/matches/log/", data)
+
+
+def test_a_score_sheet_game_with_scores_and_a_start_player(client, owner):
+    client.force_login(owner)
+    r = post(client, name_0="Ana", score_0="61", name_1="Bo", score_1="72", start="1")
+    match = Match.objects.get()
+    assert r.status_code == 302 and r["Location"] == f"/matches/{match.pk}/"
+    assert match.game == "scoresheet" and match.status == "finished" and match.first_seat == 1
+    assert match.duration_min == 40 and match.location == "Club" and match.played_at.day == 20
+    result = EventRow.objects.get(type="result_recorded").data
+    assert result["winners"] == [1] and result["scores"] == {"0": 61, "1": 72}  # no tick: the highest score won
+
+
+def test_a_known_game_becomes_its_own_match_and_a_ticked_winner_counts(client, owner):
+    client.force_login(owner)
+    post(client, game="get salty", name_0="Ana", name_1="Bo", winner_0="on")
+    match = Match.objects.get()
+    assert match.game == "get-salty" and match.status == "finished"
+    assert EventRow.objects.get().data["winners"] == [0]
+
+
+def test_a_cooperative_loss(client, owner):
+    client.force_login(owner)
+    post(client, game="Pandemic", name_0="Ana", name_1="Bo", cooperative="on")
+    match = Match.objects.get()
+    assert match.stream.options["cooperative"] is True
+    assert EventRow.objects.get().data["winners"] == []
+
+
+def test_mistakes_write_nothing_and_keep_what_was_typed(client, owner):
+    client.force_login(owner)
+    r = post(client, name_0="Ana", score_0="lots", name_1="Bo")
+    page = r.content.decode()
+    assert r.status_code == 400 and "Nothing was recorded" in page and "is not a number" in page
+    assert 'value="Ana"' in page and 'value="lots"' in page
+    assert post(client).status_code == 400  # nobody played
+    assert post(client, game=" ", name_0="Ana").status_code == 400
+    assert Match.objects.count() == 0 and EventRow.objects.count() == 0
+
+
+def test_needs_a_signed_in_user(client):
+    assert client.get("/matches/log/").status_code == 302
