@@ -236,7 +236,9 @@ def match_detail(
         "closed": closed,
         "replaying": replaying,
         "at": ms.version,
-        "legal": [{"json": json.dumps(m.to_dict()), "text": ruleset.describe(m, seat_names)} for m in legal or []],
+        "legal": [
+            {"json": json.dumps(m.to_dict()), "text": describe_entry(ruleset, m, seat_names)} for m in legal or []
+        ],
         "forms": forms_now,
         "forms_other": forms_other,
         "board": board,

@@ -206,7 +206,8 @@ def match_event_record(
     """Record one event on a match after checking the user may record there.
 
     Raises :class:`NotAllowed`, :class:`InvalidInput`, ``RuleBroken`` or ``VersionConflict``; on any of
-    them nothing is written. Keeps ``Match.status`` in step with the outcome.
+    them nothing is written. A refusal's ``detail`` names the seats by the match's names. Keeps
+    ``Match.status`` in step with the outcome.
     """
     if not match_can_record(user, match):
         raise NotAllowed("Only the match's owner and the recorders they named may record moves.")
