@@ -299,8 +299,12 @@ def field_label(path: str, fields: tuple[Field, ...], extra: Mapping[str, str] |
 def error_sentence(
     errors: Mapping[str, list[str]], fields: tuple[Field, ...], extra: Mapping[str, str] | None = None
 ) -> str:
-    """Every error as "Label: message", in the form's words."""
-    return "; ".join(f"{field_label(k, fields, extra)}: {' '.join(v)}" for k, v in errors.items())
+    """The errors in the form's words: "Label: message" for one, the labels alone for several (each input
+    shows its own message)."""
+    labels = list(dict.fromkeys(field_label(k, fields, extra) for k in errors))
+    if len(errors) == 1:
+        return f"{labels[0]}: {' '.join(next(iter(errors.values())))}"
+    return ", ".join(labels[:-1]) + f" and {labels[-1]}" if len(labels) > 1 else labels[0]
 
 
 # -- recording forms -----------------------------------------------------------------------------------------

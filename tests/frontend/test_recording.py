@@ -134,3 +134,14 @@ def test_form_errors_are_told_with_the_form_labels(web, owner):
     said = bar(r.content.decode())
     assert r.status_code == 400 and "Treasure card › Card name" in said and "data.item" not in said
     assert EventRow.objects.count() == 0
+
+
+def test_several_field_errors_name_the_fields_once_each():
+    from frontend.forms import error_sentence
+
+    fields = get_ruleset("salt-and-bones").event_types["attack_card_played"].fields
+    errors = {"data.card": ["This field is required."], "data.attack_tile": ["Must be a cell."],
+              "data.opportunity_tile": ["Must be a cell."]}  # fmt: skip
+    said = error_sentence(errors, fields)
+    assert said == "Card, Tile under the Attack half and Tile under the Opportunity half"
+    assert error_sentence({"seat": ["Required."]}, fields, {"seat": "Player"}) == "Player: Required."
