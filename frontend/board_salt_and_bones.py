@@ -23,6 +23,7 @@ from django.urls import reverse
 
 from matches.selectors import match_can_record, match_seat_names
 from rulesets.base import Event
+from rulesets.replay import describe_entry
 
 TEMPLATE = "frontend/boards/salt-and-bones.html"
 TILE = 100  # SVG units per tile
@@ -139,7 +140,7 @@ def _move_label(event: Event, ruleset: Any, state: dict[str, Any], seat_names: l
         if target in ("chain", "instinct"):
             return f"{who}: {d['card']} vs {'the Chain card' if target == 'chain' else 'their INSTINCT'}"
         return f"{who}: {d['card']}"
-    return ruleset.describe(event, seat_names)
+    return describe_entry(ruleset, event, seat_names)
 
 
 def _seat_panel(
@@ -251,7 +252,7 @@ def board(
     flip_move = None
     if field_pick and flip:
         event = Event("field_card_flipped", state["momentum"], {"tiles": [list(c) for c in flip]})
-        flip_move = {"move": _move_json(event), "text": ruleset.describe(event, seat_names)}
+        flip_move = {"move": _move_json(event), "text": describe_entry(ruleset, event, seat_names)}
 
     def flip_param(cells: list[tuple[int, int]]) -> str:
         return ";".join(f"{r},{c}" for r, c in cells)
@@ -282,7 +283,7 @@ def board(
             if cell in targets:
                 tile["mark"] = "opportunity"
                 event = targets[cell]
-                hit = {"kind": "button", "move": _move_json(event), "title": ruleset.describe(event, seat_names),
+                hit = {"kind": "button", "move": _move_json(event), "title": describe_entry(ruleset, event, seat_names),
                        "label": f"Play {picked_label}: attack on {_tile(a_cell)}, opportunity on {_tile(cell)}"}  # fmt: skip
             if field_pick and info["tile"] == "open":
                 chosen = cell in flip
@@ -386,7 +387,7 @@ def board(
                     {
                         "move": _move_json(e),
                         "label": _move_label(e, ruleset, state, seat_names),
-                        "title": ruleset.describe(e, seat_names),
+                        "title": describe_entry(ruleset, e, seat_names),
                     }
                     for e in evs
                 ]
@@ -436,7 +437,7 @@ def board(
             {
                 "move": _move_json(e),
                 "label": f"Opportunity on {_tile(cell)}",
-                "title": ruleset.describe(e, seat_names),
+                "title": describe_entry(ruleset, e, seat_names),
             }
             for cell, e in sorted(targets.items())
         ],

@@ -206,7 +206,8 @@ def match_event_record(
     """Record one event on a match after checking the user may record there.
 
     Raises :class:`NotAllowed`, :class:`InvalidInput`, ``RuleBroken`` or ``VersionConflict``; on any of
-    them nothing is written. Keeps ``Match.status`` in step with the outcome.
+    them nothing is written. A refusal's ``detail`` names the seats by the match's names. Keeps
+    ``Match.status`` in step with the outcome.
     """
     if not match_can_record(user, match):
         raise NotAllowed("Only the match's owner and the recorders they named may record moves.")
@@ -290,6 +291,33 @@ def match_house_rule_record(
         expected_version=None if expected_version is None else expected_version + 1,
         idempotency_key=idempotency_key, request_id=request_id,
     )  # fmt: skip
+
+
+@transaction.atomic
+def match_rematch(*, match: Match, user: UserLike) -> Match:
+    """A new match of the same game with the same seats (same players), options, title, visibility and
+    recorders; only the owner starts one, and not from an adventure (its campaign starts those)."""
+    if user.pk != match.owner_id:
+        raise NotAllowed("Only the match's owner can start a rematch.")
+    if match.campaign_id is not None:
+        raise InvalidInput({"match": ["An adventure is started again from its campaign, not as a rematch."]})
+    seated = match.seats.select_related("player__user").order_by("index")
+    return match_create(
+        owner=user, game=match.game, seats=[{"name": s.player.name, "user": s.player.user} for s in seated],
+        options=dict(match.stream.options), title=match.title, is_public=match.is_public,
+        recorders=list(match.recorders.all()),
+    )  # fmt: skip
+
+
+def match_rename(*, match: Match, user: UserLike, title: str) -> None:
+    """The owner changes the match's title (blank: the game's name is shown)."""
+    if user.pk != match.owner_id:
+        raise NotAllowed("Only the match's owner can rename it.")
+    title = " ".join(title.split())
+    if len(title) > 120:
+        raise InvalidInput({"title": ["At most 120 characters."]})
+    Match.objects.filter(pk=match.pk).update(title=title)
+    match.title = title
 
 
 def match_recorders_set(*, match: Match, user: UserLike, recorders: list[AbstractBaseUser]) -> None:

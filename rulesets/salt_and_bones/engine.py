@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from rulesets.base import State
+from rulesets.names import seat_ref
 from rulesets.salt_and_bones.catalog import default_catalog
 
 LOG_CAP = 200  # the game log keeps at most this many lines (oldest dropped first)
@@ -82,7 +83,7 @@ def new_state(options: dict[str, Any] | None) -> State:
         },
         "seen": {"attack": {}, "strategy": {}},
         "next_uid": 1,
-        "log": [f"Round 1 begins. Seat {momentum} has Momentum."],
+        "log": [f"Round 1 begins. {seat_ref(momentum)} has Momentum."],
         "result": None,
     }
     if state["decks"]["field"] <= 0:
@@ -339,7 +340,10 @@ def start_combat(state: State) -> None:
     }
     g = gambits(state)
     in_play = ", ".join(g["names"]) if g["names"] else "none"
-    log(state, f"Round {state['round']} combat begins; Seat {m} (Momentum) plays first. GAMBITs in play: {in_play}.")
+    log(
+        state,
+        f"Round {state['round']} combat begins; {seat_ref(m)} (Momentum) plays first. GAMBITs in play: {in_play}.",
+    )
     open_window(state)
 
 
@@ -430,7 +434,7 @@ def play_attack_card(state: State, seat: int, spec: Any, attack_tile: list[int],
         notes.append("Parry is active on this seat's next turn")
     elif card_def["bonus"] == "forced_disengage":
         c["forced"][other(seat)] = True
-        notes.append(f"Seat {other(seat)} must disengage at the start of their next turn")
+        notes.append(f"{seat_ref(other(seat))} must disengage at the start of their next turn")
     c["window"]["strike"] = {
         "card": uid,
         "attacker": seat,
@@ -561,7 +565,7 @@ def resolve_window(state: State) -> None:
     for j, r in enumerate(reactions):
         if eff[j] and r["effect"] == "negate_card" and isinstance(r["negates"], int):
             target = reactions[r["negates"]]
-            results[j] = f"Seat {target['seat']}'s {target['card']} is negated and discarded"
+            results[j] = f"{seat_ref(target['seat'])}'s {target['card']} is negated and discarded"
     strike = w["strike"]
     if strike is not None:
         lines.extend(_resolve_strike(state, strike, boards, health, seen, reactions, eff, g, results))
@@ -596,7 +600,7 @@ def _reaction_line(r: dict[str, Any]) -> str:
         "extra_instance": "(triggered)",
         "negate_first_instance": "(triggered)",
     }.get(r["effect"], "")
-    line = f"Seat {r['seat']} played {r['card']}" + (f" {what}" if what else "")
+    line = f"{seat_ref(r['seat'])} played {r['card']}" + (f" {what}" if what else "")
     return line + (f": {r['result']}." if r["result"] else ".")
 
 
@@ -616,7 +620,7 @@ def _resolve_strike(
     a, d = strike["attacker"], strike["defender"]
     chain = " as a Chain" if strike["as_chain"] else ""
     lines = [
-        f"Seat {a} played {card['name']}{chain} (attack {_tile(card['attack_tile'])}, "
+        f"{seat_ref(a)} played {card['name']}{chain} (attack {_tile(card['attack_tile'])}, "
         f"opportunity {_tile(card['opportunity_tile'])})."
     ]
     chain_negated = None
@@ -626,7 +630,7 @@ def _resolve_strike(
         else:
             for j, r in enumerate(reactions):
                 if eff[j] and r["negates"] == "chain":
-                    chain_negated = f"Seat {r['seat']}'s {r['card']}"
+                    chain_negated = f"{seat_ref(r['seat'])}'s {r['card']}"
                     results[j] = f"{card['name']} is negated and discarded"
     tail: list[str] = []
     if chain_negated:
@@ -647,7 +651,7 @@ def _resolve_strike(
         card.update(negated=False, instances=[{k: i[k] for k in keys} for i in instances], damage=total)
         before = health[d]
         health[d] = max(0, before - total)
-        tail.append(f"Seat {d} takes {total} damage: Health {before} → {health[d]}.")
+        tail.append(f"{seat_ref(d)} takes {total} damage: Health {before} → {health[d]}.")
     for j, r in enumerate(reactions):
         r["result"] = _reaction_result(r, eff[j], g, results[j])
         lines.append(_reaction_line(r))
@@ -685,7 +689,7 @@ def _strike_instances(
         if slot == "instinct":
             _see(seen, "strategy", oil["name"])
             if g["will"]:
-                lines.append(f"{oil['name']} (Seat {a}) triggered but was negated by Test of Will.")
+                lines.append(f"{oil['name']} ({seat_ref(a)}) triggered but was negated by Test of Will.")
                 continue
         instances.append(_instance(f"auto{oil['uid']}", oil["name"], strategy_def(state, oil["name"])["amount"]))
     for j, r in enumerate(reactions):
@@ -769,7 +773,7 @@ def disengage(state: State, seat: int) -> None:
     """Combat: ``seat`` disengages (delayed once by Test of Courage) and combat ends."""
     c = state["combat"]
     if c["pending_disengage"] == seat:
-        log(state, f"Seat {seat}'s disengage now succeeds.")
+        log(state, f"{seat_ref(seat)}'s disengage now succeeds.")
         end_combat(state, seat)
         return
     if seat != c["turn"]:
@@ -777,11 +781,14 @@ def disengage(state: State, seat: int) -> None:
     c["forced"][seat] = False
     if gambits(state)["courage"]:
         c["pending_disengage"] = seat
-        log(state, f"Seat {seat} disengages, but Test of Courage gives Seat {other(seat)} an additional turn first.")
+        log(
+            state,
+            f"{seat_ref(seat)} disengages, but Test of Courage gives {seat_ref(other(seat))} an additional turn first.",
+        )
         pass_turn(state, other(seat))
         open_window(state)
         return
-    log(state, f"Seat {seat} disengages.")
+    log(state, f"{seat_ref(seat)} disengages.")
     end_combat(state, seat)
 
 
@@ -804,7 +811,7 @@ def end_combat(state: State, seat: int) -> None:
     state["combat"] = None
     if seat == state["momentum"]:
         state["momentum"] = other(seat)
-        log(state, f"Seat {seat} had Momentum: it passes to Seat {other(seat)}.")
+        log(state, f"{seat_ref(seat)} had Momentum: it passes to {seat_ref(other(seat))}.")
     refresh_grid(state)
     _check_end(state)
     _cap_log(state)
@@ -822,7 +829,7 @@ def _check_end(state: State) -> None:
         return
     for seat in SEATS:
         if h[seat] == 0 and h[other(seat)] > 0:
-            _finish(state, [other(seat)], False, f"Seat {seat} is at 0 Health at the end of combat.")
+            _finish(state, [other(seat)], False, f"{seat_ref(seat)} is at 0 Health at the end of combat.")
             return
     if state["last_round"]:
         _finish(state, [], True, "Exhaustion: a deck ran out this round and there is no winner.")
@@ -833,7 +840,7 @@ def _check_end(state: State) -> None:
 def _finish(state: State, winners: list[int], draw: bool, reason: str) -> None:
     state["phase"] = "over"
     state["result"] = {"winners": winners, "draw": draw, "reason": reason}
-    log(state, ("Draw. " if draw else f"Seat {winners[0]} wins. ") + reason)
+    log(state, ("Draw. " if draw else f"{seat_ref(winners[0])} wins. ") + reason)
 
 
 def _next_round(state: State) -> None:
@@ -841,4 +848,4 @@ def _next_round(state: State) -> None:
     state["phase"] = "field" if state["decks"]["field"] > 0 else "draw"
     state["draw"] = {"discarded": [False, False], "drawn": [False, False]}
     state["preparation"] = {"finished": [False, False]}
-    log(state, f"Round {state['round']} begins. Seat {state['momentum']} has Momentum.")
+    log(state, f"Round {state['round']} begins. {seat_ref(state['momentum'])} has Momentum.")

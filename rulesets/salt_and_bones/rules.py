@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from rulesets.base import Event, RuleViolation, State
+from rulesets.names import seat_ref
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones.catalog import ATTACK_BONUSES, SLOTS
 from rulesets.salt_and_bones.fields import EVENT_TYPES
@@ -108,7 +109,7 @@ def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
     if seat != nxt:
         if state["draw"]["drawn"][seat]:
             raise _v("already_drawn", "You have already drawn this Draw Phase.", R_DRAW)
-        raise _v("not_your_turn", f"Seat {nxt} has Momentum and draws first.", R_DRAW)
+        raise _v("not_your_turn", f"{seat_ref(nxt)} has Momentum and draws first.", R_DRAW)
     a, s = data["attack"], data["strategy"]
     if a > state["decks"]["attack"]:
         raise _v("deck_too_small", f"The Attack Deck has only {state['decks']['attack']} card(s) left.", R_DRAW)
@@ -128,7 +129,7 @@ def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
 def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     prep = E.preparing_seat(state)
     if seat != prep:
-        raise _v("not_your_turn", f"Seat {prep} is placing Strategy cards now (Momentum first).", R_PREP)
+        raise _v("not_your_turn", f"{seat_ref(prep)} is placing Strategy cards now (Momentum first).", R_PREP)
     if state["hands"][seat]["strategy"] <= 0:
         raise _v("no_strategy_cards", "You hold no Strategy card to place.", R_PREP)
     slot, name = data["slot"], data["card"]
@@ -151,7 +152,7 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
 def _check_prep_done(state: State, seat: int, data: dict[str, Any]) -> None:
     prep = E.preparing_seat(state)
     if seat != prep:
-        raise _v("not_your_turn", f"Seat {prep} is placing Strategy cards now (Momentum first).", R_PREP)
+        raise _v("not_your_turn", f"{seat_ref(prep)} is placing Strategy cards now (Momentum first).", R_PREP)
 
 
 # ---------------------------------------------------------------------------------------------- combat: turns
@@ -194,7 +195,7 @@ def _attack_turn_problem(state: State, seat: int, spec: Any = None) -> RuleViola
             return _v("chain_stopped", f"{last_card['name']} stops chain: no Chain card may follow it.", R_CHAIN)
         if state["hands"][seat]["attack"] <= 0:
             return _v("no_attack_cards", "You have no Attack cards left in hand.", R_COMBAT)
-    return _v("not_your_turn", f"It is Seat {c['turn']}'s turn in combat.", R_COMBAT)
+    return _v("not_your_turn", f"It is {seat_ref(c['turn'])}'s turn in combat.", R_COMBAT)
 
 
 def _attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViolation | None:
@@ -297,7 +298,7 @@ def _check_disengage(state: State, seat: int, data: dict[str, Any]) -> None:
         if seat != pending:
             raise _v(
                 "disengage_pending",
-                f"Seat {pending} is disengaging; you are taking the additional turn Test of Courage gives you.",
+                f"{seat_ref(pending)} is disengaging; you are taking the additional turn Test of Courage gives you.",
                 R_END,
             )
         return
@@ -306,7 +307,7 @@ def _check_disengage(state: State, seat: int, data: dict[str, Any]) -> None:
             raise _v("already_played", "You cannot disengage after playing an Attack card this turn.", R_DISENGAGE)
         return
     if not E.turn_open_for_chain(state):
-        raise _v("not_your_turn", f"It is Seat {c['turn']}'s turn; disengage at the start of your own.", R_END)
+        raise _v("not_your_turn", f"It is {seat_ref(c['turn'])}'s turn; disengage at the start of your own.", R_END)
 
 
 # ---------------------------------------------------------------------------------------------- combat: instincts

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulesets.names import seat_ref
 from rulesets.salt_and_bones.catalog import default_strategy_cards
 
 CUSTOM_INSTINCTS = [
@@ -279,7 +280,7 @@ def test_a_face_down_card_is_revealed_only_as_an_instinct(table) -> None:
     t.attack(0, "Slash", [2, 2], [2, 3])
     t.bad("not_instinct", "strategy_card_played", 1, card="Bracer")
     t.instinct(1, "Anticipation", {"instance": 0})
-    assert any("Seat 1 played Anticipation" in line for line in t.state["log"])
+    assert any(f"{seat_ref(1)} played Anticipation" in line for line in t.state["log"])
 
 
 # -- Glossary › Parry ---------------------------------------------------------------------------------------------
@@ -326,7 +327,7 @@ def test_overwhelm_also_stops_anticipation(table) -> None:
     t.instinct(0, "Overwhelm")
     t.instinct(1, "Anticipation", {"instance": 0})
     assert t.health()[1] == 17
-    assert "Seat 1 played Anticipation against a damage instance: no effect (Overwhelm)." in t.state["log"]
+    assert f"{seat_ref(1)} played Anticipation against a damage instance: no effect (Overwhelm)." in t.state["log"]
 
 
 def test_revealing_a_face_down_card_respects_copies(table) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rulesets.names import seat_ref
+
 
 def test_complete_game_from_the_first_field_card_to_a_win(table, rs) -> None:
     t = table()
@@ -72,7 +74,7 @@ def test_one_player_at_zero_only_at_the_end_wins(table, rs) -> None:
     assert t.health() == [3, 0] and rs.outcome(t.state) is None
     t.disengage(1)
     assert rs.outcome(t.state).winners == (0,)
-    assert "Seat 1 is at 0 Health" in rs.outcome(t.state).reason
+    assert f"{seat_ref(1)} is at 0 Health" in rs.outcome(t.state).reason
 
 
 def test_exhaustion_draw(table, rs) -> None:
