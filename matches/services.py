@@ -335,11 +335,12 @@ _last_wake = 0.0
 def wake_projector() -> None:
     """Ask a Celery worker to run the projectors soon; never fails the caller.
 
-    One process sends at most one wake-up per ``CHRONICLE_WAKE_WINDOW`` seconds, with that countdown, so
+    One process sends at most one wake-up per ``CHRONICLE_WAKE_WINDOW`` seconds, with that countdown, and
+    all processes together at most one per window (``wake_slot_claim``), so
     every commit is followed by a projector run that starts after it; the beat catch-up covers a lost one.
     """
     global _last_wake
-    from matches.tasks import project_all
+    from matches.tasks import project_all, wake_slot_claim
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
         project_all.apply()
@@ -349,6 +350,8 @@ def wake_projector() -> None:
     if now - _last_wake < window:
         return
     _last_wake = now
+    if not wake_slot_claim(window):
+        return  # another process has a run scheduled for this window: it starts after this commit
     try:
         project_all.apply_async(countdown=window)
     except Exception as exc:  # broker down: the append stands; the periodic catch-up will project it
