@@ -21,7 +21,8 @@ from rulesets.salt_and_bones.catalog import (
 )
 from rulesets.schema import Field
 
-CELL = Field("cell", "cell", label="Tile [row, col]")
+ROW_COL = ("row", "column")
+CELL = Field("cell", "cell", label="Tile [row, col]", axes=ROW_COL)
 
 BOARD_FIELDS = (
     Field("rows", "int", minimum=2, maximum=20, label="Rows"),
@@ -186,8 +187,8 @@ EVENT_TYPES: dict[str, EventType] = {
                 label="Card",
                 help='A catalog name, or {"name", "attack", "opportunity", "bonus"} for a card not in the catalog.',
             ),
-            Field("attack_tile", "cell", label="Tile under the Attack half"),
-            Field("opportunity_tile", "cell", label="Tile under the Opportunity half"),
+            Field("attack_tile", "cell", label="Tile under the Attack half", axes=ROW_COL),
+            Field("opportunity_tile", "cell", label="Tile under the Opportunity half", axes=ROW_COL),
         ),
         description="Combat Phase: an Attack card on two orthogonally adjacent tiles.",
     ),
