@@ -203,7 +203,10 @@ EVENT_TYPES: dict[str, EventType] = {
                 required=False,
                 nullable=True,
                 label="Target",
-                help='Anticipation: {"instance": i}; Condescend: "chain" or "instinct"; others: null.',
+                help=(
+                    'Anticipation: {"card": n, "instance": i} (n = the Attack card\'s number on the board); '
+                    'Condescend: {"card": n} (the Chain card or INSTINCT card it negates); others: null.'
+                ),
             ),
         ),
         description="Combat Phase, any time, either seat: an INSTINCT card from the Player Board.",
@@ -212,6 +215,12 @@ EVENT_TYPES: dict[str, EventType] = {
         name="disengaged",
         label="Disengaged",
         description="Combat Phase, at the start of this seat's turn: ends combat (unless Test of Courage).",
+    ),
+    "additional_turn_passed": EventType(
+        name="additional_turn_passed",
+        label="Passed the additional turn (Test of Courage)",
+        description="Combat Phase, Test of Courage: the opponent of the disengaging seat plays no Attack card in "
+        "its additional turn; the disengage may then be recorded again and succeeds.",
     ),
 }
 
