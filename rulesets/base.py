@@ -195,7 +195,7 @@ class Ruleset:
         return TurnInfo(seats=(), phase="")
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
-        """One plain sentence for the history timeline (may use seat tokens).
+        """One plain sentence for the history timeline (names seats as "Seat N").
 
         Callers show it through ``rulesets.replay.describe_entry``, which renders the tokens.
         """
