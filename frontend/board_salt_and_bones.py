@@ -127,20 +127,29 @@ def _move_label(event: Event, ruleset: Any, state: dict[str, Any], seat_names: l
         return f"{who}: disengage"
     if event.type == "strategy_card_played":
         target = d.get("target")
-        if isinstance(target, dict) and "instance" in target:
-            instances = []
-            window = (state.get("combat") or {}).get("window") or {}
-            strike = window.get("strike")
-            if strike:
-                card = next((c for c in state["field"]["cards"] if c["uid"] == strike["card"]), None)
-                instances = card["instances"] if card else []
-            i = target["instance"]
-            what = f"{instances[i]['label']} ({instances[i]['amount']})" if i < len(instances) else f"instance {i}"
-            return f"{who}: {d['card']} vs {what}"
-        if target in ("chain", "instinct"):
-            return f"{who}: {d['card']} vs {'the Chain card' if target == 'chain' else 'their INSTINCT'}"
+        if isinstance(target, dict) and "card" in target:
+            return f"{who}: {d['card']} vs {_target_words(state, target)}"
         return f"{who}: {d['card']}"
+    if event.type == "additional_turn_passed":
+        return f"{who}: pass the additional turn"
     return describe_entry(ruleset, event, seat_names)
+
+
+def _target_words(state: dict[str, Any], target: dict[str, Any]) -> str:
+    """What an INSTINCT's ``{"card": n[, "instance": i]}`` target names, in words."""
+    uid = target["card"]
+    card = next((c for c in state["field"]["cards"] if c["uid"] == uid), None)
+    if card is not None and "instance" in target:
+        i = target["instance"]
+        inst = card["instances"][i] if 0 <= i < len(card["instances"]) else None
+        return f"{inst['label']} ({inst['amount']}) of card {uid}" if inst else f"instance {i} of card {uid}"
+    if card is not None:
+        return f"the Chain card {card['name']} (card {uid})"
+    window = (state.get("combat") or {}).get("window") or {}
+    for r in [*window.get("reactions", []), *window.get("triggered", [])]:
+        if r["uid"] == uid:
+            return f"the INSTINCT {r['card']} (card {uid})"
+    return f"card {uid}"
 
 
 def _seat_panel(
@@ -298,7 +307,8 @@ def board(
 
     # -- the Attack cards of this combat ----------------------------------------------------------------
     cards = []
-    for number, card in enumerate(field["cards"], start=1):
+    for card in field["cards"]:
+        number = card["uid"]  # the number INSTINCT targets name (Anticipation, Condescend)
         a, o = card["attack_tile"], card["opportunity_tile"]
         negated_parts = [i for i in card["instances"] if i["negated"]]
         detail = [

@@ -19,7 +19,7 @@ class SaltAndBones(Ruleset):
     slug = "salt-and-bones"
     name = "Salt & Bones"
     seats = (2,)
-    version = 2
+    version = 3
     rulebook = "salt-and-bones.txt"
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
@@ -54,6 +54,8 @@ class SaltAndBones(Ruleset):
             E.play_instinct(new, seat, data["card"], data.get("target"))
         elif kind == "disengaged":
             E.disengage(new, seat)
+        elif kind == "additional_turn_passed":
+            E.pass_additional_turn(new, seat)
         return new
 
     def outcome(self, state: State) -> Outcome | None:
@@ -165,12 +167,17 @@ class SaltAndBones(Ruleset):
         if kind == "strategy_card_played":
             target = d.get("target")
             if isinstance(target, dict) and "instance" in target:
-                return f"{who} played {d.get('card')} against damage instance {target['instance']}."
+                on = f" of card {target['card']}" if "card" in target else ""
+                return f"{who} played {d.get('card')} against damage instance {target['instance']}{on}."
+            if isinstance(target, dict) and "card" in target:
+                return f"{who} played {d.get('card')} against card {target['card']}."
             if target in ("chain", "instinct"):
                 return f"{who} played {d.get('card')} against the opponent's {'Chain' if target == 'chain' else 'INSTINCT'} card."
             return f"{who} played {d.get('card')}."
         if kind == "disengaged":
             return f"{who} disengaged."
+        if kind == "additional_turn_passed":
+            return f"{who} passed the additional turn (Test of Courage)."
         return super().describe(event, seat_names)
 
     def check_options(self, options: dict[str, Any]) -> list[str]:

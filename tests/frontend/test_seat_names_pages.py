@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from matches.services import match_create, match_event_record
+from tests.matches.test_seat_names import SLASH_HIT
 
 pytestmark = pytest.mark.django_db
 
@@ -36,14 +37,7 @@ def no_seat_numbers(text: str) -> None:
 def sab(owner: Any) -> Any:
     """Salt & Bones between Ana and Bo, Ana has just hit Bo with a Slash."""
     match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
-    for type_, seat, data in [
-        ("field_card_flipped", None, {"tiles": [[0, 2], [5, 3]]}),
-        ("cards_drawn", 0, {"attack": 4, "strategy": 3}),
-        ("cards_drawn", 1, {"attack": 4, "strategy": 3}),
-        ("preparation_finished", 0, {}),
-        ("preparation_finished", 1, {}),
-        ("attack_card_played", 0, {"card": "Slash", "attack_tile": [2, 2], "opportunity_tile": [2, 3]}),
-    ]:
+    for type_, seat, data in SLASH_HIT:
         match_event_record(match=match, user=owner, type=type_, seat=seat, data=data)
     return match
 

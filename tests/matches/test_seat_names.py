@@ -16,6 +16,17 @@ pytestmark = pytest.mark.django_db
 SEAT_NUMBER = re.compile(r"\bseat [0-9]", re.IGNORECASE)
 
 
+# Salt & Bones from the first Field card to Ana (seat 0, Momentum) hitting Bo with a Slash for 3
+SLASH_HIT: list[tuple[str, int | None, dict[str, Any]]] = [
+    ("field_card_flipped", None, {"tiles": [[0, 2], [5, 3]]}),
+    ("cards_drawn", 0, {"attack": 4, "strategy": 3}),
+    ("cards_drawn", 1, {"attack": 4, "strategy": 3}),
+    ("preparation_finished", 0, {}),
+    ("preparation_finished", 1, {}),
+    ("attack_card_played", 0, {"card": "Slash", "attack_tile": [2, 2], "opportunity_tile": [2, 3]}),
+]
+
+
 def no_seat_numbers(text: str) -> None:
     assert not SEAT_NUMBER.search(text), text
 
@@ -61,15 +72,7 @@ def test_turn_prompt_and_refusal_name_the_player(api, game, first_move, prompt):
 def salt_and_bones_to_a_hit(api: Any, **options: Any) -> int:
     """Field card, both draw 4 attack cards, both prepare, Ana hits Bo with a Slash."""
     mid = new_match(api, "salt-and-bones", **options)
-    steps = [
-        ("field_card_flipped", None, {"tiles": [[0, 2], [5, 3]]}),
-        ("cards_drawn", 0, {"attack": 4, "strategy": 3}),
-        ("cards_drawn", 1, {"attack": 4, "strategy": 3}),
-        ("preparation_finished", 0, {}),
-        ("preparation_finished", 1, {}),
-        ("attack_card_played", 0, {"card": "Slash", "attack_tile": [2, 2], "opportunity_tile": [2, 3]}),
-    ]
-    for type_, seat, data in steps:
+    for type_, seat, data in SLASH_HIT:
         r = post(api, mid, type_, seat, **data)
         assert r.status_code == 201, (type_, r.content)
     return mid

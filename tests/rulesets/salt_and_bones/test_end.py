@@ -17,7 +17,7 @@ def test_complete_game_from_the_first_field_card_to_a_win(table, rs) -> None:
     assert t.state["combat"]["turn"] == 1  # Heavy Blow stops chain
     t.attack(1, "Slash", [3, 3], [3, 2])  # 3 + 0 (Heavy Blow's opportunity) + 1
     assert t.health() == [16, 17]
-    t.instinct(0, "Anticipation", {"instance": 0})
+    t.instinct(0, "Anticipation", t.on(0))
     assert t.health() == [20, 17]
     t.attack(0, "Flourish", [2, 4], [1, 4])  # (2 + 0 + 1) + (1 + 1) + (1 + 1)
     assert t.health() == [20, 10]
