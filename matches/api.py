@@ -63,7 +63,7 @@ def users_by_name(names: list[str], field: str) -> list[Any]:
 
 
 def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> dict[str, Any]:
-    """The body answering an append (the same for a repeated idempotency key); seat tokens rendered."""
+    """The body answering an append (the same for a repeated idempotency key); every text names the players."""
     names = seat_names or []
     outcome = outcome_of(get_ruleset(game), result.state)
     return AppendOutput(
