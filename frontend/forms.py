@@ -53,6 +53,7 @@ class Input:
     minimum: int | None = None
     maximum: int | None = None
     datalist: str = ""
+    placeholder: str = ""
     empty: str = ""  # checkboxes: said instead when there is nothing to tick
 
 
@@ -84,6 +85,10 @@ def _display(value: Any) -> str:
 
 def _is_str_list(f: Field) -> bool:
     return f.kind == "list" and f.item is not None and f.item.kind == "str"
+
+
+def _is_cell_list(f: Field) -> bool:
+    return f.kind == "list" and f.item is not None and f.item.kind == "cell"
 
 
 def _fixed_rows(f: Field) -> int:
@@ -156,7 +161,15 @@ def build_inputs(
             out.append(Input(widget="select", value=_display(raw), choices=choices, **common))
         elif f.kind == "cell":
             shown = ",".join(str(v) for v in raw) if isinstance(raw, list) else _display(raw)
-            out.append(Input(widget="cell", value=shown, **{**common, "help": f.help or "x,y — e.g. 1,0"}))
+            axes = ",".join(f.axes)
+            common["help"] = f.help or f"{axes} — e.g. 1,0"
+            out.append(Input(widget="cell", value=shown, placeholder=axes, **common))
+        elif _is_cell_list(f):
+            assert f.item is not None
+            shown = "; ".join(",".join(map(str, c)) for c in raw) if isinstance(raw, list) else _display(raw)
+            axes = ",".join(f.item.axes)
+            common["help"] = f.help or f"{axes} for each, separated by semicolons — e.g. 2,3; 4,1"
+            out.append(Input(widget="text", value=shown, placeholder=f"{axes}; {axes}", **common))
         elif f.kind == "object" and expand:
             out.append(Input(widget="group", children=build_inputs(f.fields, f"{name}.", **ctx), **common))
         elif _is_str_list(f) and pick is not None:
@@ -222,6 +235,11 @@ def parse_inputs(
             else:
                 data[f.name] = [p.strip() for p in str(post.get(name, "") or "").split(",") if p.strip()]
             continue
+        if _is_cell_list(f):
+            assert f.item is not None
+            data[f.name], errs = _parse_cells(f.item, str(post.get(name, "") or "").strip(), name)
+            errors.update(errs)
+            continue
         if expand and _fixed_rows(f):
             assert f.item is not None
             rows = []
@@ -241,6 +259,17 @@ def parse_inputs(
         except ValueError as exc:
             errors[name] = [str(exc)]
     return data, errors
+
+
+def _parse_cells(item: Field, raw: str, name: str) -> tuple[list[Any], dict[str, list[str]]]:
+    """Tiles typed as ``2,3; 4,1`` (JSON ``[[2, 3], [4, 1]]`` still reads)."""
+    try:
+        if raw.startswith("["):
+            return json.loads(raw), {}
+        return [parse_value(item, part) for part in raw.split(";") if part.strip()], {}
+    except ValueError:
+        axes = ",".join(item.axes)
+        return [], {name: [f"Enter each tile as {axes}, separated by semicolons, e.g. 2,3; 4,1."]}
 
 
 def parse_value(f: Field, raw: str) -> Any:
@@ -303,8 +332,12 @@ def field_label(path: str, fields: tuple[Field, ...], extra: Mapping[str, str] |
 def error_sentence(
     errors: Mapping[str, list[str]], fields: tuple[Field, ...], extra: Mapping[str, str] | None = None
 ) -> str:
-    """Every error as "Label: message", in the form's words."""
-    return "; ".join(f"{field_label(k, fields, extra)}: {' '.join(v)}" for k, v in errors.items())
+    """The errors in the form's words: "Label: message" for one, the labels alone for several (each input
+    shows its own message)."""
+    labels = list(dict.fromkeys(field_label(k, fields, extra) for k in errors))
+    if len(errors) == 1:
+        return f"{labels[0]}: {' '.join(next(iter(errors.values())))}"
+    return ", ".join(labels[:-1]) + f" and {labels[-1]}" if len(labels) > 1 else labels[0]
 
 
 # -- recording forms -----------------------------------------------------------------------------------------

@@ -244,6 +244,9 @@ def test_demo_has_a_bone_wars_match_over_two_sittings(client):
     match = Match.objects.get(game="bone-wars")
     html, page = get(client, match)
     assert len(page.seats) == 3 and len(page.sittings) == 2 and "★ prize" in html
+    history = client.get(f"/matches/{match.pk}/history/").content.decode()
+    assert "Ana played Allosaurus into slot 1 (cost 0+0): prize bonus" in history
+    assert "Bo played Bone hunters into slot 1 (cost 0+2)" in history
 
 
 def test_a_bone_wars_match_is_created_from_the_new_match_page(client, owner):

@@ -252,10 +252,11 @@ def test_attack_flow_offers_exactly_the_legal_moves(web: Any, owner: Any, sab: A
         ("Slash", [2, 2], [2, 3])
     ]
     html, page = get(web, sab)
-    assert [c["data-card"] for c in page.cards] == ["1"]
-    assert "Card 1, Ana: Slash, attack 3 on [2, 2], opportunity 1 on [2, 3], dealt 3" in html
-    assert "<li>Seat 0 played Slash (attack [2, 2], opportunity [2, 3]).</li>" in html
-    assert "<li>Seat 1 takes 3 damage: Health 20 → 17.</li>" in html
+    slash = state["field"]["cards"][0]["uid"]  # cards are numbered as INSTINCT targets name them
+    assert [c["data-card"] for c in page.cards] == [str(slash)]
+    assert f"Card {slash}, Ana: Slash, attack 3 on [2, 2], opportunity 1 on [2, 3], dealt 3" in html
+    assert "<li>Ana played Slash (attack [2, 2], opportunity [2, 3]).</li>" in html
+    assert "<li>Bo takes 3 damage: Health 20 → 17.</li>" in html
     assert "17</strong> / 20 Health" in html
 
 
@@ -304,7 +305,7 @@ def test_game_over_is_drawn_without_forms(web: Any, owner: Any) -> None:
     html, page = get(web, match)
     assert "Game over" in html and 'class="badge finished">winner' in html
     assert board_form(page) is None
-    assert "Seat 0 wins." in html
+    assert "Ana wins." in html and "Seat 0 wins" not in html
 
 
 # -- who may click ---------------------------------------------------------------------------------------
@@ -326,3 +327,15 @@ def test_a_stranger_and_a_replay_get_no_forms(web: Any, owner: Any, stranger: An
     # the owner replaying an earlier version sees the board as it stood, without forms
     html, page = get(web, sab, "?at=1")
     assert board_form(page) is None and "Draw Phase" in html
+
+
+def test_instinct_buttons_name_the_card_they_target(web: Any, owner: Any, sab: Any) -> None:
+    to_combat(sab, owner)  # Ana holds a face-down Anticipation
+    record(sab, owner, "attack_card_played", 0, {"card": "Slash", "attack_tile": [2, 2], "opportunity_tile": [2, 3]})
+    record(sab, owner, "attack_card_played", 1, {"card": "Thrust", "attack_tile": [3, 2], "opportunity_tile": [3, 3]})
+    thrust = head_state(sab)["field"]["cards"][1]["uid"]
+    html, page = get(web, sab)
+    target = {"card": thrust, "instance": 0}
+    moves = [m for m in move_values(page) if m["type"] == "strategy_card_played" and m["data"]["target"] == target]
+    assert moves and all(m["seat"] == 0 for m in moves)
+    assert f"Ana: Anticipation vs Thrust (2) of card {thrust}" in html

@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
-DEFAULT_STACKS = ["gthread:2x4"]
+DEFAULT_STACKS = ["gthread:2x8"]
 
 
 def _n(value: float) -> str:
@@ -187,6 +187,10 @@ class Command(BaseCommand):
                 f"{res.connections} connections opened")  # fmt: skip
             row("raw INSERT+COMMIT, 1 writer (before/after)", f"{_n(raw)} rows/s",
                 " / ".join(_n(x) for x in r["raw"]))  # fmt: skip
+            if res.failures or r["reads16"].failures or r["reads1"].failures:
+                failed = len(res.failures) + len(r["reads16"].failures) + len(r["reads1"].failures)
+                first = (res.failures or r["reads16"].failures or r["reads1"].failures)[0]
+                row("  FAILED requests", f"{failed}", first[:60])
             row("HTTP append throughput", f"{_n(res.rate)} ev/s",
                 f"p50 {res.pct(0.5):.1f} ms, p95 {res.pct(0.95):.1f} ms, p99 {res.pct(0.99):.1f} ms",
                 f"{res.rate / raw:.2f}× raw")  # fmt: skip
@@ -201,12 +205,15 @@ class Command(BaseCommand):
                 "caught up after 1 s of appends while a transaction held an xid in database postgres")  # fmt: skip
             if r["spy"]:
                 row("  py-spy profile of the web workers", r["spy"])
+                for frame, share in _spy_top(Path(r["spy"])):
+                    row(f"    {share:5.1%} {frame}"[:48], "")
             out("")
         out("Targets (from the issue; informational)")
         self._target(api1 >= 0.25 * raw1, "in-process API, 1 writer ≥ 0.25× raw", f"{api1 / raw1:.2f}×")
         for r in results:
             res, raw = r["result"], statistics.mean(r["raw"])
             label = r["stack"].label
+            self._target(not res.failures, f"[{label}] every append answered 201", f"{len(res.failures)} failed")
             self._target(res.rate >= 0.2 * raw, f"[{label}] HTTP append, {clients} clients ≥ 0.2× raw",
                          f"{res.rate / raw:.2f}× ({_n(res.rate)} vs {_n(raw)} /s)")  # fmt: skip
             self._target(res.pct(0.95) < 50, f"[{label}] HTTP append p95 < 50 ms", f"{res.pct(0.95):.1f} ms")
@@ -233,7 +240,7 @@ def _rate(writer: Any, seconds: float) -> float:
 
 
 def _py_spy(web: Any, log_dir: Path, seconds: float) -> subprocess.Popen[bytes] | None:
-    """Sample the web tree with py-spy (if installed) while the load runs; writes a top-functions text file."""
+    """Sample the web tree with py-spy (if installed) while the load runs: collapsed stacks (flamegraph input)."""
     spy = Path(sys.executable).with_name("py-spy")
     if not spy.exists():
         return None
@@ -241,3 +248,18 @@ def _py_spy(web: Any, log_dir: Path, seconds: float) -> subprocess.Popen[bytes] 
     argv = [str(spy), "record", "--pid", str(web.proc.pid), "--subprocesses", "--duration", str(int(seconds)),
             "--format", "raw", "--output", str(target), "--nonblocking"]  # fmt: skip
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _spy_top(path: Path, count: int = 12) -> list[tuple[str, float]]:
+    """The functions the web workers spent most samples in, by own time (the innermost frame)."""
+    if not path.exists():
+        return []
+    totals: dict[str, int] = {}
+    for line in path.read_text(errors="replace").splitlines():
+        stack, _, samples = line.rpartition(" ")
+        if stack and samples.isdigit():
+            leaf = stack.rsplit(";", 1)[-1]
+            totals[leaf] = totals.get(leaf, 0) + int(samples)
+    everything = sum(totals.values()) or 1
+    top = sorted(totals.items(), key=lambda kv: -kv[1])[:count]
+    return [(frame, samples / everything) for frame, samples in top]
