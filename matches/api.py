@@ -7,11 +7,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import JsonInput, PagedListMixin
 from matches import selectors, services
 from matches.errors import InvalidInput, NotFound, NotListable
 from matches.serializers import (
@@ -19,6 +19,7 @@ from matches.serializers import (
     ErrorOutput,
     EventInput,
     EventOutput,
+    GameOutput,
     LegalMoveOutput,
     MatchCreateInput,
     MatchListFilter,
@@ -78,7 +79,7 @@ def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> 
     ).data
 
 
-class MatchListCreateApi(APIView):
+class MatchListCreateApi(PagedListMixin, APIView):
     """GET: visible matches, filtered and paginated. POST: create a match (signed-in users)."""
 
     def get_permissions(self) -> list[Any]:
@@ -88,9 +89,7 @@ class MatchListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = parse(MatchListFilter, request.query_params.dict())
         qs = selectors.match_list(user=request.user, **filters)
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+        return self.paged(request, qs, MatchOutput)
 
     @extend_schema(request=MatchCreateInput, responses={201: MatchOutput, **ERRORS})
     def post(self, request: Request) -> Response:
@@ -193,7 +192,7 @@ class MatchLegalMovesApi(APIView):
 class GameListApi(APIView):
     """GET every game: slug, seats, options schema, event types with payload schemas."""
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(operation_id="games_list", responses={200: GameOutput(many=True)})
     def get(self, request: Request) -> Response:
         return Response([game_description(r) for r in all_rulesets()])
 
@@ -201,7 +200,7 @@ class GameListApi(APIView):
 class GameDetailApi(APIView):
     """GET one game's description."""
 
-    @extend_schema(responses={200: dict, 404: ERRORS[404]})
+    @extend_schema(responses={200: GameOutput, 404: ERRORS[404]})
     def get(self, request: Request, slug: str) -> Response:
         try:
             return Response(game_description(get_ruleset(slug)))
@@ -209,7 +208,7 @@ class GameDetailApi(APIView):
             raise NotFound(f"No game '{slug}'.") from None
 
 
-class RecordersInput(serializers.Serializer):
+class RecordersInput(JsonInput):
     recorders = serializers.ListField(child=serializers.CharField(max_length=150), max_length=20)
 
 
