@@ -2,8 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from matches import store
 from matches.models import Match
 from matches.selectors import match_seat_names
-from matches.streams import StreamKind, kind_register
+from matches.streams import StreamKind, after_record, kind_register
 
-MATCH = kind_register(StreamKind(name="match", noun="match", model=Match, seat_names=match_seat_names, touch=False))
+MATCH = kind_register(
+    StreamKind(
+        name="match", noun="match", model=Match, seat_names=match_seat_names, touch=False,
+        not_allowed="Only the match's owner and the recorders they named may record moves.",
+    )
+)  # fmt: skip
+
+
+@after_record("match")
+def _status_follows_outcome(match: Match, user: Any, result: store.AppendResult) -> None:
+    """``Match.status`` follows the outcome of each new state (lists filter by it)."""
+    from matches.services import match_status_sync
+
+    match_status_sync(match, result.state)
