@@ -21,7 +21,9 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import psycopg
 from django.conf import settings
 from django.db import connection
 
@@ -176,7 +178,7 @@ class Stack:
 
     @classmethod
     def parse(cls, text: str) -> Stack:
-        """``sync:4``, ``gthread:2x4`` (processes x threads)."""
+        """``sync:4``, ``gthread:2x4`` (processes x threads), ``asgi:2`` (gunicorn's ASGI worker, config.asgi)."""
         kind, _, size = text.partition(":")
         procs, _, threads = size.partition("x")
         return cls(kind, int(procs or 2), int(threads or 1))
@@ -236,6 +238,18 @@ def drain_wait(match_ids: list[int], timeout: float = 120.0) -> float:
             raise RuntimeError(f"the projector did not catch up within {timeout:.0f} s")
         time.sleep(0.01)
     return time.perf_counter() - start
+
+
+def transaction_elsewhere(db: dict[str, Any]) -> psycopg.Connection:
+    """A transaction in another database of the same server (``postgres``) holding a transaction id, left open.
+
+    Before the log reader's horizon became per-database, such a transaction held every projector back until it
+    ended; the caller closes the connection.
+    """
+    params = {k: db[k] for k in ("host", "port", "user", "password")}
+    conn = psycopg.connect(dbname="postgres", autocommit=False, **params)
+    conn.execute("SELECT pg_current_xact_id()")
+    return conn
 
 
 def backend_pids(dbname: str) -> list[int]:
@@ -435,4 +449,5 @@ __all__ = [
     "service_env",
     "start_web",
     "start_worker",
+    "transaction_elsewhere",
 ]

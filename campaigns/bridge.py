@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from campaigns.models import Campaign
 from matches import store
-from matches.errors import DomainError, RuleBroken
+from matches.errors import DomainError, RuleBroken, VersionConflict, WrappedRefusal
 from matches.models import Event as EventRow
 from matches.models import Match
 from matches.services import UserLike, event_clean, match_status_sync, stream_event_record
@@ -42,18 +42,20 @@ from rulesets.saltmarsh.ruleset import R_BRIDGE, adventure_of_match, match_close
 CONCLUDED = "adventure_concluded"
 
 
-class BridgeRefused(DomainError):
+class BridgeRefused(WrappedRefusal):
     """The campaign refused what an adventure match entry implies; nothing was written in either stream."""
 
     def __init__(self, campaign: Campaign, error: DomainError) -> None:
-        super().__init__(f"Not recorded, neither in this match nor in the campaign {campaign.name}: {error.detail}")
-        self.status_code = error.status_code
-        self.code = error.code
-        self.error = error
+        why = error.detail
+        if isinstance(error, VersionConflict):
+            why = "someone recorded on the campaign at the same moment; reload and try again."
+        super().__init__(f"Not recorded, neither in this match nor in the campaign {campaign.name}: {why}", error)
         self.campaign_id = campaign.pk
 
     def body(self) -> dict[str, Any]:
-        return {**self.error.body(), "detail": self.detail, "refused_by": "campaign", "campaign": self.campaign_id}
+        body = {**super().body(), "refused_by": "campaign", "campaign": self.campaign_id}
+        body.pop("current_version", None)  # the campaign's, not the match's: a client must not take it as its own
+        return body
 
 
 def adventure_match_guard(*, match: Match) -> tuple[Campaign, store.Head]:

@@ -128,3 +128,15 @@ def campaign_adventure_matches(*, campaign: Campaign, state: dict[str, Any]) -> 
     ids = [a["match"] for a in state.get("adventures", []) if a.get("match") is not None]
     found = {m.pk: m for m in Match.objects.filter(campaign=campaign, pk__in=ids)}
     return [found[i] for i in ids if i in found]
+
+
+def campaign_entry_match(*, campaign: Campaign, version: int) -> int | None:
+    """The adventure match an entry of the campaign belongs to (its conclusion, or the start naming it)."""
+    from matches.models import Event as EventRow
+    from rulesets.saltmarsh.ruleset import BRIDGE_EVENTS
+
+    row = EventRow.objects.filter(stream_id=campaign.stream_id, version=version).only("type", "data").first()
+    if row is None or not isinstance(row.data, dict):
+        return None
+    match = row.data.get("match")
+    return int(match) if match is not None and (row.type in BRIDGE_EVENTS or row.type == "adventure_started") else None

@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign
+from campaigns.selectors import campaign_entry_match
 from matches import store
 from matches.errors import DomainError, InvalidInput, NotAllowed, RuleBroken, WrappedRefusal
-from matches.models import Event as EventRow
 from matches.models import Stream
 from matches.selectors import can_record
 from matches.services import UserLike, options_clean, ruleset_for, stream_event_record
@@ -59,18 +59,12 @@ def campaign_event_record(
 
 
 def campaign_entry_clean(campaign: Campaign, user: UserLike, type: Any, data: Any) -> Any:
-    """The campaign kind's check before an entry is appended (``matches.streams``): entries that belong to
-    an adventure match are refused here; returns ``data`` unchanged."""
-    _refuse_bridge_entries(campaign, type, data)
-    return data
-
-
-def _refuse_bridge_entries(campaign: Campaign, type: Any, data: Any) -> None:
-    """Keep the campaign in step with its adventure matches: their entries are corrected in the match."""
+    """The campaign kind's check before an entry typed by a user (``StreamKind.clean_entry``): the entries of
+    an adventure match are written and corrected by the match alone (``campaigns.bridge``). Returns ``data``."""
     from rulesets.saltmarsh.ruleset import BRIDGE_EVENTS, BRIDGE_FIELDS, R_BRIDGE
 
     if campaign.game != "saltmarsh":
-        return
+        return data
     if type in BRIDGE_EVENTS:
         raise InvalidInput({"type": [f"'{type}' is written by the adventure match itself when it is won or lost."]})
     if isinstance(data, dict):
@@ -80,14 +74,15 @@ def _refuse_bridge_entries(campaign: Campaign, type: Any, data: Any) -> None:
                     {f"data.{field}": ["Set by Chronicle: start an adventure as a match with its own form."]}
                 )
     if type == EVENT_VOIDED and isinstance(data, dict) and isinstance(data.get("version"), int):
-        row = EventRow.objects.filter(stream_id=campaign.stream_id, version=data["version"]).first()
-        if row is not None and (row.type in BRIDGE_EVENTS or row.data.get("match") is not None):
+        match = campaign_entry_match(campaign=campaign, version=data["version"])
+        if match is not None:
             raise RuleBroken(
                 "from_match",
-                f"Entry {row.version} belongs to adventure match #{row.data.get('match')}: correct it in the "
-                "match (void the move there) and the campaign follows.",
+                f"Entry {data['version']} belongs to adventure match #{match}: correct it in the match (void "
+                "the move there) and the campaign follows.",
                 R_BRIDGE,
             )
+    return data
 
 
 def _campaign_append(

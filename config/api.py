@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.throttling import WindowThrottleMixin
 from matches.errors import DomainError
 
 MAX_JSON_DEPTH = 12
@@ -65,11 +66,11 @@ class _SettingsRate:
         return settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get(self.scope)
 
 
-class AnonThrottle(_SettingsRate, AnonRateThrottle):
+class AnonThrottle(WindowThrottleMixin, _SettingsRate, AnonRateThrottle):
     """Requests per minute for anonymous clients, by IP."""
 
 
-class UserThrottle(_SettingsRate, UserRateThrottle):
+class UserThrottle(WindowThrottleMixin, _SettingsRate, UserRateThrottle):
     """Requests per minute per signed-in user."""
 
 

@@ -10,12 +10,16 @@ import os
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = os.environ.get("WEB_WORKER_CLASS", "gthread")
+# gunicorn's native ASGI worker ("asgi") serves config.asgi; every other class serves config.wsgi
+wsgi_app = "config.asgi:application" if worker_class == "asgi" else "config.wsgi:application"
 threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = int(os.environ.get("WEB_KEEPALIVE", "15"))  # seconds an idle keep-alive connection stays open
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 20
 max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "0"))  # 0: workers are never recycled
 max_requests_jitter = max_requests // 10
+# gunicorn's control socket lives at one fixed path per user: several servers on one host would fight over it
+control_socket_disable = os.environ.get("WEB_CONTROL_SOCKET", "0") != "1"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 proxy_allow_ips = forwarded_allow_ips
 # Requests are logged by Django (config.logs.AccessLogMiddleware, JSON with the request id); gunicorn's own

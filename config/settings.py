@@ -134,7 +134,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Minimum seconds between two projector wake-ups sent by one process (appends in between are covered
 # by the wake-up already queued, which runs after its countdown).
-CHRONICLE_WAKE_WINDOW = float(os.environ.get("CHRONICLE_WAKE_WINDOW", "0.05"))
+CHRONICLE_WAKE_WINDOW = float(os.environ.get("CHRONICLE_WAKE_WINDOW", "0.25"))
 # /healthz says "degraded" when the oldest event the projector has not read is older than this (seconds)
 CHRONICLE_HEALTH_MAX_LAG = float(os.environ.get("CHRONICLE_HEALTH_MAX_LAG", "60"))
 
@@ -150,7 +150,7 @@ CHRONICLE_HEAD_CACHE_SIZE = int(os.environ.get("CHRONICLE_HEAD_CACHE_SIZE", "204
 # -- REST framework -----------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.authentication.FastTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],

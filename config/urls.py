@@ -2,12 +2,14 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from config.health import healthz
 
 api_patterns = [
+    path("", RedirectView.as_view(pattern_name="api-docs"), name="api-root"),  # /api/ leads to the docs
     path("", include("matches.urls_api")),
     path("", include("campaigns.urls_api")),
     path("auth/token/", obtain_auth_token, name="api-token"),

@@ -15,7 +15,7 @@ from typing import Any
 
 from frontend.forms import Input, build_inputs
 from matches.selectors import match_seat_names, stream_times
-from rulesets.base import Event, name_seats
+from rulesets.base import Event
 from rulesets.bone_wars.fields import (
     CARD_PLAYED,
     CRANIUM_RECORDED,
@@ -211,7 +211,7 @@ def board(
         "turn_name": names[turn] if isinstance(turn, int) and turn < len(names) else None,
         "turn_seat": turn,
         "card_played": state["card_played"],
-        "prompt": name_seats(re.sub(r"^Round \d+ of \d+: ", "", ms.prompt), names),
+        "prompt": re.sub(r"^Round \d+ of \d+: ", "", ms.prompt),  # named by match_state
         "seats": _seat_boards(state, names, turn, winners),
         "bookshelf": _bookshelf(state),
         "shelves": state["shelves"],

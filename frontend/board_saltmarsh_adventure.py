@@ -14,7 +14,10 @@ CONDITION_LABELS = {
 
 def board(*, match: Any, ruleset: Any, ms: Any, legal: Any, request: Any, can_record: bool) -> dict[str, Any]:
     """Hero cards (HP bar, conditions, treasure), the party's pool, the monsters in play and the latest notices."""
+    from matches.selectors import match_seat_names
+
     state = ms.state
+    players = match_seat_names(match)
     heroes = []
     for seat, hero in enumerate(state["heroes"]):
         max_hp = max(1, int(hero["max_hp"]))
@@ -22,6 +25,7 @@ def board(*, match: Any, ruleset: Any, ms: Any, legal: Any, request: Any, can_re
             {
                 **hero,
                 "seat": seat,
+                "player": players[seat] if seat < len(players) else "",
                 "percent": round(100 * int(hero["hp"]) / max_hp),
                 "conditions": [CONDITION_LABELS.get(c, c) for c in hero["conditions"]],
                 "active": seat == state.get("active") and state.get("result") is None,
@@ -36,4 +40,5 @@ def board(*, match: Any, ruleset: Any, ms: Any, legal: Any, request: Any, can_re
         "heroes": heroes,
         "monsters": monsters,
         "state": state,
+        "actions": ", ".join(state.get("actions", [])),  # what the active hero did this Hero Phase
     }

@@ -149,6 +149,26 @@ def board(
                     }
                 )
 
+    # a spell or a card text changing a piece's life: tap the piece (a link), then type the amount
+    piece_links: list[dict[str, Any]] = []
+    life: dict[str, Any] | None = None
+    if interactive and turn["phase"] == "actions" and picked is None:
+        wanted_at = request.GET.get("at") or ""
+        for p in state["cards"]:
+            r, c = p["at"]
+            key = f"{r},{c}"
+            label = name_seats(E.label(state, p), seat_names)
+            piece_links.append(
+                {
+                    "row": r + 1,
+                    "col": c + 1,
+                    "href": href() if key == wanted_at else href(at=key),
+                    "aria": f"Change the life of {label} on [{r}, {c}]",
+                }
+            )
+            if key == wanted_at:
+                life = {"cell": key, "at": f"[{r}, {c}]", "name": label, "hp": p["hp"]}
+
     # the start of the turn and the setup: the listed moves as buttons
     buttons: list[dict[str, Any]] = []
     if interactive and legal:
@@ -231,6 +251,8 @@ def board(
         "picked": picked["name"] if picked else "",
         "unpick_href": href(),
         "targets": targets,
+        "piece_links": piece_links,
+        "life": life,
         "buttons": buttons,
         "choices": choices,
         "preview": [preview_words(state, p, seat_names) for p in pairs],

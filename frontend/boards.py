@@ -2,7 +2,8 @@
 
 A board function takes ``(match, ruleset, ms, legal, request, can_record)`` (and ``problem``, the refused
 entry being shown again, if it names that parameter) and returns a dict with the ``template`` to include and
-any context it needs. Register it in ``BOARDS`` by game slug.
+any context it needs. Register it in ``BOARDS`` by game slug, and its stylesheet in ``STYLESHEETS``: the page
+links it in ``<head>``, so the board never draws before its styles.
 """
 
 from __future__ import annotations
@@ -21,6 +22,15 @@ BOARDS: dict[str, str] = {
     "saltmarsh-adventure": "frontend.board_saltmarsh_adventure:board",
     "bone-wars": "frontend.board_bone_wars:board",
     "the-first-spine": "frontend.board_the_first_spine:board",
+}
+
+# slug → the board's stylesheet (a static path)
+STYLESHEETS: dict[str, str] = {
+    "get-salty": "frontend/get-salty.css",
+    "salt-and-bones": "frontend/salt-and-bones.css",
+    "saltmarsh-adventure": "frontend/saltmarsh.css",
+    "bone-wars": "frontend/bone-wars.css",
+    "the-first-spine": "frontend/the-first-spine.css",
 }
 
 

@@ -283,7 +283,11 @@ def campaign_detail(
         context["forms_now"], context["forms_later"] = _event_forms(campaign, loaded, problem)
         context["adventure_form"] = _adventure_form(loaded, problem)
         context["datalists"] = _datalists(loaded)
-        context["undo_version"] = last_undoable_version(stream_id=campaign.stream_id)
+        undo = last_undoable_version(stream_id=campaign.stream_id)
+        # an adventure match's entry is corrected in the match, so the sheet offers no undo for it
+        context["undo_version"] = (
+            undo if undo and campaign_selectors.campaign_entry_match(campaign=campaign, version=undo) is None else None
+        )
         if problem.get("type") == RULE_OVERRIDDEN and problem.get("post") is not None:
             context["override_reason"] = problem["post"].get("data.reason", "")
     return render(request, "frontend/campaigns/sheet.html", context, status=status)

@@ -270,6 +270,43 @@ def parse_value(f: Field, raw: str) -> Any:
         raise ValueError("Enter valid JSON.") from None
 
 
+def field_label(path: str, fields: tuple[Field, ...], extra: Mapping[str, str] | None = None) -> str:
+    """The words a form shows for an error path (``data.item.name`` → "Treasure › Name", ``data.tiles[1]`` →
+    "Tiles it destroys 2", ``seats[0].name`` → "Seat 0"); ``extra`` names paths outside ``fields``."""
+    extra = extra or {}
+    norm = re.sub(r"\[(\d+)\]", r".\1", path)
+    for key, words in extra.items():
+        if norm == key or norm.startswith(key + "."):
+            return words
+    parts = norm.split(".")
+    if parts and parts[0] in ("data", "options", "option"):
+        parts = parts[1:]
+    words: list[str] = []
+    current: tuple[Field, ...] = fields
+    item: Field | None = None
+    for part in parts:
+        if part.isdigit():
+            words[-1:] = [f"{words[-1]} {int(part) + 1}" if words else part]
+            current = item.fields if item is not None else ()
+            continue
+        f = next((x for x in current if x.name == part), None)
+        words.append(f.label or part.replace("_", " ").capitalize() if f else part.replace("_", " ").capitalize())
+        item = f.item if f is not None else None
+        current = f.fields if f is not None else ()
+    return " › ".join(words) or "This entry"
+
+
+def error_sentence(
+    errors: Mapping[str, list[str]], fields: tuple[Field, ...], extra: Mapping[str, str] | None = None
+) -> str:
+    """The errors in the form's words: "Label: message" for one, the labels alone for several (each input
+    shows its own message)."""
+    labels = list(dict.fromkeys(field_label(k, fields, extra) for k in errors))
+    if len(errors) == 1:
+        return f"{labels[0]}: {' '.join(next(iter(errors.values())))}"
+    return ", ".join(labels[:-1]) + f" and {labels[-1]}" if len(labels) > 1 else labels[0]
+
+
 # -- recording forms -----------------------------------------------------------------------------------------
 
 

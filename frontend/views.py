@@ -19,6 +19,7 @@ from campaigns.selectors import adventure_match_closed
 from frontend import boards, stream_views
 from frontend.forms import (
     SignupForm,
+    error_sentence,
     int_or_none,
     option_inputs,
     parse_inputs,
@@ -73,7 +74,8 @@ def home(request: HttpRequest) -> HttpResponse:
     mine = []
     campaigns = []
     if request.user.is_authenticated:
-        mine = list(selectors.match_list(user=request.user, mine=True).order_by("status", "-updated_at")[:20])
+        # "in_progress" sorts after "finished": descending puts the games still on the table first
+        mine = list(selectors.match_list(user=request.user, mine=True).order_by("-status", "-updated_at")[:20])
         campaigns = list(campaign_list(user=request.user, mine=True)[:10])
     public = list(selectors.match_list(user=request.user)[:10])
     return render(
@@ -132,7 +134,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
     seat_count = int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
     if seat_count not in ruleset.seats:
         seat_count = ruleset.seats[0]
-    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}}
+    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": True}
     if request.method == "POST":
         options, errors = parse_options(ruleset.options_schema, request.POST)
         if request.POST.get("catalog"):
@@ -151,7 +153,15 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Match created. Record the first move below.")
                 return redirect("match", match_id=match.pk)
         context["errors"] = errors
-        context["error_list"] = [f"{k}: {' '.join(v)}" for k, v in errors.items()]
+        extra = {f"seats.{i}": f"Seat {i}" for i in range(seat_count)} | {"seats": "Seats", "title": "Title"}
+        context["error_list"] = [
+            error_sentence(
+                {k if k.startswith(("seats", "title")) else f"options.{k}": v}, ruleset.options_schema, extra
+            )
+            for k, v in errors.items()
+        ]
+        context["title"] = request.POST.get("title", "")
+        context["is_public"] = request.POST.get("is_public") == "on"
     context["option_fields"] = option_inputs(
         ruleset.options_schema, form="opt", post=request.POST if request.method == "POST" else None,
         errors=context["errors"],
@@ -229,6 +239,7 @@ def match_detail(
         "forms": forms_now,
         "forms_other": forms_other,
         "board": board,
+        "board_stylesheet": boards.STYLESHEETS.get(match.game, ""),
         "problem": problem,
         "feedback": feedback,
         "idempotency_key": uuid.uuid4().hex,
@@ -280,8 +291,8 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
         "move_json": request.POST.get("move", ""),
     }  # fmt: skip
     if form_errors:
-        problem.update(detail="Please correct the highlighted field.", errors=form_errors)
-        return match_detail(request, match_id, problem=problem, status=400)
+        problem["errors"] = form_errors
+        return _rerender(request, match, problem, 400)
     if request.POST.get("house_rule"):
         return _record_as_house_rule(request, match, problem, data)
     result, refused = record_or_rerender(
@@ -290,13 +301,22 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
             match=match, user=request.user, type=type_, seat=seat, data=data, **guards
         ),
         problem,
-        lambda problem, status: match_detail(request, match_id, problem=problem, status=status),
+        lambda problem, status: _rerender(request, match, problem, status),
     )
     if refused:
         return refused
     messages.success(request, _recorded_words(match, result, type_, seat, data))
     stream_views.linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
+
+
+def _rerender(request: HttpRequest, match: Any, problem: dict[str, Any], status: int) -> HttpResponse:
+    """The match page again with the refusal; field errors are told in the form's words, not as paths."""
+    if problem.get("errors"):
+        spec = event_types_with_meta(get_ruleset(match.game)).get(problem.get("type", ""))
+        words = error_sentence(problem["errors"], spec.fields if spec else (), {"seat": "Player", "type": "Entry"})
+        problem["detail"] = f"Please correct: {words}"
+    return match_detail(request, match.pk, problem=problem, status=status)
 
 
 def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
@@ -327,12 +347,13 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
             **guards,
         ),
         problem,
-        lambda problem, status: match_detail(request, match.pk, problem=problem, status=status),
+        lambda problem, status: _rerender(request, match, problem, status),
     )  # fmt: skip
     if refused:
         return refused
     words = _recorded_words(match, result, problem["type"], problem["seat"], data)
     messages.success(request, f"{words} (house rule: {reason})")
+    stream_views.linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 

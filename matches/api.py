@@ -125,10 +125,10 @@ class MatchStateApi(APIView):
 
     @extend_schema(parameters=[StateQuery], responses={200: StateOutput, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(user=request.user, match_id=match_id)
+        match, head = selectors.match_get_with_head(user=request.user, match_id=match_id)
         query = parse(StateQuery, request.query_params.dict())
         viewer = viewer_for(request.user, match, seat=query["seat"])
-        ms = selectors.match_state(match=match, at=query["at"], viewer=viewer)
+        ms = selectors.match_state(match=match, at=query["at"], viewer=viewer, head=head)
         return Response(StateOutput(ms).data)
 
 

@@ -6,13 +6,14 @@ from typing import Any
 
 from matches import store
 from matches.models import Match
-from matches.selectors import match_seat_names
+from matches.selectors import match_get_brief, match_seat_names
 from matches.streams import StreamKind, after_record, kind_register
 
 MATCH = kind_register(
     StreamKind(
         name="match", noun="match", model=Match, seat_names=match_seat_names, touch=False,
         not_allowed="Only the match's owner and the recorders they named may record moves.",
+        get_for_write=lambda user, pk: match_get_brief(user=user, match_id=pk),
     )
 )  # fmt: skip
 

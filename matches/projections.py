@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
@@ -31,32 +34,69 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         last[entry.stream_id] = entry
         if entry.type == "event_voided":
             voids[entry.stream_id] = voids.get(entry.stream_id, 0) + 1
-    matches = {m.stream_id: m for m in Match.objects.filter(stream_id__in=last).select_related("summary")}
+    matches = {m.stream_id: m for m in Match.objects.filter(stream_id__in=last).select_related("summary", "stream")}
+    todo: dict[int, MatchSummary] = {}
     for stream_id, entry in last.items():
         match = matches.get(stream_id)
         if match is None:
             continue  # a campaign stream: not a match
         summary = getattr(match, "summary", None) or MatchSummary(match=match)
-        if summary.version >= entry.version:
-            continue  # already projected (a redelivered task)
-        pos = store.position_at(stream_id, entry.version)
-        outcome = outcome_of(get_ruleset(match.game), pos.state)
-        summary.version = entry.version
-        summary.events_count = entry.version
-        summary.voided_count += voids.get(stream_id, 0)
-        summary.last_activity = entry.recorded_at
-        summary.status = Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS
-        summary.winners = list(outcome.winners) if outcome else []
-        summary.draw = bool(outcome and outcome.draw)
-        summary.reason = (outcome.reason if outcome else "")[:200]
-        summary.scores = outcome.to_dict()["scores"] if outcome else None
-        summary.save()
+        if summary.version < entry.version:  # else already projected (a redelivered task)
+            todo[stream_id] = summary
+    rows = []
+    for stream_id, summary in todo.items():
+        entry, match = last[stream_id], matches[stream_id]
+        state = store.position_of_row(match.stream, entry.version).state
+        outcome = outcome_of(get_ruleset(match.game), state)
+        rows.append((
+            match.pk, entry.version, Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS,
+            json.dumps(list(outcome.winners) if outcome else []), bool(outcome and outcome.draw),
+            (outcome.reason if outcome else "")[:200], json.dumps(outcome.to_dict()["scores"] if outcome else None),
+            entry.version, summary.voided_count + voids.get(stream_id, 0),
+            connection.ops.adapt_datetimefield_value(entry.recorded_at),
+        ))  # fmt: skip
+    _summaries_write(rows)
+
+
+def _summaries_write(rows: list[tuple[Any, ...]]) -> None:
+    """Upsert summaries in one statement; a row never moves a summary back to an older version."""
+    if not rows:
+        return
+    jsonb = "::jsonb" if connection.vendor == "postgresql" else ""
+    values = ", ".join([f"(%s, %s, %s, %s{jsonb}, %s, %s, %s{jsonb}, %s, %s, %s)"] * len(rows))
+    columns = ("version", "status", "winners", "draw", "reason", "scores", "events_count", "voided_count",
+               "last_activity")  # fmt: skip
+    sql = (
+        f"INSERT INTO matches_matchsummary (match_id, {', '.join(columns)}) VALUES {values} "
+        f"ON CONFLICT (match_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in columns)} "
+        "WHERE matches_matchsummary.version < excluded.version"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [v for row in rows for v in row])
 
 
 PROJECTORS: dict[str, Callable[[list[store.LogEntry]], None]] = {
     MATCH_SUMMARY: _apply_match_summary,
     PLAY_STATS: apply_play_stats,
 }
+
+
+def _checkpoint_read(name: str) -> tuple[int, int]:
+    """The projector's checkpoint ``(txid, position)``; (0, 0) before its first run."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT txid, position FROM matches_projectioncheckpoint WHERE name = %s", [name])
+        row = cursor.fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
+
+
+def _checkpoint_write(name: str, txid: int, position: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO matches_projectioncheckpoint (name, txid, position, updated_at) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (name) DO UPDATE SET txid = excluded.txid, position = excluded.position, "
+            "updated_at = excluded.updated_at",
+            [name, txid, position, connection.ops.adapt_datetimefield_value(timezone.now())],
+        )
 
 
 def project(name: str = MATCH_SUMMARY, *, batch: int = BATCH, on_batch: Callable[[int], None] | None = None) -> int:
@@ -70,14 +110,12 @@ def project(name: str = MATCH_SUMMARY, *, batch: int = BATCH, on_batch: Callable
     while True:
         with transaction.atomic():
             _lock(name)
-            checkpoint, _ = ProjectionCheckpoint.objects.get_or_create(name=name)
-            entries = store.log_read(after_txid=checkpoint.txid, after_position=checkpoint.position, limit=batch)
+            txid, position = _checkpoint_read(name)
+            entries = store.log_read(after_txid=txid, after_position=position, limit=batch)
             if not entries:
                 return done
             apply(entries)
-            checkpoint.txid = entries[-1].txid
-            checkpoint.position = entries[-1].position
-            checkpoint.save()
+            _checkpoint_write(name, entries[-1].txid, entries[-1].position)
         done += len(entries)
         if on_batch is not None:
             on_batch(len(entries))

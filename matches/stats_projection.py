@@ -34,6 +34,9 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     PlayerResult.objects.filter(match_id__in=ids).delete()
     MatchFact.objects.filter(match_id__in=ids).delete()
     PlayedMatch.objects.filter(match_id__in=ids).delete()
+    states = {m.pk: store.position_of_row(m.stream, last[m.stream_id]).state for m in matches}
+    # only finished matches have rows: games still in progress cost no read of their log
+    matches = [m for m in matches if outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
     logs: dict[int, list[tuple[int, str, int | None, datetime, Any]]] = defaultdict(list)
     rows = (
         EventRow.objects.filter(stream_id__in=[m.stream_id for m in matches])
@@ -45,19 +48,16 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
             logs[stream_id].append((version, type_, seat, at, data))
     played, results, facts = [], [], []
     for match in matches:
-        _derive(match, last[match.stream_id], logs[match.stream_id], played, results, facts)
+        _derive(match, states[match.pk], logs[match.stream_id], played, results, facts)
     PlayedMatch.objects.bulk_create(played)
     PlayerResult.objects.bulk_create(results, batch_size=2000)
     MatchFact.objects.bulk_create(facts, batch_size=2000)
 
 
 def _derive(
-    match: Match, version: int, log: list[tuple[int, str, int | None, datetime, Any]], played: list[PlayedMatch],
-    results: list[PlayerResult], facts: list[MatchFact],
+    match: Match, state: dict[str, Any], log: list[tuple[int, str, int | None, datetime, Any]],
+    played: list[PlayedMatch], results: list[PlayerResult], facts: list[MatchFact],
 ) -> None:  # fmt: skip
-    stream = match.stream
-    # the head is the position at its own version: no replay needed when the batch reached it
-    state = stream.state if stream.version == version else store.position_at(match.stream_id, version).state
     ruleset = get_ruleset(match.game)
     outcome = outcome_of(ruleset, state)
     if outcome is None:
@@ -69,7 +69,7 @@ def _derive(
     winners = [] if outcome.draw else sorted(outcome.winners)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     insight = _facts(ruleset, SPECTATOR.state(ruleset, state))  # stats are read by anyone
-    title = str((stream.options or {}).get("title") or "").strip() if match.game == SCORE_SHEET else ""
+    title = str((match.stream.options or {}).get("title") or "").strip() if match.game == SCORE_SHEET else ""
     common = {
         "game": match.game, "title": title[:120], "is_public": match.is_public, "owner_id": match.owner_id,
         "played_at": played_at,

@@ -191,12 +191,24 @@ def head_load(stream_id: int, *, fresh: bool = False) -> Head:
         row = Stream.objects.get(pk=stream_id)
     except Stream.DoesNotExist:
         raise NotFound(f"No stream {stream_id}.") from None
+    return head_from_row(row)
+
+
+def head_from_row(row: Stream) -> Head:
+    """The head of a stream row just read from the database (rebuilt if the ruleset version changed)."""
     head = _head_from_row(row)
     ruleset = get_ruleset(head.game)
     if head.ruleset_version != ruleset.version:
         head = _head_rebuild(head, ruleset)
     _remember(head)
     return head
+
+
+def position_of_row(row: Stream, version: int) -> Position:
+    """A stream's position at ``version`` from its row just read: the head itself when it is at that version
+    (what projectors close behind the writers ask for), else folded from the newest usable snapshot."""
+    head = head_from_row(row)
+    return head.position if head.version == version else position_at(row.pk, version, _head=head)
 
 
 def _head_rebuild(head: Head, ruleset: Ruleset) -> Head:
@@ -574,10 +586,12 @@ __all__ = [
     "Metadata",
     "append",
     "events_iter",
+    "head_from_row",
     "head_load",
     "log_read",
     "log_settled",
     "position_at",
+    "position_of_row",
     "snapshot_take",
     "stream_create",
 ]

@@ -227,6 +227,7 @@ def test_the_match_page_says_the_campaign_moved_too_or_why_nothing_was_written(a
 
     mid = start(api, cid)
     client.force_login(get_user_model().objects.get(username="owner"))
+    assert "Undo entry" not in client.get(f"/campaigns/{cid}/").content.decode()  # the start belongs to the match
     r = client.post(f"/matches/{mid}/record/", {"type": "adventure_won", "seat": ""}, follow=True)
     page = r.content.decode()
     assert r.status_code == 200 and "The campaign was updated in the same step" in page
@@ -249,3 +250,24 @@ def test_a_result_recorded_by_the_table_concludes_the_adventure_too(api, cid) ->
     other = start(api, cid, "Danger at Dunwater")
     ok(mev(api, other, "result_recorded", winners=[], note="Wiped out."))
     assert sheet(api, cid)["adventures"][-1]["result"] == "failed"
+
+
+def test_a_campaign_that_moved_meanwhile_is_a_409_and_nothing_is_written(api, cid, monkeypatch) -> None:
+    """The bridge appends guarded by the campaign version it read: a writer in between → 409, both untouched."""
+    from dataclasses import replace
+
+    from campaigns import bridge
+
+    mid = start(api, cid)
+    guard = bridge.adventure_match_guard
+
+    def stale_guard(*, match):
+        campaign, head = guard(match=match)
+        return campaign, replace(head, version=head.version - 1)  # as if read before another writer's entry
+
+    monkeypatch.setattr(bridge, "adventure_match_guard", stale_guard)
+    before = counts(cid, mid)
+    r = mev(api, mid, "adventure_won")
+    assert r.status_code == 409 and r.json()["code"] == "version_conflict" and "current_version" not in r.json()
+    assert "someone recorded on the campaign at the same moment" in r.json()["detail"]
+    assert counts(cid, mid) == before and Match.objects.get(pk=mid).status == Match.STATUS_IN_PROGRESS

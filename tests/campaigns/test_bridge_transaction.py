@@ -62,3 +62,74 @@ def test_a_refused_bridge_rolls_back_both_streams_and_leaves_no_head_cached(owne
     assert cached.state == store.head_load(campaign.stream_id, fresh=True).state
     bo = next(h for h in cached.state["heroes"] if h["name"] == "Bo")
     assert [i["name"] for i in bo["items"]] == ["Ring"] and bo["gold"] == 300
+
+
+@pytest.mark.postgres
+def test_concurrent_entries_on_an_adventure_match_keep_the_campaign_in_step(owner) -> None:
+    """Six recorders at once on PostgreSQL (separate connections): gold found, a win, a loss, a void. Whatever
+    order the database lets through, the campaign ends holding exactly what the match's final state implies."""
+    import threading
+
+    from django.db import connection, connections
+
+    from campaigns.bridge import BridgeRefused
+    from matches.errors import DomainError
+    from rulesets import get_ruleset
+    from rulesets.saltmarsh import conclusion_from_adventure
+    from rulesets.saltmarsh.ruleset import adventure_of_match
+
+    if connection.vendor != "postgresql":
+        pytest.skip("separate connections writing at once is PostgreSQL's behaviour (SQLite writes are serial)")
+    campaign = campaign_services.campaign_create(owner=owner, name="Race")
+    campaign_services.campaign_event_record(
+        campaign=campaign, user=owner, type="hero_joined", data={"hero": "Ana", "class": "Fighter"}
+    )
+    match = campaign_services.campaign_adventure_start(
+        campaign=campaign, user=owner, adventure="Dunwater", heroes=[{"name": "Ana", "max_hp": 10}], reward=100
+    )
+    first = match_services.match_event_record(match=match, user=owner, type="gold_found", seat=0, data={"amount": 5})
+    entries = [
+        ("gold_found", 0, {"amount": 7}),
+        ("adventure_won", None, {}),
+        ("adventure_lost", None, {"reason": "The tide."}),
+        ("treasure_found", 0, {"item": {"name": "Ring", "sell": 90}}),
+        ("event_voided", None, {"version": first.version, "reason": "miscounted"}),
+        ("gold_found", 0, {"amount": 11}),
+    ]
+    barrier = threading.Barrier(len(entries))
+    outcomes: list = [None] * len(entries)
+
+    def worker(i: int) -> None:
+        type_, seat, data = entries[i]
+        try:
+            barrier.wait()
+            from matches.models import Match
+
+            mine = Match.objects.get(pk=match.pk)
+            outcomes[i] = match_services.match_event_record(match=mine, user=owner, type=type_, seat=seat, data=data)
+        except (DomainError, BridgeRefused) as exc:
+            outcomes[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(entries))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not [o for o in outcomes if o is None]
+    assert sum(1 for o in outcomes if not isinstance(o, Exception)) >= 1
+    finished = [
+        entries[i][0]
+        for i, o in enumerate(outcomes)
+        if entries[i][0].startswith("adventure_") and not isinstance(o, Exception)
+    ]
+    assert len(finished) <= 1  # the second ending met a finished match
+    state = store.head_load(match.stream_id, fresh=True).state
+    head = store.head_load(campaign.stream_id, fresh=True)
+    entry = conclusion_from_adventure(state, match.pk)
+    implied = (
+        match_services.event_clean(get_ruleset("saltmarsh"), 0, entry.type, None, entry.data).data if entry else None
+    )
+    assert adventure_of_match(head.state, match.pk)["conclusion"] == implied
+    assert store.position_at(campaign.stream_id, head.version, check=True).state == head.state

@@ -244,3 +244,24 @@ def test_demo_has_a_bone_wars_match_over_two_sittings(client):
     match = Match.objects.get(game="bone-wars")
     html, page = get(client, match)
     assert len(page.seats) == 3 and len(page.sittings) == 2 and "★ prize" in html
+    history = client.get(f"/matches/{match.pk}/history/").content.decode()
+    assert "Ana played Allosaurus into slot 1 (cost 0+0): prize bonus" in history
+    assert "Bo played Bone hunters into slot 1 (cost 0+2)" in history
+
+
+def test_a_bone_wars_match_is_created_from_the_new_match_page(client, owner):
+    from matches.models import Match
+
+    client.force_login(owner)
+    assert b'name="option.starting_money"' in client.get("/matches/new/?game=bone-wars").content
+    r = client.post("/matches/new/", {"game": "bone-wars", "seat_count": "3", "seat_0": "Ana", "seat_1": "Bo",
+                                      "seat_2": "Cy", "option.first_seat": "2", "option.starting_money": "4",
+                                      "option.patrons": '["cope", "cope", "marsh"]', "option.shelves": "3"})  # fmt: skip
+    assert r.status_code == 302
+    match = Match.objects.get()
+    _, state = head(match)
+    assert state["turn"] == 2 and state["shelves"] == 3
+    assert [(p["money"], p["patron"]) for p in state["players"]] == [(4, "cope"), (4, "cope"), (4, "marsh")]
+    r = client.post("/matches/new/", {"game": "bone-wars", "seat_count": "2", "seat_0": "Ana", "seat_1": "Bo",
+                                      "option.first_seat": "3"})  # fmt: skip
+    assert r.status_code == 400 and "first_seat must be a seat of this match" in r.content.decode()

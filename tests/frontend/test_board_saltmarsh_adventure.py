@@ -24,6 +24,9 @@ def test_board_shows_heroes_conditions_monsters_and_the_outcome(client, owner):
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "Vistra" in page and "6 / 10 HP" in page and "Poisoned" in page and "Sahuagin" in page
     assert 'aria-valuenow="6"' in page and "hero phase" in page
+    assert "played by Ana" in page and "seat 0" not in page  # the person at the seat, not a seat number
+    rec("hero_moved", 0)
+    assert "done: move" in client.get(f"/matches/{match.pk}/").content.decode()
     rec("adventure_won")
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "Won by Ana and Bo" in page and ".." not in page.split("Won by")[1].split("</p>")[0]

@@ -171,3 +171,42 @@ def test_replaying_an_old_version_draws_it_without_buttons(web, demo):
     _, page = get(web, demo, "?at=8")
     assert page.board_form("fs") is None
     assert len(page.pieces) == 4  # two wizards, Paladin, Squire
+
+
+def test_an_empty_hand_offers_no_card(web, owner):
+    match = match_create(owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+                         options={"hand_size": 1, "deck_size": 6})  # fmt: skip
+    for type_, seat, data in FIRST_SPINE_SCRIPT[:5]:
+        match_event_record(match=match, user=owner, type=type_, seat=seat, data=data)
+    match_event_record(match=match, user=owner, type="card_placed", seat=0, data={"card": "Squire", "at": [5, 3]})
+    html, page = get(web, match, "?card=Paladin")
+    assert page.hand == [] and page.hits == []
+    assert "No card in hand" in html
+    assert [m["type"] for m in moves(page)] == ["turn_ended"]
+
+
+def test_tap_a_piece_to_record_a_life_change(web, demo):
+    _, page = get(web, demo)
+    links = [a for a in page.links if "fs-piece-link" in a.get("class", "")]
+    assert len(links) == len(state_of(demo)["cards"])
+    paladin = next(a for a in links if a["aria-label"] == "Change the life of Paladin on [3, 3]")
+    assert paladin["href"] == f"/matches/{demo.pk}/?at=3%2C3#board"
+    html, _ = get(web, demo, "?at=3%2C3")
+    assert "change the life of <strong>Paladin</strong> on [3, 3] (now 4)" in html
+    assert 'name="data.at" value="3,3" form="fs-life"' in html
+    version = state_version(demo)
+    response = web.post(
+        f"/matches/{demo.pk}/record/",
+        {"type": "hp_changed", "seat": "0", "data.at": "3,3", "data.amount": "-3", "data.note": "Pain",
+         "expected_version": str(version)},
+    )  # fmt: skip
+    assert response.status_code == 302
+    assert next(c for c in state_of(demo)["cards"] if c["at"] == [3, 3])["hp"] == 1
+    html, _ = get(web, demo)
+    assert "Paladin loses 3 life (Pain)." in html
+
+
+def state_version(match: Any) -> int:
+    from matches import store
+
+    return store.head_load(match.stream_id, fresh=True).version

@@ -75,6 +75,7 @@ def assert_told(page: Any, match: Any, outcome: str | re.Pattern[str]) -> None:
     assert in_viewport(page, "#outcome"), "the outcome is off-screen"
     turn = page.locator("#turn").inner_text()
     assert f"{expected_turn(match)} to play" in turn, turn
+    assert not re.search(r"\bseat \d", turn, re.I), turn  # players by name, never by seat number
     assert in_viewport(page, "#turn"), "whose turn it is is off-screen"
 
 
@@ -270,3 +271,24 @@ def test_a_second_phone_sees_the_move_within_3_seconds(live_server, table, djang
     assert_told(watcher, match, "New at the table")
     news = watcher.locator("#outcome").inner_text()
     assert "(entry 1)" in news and "Ana" in news
+
+
+def test_a_replay_keeps_its_banner_and_controls_on_screen(live_server, table, django_user_model):
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    behind_the_back(match, owner, "field_card_flipped", None, {"tiles": [[1, 1]]})
+    behind_the_back(match, owner, *first_legal(match))
+    page = table(live_server, None)
+    page.goto(f"{live_server.url}/matches/{match.pk}/history/")
+    with page.expect_navigation():
+        page.locator(".timeline a.version", has_text="1").first.click()
+    assert "Replaying version 1 of 2" in page.locator("#tablebar").inner_text()
+    for _ in range(3):  # the long page scrolls under the bar; the banner and ◀ ▶ stay put
+        assert in_viewport(page, ".tb-replay") and in_viewport(page, "#tablebar a[rel=next]")
+        page.mouse.wheel(0, 700)
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.scrollY") > 300
+    with page.expect_navigation():
+        page.locator("#tablebar a[rel=next]").click()  # version 2 is the latest: the live game again
+    assert f"{expected_turn(match)} to play" in page.locator("#turn").inner_text()
+    assert in_viewport(page, "#turn") and page.locator(".tb-replay").count() == 0

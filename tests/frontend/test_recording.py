@@ -108,3 +108,40 @@ def test_without_a_list_of_moves_the_phase_decides(owner):
     match_event_record(match=match, user=owner, type="hero_phase_started", seat=0, data={})
     during = types_now(ruleset, store.head_load(match.stream_id, fresh=True).state, None, 0)
     assert "hero_phase_started" not in during and "hero_phase_ended" in during
+
+
+def test_a_refused_new_match_keeps_the_title_and_public_and_names_fields_in_words(web):
+    r = web.post("/matches/new/", {"game": "last-stone", "seat_count": "2", "seat_0": "Ana", "seat_1": "",
+                                   "title": "Friday", "option.stones": "9"})  # fmt: skip
+    page = r.content.decode()
+    assert r.status_code == 400 and 'value="Friday"' in page
+    assert 'name="is_public" checked' not in page  # it was left unticked
+    assert "seats[1]" not in page and "Seat 1:" in page
+
+
+def test_form_errors_are_told_with_the_form_labels(web, owner):
+    match = match_create(
+        owner=owner, game="saltmarsh-adventure", seats=[{"name": "Ana"}, {"name": "Bo"}],
+        options={"heroes": [{"name": "Vistra", "class": "Fighter", "max_hp": 10},
+                            {"name": "Quinn", "class": "Wizard", "max_hp": 6}]},
+    )  # fmt: skip
+    r = web.post(f"/matches/{match.pk}/record/", {"type": "treasure_found", "seat": "0", "expand": "1",
+                                                    "data.item.buy": "x"})  # fmt: skip
+    said = bar(r.content.decode())
+    assert r.status_code == 400 and "Treasure card › Buy" in said and "data." not in said
+    r = web.post(f"/matches/{match.pk}/record/", {"type": "treasure_found", "seat": "0", "expand": "1",
+                                                    "data.item.buy": "5", "data.item.sell": "2"})  # fmt: skip
+    said = bar(r.content.decode())
+    assert r.status_code == 400 and "Treasure card › Card name" in said and "data.item" not in said
+    assert EventRow.objects.count() == 0
+
+
+def test_several_field_errors_name_the_fields_once_each():
+    from frontend.forms import error_sentence
+
+    fields = get_ruleset("salt-and-bones").event_types["attack_card_played"].fields
+    errors = {"data.card": ["This field is required."], "data.attack_tile": ["Must be a cell."],
+              "data.opportunity_tile": ["Must be a cell."]}  # fmt: skip
+    said = error_sentence(errors, fields)
+    assert said == "Card, Tile under the Attack half and Tile under the Opportunity half"
+    assert error_sentence({"seat": ["Required."]}, fields, {"seat": "Player"}) == "Player: Required."

@@ -27,6 +27,25 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _refuse_a_move(page: Any, url: str) -> bool:
+    """Send the first move form of the match page at ``url`` for a player who is not to play (or as drawn, when
+    it names no player); True when the page came back with a refusal."""
+    page.goto(url)
+    form = page.locator("#record form[data-event-type]").first
+    if not form.count():
+        return False
+    details = form.locator("xpath=ancestor::details[1]")
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+    seat = form.locator("select[name=seat]")
+    if seat.count():
+        values = seat.locator("option").evaluate_all("os => os.map(o => o.value)")
+        seat.select_option(next((v for v in values if v != seat.input_value()), values[0]))
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    return page.locator("#problem").count() > 0
+
+
 class Command(BaseCommand):
     help = "Serve the demo data on a scratch SQLite database and screenshot the main pages into docs/screenshots/."
 
@@ -116,6 +135,11 @@ class Command(BaseCommand):
                         page.screenshot(path=str(out / f"bone-wars-setup-{label}.png"), full_page=True)
                         page.emulate_media(media="screen")
                         self.stdout.write(f"bone-wars-setup-{label}.png")
+                    if label == "phone":  # the first screenful after a refused move: the reason and whose turn
+                        for name in [n for n in shots if n.startswith("match-") and n != "match-the-first-spine-pick"]:
+                            if _refuse_a_move(page, base + shots[name]):
+                                page.screenshot(path=str(out / f"{name}-refused-{label}.png"))
+                                self.stdout.write(f"{name}-refused-{label}.png")
                     context.close()
                 browser.close()
         finally:

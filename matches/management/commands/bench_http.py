@@ -86,7 +86,7 @@ class Command(BaseCommand):
                 inproc = self._in_process(hb, sb, raw, token, api_match, seconds, rounds, log_dir)
                 hb.drain_wait(match_ids)
                 for i, stack in enumerate(stacks):
-                    results.append(self._stack(hb, raw, worker, stack, env, log_dir, token, http_matches, name,
+                    results.append(self._stack(hb, raw, worker, stack, env, log_dir, token, http_matches, db,
                                                seconds, profile=options["profile"] and i == 0))  # fmt: skip
             finally:
                 raw.close()
@@ -126,7 +126,7 @@ class Command(BaseCommand):
         return {"raw": rates[0], "api": rates[1]}
 
     def _stack(self, hb: Any, raw: Any, worker: Any, stack: Any, env: dict[str, str], log_dir: Path, token: str,
-               matches: list[int], dbname: str, seconds: float, profile: bool) -> dict[str, Any]:  # fmt: skip
+               matches: list[int], db: dict[str, Any], seconds: float, profile: bool) -> dict[str, Any]:  # fmt: skip
         """Raw rate, then HTTP appends (with CPU per process tree), drain, state reads, raw rate again."""
         from matches.models import Match
 
@@ -137,7 +137,7 @@ class Command(BaseCommand):
             hb.http_appends(port, token, versions, 0.0, 1.0)  # warm-up: connections, head caches
             hb.drain_wait(matches)
             before_total = sum(versions.values())
-            pg_pids = hb.backend_pids(dbname)
+            pg_pids = hb.backend_pids(db["dbname"])
             cpu0 = (web.cpu(), worker.cpu(), hb.pids_cpu(pg_pids), time.process_time())
             spy = _py_spy(web, log_dir, seconds) if profile else None
             result = hb.http_appends(port, token, versions, 0.5, seconds)
@@ -147,6 +147,12 @@ class Command(BaseCommand):
             pg_cpu = sum(cpu1[2].get(p, c) - c for p, c in cpu0[2].items())
             reads16 = hb.http_state_reads(port, None, matches, len(matches), min(seconds, 3.0))
             reads1 = hb.http_state_reads(port, None, matches, 1, min(seconds, 3.0))
+            elsewhere = hb.transaction_elsewhere(db)  # a long transaction in another database of the server
+            try:
+                hb.http_appends(port, token, versions, 0.0, 1.0)
+                stalled = hb.drain_wait(matches, timeout=60)
+            finally:
+                elsewhere.close()
             if spy is not None:
                 spy.wait(30)
         finally:
@@ -155,7 +161,7 @@ class Command(BaseCommand):
         return {
             "stack": stack, "result": result, "raw": raw_rates, "events": events, "drain": drain,
             "web_cpu": cpu1[0] - cpu0[0], "worker_cpu": cpu1[1] - cpu0[1], "pg_cpu": pg_cpu,
-            "client_cpu": cpu1[3] - cpu0[3], "reads16": reads16, "reads1": reads1,
+            "client_cpu": cpu1[3] - cpu0[3], "reads16": reads16, "reads1": reads1, "stalled": stalled,
             "spy": str(log_dir / f"py-spy-{stack.label}.txt") if spy is not None else "",
         }  # fmt: skip
 
@@ -191,6 +197,8 @@ class Command(BaseCommand):
             row("  load generator CPU per append", f"{r['client_cpu'] / events * 1000:.2f} ms", "asyncio, this process")
             for label, reads in (("GET …/state/, 16 clients", r["reads16"]), ("GET …/state/, 1 client", r["reads1"])):
                 row(label, f"{_n(reads.rate)} req/s", f"p50 {reads.pct(0.5):.1f} ms, p95 {reads.pct(0.95):.1f} ms")
+            row("  projector lag, transaction open elsewhere", f"{r['stalled'] * 1000:.0f} ms",
+                "caught up after 1 s of appends while a transaction held an xid in database postgres")  # fmt: skip
             if r["spy"]:
                 row("  py-spy profile of the web workers", r["spy"])
             out("")

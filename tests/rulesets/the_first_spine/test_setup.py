@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rulesets.base import Event, RuleViolation
 from rulesets.registry import get_ruleset
 from rulesets.schema import check_payload
 
@@ -122,3 +123,17 @@ def test_legal_moves_during_setup(rs, table):
     for m in moves:
         rs.validate(t.state, m)
     assert rs.turn(t.state).seats == (0, 1)
+
+
+def test_unknown_entries_and_shapeless_data_are_refused(rs, table):
+    t = table(2)
+    t.bad("unknown_event", "card_drawn", 0)
+    t.bad("unknown_seat", "destiny_chosen", -1, destiny="hunter")
+    t.bad("unknown_seat", "destiny_chosen", True, destiny="hunter")
+    with pytest.raises(RuleViolation) as info:
+        rs.validate(t.state, Event("destiny_chosen", None, {"destiny": "hunter"}))
+    assert info.value.code == "unknown_seat"
+    with pytest.raises(RuleViolation) as info:
+        rs.validate(t.state, Event("destiny_chosen", 0, ["hunter"]))  # type: ignore[arg-type]
+    assert info.value.code == "invalid_payload"
+    t.bad("invalid_payload", "destiny_chosen", 0, destiny="hunter", extra=1)
