@@ -188,8 +188,11 @@ class Stack:
         return f"{self.worker_class}:{self.workers}" + (f"x{self.threads}" if self.worker_class == "gthread" else "")
 
     def env(self) -> dict[str, str]:
-        return {"WEB_WORKER_CLASS": self.worker_class, "WEB_CONCURRENCY": str(self.workers),
-                "WEB_THREADS": str(self.threads)}  # fmt: skip
+        env = {"WEB_WORKER_CLASS": self.worker_class, "WEB_CONCURRENCY": str(self.workers),
+               "WEB_THREADS": str(self.threads)}  # fmt: skip
+        if self.worker_class == "asgi":  # Django under ASGI keeps no connection across requests
+            env["CHRONICLE_DB_CONN_MAX_AGE"] = "0"
+        return env
 
 
 # -- data -----------------------------------------------------------------------------------------------
@@ -311,7 +314,8 @@ class LoadResult:
 
     @property
     def rate(self) -> float:
-        return len(self.latencies) / self.seconds
+        """Successful requests per second (failed ones are counted in ``failures``, not here)."""
+        return max(0, len(self.latencies) - len(self.failures)) / self.seconds
 
     def pct(self, q: float) -> float:
         """Latency percentile in ms."""
@@ -370,10 +374,12 @@ def http_appends(port: int, token: str, match_versions: dict[int, int], warmup: 
             return _append_request(token, match_id, match_versions[match_id])
 
         def on_body(status: int, body: bytes) -> None:
-            if status != 201:
-                result.failures.append(f"{status} {body[:200]!r}")
-                raise RuntimeError(f"append answered {status}: {body[:300]!r}")
-            match_versions[match_id] = json.loads(body)["version"]
+            if status == 201:
+                match_versions[match_id] = json.loads(body)["version"]
+                return
+            result.failures.append(f"{status} {body[:200]!r}")
+            if status == 409:  # an earlier failed answer had written after all: carry on from the current version
+                match_versions[match_id] = json.loads(body)["current_version"]
 
         return request, on_body
 
@@ -393,7 +399,6 @@ def http_state_reads(port: int, token: str | None, match_ids: list[int], clients
     def on_body(status: int, body: bytes) -> None:
         if status != 200:
             result.failures.append(f"{status} {body[:200]!r}")
-            raise RuntimeError(f"state read answered {status}: {body[:300]!r}")
 
     async def main() -> None:
         t0 = time.perf_counter() + 0.05

@@ -12,7 +12,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = os.environ.get("WEB_WORKER_CLASS", "gthread")
 # gunicorn's native ASGI worker ("asgi") serves config.asgi; every other class serves config.wsgi
 wsgi_app = "config.asgi:application" if worker_class == "asgi" else "config.wsgi:application"
-threads = int(os.environ.get("WEB_THREADS", "4"))
+threads = int(os.environ.get("WEB_THREADS", "8"))
 keepalive = int(os.environ.get("WEB_KEEPALIVE", "15"))  # seconds an idle keep-alive connection stays open
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 20

@@ -77,7 +77,9 @@ TEMPLATES = [
 # -- Database: PostgreSQL when DATABASE_URL is set, else the embedded SQLite default ----------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    # persistent connections (seconds); 0 under an ASGI server, where Django opens one per request anyway
+    CONN_MAX_AGE = int(os.environ.get("CHRONICLE_DB_CONN_MAX_AGE", "60"))
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)}
 else:
     DATABASES = {
         "default": {

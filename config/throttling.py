@@ -30,7 +30,7 @@ _clients: dict[str, Any] = {}
 _down_until = 0.0
 
 
-def _client() -> Any | None:
+def redis_client() -> Any | None:
     """A Redis client for the default cache's server, kept per process; None if the cache is not Redis."""
     config = settings.CACHES.get("default", {})
     if "redis" not in config.get("BACKEND", "").lower() or time.monotonic() < _down_until:
@@ -54,7 +54,7 @@ def _client() -> Any | None:
 def window_hit(key: str, limit: int, duration: float, now: float | None = None) -> tuple[bool, float] | None:
     """Count one request for ``key``; ``(allowed, seconds to wait if refused)``, or None without Redis."""
     global _down_until
-    client = _client()
+    client = redis_client()
     if client is None:
         return None
     now = time.time() if now is None else now

@@ -25,6 +25,7 @@ from rulesets.get_salty.ruleset import (
     CRACKER_FLIPPED,
     CRACKER_MOVED,
 )
+from rulesets.replay import describe_entry
 
 TEMPLATE = "frontend/boards/get-salty.html"
 CELL = 100  # SVG units per cell
@@ -126,10 +127,10 @@ def _hint_text(ruleset: Any, state: dict[str, Any], seat_names: list[str]) -> st
     wins, threats = found["winning_moves"], found["opponent_threats"]
     if wins:
         more = f" ({len(wins) - 1} more winning move{'s' if len(wins) > 2 else ''})" if len(wins) > 1 else ""
-        return f"A winning move exists: {ruleset.describe(wins[0], seat_names)}{more}"
+        return f"A winning move exists: {describe_entry(ruleset, wins[0], seat_names)}{more}"
     if threats:
         more = f" ({len(threats) - 1} more such move{'s' if len(threats) > 2 else ''})" if len(threats) > 1 else ""
-        return f"Your opponent wins next turn with: {ruleset.describe(threats[0], seat_names)}{more}"
+        return f"Your opponent wins next turn with: {describe_entry(ruleset, threats[0], seat_names)}{more}"
     return "No immediate win or threat."
 
 
@@ -248,7 +249,7 @@ def board(
                 **place(cell),
                 "move": _move_json(event),
                 "aria": f"{verb.format(pick_label)} {cell[0]},{cell[1]} (then flip it)",
-                "text": ruleset.describe(event, seat_names),
+                "text": describe_entry(ruleset, event, seat_names),
             }
         )
 
@@ -284,7 +285,7 @@ def board(
         {
             "move": _move_json(e),
             "label": str(e.data.get("attribute", "")).capitalize(),
-            "text": ruleset.describe(e, seat_names),
+            "text": describe_entry(ruleset, e, seat_names),
         }
         for e in moves
         if e.type == ATTRIBUTE_CHOSEN
@@ -312,10 +313,10 @@ def board(
         "targets": target_list,
         "flip": None
         if flip_event is None
-        else {"move": _move_json(flip_event), "text": ruleset.describe(flip_event, seat_names)},
+        else {"move": _move_json(flip_event), "text": describe_entry(ruleset, flip_event, seat_names)},
         "container_flip": None
         if container_flip is None
-        else {"move": _move_json(container_flip), "text": ruleset.describe(container_flip, seat_names)},
+        else {"move": _move_json(container_flip), "text": describe_entry(ruleset, container_flip, seat_names)},
         "unpick_href": href(),
         "choices": choices,
         "chooser": seat_names[state["turn"]] if choices and state["turn"] < len(seat_names) else "",

@@ -23,6 +23,7 @@ from django.urls import reverse
 
 from matches.selectors import match_can_record, match_seat_names
 from rulesets.base import Event
+from rulesets.replay import describe_entry
 
 TEMPLATE = "frontend/boards/salt-and-bones.html"
 TILE = 100  # SVG units per tile
@@ -126,20 +127,29 @@ def _move_label(event: Event, ruleset: Any, state: dict[str, Any], seat_names: l
         return f"{who}: disengage"
     if event.type == "strategy_card_played":
         target = d.get("target")
-        if isinstance(target, dict) and "instance" in target:
-            instances = []
-            window = (state.get("combat") or {}).get("window") or {}
-            strike = window.get("strike")
-            if strike:
-                card = next((c for c in state["field"]["cards"] if c["uid"] == strike["card"]), None)
-                instances = card["instances"] if card else []
-            i = target["instance"]
-            what = f"{instances[i]['label']} ({instances[i]['amount']})" if i < len(instances) else f"instance {i}"
-            return f"{who}: {d['card']} vs {what}"
-        if target in ("chain", "instinct"):
-            return f"{who}: {d['card']} vs {'the Chain card' if target == 'chain' else 'their INSTINCT'}"
+        if isinstance(target, dict) and "card" in target:
+            return f"{who}: {d['card']} vs {_target_words(state, target)}"
         return f"{who}: {d['card']}"
-    return ruleset.describe(event, seat_names)
+    if event.type == "additional_turn_passed":
+        return f"{who}: pass the additional turn"
+    return describe_entry(ruleset, event, seat_names)
+
+
+def _target_words(state: dict[str, Any], target: dict[str, Any]) -> str:
+    """What an INSTINCT's ``{"card": n[, "instance": i]}`` target names, in words."""
+    uid = target["card"]
+    card = next((c for c in state["field"]["cards"] if c["uid"] == uid), None)
+    if card is not None and "instance" in target:
+        i = target["instance"]
+        inst = card["instances"][i] if 0 <= i < len(card["instances"]) else None
+        return f"{inst['label']} ({inst['amount']}) of card {uid}" if inst else f"instance {i} of card {uid}"
+    if card is not None:
+        return f"the Chain card {card['name']} (card {uid})"
+    window = (state.get("combat") or {}).get("window") or {}
+    for r in [*window.get("reactions", []), *window.get("triggered", [])]:
+        if r["uid"] == uid:
+            return f"the INSTINCT {r['card']} (card {uid})"
+    return f"card {uid}"
 
 
 def _seat_panel(
@@ -251,7 +261,7 @@ def board(
     flip_move = None
     if field_pick and flip:
         event = Event("field_card_flipped", state["momentum"], {"tiles": [list(c) for c in flip]})
-        flip_move = {"move": _move_json(event), "text": ruleset.describe(event, seat_names)}
+        flip_move = {"move": _move_json(event), "text": describe_entry(ruleset, event, seat_names)}
 
     def flip_param(cells: list[tuple[int, int]]) -> str:
         return ";".join(f"{r},{c}" for r, c in cells)
@@ -282,7 +292,7 @@ def board(
             if cell in targets:
                 tile["mark"] = "opportunity"
                 event = targets[cell]
-                hit = {"kind": "button", "move": _move_json(event), "title": ruleset.describe(event, seat_names),
+                hit = {"kind": "button", "move": _move_json(event), "title": describe_entry(ruleset, event, seat_names),
                        "label": f"Play {picked_label}: attack on {_tile(a_cell)}, opportunity on {_tile(cell)}"}  # fmt: skip
             if field_pick and info["tile"] == "open":
                 chosen = cell in flip
@@ -297,7 +307,8 @@ def board(
 
     # -- the Attack cards of this combat ----------------------------------------------------------------
     cards = []
-    for number, card in enumerate(field["cards"], start=1):
+    for card in field["cards"]:
+        number = card["uid"]  # the number INSTINCT targets name (Anticipation, Condescend)
         a, o = card["attack_tile"], card["opportunity_tile"]
         negated_parts = [i for i in card["instances"] if i["negated"]]
         detail = [
@@ -386,7 +397,7 @@ def board(
                     {
                         "move": _move_json(e),
                         "label": _move_label(e, ruleset, state, seat_names),
-                        "title": ruleset.describe(e, seat_names),
+                        "title": describe_entry(ruleset, e, seat_names),
                     }
                     for e in evs
                 ]
@@ -436,7 +447,7 @@ def board(
             {
                 "move": _move_json(e),
                 "label": f"Opportunity on {_tile(cell)}",
-                "title": ruleset.describe(e, seat_names),
+                "title": describe_entry(ruleset, e, seat_names),
             }
             for cell, e in sorted(targets.items())
         ],

@@ -281,6 +281,10 @@ def campaign_detail(
     }
     if recorder and not loaded.replaying:
         context["forms_now"], context["forms_later"] = _event_forms(campaign, loaded, problem)
+        current = loaded.state["adventures"][-1] if loaded.phase == "adventure" else {}
+        if current.get("match") is not None:
+            context["later_label"] = f"Entries refused while {current['adventure']} is played as its match"
+            context["adventure_match"] = current["match"]
         context["adventure_form"] = _adventure_form(loaded, problem)
         context["datalists"] = _datalists(loaded)
         undo = last_undoable_version(stream_id=campaign.stream_id)

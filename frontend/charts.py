@@ -220,7 +220,9 @@ def bar_chart(
                 }
             )
             base += value
-    every = max(1, -(-len(labels) // 8))  # at most about 8 labels under the axis
+    widest = max((len(label) for label in labels), default=1)
+    fit = max(2, min(8, int(plot_w // (widest * 7 + 8))))  # labels that fit side by side at 12 px
+    every = max(1, -(-len(labels) // fit))
     x_labels = [
         {"x": round(left + slot * i + slot / 2, 1), "text": label} for i, label in enumerate(labels) if i % every == 0
     ]

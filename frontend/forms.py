@@ -52,6 +52,7 @@ class Input:
     minimum: int | None = None
     maximum: int | None = None
     datalist: str = ""
+    placeholder: str = ""
     empty: str = ""  # checkboxes: said instead when there is nothing to tick
 
 
@@ -83,6 +84,10 @@ def _display(value: Any) -> str:
 
 def _is_str_list(f: Field) -> bool:
     return f.kind == "list" and f.item is not None and f.item.kind == "str"
+
+
+def _is_cell_list(f: Field) -> bool:
+    return f.kind == "list" and f.item is not None and f.item.kind == "cell"
 
 
 def _fixed_rows(f: Field) -> int:
@@ -155,7 +160,15 @@ def build_inputs(
             out.append(Input(widget="select", value=_display(raw), choices=choices, **common))
         elif f.kind == "cell":
             shown = ",".join(str(v) for v in raw) if isinstance(raw, list) else _display(raw)
-            out.append(Input(widget="cell", value=shown, **{**common, "help": f.help or "x,y — e.g. 1,0"}))
+            axes = ",".join(f.axes)
+            common["help"] = f.help or f"{axes} — e.g. 1,0"
+            out.append(Input(widget="cell", value=shown, placeholder=axes, **common))
+        elif _is_cell_list(f):
+            assert f.item is not None
+            shown = "; ".join(",".join(map(str, c)) for c in raw) if isinstance(raw, list) else _display(raw)
+            axes = ",".join(f.item.axes)
+            common["help"] = f.help or f"{axes} for each, separated by semicolons — e.g. 2,3; 4,1"
+            out.append(Input(widget="text", value=shown, placeholder=f"{axes}; {axes}", **common))
         elif f.kind == "object" and expand:
             out.append(Input(widget="group", children=build_inputs(f.fields, f"{name}.", **ctx), **common))
         elif _is_str_list(f) and pick is not None:
@@ -221,6 +234,11 @@ def parse_inputs(
             else:
                 data[f.name] = [p.strip() for p in str(post.get(name, "") or "").split(",") if p.strip()]
             continue
+        if _is_cell_list(f):
+            assert f.item is not None
+            data[f.name], errs = _parse_cells(f.item, str(post.get(name, "") or "").strip(), name)
+            errors.update(errs)
+            continue
         if expand and _fixed_rows(f):
             assert f.item is not None
             rows = []
@@ -240,6 +258,17 @@ def parse_inputs(
         except ValueError as exc:
             errors[name] = [str(exc)]
     return data, errors
+
+
+def _parse_cells(item: Field, raw: str, name: str) -> tuple[list[Any], dict[str, list[str]]]:
+    """Tiles typed as ``2,3; 4,1`` (JSON ``[[2, 3], [4, 1]]`` still reads)."""
+    try:
+        if raw.startswith("["):
+            return json.loads(raw), {}
+        return [parse_value(item, part) for part in raw.split(";") if part.strip()], {}
+    except ValueError:
+        axes = ",".join(item.axes)
+        return [], {name: [f"Enter each tile as {axes}, separated by semicolons, e.g. 2,3; 4,1."]}
 
 
 def parse_value(f: Field, raw: str) -> Any:

@@ -38,6 +38,7 @@ def _filter_context(request: HttpRequest, f: stats.StatsFilter, problems: list[s
         "filter_games": [(r.slug, r.name) for r in all_rulesets(kind="match")],
         "filter_players": known,
         "query": f.query_string(),
+        "filter_on": bool(f.since or f.until or f.players or (f.game and f.game != "scoresheet")),
     }
 
 
@@ -45,8 +46,7 @@ def _months_chart(by_month: list[dict[str, Any]], title: str) -> dict[str, Any] 
     if not by_month:
         return None
     games = sorted({g for m in by_month for g in m["games"]})
-    names = {r.slug: r.name for r in all_rulesets()}
-    series = {names.get(g, g): [m["games"].get(g, 0) for m in by_month] for g in games}
+    series = {g: [m["games"].get(g, 0) for m in by_month] for g in games}
     return bar_chart([m["month"] for m in by_month], series, title=title, y_label="plays")
 
 

@@ -27,6 +27,8 @@ urlpatterns = [
     path("matches/<int:match_id>/recorders/", views.match_recorders, name="match-recorders"),
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
+    path("matches/<int:match_id>/rematch/", views.match_rematch, name="match-rematch"),
+    path("matches/<int:match_id>/rename/", views.match_rename, name="match-rename"),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
     path("series/", include("frontend.series_urls")),

@@ -235,7 +235,9 @@ def match_detail(
         "closed": closed,
         "replaying": replaying,
         "at": ms.version,
-        "legal": [{"json": json.dumps(m.to_dict()), "text": ruleset.describe(m, seat_names)} for m in legal or []],
+        "legal": [
+            {"json": json.dumps(m.to_dict()), "text": describe_entry(ruleset, m, seat_names)} for m in legal or []
+        ],
         "forms": forms_now,
         "forms_other": forms_other,
         "board": board,
@@ -378,6 +380,32 @@ def match_recorders(request: HttpRequest, match_id: int) -> HttpResponse:
         )
         return match_detail(request, match_id, problem={"detail": detail}, status=exc.status_code)
     messages.success(request, "Recorders saved." if names else "Only you can record on this match now.")
+    return redirect("match", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Start the same game again: same players, options, title and recorders."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    try:
+        new = services.match_rematch(match=match, user=request.user)
+    except DomainError as exc:
+        return match_detail(request, match_id, problem={"detail": exc.detail}, status=exc.status_code)
+    messages.success(request, "Rematch started: same players and options. Record the first move below.")
+    return redirect("match", match_id=new.pk)
+
+
+@login_required
+@require_POST
+def match_rename(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The owner renames the match."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    try:
+        services.match_rename(match=match, user=request.user, title=request.POST.get("title", ""))
+    except DomainError as exc:
+        return match_detail(request, match_id, problem={"detail": exc.detail}, status=exc.status_code)
+    messages.success(request, "Renamed.")
     return redirect("match", match_id=match.pk)
 
 

@@ -27,6 +27,7 @@ from matches.serializers import (
 )
 from matches.visibility import viewer_for
 from rulesets import UnknownGame, all_rulesets, get_ruleset
+from rulesets.names import name_all
 from rulesets.replay import outcome_of
 
 ERRORS = {
@@ -59,15 +60,16 @@ def users_by_name(names: list[str], field: str) -> list[Any]:
     return [found[n.lower()] for n in names]
 
 
-def append_body(result: Any, game: str) -> dict[str, Any]:
-    """The body answering an append (the same for a repeated idempotency key)."""
+def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> dict[str, Any]:
+    """The body answering an append (the same for a repeated idempotency key); seat tokens rendered."""
+    names = seat_names or []
     outcome = outcome_of(get_ruleset(game), result.state)
     return AppendOutput(
         {
             "version": result.version,
             "position": result.position,
-            "state": result.state,
-            "outcome": outcome.to_dict() if outcome else None,
+            "state": name_all(result.state, names),
+            "outcome": name_all(outcome.to_dict(), names) if outcome else None,
             "override_pending": result.override_pending,
             "linked": [w.to_dict() for w in result.linked],
         }

@@ -111,15 +111,27 @@ def _replay(stream: Any) -> Any:
     return fold(ruleset, start, numbered, voided_versions(numbered))
 
 
-@transaction.atomic
 def streams_import(lines: Iterable[str]) -> ImportReport:
     """Load a backup into an empty database, replay every stream against its stored head, rebuild read models.
 
-    All or nothing: any problem raises :class:`BackupError` and leaves the database as it was.
+    All or nothing: any problem raises :class:`BackupError` and leaves the database as it was. The read models
+    are rebuilt once the load has committed: the global-log reader only returns events of transactions that
+    have ended (docs/ARCHITECTURE.md), so inside the loading transaction it would see none of them.
     """
+    from matches.projections import PROJECTORS, project, projection_reset
+
+    report = _streams_load(lines)
+    for name in PROJECTORS:
+        projection_reset(name)
+        report.events_projected += project(name)
+    return report
+
+
+@transaction.atomic
+def _streams_load(lines: Iterable[str]) -> ImportReport:
+    """Load and check the rows of a backup (one transaction)."""
     from matches import store
     from matches.models import Stream
-    from matches.projections import PROJECTORS, project, projection_reset
 
     if Stream.objects.exists():
         raise BackupError("The database already holds streams: import a backup into an empty database.")
@@ -144,7 +156,4 @@ def streams_import(lines: Iterable[str]) -> ImportReport:
         if replayed.state != stream.state or replayed.version != stream.version:
             raise BackupError(f"Stream {stream.pk} ({stream.game}) does not replay to its stored state.")
         report.streams_checked += 1
-    for name in PROJECTORS:
-        projection_reset(name)
-        report.events_projected += project(name)
     return report

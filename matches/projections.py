@@ -13,6 +13,7 @@ from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
 from matches.stats_projection import PLAY_STATS, apply_play_stats, reset_play_stats
 from rulesets import get_ruleset
+from rulesets.names import name_seats
 from rulesets.replay import outcome_of
 
 MATCH_SUMMARY = "match_summary"
@@ -34,7 +35,12 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         last[entry.stream_id] = entry
         if entry.type == "event_voided":
             voids[entry.stream_id] = voids.get(entry.stream_id, 0) + 1
-    matches = {m.stream_id: m for m in Match.objects.filter(stream_id__in=last).select_related("summary", "stream")}
+    matches = {
+        m.stream_id: m
+        for m in Match.objects.filter(stream_id__in=last)
+        .select_related("summary", "stream")
+        .prefetch_related("seats__player")
+    }
     todo: dict[int, MatchSummary] = {}
     for stream_id, entry in last.items():
         match = matches.get(stream_id)
@@ -51,11 +57,17 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         rows.append((
             match.pk, entry.version, Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS,
             json.dumps(list(outcome.winners) if outcome else []), bool(outcome and outcome.draw),
-            (outcome.reason if outcome else "")[:200], json.dumps(outcome.to_dict()["scores"] if outcome else None),
+            (name_seats(outcome.reason, _seat_names(match)) if outcome else "")[:200],
+            json.dumps(outcome.to_dict()["scores"] if outcome else None),
             entry.version, summary.voided_count + voids.get(stream_id, 0),
             connection.ops.adapt_datetimefield_value(entry.recorded_at),
         ))  # fmt: skip
     _summaries_write(rows)
+
+
+def _seat_names(match: Match) -> list[str]:
+    """The seat names of a match whose seats were prefetched, in seat order (results name the players)."""
+    return [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
 
 
 def _summaries_write(rows: list[tuple[Any, ...]]) -> None:

@@ -16,7 +16,7 @@ from matches.models import Event as EventRow
 from matches.models import Match, Player, Stream
 from matches.visibility import Viewer
 from rulesets import Event, TurnInfo, get_ruleset
-from rulesets.base import name_seats
+from rulesets.names import name_all, name_seats, turn_line
 from rulesets.replay import RESULT_KEY, outcome_of
 
 UserLike = AbstractBaseUser | AnonymousUser
@@ -127,7 +127,11 @@ def match_get_with_head(*, user: UserLike, match_id: int) -> tuple[Match, store.
 
 @dataclass(frozen=True)
 class MatchState:
-    """A match's state at ``version`` as ``seat`` may see it, with the outcome and whose turn it is."""
+    """A match's state at ``version`` as ``seat`` may see it, with the outcome and whose turn it is.
+
+    Every text in it names the players (``rulesets.names``); ``turn_line`` is the whole turn sentence,
+    "Bo to play — move or flip an unsalted cracker", ``prompt`` the ruleset's part of it.
+    """
 
     version: int
     latest_version: int
@@ -138,6 +142,7 @@ class MatchState:
     prompt: str
     override_pending: bool
     warnings: list[str]
+    turn_line: str = ""
 
 
 def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: store.Head | None = None) -> MatchState:
@@ -156,15 +161,16 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: st
     outcome = outcome_of(ruleset, pos.state)
     turn = ruleset.turn(pos.state) if pos.state.get(RESULT_KEY) is None else TurnInfo(seats=(), phase="over")
     warnings = ruleset.warnings(pos.state)
-    names = match_seat_names(match) if turn.prompt or warnings else []  # prompts name the players, not seats
+    names = match_seat_names(match)  # every text read names the players (rulesets.names)
     return MatchState(
         version=pos.version,
         latest_version=head.version,
-        state=viewer.state(ruleset, pos.state),
-        outcome=outcome.to_dict() if outcome else None,
+        state=name_all(viewer.state(ruleset, pos.state), names),
+        outcome=name_all(outcome.to_dict(), names) if outcome else None,
         turn_seats=list(turn.seats),
         phase=turn.phase,
-        prompt=name_seats(turn.prompt, names) if turn.prompt else "",
+        prompt=name_seats(turn.prompt, names),
+        turn_line=turn_line(turn.seats, turn.prompt, names),
         override_pending=pos.override_pending,
         warnings=[name_seats(w, names) for w in warnings],
     )

@@ -110,7 +110,7 @@ class StateOutput(serializers.Serializer):
     warnings = serializers.ListField(child=serializers.CharField())
 
     def get_turn(self, obj: Any) -> dict[str, Any]:
-        return {"seats": obj.turn_seats, "phase": obj.phase, "prompt": obj.prompt}
+        return {"seats": obj.turn_seats, "phase": obj.phase, "prompt": obj.prompt, "line": obj.turn_line}
 
 
 class LinkedWriteOutput(serializers.Serializer):

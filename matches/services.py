@@ -206,7 +206,7 @@ def match_event_record(
     """Record one event on a match after checking the user may record there.
 
     Raises :class:`NotAllowed`, :class:`InvalidInput`, ``RuleBroken`` or ``VersionConflict``; on any of
-    them nothing is written. The shared stream layer does it (``matches.streams.stream_record``): the match
+    them nothing is written; a refusal's ``detail`` names the seats by the match's names. The shared stream layer does it (``matches.streams.stream_record``): the match
     kind keeps ``Match.status`` in step with the outcome, and an adventure match carries its result into its
     campaign in the same transaction (hooks registered by ``matches.kinds`` and ``campaigns.kinds``).
     """
@@ -270,6 +270,33 @@ def match_house_rule_record(
     )  # fmt: skip
 
 
+@transaction.atomic
+def match_rematch(*, match: Match, user: UserLike) -> Match:
+    """A new match of the same game with the same seats (same players), options, title, visibility and
+    recorders; only the owner starts one, and not from an adventure (its campaign starts those)."""
+    if user.pk != match.owner_id:
+        raise NotAllowed("Only the match's owner can start a rematch.")
+    if match.campaign_id is not None:
+        raise InvalidInput({"match": ["An adventure is started again from its campaign, not as a rematch."]})
+    seated = match.seats.select_related("player__user").order_by("index")
+    return match_create(
+        owner=user, game=match.game, seats=[{"name": s.player.name, "user": s.player.user} for s in seated],
+        options=dict(match.stream.options), title=match.title, is_public=match.is_public,
+        recorders=list(match.recorders.all()),
+    )  # fmt: skip
+
+
+def match_rename(*, match: Match, user: UserLike, title: str) -> None:
+    """The owner changes the match's title (blank: the game's name is shown)."""
+    if user.pk != match.owner_id:
+        raise NotAllowed("Only the match's owner can rename it.")
+    title = " ".join(title.split())
+    if len(title) > 120:
+        raise InvalidInput({"title": ["At most 120 characters."]})
+    Match.objects.filter(pk=match.pk).update(title=title)
+    match.title = title
+
+
 def match_recorders_set(*, match: Match, user: UserLike, recorders: list[AbstractBaseUser]) -> None:
     """Only the owner names who else may record."""
     if user.pk != match.owner_id:
@@ -285,11 +312,12 @@ _last_wake = 0.0
 def wake_projector() -> None:
     """Ask a Celery worker to run the projectors soon; never fails the caller.
 
-    One process sends at most one wake-up per ``CHRONICLE_WAKE_WINDOW`` seconds, with that countdown, so
+    One process sends at most one wake-up per ``CHRONICLE_WAKE_WINDOW`` seconds, with that countdown, and
+    all processes together at most one per window (``wake_slot_claim``), so
     every commit is followed by a projector run that starts after it; the beat catch-up covers a lost one.
     """
     global _last_wake
-    from matches.tasks import project_all
+    from matches.tasks import project_all, wake_slot_claim
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
         project_all.apply()
@@ -299,6 +327,8 @@ def wake_projector() -> None:
     if now - _last_wake < window:
         return
     _last_wake = now
+    if not wake_slot_claim(window):
+        return  # another process has a run scheduled for this window: it starts after this commit
     try:
         project_all.apply_async(countdown=window)
     except Exception as exc:  # broker down: the append stands; the periodic catch-up will project it

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import statistics
 from collections import defaultdict
 from collections.abc import Callable
@@ -335,8 +336,10 @@ def _figures(players: list[Player], mine: QuerySet[PlayerResult]) -> dict[str, A
         key=lambda d: (-d["played"], d["name"]),
     )
     months: dict[str, dict[str, int]] = defaultdict(dict)
-    for r in mine.annotate(month=TruncMonth("played_at")).values("month", "game").annotate(n=Count("pk")).order_by():
-        months[r["month"].strftime("%Y-%m")][r["game"]] = r["n"]
+    by_month = mine.annotate(month=TruncMonth("played_at")).values("month", "game", "title").annotate(n=Count("pk"))
+    for r in by_month.order_by():  # keyed by the game's name (a score sheet's own title)
+        name = r["title"] or _game_name(r["game"])
+        months[r["month"].strftime("%Y-%m")][name] = months[r["month"].strftime("%Y-%m")].get(name, 0) + r["n"]
     return {
         "overall": {"played": totals.played, "won": totals.won, "drawn": totals.drawn},
         "by_game": by_game,
@@ -453,7 +456,7 @@ def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> di
         "by_month": [{"month": r["month"].strftime("%Y-%m"), "plays": r["n"]} for r in months],
         "seats": [{"seat": r["seat"], **_record(r).to_dict()} for r in seats],
         "first_player": _record(first).to_dict(),
-        "length": {"moves": _spread(plays, "moves"), "minutes": _spread(plays, "minutes")},
+        "length": {"moves": _spread(plays.filter(moves__gt=0), "moves"), "minutes": _spread(plays, "minutes")},
         "scores": _histogram(results.exclude(score=None), "score"),
         "insights": dict(insights),
         "top_players": players_table(user=user, f=f, limit=10),
@@ -494,7 +497,8 @@ def _histogram(qs: QuerySet[Any], column: str, bins: int = 8) -> dict[str, Any]:
     if not summary["count"]:
         return {**summary, "buckets": []}
     low, high = float(summary["min"]), float(summary["max"])
-    width = max((high - low) / bins, 1.0)
+    whole = isinstance(summary["min"], int) and isinstance(summary["max"], int)
+    width = max(math.ceil((high - low + 1) / bins) if whole else (high - low) / bins, 1.0)
     edges = [low + i * width for i in range(bins) if low + i * width <= high]
     last = len(edges) - 1
     counts = qs.aggregate(

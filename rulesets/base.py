@@ -4,28 +4,15 @@ from __future__ import annotations
 
 import copy
 import json
-import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulesets.names import name_seats
 from rulesets.schema import Field
 
 State = dict[str, Any]
 
-
-_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
-
-
-def name_seats(text: str, seat_names: Sequence[str]) -> str:
-    """``text`` with every "Seat N" (or "seat N") of an existing seat replaced by that player's name, so
-    refusals and prompts written by a ruleset (which knows seats, not people) read "It is Bo's turn"."""
-
-    def name(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        return seat_names[seat] if seat < len(seat_names) else m.group(0)
-
-    return _SEAT.sub(name, text)
+__all__ = ["name_seats"]  # players by name: see rulesets.names (kept importable from here)
 
 
 class RuleViolation(Exception):
@@ -33,6 +20,8 @@ class RuleViolation(Exception):
 
     ``code`` is a stable machine name (``not_your_turn``), ``message`` a plain-words explanation for the
     people at the table, ``rule`` the rulebook section it comes from (``"Get Salty › Player Turn › B"``).
+    The message names a seat as "Seat N" (``f"It is Seat {turn}'s turn."``, see :mod:`rulesets.names`);
+    the server shows it as "It is Bo's turn." before anyone reads it.
     """
 
     def __init__(self, code: str, message: str, rule: str) -> None:
@@ -64,7 +53,10 @@ class Event:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended. ``winners`` are seat indexes; ``scores`` maps seat → points or is None."""
+    """How a finished game ended. ``winners`` are seat indexes; ``scores`` maps seat → points or is None.
+
+    ``reason`` is words for people; it names seats as "Seat N" (shown with the players' names).
+    """
 
     winners: tuple[int, ...] = ()
     draw: bool = False
@@ -96,7 +88,13 @@ class EventType:
 
 @dataclass(frozen=True)
 class TurnInfo:
-    """Whose turn it is (``seats`` may hold several when any of them may act) and the phase name."""
+    """Whose turn it is (``seats`` may hold several when any of them may act) and the phase name.
+
+    ``phase`` is a machine name (for code, never shown as such). ``prompt`` says what the seats on turn
+    do now, in the imperative, without naming the seats on turn ("move or flip an unsalted cracker");
+    other seats it mentions are "Seat N". The server shows "Bo to play — move or flip an unsalted
+    cracker" (:func:`rulesets.names.turn_line`); an empty prompt reads "Bo to play".
+    """
 
     seats: tuple[int, ...]
     phase: str
@@ -109,6 +107,16 @@ class Ruleset:
     Contract (DESIGN.md §2): every method is pure and deterministic; ``apply`` never mutates its input and
     never fails on an event ``validate`` accepted; ``validate`` checks in the order game over → phase →
     whose turn → the move itself, raising :class:`RuleViolation`.
+
+    **Naming seats.** A ruleset does not know the players' names. Every text it writes for people
+    (violation messages, turn prompts, ``describe`` sentences, log lines kept in the state, outcome
+    reasons, warnings) names a seat as ``"Seat N"`` (``rulesets.names.seat_ref(seat)``), never by a bare
+    number; the server replaces it with the player's name in one function
+    (``rulesets.names.name_seats``), so every game says "It is Bo's turn" for free::
+
+        raise RuleViolation("not_your_turn", f"It is Seat {state['turn']}'s turn.", RULE_TURN)
+        return TurnInfo(seats=(s,), phase="play", prompt="take 1 to 3 stones")  # "Bo to play — take …"
+        log.append(f"Seat {d} takes {n} damage.")   # a combat log line stored in the state
     """
 
     slug: str = ""
@@ -187,7 +195,10 @@ class Ruleset:
         return TurnInfo(seats=(), phase="")
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
-        """One plain sentence for the history timeline."""
+        """One plain sentence for the history timeline (may use seat tokens).
+
+        Callers show it through ``rulesets.replay.describe_entry``, which renders the tokens.
+        """
         who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Table"
         label = self.event_types[event.type].label if event.type in self.event_types else event.type
         return f"{who}: {label}"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State
+from rulesets.names import name_seats, seat_ref
 from rulesets.schema import Field
 
 EVENT_VOIDED = "event_voided"
@@ -137,7 +138,8 @@ def outcome_of(ruleset: Ruleset, state: State) -> Outcome | None:
 
 def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before: State | None = None) -> str:
     """One plain sentence for any entry of a stream, table-level ones included; never raises. ``before``: the
-    state the entry was recorded on, passed on to rulesets that describe with it (``describe_uses_state``)."""
+    state the entry was recorded on, passed on to rulesets that describe with it (``describe_uses_state``).
+    Seat tokens in the ruleset's sentence are rendered with ``seat_names`` (:mod:`rulesets.names`)."""
     data = event.data
     if event.type == EVENT_VOIDED:
         return f"Voided entry {data.get('version')}: {data.get('reason', '')}"
@@ -147,16 +149,18 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
         return "Result recorded: " + _result_sentence(data, seat_names)
     try:
         if before is not None and ruleset.describe_uses_state:
-            return ruleset.describe(event, seat_names, before=before)
-        return ruleset.describe(event, seat_names)
+            text = ruleset.describe(event, seat_names, before=before)
+        else:
+            text = ruleset.describe(event, seat_names)
     except Exception:  # a description must never break a page
         return event.type.replace("_", " ")
+    return name_seats(text, seat_names)
 
 
 def _result_sentence(data: dict[str, Any], seat_names: list[str]) -> str:
     def name(seat: int | str) -> str:
         i = int(seat)
-        return seat_names[i] if 0 <= i < len(seat_names) else f"seat {i}"
+        return name_seats(seat_ref(i), seat_names)
 
     winners = [name(w) for w in data.get("winners") or []]
     if data.get("draw"):

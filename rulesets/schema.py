@@ -18,7 +18,7 @@ class Field:
     """One named value.
 
     ``kind``: ``int`` (``minimum``/``maximum``), ``number`` (a whole or finite decimal number, same bounds),
-    ``str`` (``max_length``), ``bool``, ``cell`` (``[x, y]`` integers), ``choice`` (one of ``choices``),
+    ``str`` (``max_length``), ``bool``, ``cell`` (two integers, named ``axes`` for people), ``choice`` (one of ``choices``),
     ``list`` (of ``item``; ``min_items``/``max_items``), ``object`` (``fields``; unknown keys rejected unless
     ``open``), ``any`` (JSON, bounded in size).
     ``default`` is used when the field is missing and not ``required``.
@@ -40,6 +40,7 @@ class Field:
     max_items: int = 100
     fields: tuple[Field, ...] = ()
     open: bool = False
+    axes: tuple[str, str] = ("x", "y")  # a cell's two numbers, as forms name them (S&B: row, column)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -11,11 +11,13 @@ from rulesets.get_salty.board import (
     CONTAINER,
     CRACKER_ATTRS,
     CRACKERS,
+    MAX_SPAN,
     SHAPES,
     Cell,
     Placement,
     winning_combinations,
 )
+from rulesets.names import seat_ref
 from rulesets.schema import Field
 
 RULE_SETUP = "Get Salty › Setup"
@@ -261,7 +263,7 @@ class GetSalty(Ruleset):
         """Raise RuleViolation unless ``event`` is legal now (game over → phase → turn → the move)."""
         if state["winner"] is not None:
             raise RuleViolation(
-                "game_over", f"The game is over: seat {state['winner']} has won. No more moves.", RULE_VICTORY
+                "game_over", f"The game is over: {seat_ref(state['winner'])} has won. No more moves.", RULE_VICTORY
             )
         if event.type not in self.event_types:
             raise RuleViolation("unknown_event", f"Get Salty has no '{event.type}' action.", RULE_GAMEPLAY)
@@ -284,7 +286,7 @@ class GetSalty(Ruleset):
             )
         if event.seat != state["turn"]:
             rule = RULE_SETUP if event.type == ATTRIBUTE_CHOSEN else RULE_GAMEPLAY
-            raise RuleViolation("not_your_turn", f"It is seat {state['turn']}'s turn.", rule)
+            raise RuleViolation("not_your_turn", f"It is {seat_ref(state['turn'])}'s turn.", rule)
         getattr(self, "_check_" + event.type)(state, data)
 
     def _check_victory_attribute_chosen(self, state: State, data: dict[str, Any]) -> None:
@@ -395,7 +397,12 @@ class GetSalty(Ruleset):
             else:
                 msg = f"A cracker must be placed orthogonally next to another cracker or the Salt Container; {where} is not."
         elif problem == "play_area_too_large":
-            msg, rule = f"Putting {what} on {where} would make the play area larger than 4 tokens across.", RULE_AREA
+            cells = [c for c in occ if c != from_cell] + [to]
+            wide = max(c[0] for c in cells) - min(c[0] for c in cells) >= MAX_SPAN
+            tall = max(c[1] for c in cells) - min(c[1] for c in cells) >= MAX_SPAN
+            size = " and ".join(w for w, over in (("wide", wide), ("tall", tall)) if over)
+            msg = f"Putting {what} on {where} would make the play area more than {MAX_SPAN} tokens {size}."
+            rule = RULE_AREA
         else:  # not_contiguous
             msg, rule = f"After putting {what} on {where} the tokens would not form one connected group.", RULE_AREA
         raise RuleViolation(problem, msg, rule)
@@ -536,22 +543,25 @@ class GetSalty(Ruleset):
     # -- presentation ----------------------------------------------------------------------------------
     def turn(self, state: State) -> TurnInfo:
         if state["winner"] is not None:
-            return TurnInfo(seats=(), phase="over", prompt=f"Seat {state['winner']} has won.")
+            return TurnInfo(seats=(), phase="over", prompt=f"{seat_ref(state['winner'])} has won.")
         seat = state["turn"]
         if state["attributes"] is None:
-            return TurnInfo(seats=(seat,), phase="choose_attribute", prompt=f"Seat {seat}: choose shape or color.")
+            what = "choose the victory attribute: shape or color"
+            return TurnInfo(seats=(seat,), phase="choose_attribute", prompt=what)
         salty = state["tokens"][CONTAINER]["salty"]
-        prompt = (
-            "Salt Container filled: move or flip unsalted crackers."
+        what = (
+            "move or flip an unsalted cracker (the Salt Container is filled)"
             if salty
-            else "Salt Container empty: move or flip salty crackers."
+            else "move or flip a salty cracker (the Salt Container is empty)"
         )
         if _locked(state):
-            prompt += " The container was used last turn and cannot be flipped or moved."
-        return TurnInfo(seats=(seat,), phase="play", prompt=prompt)
+            what += "; the container was used last turn and cannot be flipped or moved"
+        else:
+            what += ", or flip or move the Salt Container"
+        return TurnInfo(seats=(seat,), phase="play", prompt=what + ".")
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
-        who = seat_names[event.seat] if _seat_ok(event.seat) and event.seat < len(seat_names) else "Table"
+        who = seat_ref(event.seat) if _seat_ok(event.seat) else "The table"
         data = event.data if isinstance(event.data, dict) else {}
 
         def cracker() -> str:
@@ -592,7 +602,7 @@ class GetSalty(Ruleset):
         out = []
         skipped = state["skipped"]
         if skipped and skipped[-1]["turn"] == state["turns_played"]:
-            out.append(f"Seat {skipped[-1]['seat']} had no legal move, so their turn was skipped.")
+            out.append(f"{seat_ref(skipped[-1]['seat'])} had no legal move, so their turn was skipped.")
         s0, s1 = state["scores"]["0"], state["scores"]["1"]
         if state["winner"] is None and s0 and s0 == s1:
             out.append(f"Both players have {s0} winning combination(s): a tie, so play continues.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.names import seat_ref
 from rulesets.schema import Field
 
 RULE_TURN = "Last Stone › Turns"
@@ -42,7 +43,7 @@ class LastStone(Ruleset):
         if event.type not in self.event_types:
             raise RuleViolation("unknown_event", f"Last Stone has no '{event.type}' action.", RULE_TURN)
         if event.seat != state["turn"]:
-            raise RuleViolation("not_your_turn", f"It is seat {state['turn']}'s turn.", RULE_TURN)
+            raise RuleViolation("not_your_turn", f"It is {seat_ref(state['turn'])}'s turn.", RULE_TURN)
         count = event.data["count"]
         if count > state["pile"]:
             raise RuleViolation(
@@ -67,10 +68,11 @@ class LastStone(Ruleset):
     def turn(self, state: State) -> TurnInfo:
         if state["winner"] is not None:
             return TurnInfo(seats=(), phase="over")
-        return TurnInfo(seats=(state["turn"],), phase="play", prompt=f"{state['pile']} stone(s) left")
+        what = f"take 1 to {min(3, state['pile'])} of the {state['pile']} stone(s) left"
+        return TurnInfo(seats=(state["turn"],), phase="play", prompt=what)
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
-        who = seat_names[event.seat] if event.seat is not None else "Table"
+        who = seat_ref(event.seat) if event.seat is not None else "The table"
         return f"{who} took {event.data.get('count')} stone(s)"
 
 

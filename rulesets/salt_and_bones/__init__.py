@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, State, TurnInfo
+from rulesets.names import seat_ref
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones import rules as R
 from rulesets.salt_and_bones.catalog import default_catalog
@@ -18,7 +19,7 @@ class SaltAndBones(Ruleset):
     slug = "salt-and-bones"
     name = "Salt & Bones"
     seats = (2,)
-    version = 1
+    version = 3
     rulebook = "salt-and-bones.txt"
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
@@ -53,6 +54,8 @@ class SaltAndBones(Ruleset):
             E.play_instinct(new, seat, data["card"], data.get("target"))
         elif kind == "disengaged":
             E.disengage(new, seat)
+        elif kind == "additional_turn_passed":
+            E.pass_additional_turn(new, seat)
         return new
 
     def outcome(self, state: State) -> Outcome | None:
@@ -93,15 +96,14 @@ class SaltAndBones(Ruleset):
         return event
 
     def turn(self, state: State) -> TurnInfo:
+        """Who acts now; the prompt says what they do ("Seat N" for anyone else it mentions)."""
         phase = state["phase"]
         if state["result"] is not None:
             return TurnInfo(seats=(), phase="over", prompt=state["result"]["reason"])
         if phase == "field":
-            return TurnInfo(
-                seats=(state["momentum"],),
-                phase=phase,
-                prompt=f"Round {state['round']}: flip the top Field card ({state['decks']['field']} left).",
-            )
+            left = state["decks"]["field"]
+            what = f"round {state['round']}: flip the top Field card ({left} left) and mark its tiles."
+            return TurnInfo(seats=(state["momentum"],), phase=phase, prompt=what)
         if phase == "draw":
             seats: list[int] = []
             nxt = E.next_drawer(state)
@@ -109,37 +111,39 @@ class SaltAndBones(Ruleset):
                 seats.append(nxt)
             if not any(state["draw"]["drawn"]):
                 seats += [s for s in E.SEATS if not state["draw"]["discarded"][s] and s not in seats]
-            return TurnInfo(
-                seats=tuple(seats),
-                phase=phase,
-                prompt=f"Seat {nxt} draws to {state['settings']['hand_size']} (a single discard first is optional).",
-            )
+            what = f"draw up to {state['settings']['hand_size']} cards (one discard first is optional)."
+            return TurnInfo(seats=tuple(seats), phase=phase, prompt=what)
         if phase == "preparation":
             prep = E.preparing_seat(state)
-            return TurnInfo(
-                seats=(prep,) if prep is not None else (),
-                phase=phase,
-                prompt=f"Seat {prep} places Strategy cards, then finishes preparing.",
-            )
+            seats_prep = (prep,) if prep is not None else ()
+            return TurnInfo(seats=seats_prep, phase=phase, prompt="place Strategy cards, then finish preparing.")
         c = state["combat"]
         turn = c["turn"]
         if c["pending_disengage"] is not None:
             p = c["pending_disengage"]
-            acting = [p] if turn == p else [turn, p]
-            prompt = (
-                f"Test of Courage: Seat {E.other(p)} takes an additional turn; then Seat {p} records the disengage."
-            )
-            return TurnInfo(seats=tuple(acting), phase=phase, prompt=prompt)
+            if turn == p:
+                return TurnInfo(seats=(p,), phase=phase, prompt="record the disengage again: now it succeeds.")
+            if not c["turn_cards"]:
+                what = (
+                    f"the additional turn Test of Courage gives: play an Attack card or pass it; "
+                    f"then {seat_ref(p)}'s disengage succeeds."
+                )
+                return TurnInfo(seats=(turn,), phase=phase, prompt=what)
+            what = f"{seat_ref(turn)} may chain, or {seat_ref(p)} records the disengage again."
+            return TurnInfo(seats=(turn, p), phase=phase, prompt=what)
         if E.turn_open_for_chain(state):
-            prompt = f"Seat {turn} may chain; otherwise Seat {E.other(turn)} plays or disengages."
-            return TurnInfo(seats=(turn, E.other(turn)), phase=phase, prompt=prompt)
+            what = (
+                f"{seat_ref(turn)} may chain another Attack card, "
+                f"or {seat_ref(E.other(turn))} starts a turn (play or disengage)."
+            )
+            return TurnInfo(seats=(turn, E.other(turn)), phase=phase, prompt=what)
         if c["forced"][turn] or state["hands"][turn]["attack"] <= 0:
-            return TurnInfo(seats=(turn,), phase=phase, prompt=f"Seat {turn} must disengage.")
-        return TurnInfo(seats=(turn,), phase=phase, prompt=f"Seat {turn} plays an Attack card or disengages.")
+            return TurnInfo(seats=(turn,), phase=phase, prompt="disengage (no Attack card can be played).")
+        return TurnInfo(seats=(turn,), phase=phase, prompt="play an Attack card or disengage.")
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
         seat = event.seat
-        who = seat_names[seat] if seat is not None and 0 <= seat < len(seat_names) else "The table"
+        who = seat_ref(seat) if seat is not None and 0 <= seat <= 1 else "The table"
         d = event.data
         kind = event.type
         if kind == "field_card_flipped":
@@ -163,12 +167,17 @@ class SaltAndBones(Ruleset):
         if kind == "strategy_card_played":
             target = d.get("target")
             if isinstance(target, dict) and "instance" in target:
-                return f"{who} played {d.get('card')} against damage instance {target['instance']}."
+                on = f" of card {target['card']}" if "card" in target else ""
+                return f"{who} played {d.get('card')} against damage instance {target['instance']}{on}."
+            if isinstance(target, dict) and "card" in target:
+                return f"{who} played {d.get('card')} against card {target['card']}."
             if target in ("chain", "instinct"):
                 return f"{who} played {d.get('card')} against the opponent's {'Chain' if target == 'chain' else 'INSTINCT'} card."
             return f"{who} played {d.get('card')}."
         if kind == "disengaged":
             return f"{who} disengaged."
+        if kind == "additional_turn_passed":
+            return f"{who} passed the additional turn (Test of Courage)."
         return super().describe(event, seat_names)
 
     def check_options(self, options: dict[str, Any]) -> list[str]:

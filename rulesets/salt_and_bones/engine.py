@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from rulesets.base import State
+from rulesets.names import seat_ref
 from rulesets.salt_and_bones.catalog import default_catalog
 
 LOG_CAP = 200  # the game log keeps at most this many lines (oldest dropped first)
@@ -82,7 +83,7 @@ def new_state(options: dict[str, Any] | None) -> State:
         },
         "seen": {"attack": {}, "strategy": {}},
         "next_uid": 1,
-        "log": [f"Round 1 begins. Seat {momentum} has Momentum."],
+        "log": [f"Round 1 begins. {seat_ref(momentum)} has Momentum."],
         "result": None,
     }
     if state["decks"]["field"] <= 0:
@@ -278,6 +279,28 @@ def hand_total(state: State, seat: int) -> int:
     return h["attack"] + h["strategy"]
 
 
+def draw_shares(state: State) -> list[int]:
+    """How many cards each seat draws this Draw Phase, given what the decks still hold.
+
+    "Starting with the player with Momentum, take turns drawing a card until both players are holding 7
+    cards": one card at a time, alternately, Momentum first; a seat whose hand is full stops and the other
+    goes on. With enough cards each seat simply fills its hand; when the decks run short the cards are
+    shared out in that order. A seat that has already drawn gets 0.
+    """
+    drawn = state["draw"]["drawn"]
+    size = state["settings"]["hand_size"]
+    need = [0 if drawn[s] else max(0, size - hand_total(state, s)) for s in SEATS]
+    left = state["decks"]["attack"] + state["decks"]["strategy"]
+    got = [0, 0]
+    order = (state["momentum"], other(state["momentum"]))
+    while left > 0 and any(got[s] < need[s] for s in SEATS):
+        for s in order:
+            if got[s] < need[s] and left > 0:
+                got[s] += 1
+                left -= 1
+    return got
+
+
 def draw_cards(state: State, seat: int, attack: int, strategy: int) -> None:
     """Draw Phase: ``seat`` draws; after both, flag Exhaustion if a deck ran out and start Preparation."""
     state["hands"][seat]["attack"] += attack
@@ -333,22 +356,37 @@ def start_combat(state: State) -> None:
         "turn_number": 1,
         "last_turn": None,
         "parry": [None, None],
-        "forced": [False, False],
+        "forced": [None, None],
+        "armed": [[], []],
         "pending_disengage": None,
         "window": None,
     }
     g = gambits(state)
     in_play = ", ".join(g["names"]) if g["names"] else "none"
-    log(state, f"Round {state['round']} combat begins; Seat {m} (Momentum) plays first. GAMBITs in play: {in_play}.")
+    log(
+        state,
+        f"Round {state['round']} combat begins; {seat_ref(m)} (Momentum) plays first. GAMBITs in play: {in_play}.",
+    )
     open_window(state)
 
 
 def open_window(state: State) -> None:
-    """Close the current reaction window (its results stay) and open an empty one."""
+    """Close the current reaction window (its results stay) and open an empty one.
+
+    An Overwhelm played in the closing window while its player had no attack of its own open is *armed*:
+    it carries over to that player's next Attack card (``combat.armed``).
+    """
     _cap_log(state)
-    state["combat"]["window"] = {
+    c = state["combat"]
+    old = c["window"]
+    if old is not None:
+        for r in old["reactions"]:
+            if r.get("arming") and r["effective"]:
+                c["armed"][r["seat"]].append(r["card"])
+    c["window"] = {
         "strike": None,
         "reactions": [],
+        "triggered": [],
         "snapshot": {
             "health": list(state["health"]),
             "boards": copy.deepcopy(state["boards"]),
@@ -429,8 +467,8 @@ def play_attack_card(state: State, seat: int, spec: Any, attack_tile: list[int],
         c["parry"][seat] = "pending"
         notes.append("Parry is active on this seat's next turn")
     elif card_def["bonus"] == "forced_disengage":
-        c["forced"][other(seat)] = True
-        notes.append(f"Seat {other(seat)} must disengage at the start of their next turn")
+        c["forced"][other(seat)] = card_def["name"]
+        notes.append(f"{seat_ref(other(seat))} must disengage at the start of their next turn")
     c["window"]["strike"] = {
         "card": uid,
         "attacker": seat,
@@ -438,7 +476,9 @@ def play_attack_card(state: State, seat: int, spec: Any, attack_tile: list[int],
         "as_chain": as_chain,
         "base": base,
         "notes": notes,
+        "armed": c["armed"][seat],
     }
+    c["armed"][seat] = []
     c["turn_cards"].append(uid)
     resolve_window(state)
     if not may_chain(state, seat, card):
@@ -511,16 +551,51 @@ def play_instinct(state: State, seat: int, name: str, target: Any) -> None:
         "target": copy.deepcopy(target),
         "negates": None,
         "instance": None,
+        "arming": False,
         "revealed": slot_card["name"] is None,
         "effective": True,
         "result": "",
     }
     if d["effect"] == "negate_card":
-        reaction["negates"] = "chain" if target == "chain" else latest_reaction_of(state, other(seat))
+        reaction["negates"] = card_negation_target(state, seat, target)
     elif d["effect"] == "negate_chosen_instance":
-        reaction["instance"] = current_instances(state)[int(target["instance"])]["id"]
+        i = target["instance"] if isinstance(target, dict) else 0
+        reaction["instance"] = current_instances(state)[int(i)]["id"]
+    elif d["effect"] == "unnegatable":
+        strike = w["strike"]
+        own = strike is not None and strike["attacker"] == seat and not field_card(state, strike["card"])["negated"]
+        reaction["arming"] = not own  # played before the Attack card it boosts
     w["reactions"].append(reaction)
     resolve_window(state)
+
+
+def card_negation_target(state: State, seat: int, target: Any) -> dict[str, Any] | None:
+    """What a Condescend of ``seat`` aimed at ``target`` negates in the open window, or None.
+
+    ``{"card": uid}`` names the opponent's Chain card (the open strike), an INSTINCT it played in the window,
+    or an automatic INSTINCT of its that triggered in the window. Entries recorded before version 2 name
+    ``"chain"`` or ``"instinct"`` (the latest one); they are read the same way.
+    """
+    w = state["combat"]["window"]
+    strike = w["strike"]
+    opponent = other(seat)
+    if target == "chain":
+        return {"kind": "chain", "uid": strike["card"]} if strike else None
+    if target == "instinct":
+        idx = latest_reaction_of(state, opponent)
+        return None if idx is None else {"kind": "reaction", "index": idx, "uid": w["reactions"][idx]["uid"]}
+    if not isinstance(target, dict) or not isinstance(target.get("card"), int):
+        return None
+    uid = target["card"]
+    if strike is not None and strike["card"] == uid and strike["attacker"] == opponent:
+        return {"kind": "chain", "uid": uid}
+    for i, r in enumerate(w["reactions"]):
+        if r["uid"] == uid and r["seat"] == opponent:
+            return {"kind": "reaction", "index": i, "uid": uid}
+    for t in w.get("triggered", []):
+        if t["uid"] == uid and t["seat"] == opponent:
+            return {"kind": "auto", "uid": uid}
+    return None
 
 
 def current_instances(state: State) -> list[dict[str, Any]]:
@@ -536,9 +611,15 @@ def effective_reactions(reactions: list[dict[str, Any]], will: bool) -> list[boo
     eff = [not will] * len(reactions)
     for j in range(len(reactions) - 1, -1, -1):
         r = reactions[j]
-        if eff[j] and r["effect"] == "negate_card" and isinstance(r["negates"], int):
-            eff[r["negates"]] = False
+        if eff[j] and r["effect"] == "negate_card" and _negates(r, "reaction"):
+            eff[r["negates"]["index"]] = False
     return eff
+
+
+def _negates(reaction: dict[str, Any], kind: str) -> bool:
+    """Whether a Condescend ``reaction`` is aimed at a target of ``kind`` (chain, reaction, auto)."""
+    target = reaction.get("negates")
+    return isinstance(target, dict) and target.get("kind") == kind
 
 
 def resolve_window(state: State) -> None:
@@ -559,10 +640,11 @@ def resolve_window(state: State) -> None:
         _see(seen, "strategy", r["card"])
     results = ["" for _ in reactions]
     for j, r in enumerate(reactions):
-        if eff[j] and r["effect"] == "negate_card" and isinstance(r["negates"], int):
-            target = reactions[r["negates"]]
-            results[j] = f"Seat {target['seat']}'s {target['card']} is negated and discarded"
+        if eff[j] and r["effect"] == "negate_card" and _negates(r, "reaction"):
+            target = reactions[r["negates"]["index"]]
+            results[j] = f"{seat_ref(target['seat'])}'s {target['card']} is negated and discarded"
     strike = w["strike"]
+    w["triggered"] = []
     if strike is not None:
         lines.extend(_resolve_strike(state, strike, boards, health, seen, reactions, eff, g, results))
     else:
@@ -591,12 +673,12 @@ def _reaction_result(r: dict[str, Any], ok: bool, g: dict[str, Any], default: st
 def _reaction_line(r: dict[str, Any]) -> str:
     what = {
         "negate_chosen_instance": "against a damage instance",
-        "unnegatable": "on their attack",
-        "negate_card": "against a Chain card" if r["negates"] == "chain" else "against an INSTINCT card",
+        "unnegatable": "for their next Attack card" if r.get("arming") else "on their attack",
+        "negate_card": "against a Chain card" if _negates(r, "chain") else "against an INSTINCT card",
         "extra_instance": "(triggered)",
         "negate_first_instance": "(triggered)",
     }.get(r["effect"], "")
-    line = f"Seat {r['seat']} played {r['card']}" + (f" {what}" if what else "")
+    line = f"{seat_ref(r['seat'])} played {r['card']}" + (f" {what}" if what else "")
     return line + (f": {r['result']}." if r["result"] else ".")
 
 
@@ -616,7 +698,7 @@ def _resolve_strike(
     a, d = strike["attacker"], strike["defender"]
     chain = " as a Chain" if strike["as_chain"] else ""
     lines = [
-        f"Seat {a} played {card['name']}{chain} (attack {_tile(card['attack_tile'])}, "
+        f"{seat_ref(a)} played {card['name']}{chain} (attack {_tile(card['attack_tile'])}, "
         f"opportunity {_tile(card['opportunity_tile'])})."
     ]
     chain_negated = None
@@ -625,8 +707,8 @@ def _resolve_strike(
             chain_negated = "Test of Will"
         else:
             for j, r in enumerate(reactions):
-                if eff[j] and r["negates"] == "chain":
-                    chain_negated = f"Seat {r['seat']}'s {r['card']}"
+                if eff[j] and _negates(r, "chain"):
+                    chain_negated = f"{seat_ref(r['seat'])}'s {r['card']}"
                     results[j] = f"{card['name']} is negated and discarded"
     tail: list[str] = []
     if chain_negated:
@@ -635,11 +717,19 @@ def _resolve_strike(
     else:
         lines.extend(strike["notes"])
         instances = _strike_instances(state, strike, boards, seen, reactions, eff, g, results, lines)
-        overwhelm = [j for j, r in enumerate(reactions) if eff[j] and r["seat"] == a and r["effect"] == "unnegatable"]
+        overwhelm = [
+            j
+            for j, r in enumerate(reactions)
+            if eff[j] and r["seat"] == a and r["effect"] == "unnegatable" and not r.get("arming")
+        ]
         for j in overwhelm:
             results[j] = "its damage cannot be negated"
-        blocker = "Test of Pain" if g["pain"] else (reactions[overwhelm[0]]["card"] if overwhelm else None)
-        _automatic_negation(state, instances, boards, d, seen, g, blocker)
+        armed = strike.get("armed") or []
+        if armed:
+            lines.append(f"{armed[0]} ({seat_ref(a)}, played before this card): its damage cannot be negated.")
+        overwhelmed = armed[0] if armed else (reactions[overwhelm[0]]["card"] if overwhelm else None)
+        blocker = "Test of Pain" if g["pain"] else overwhelmed
+        _automatic_negation(state, instances, boards, d, seen, g, blocker, reactions, eff, results)
         _chosen_negation(instances, reactions, eff, d, blocker, results)
         total = sum(i["amount"] for i in instances if not i["negated"])
         lines.extend(_instance_line(i) for i in instances)
@@ -647,7 +737,7 @@ def _resolve_strike(
         card.update(negated=False, instances=[{k: i[k] for k in keys} for i in instances], damage=total)
         before = health[d]
         health[d] = max(0, before - total)
-        tail.append(f"Seat {d} takes {total} damage: Health {before} → {health[d]}.")
+        tail.append(f"{seat_ref(d)} takes {total} damage: Health {before} → {health[d]}.")
     for j, r in enumerate(reactions):
         r["result"] = _reaction_result(r, eff[j], g, results[j])
         lines.append(_reaction_line(r))
@@ -684,8 +774,9 @@ def _strike_instances(
         boards[a][slot] = [x for x in boards[a][slot] if x["uid"] != oil["uid"]]
         if slot == "instinct":
             _see(seen, "strategy", oil["name"])
-            if g["will"]:
-                lines.append(f"{oil['name']} (Seat {a}) triggered but was negated by Test of Will.")
+            negated_by = _auto_negated_by(state, oil, a, reactions, eff, g, results)
+            if negated_by:
+                lines.append(f"{oil['name']} ({seat_ref(a)}) triggered but was negated by {negated_by}.")
                 continue
         instances.append(_instance(f"auto{oil['uid']}", oil["name"], strategy_def(state, oil["name"])["amount"]))
     for j, r in enumerate(reactions):
@@ -700,6 +791,26 @@ def _strike_instances(
     return instances
 
 
+def _auto_negated_by(
+    state: State,
+    card: dict[str, Any],
+    seat: int,
+    reactions: list[dict[str, Any]],
+    eff: list[bool],
+    g: dict[str, Any],
+    results: list[str],
+) -> str | None:
+    """An automatic INSTINCT of ``seat`` triggers: note it, and say what negates it (Test of Will, Condescend)."""
+    state["combat"]["window"]["triggered"].append({"uid": card["uid"], "seat": seat, "card": card["name"]})
+    if g["will"]:
+        return "Test of Will"
+    for j, r in enumerate(reactions):
+        if eff[j] and _negates(r, "auto") and r["negates"]["uid"] == card["uid"]:
+            results[j] = f"{seat_ref(seat)}'s {card['name']} is negated and discarded"
+            return f"{seat_ref(r['seat'])}'s {r['card']}"
+    return None
+
+
 def _automatic_negation(
     state: State,
     instances: list[dict[str, Any]],
@@ -708,6 +819,9 @@ def _automatic_negation(
     seen: dict[str, dict[str, int]],
     g: dict[str, Any],
     blocker: str | None,
+    reactions: list[dict[str, Any]],
+    eff: list[bool],
+    results: list[str],
 ) -> None:
     """Bracer-like cards of the defender: each instance in turn activates the next one until it is negated."""
     for inst in instances:
@@ -715,8 +829,9 @@ def _automatic_negation(
             boards[d][slot] = [x for x in boards[d][slot] if x["uid"] != bracer["uid"]]
             if slot == "instinct":
                 _see(seen, "strategy", bracer["name"])
-                if g["will"]:
-                    inst["notes"].append(f"{bracer['name']} triggered but was negated by Test of Will")
+                negated_by = _auto_negated_by(state, bracer, d, reactions, eff, g, results)
+                if negated_by:
+                    inst["notes"].append(f"{bracer['name']} triggered but was negated by {negated_by}")
                     continue
             if blocker:
                 inst["notes"].append(f"{bracer['name']} triggered but could not negate it ({blocker})")
@@ -765,23 +880,40 @@ def _instance_line(inst: dict[str, Any]) -> str:
     return line + "."
 
 
+def additional_turn_done(state: State) -> bool:
+    """Test of Courage: the opponent of the disengaging seat has had its additional turn (or passed it)."""
+    c = state["combat"]
+    pending = c["pending_disengage"]
+    return pending is not None and (c["turn"] == pending or bool(c["turn_cards"]))
+
+
+def pass_additional_turn(state: State, seat: int) -> None:
+    """Test of Courage: ``seat`` plays no Attack card in its additional turn; the disengage may now succeed."""
+    log(state, f"{seat_ref(seat)} passes the additional turn.")
+    pass_turn(state, other(seat))
+    _cap_log(state)
+
+
 def disengage(state: State, seat: int) -> None:
     """Combat: ``seat`` disengages (delayed once by Test of Courage) and combat ends."""
     c = state["combat"]
     if c["pending_disengage"] == seat:
-        log(state, f"Seat {seat}'s disengage now succeeds.")
+        log(state, f"{seat_ref(seat)}'s disengage now succeeds.")
         end_combat(state, seat)
         return
     if seat != c["turn"]:
         pass_turn(state, seat)
-    c["forced"][seat] = False
+    c["forced"][seat] = None
     if gambits(state)["courage"]:
         c["pending_disengage"] = seat
-        log(state, f"Seat {seat} disengages, but Test of Courage gives Seat {other(seat)} an additional turn first.")
+        log(
+            state,
+            f"{seat_ref(seat)} disengages, but Test of Courage gives {seat_ref(other(seat))} an additional turn first.",
+        )
         pass_turn(state, other(seat))
         open_window(state)
         return
-    log(state, f"Seat {seat} disengages.")
+    log(state, f"{seat_ref(seat)} disengages.")
     end_combat(state, seat)
 
 
@@ -804,7 +936,7 @@ def end_combat(state: State, seat: int) -> None:
     state["combat"] = None
     if seat == state["momentum"]:
         state["momentum"] = other(seat)
-        log(state, f"Seat {seat} had Momentum: it passes to Seat {other(seat)}.")
+        log(state, f"{seat_ref(seat)} had Momentum: it passes to {seat_ref(other(seat))}.")
     refresh_grid(state)
     _check_end(state)
     _cap_log(state)
@@ -822,7 +954,7 @@ def _check_end(state: State) -> None:
         return
     for seat in SEATS:
         if h[seat] == 0 and h[other(seat)] > 0:
-            _finish(state, [other(seat)], False, f"Seat {seat} is at 0 Health at the end of combat.")
+            _finish(state, [other(seat)], False, f"{seat_ref(seat)} is at 0 Health at the end of combat.")
             return
     if state["last_round"]:
         _finish(state, [], True, "Exhaustion: a deck ran out this round and there is no winner.")
@@ -833,7 +965,7 @@ def _check_end(state: State) -> None:
 def _finish(state: State, winners: list[int], draw: bool, reason: str) -> None:
     state["phase"] = "over"
     state["result"] = {"winners": winners, "draw": draw, "reason": reason}
-    log(state, ("Draw. " if draw else f"Seat {winners[0]} wins. ") + reason)
+    log(state, ("Draw. " if draw else f"{seat_ref(winners[0])} wins. ") + reason)
 
 
 def _next_round(state: State) -> None:
@@ -841,4 +973,4 @@ def _next_round(state: State) -> None:
     state["phase"] = "field" if state["decks"]["field"] > 0 else "draw"
     state["draw"] = {"discarded": [False, False], "drawn": [False, False]}
     state["preparation"] = {"finished": [False, False]}
-    log(state, f"Round {state['round']} begins. Seat {state['momentum']} has Momentum.")
+    log(state, f"Round {state['round']} begins. {seat_ref(state['momentum'])} has Momentum.")

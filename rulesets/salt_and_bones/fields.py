@@ -21,7 +21,8 @@ from rulesets.salt_and_bones.catalog import (
 )
 from rulesets.schema import Field
 
-CELL = Field("cell", "cell", label="Tile [row, col]")
+ROW_COL = ("row", "column")
+CELL = Field("cell", "cell", label="Tile [row, col]", axes=ROW_COL)
 
 BOARD_FIELDS = (
     Field("rows", "int", minimum=2, maximum=20, label="Rows"),
@@ -186,8 +187,8 @@ EVENT_TYPES: dict[str, EventType] = {
                 label="Card",
                 help='A catalog name, or {"name", "attack", "opportunity", "bonus"} for a card not in the catalog.',
             ),
-            Field("attack_tile", "cell", label="Tile under the Attack half"),
-            Field("opportunity_tile", "cell", label="Tile under the Opportunity half"),
+            Field("attack_tile", "cell", label="Tile under the Attack half", axes=ROW_COL),
+            Field("opportunity_tile", "cell", label="Tile under the Opportunity half", axes=ROW_COL),
         ),
         description="Combat Phase: an Attack card on two orthogonally adjacent tiles.",
     ),
@@ -202,7 +203,10 @@ EVENT_TYPES: dict[str, EventType] = {
                 required=False,
                 nullable=True,
                 label="Target",
-                help='Anticipation: {"instance": i}; Condescend: "chain" or "instinct"; others: null.',
+                help=(
+                    'Anticipation: {"card": n, "instance": i} (n = the Attack card\'s number on the board); '
+                    'Condescend: {"card": n} (the Chain card or INSTINCT card it negates); others: null.'
+                ),
             ),
         ),
         description="Combat Phase, any time, either seat: an INSTINCT card from the Player Board.",
@@ -211,6 +215,12 @@ EVENT_TYPES: dict[str, EventType] = {
         name="disengaged",
         label="Disengaged",
         description="Combat Phase, at the start of this seat's turn: ends combat (unless Test of Courage).",
+    ),
+    "additional_turn_passed": EventType(
+        name="additional_turn_passed",
+        label="Passed the additional turn (Test of Courage)",
+        description="Combat Phase, Test of Courage: the opponent of the disengaging seat plays no Attack card in "
+        "its additional turn; the disengage may then be recorded again and succeeds.",
     ),
 }
 

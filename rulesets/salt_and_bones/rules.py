@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from rulesets.base import Event, RuleViolation, State
+from rulesets.names import seat_ref
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones.catalog import ATTACK_BONUSES, SLOTS
 from rulesets.salt_and_bones.fields import EVENT_TYPES
@@ -36,6 +37,7 @@ PHASE_OF = {
     "attack_card_played": "combat",
     "strategy_card_played": "combat",
     "disengaged": "combat",
+    "additional_turn_passed": "combat",
 }
 PHASE_NAMES = {
     "field": "Field Phase",
@@ -48,6 +50,11 @@ PHASE_NAMES = {
 
 def _v(code: str, message: str, rule: str) -> RuleViolation:
     return RuleViolation(code, message, rule)
+
+
+def _a(word: str) -> str:
+    """``word`` with its indefinite article: "an INSTINCT", "an EQUIPMENT", "a GAMBIT"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 # ---------------------------------------------------------------------------------------------- entry point
@@ -98,9 +105,8 @@ def _check_discard(state: State, seat: int, data: dict[str, Any]) -> None:
 
 
 def draw_target(state: State, seat: int) -> int:
-    """How many cards ``seat`` must draw now: up to the hand size, or whatever the decks still hold."""
-    need = max(0, state["settings"]["hand_size"] - E.hand_total(state, seat))
-    return min(need, state["decks"]["attack"] + state["decks"]["strategy"])
+    """How many cards ``seat`` must draw now: up to the hand size, or its share of a short supply."""
+    return E.draw_shares(state)[seat]
 
 
 def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
@@ -108,7 +114,7 @@ def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
     if seat != nxt:
         if state["draw"]["drawn"][seat]:
             raise _v("already_drawn", "You have already drawn this Draw Phase.", R_DRAW)
-        raise _v("not_your_turn", f"Seat {nxt} has Momentum and draws first.", R_DRAW)
+        raise _v("not_your_turn", f"{seat_ref(nxt)} has Momentum and draws first.", R_DRAW)
     a, s = data["attack"], data["strategy"]
     if a > state["decks"]["attack"]:
         raise _v("deck_too_small", f"The Attack Deck has only {state['decks']['attack']} card(s) left.", R_DRAW)
@@ -116,19 +122,24 @@ def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
         raise _v("deck_too_small", f"The Strategy Deck has only {state['decks']['strategy']} card(s) left.", R_DRAW)
     target = draw_target(state, seat)
     if a + s != target:
-        raise _v(
-            "wrong_hand_size",
-            f"You hold {E.hand_total(state, seat)} card(s): draw exactly {target} to fill your hand "
-            f"to {state['settings']['hand_size']} (or to empty the decks).",
-            R_DRAW,
-        )
+        size = state["settings"]["hand_size"]
+        held = E.hand_total(state, seat)
+        if held + target >= size:
+            why = f"to fill your hand to {size}"
+        else:
+            left = state["decks"]["attack"] + state["decks"]["strategy"]
+            why = (
+                f"as your share of the {left} card(s) left: players take turns drawing one card at a time, "
+                f"Momentum first"
+            )
+        raise _v("wrong_hand_size", f"You hold {held} card(s): draw exactly {target}, {why}.", R_DRAW)
 
 
 # ---------------------------------------------------------------------------------------------- preparation
 def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     prep = E.preparing_seat(state)
     if seat != prep:
-        raise _v("not_your_turn", f"Seat {prep} is placing Strategy cards now (Momentum first).", R_PREP)
+        raise _v("not_your_turn", f"{seat_ref(prep)} is placing Strategy cards now (Momentum first).", R_PREP)
     if state["hands"][seat]["strategy"] <= 0:
         raise _v("no_strategy_cards", "You hold no Strategy card to place.", R_PREP)
     slot, name = data["slot"], data["card"]
@@ -143,7 +154,7 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     if d is None:
         raise _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_CARDS)
     if d["type"] != kind:
-        raise _v("wrong_slot", f"{name} is a {d['type']} card; it cannot go in an {kind} slot.", R_PREP)
+        raise _v("wrong_slot", f"{name} is {_a(d['type'])} card; it cannot go in {_a(kind)} slot.", R_PREP)
     if E.copies_left(state, "strategy", name) <= 0:
         raise _v("no_copies_left", f"Every copy of {name} has already been seen this game.", R_CARDS)
 
@@ -151,7 +162,7 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
 def _check_prep_done(state: State, seat: int, data: dict[str, Any]) -> None:
     prep = E.preparing_seat(state)
     if seat != prep:
-        raise _v("not_your_turn", f"Seat {prep} is placing Strategy cards now (Momentum first).", R_PREP)
+        raise _v("not_your_turn", f"{seat_ref(prep)} is placing Strategy cards now (Momentum first).", R_PREP)
 
 
 # ---------------------------------------------------------------------------------------------- combat: turns
@@ -174,27 +185,24 @@ def _attack_turn_problem(state: State, seat: int, spec: Any = None) -> RuleViola
         )
     if seat == c["turn"] or E.turn_open_for_chain(state):
         return None
+    its_turn = f"It is {seat_ref(c['turn'])}'s turn"
     last = c["last_turn"]
-    if last and last["seat"] == seat and last["cards"]:
+    if last and last["seat"] == seat and last["cards"] and c["turn"] == E.other(seat) and not c["turn_cards"]:
+        # the seat's own card has just ended its turn: say whose turn it is, then why it ended
         last_card = E.field_card(state, last["cards"][-1])
         card = E.resolve_card(state, spec) if card_problem(state, spec) is None else None
         if seat != state["momentum"] and card is not None and card["bonus"] == "chain":
-            return _v(
-                "chain_needs_momentum",
-                f"{card['name']} could follow your card only as a chain, and chaining needs Momentum.",
-                R_CHAIN,
-            )
+            why = f"{card['name']} could follow your card only as a chain, and chaining needs Momentum"
+            return _v("not_your_turn", f"{its_turn}: {why}.", R_CHAIN)
         if seat != state["momentum"]:
-            return _v(
-                "one_card_per_turn",
-                "You have played your Attack card this turn; only a player with Momentum may chain.",
-                R_CHAIN,
-            )
+            why = "your Attack card ended your turn (only a player with Momentum may chain)"
+            return _v("not_your_turn", f"{its_turn}: {why}.", R_CHAIN)
         if last_card["bonus"] == "stops_chain":
-            return _v("chain_stopped", f"{last_card['name']} stops chain: no Chain card may follow it.", R_CHAIN)
+            why = f"your {last_card['name']} stops chain, so your turn ended with it"
+            return _v("not_your_turn", f"{its_turn}: {why}.", R_CHAIN)
         if state["hands"][seat]["attack"] <= 0:
-            return _v("no_attack_cards", "You have no Attack cards left in hand.", R_COMBAT)
-    return _v("not_your_turn", f"It is Seat {c['turn']}'s turn in combat.", R_COMBAT)
+            return _v("not_your_turn", f"{its_turn}: you had no Attack card left to chain.", R_COMBAT)
+    return _v("not_your_turn", f"{its_turn} in combat.", R_COMBAT)
 
 
 def _attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViolation | None:
@@ -204,9 +212,11 @@ def _attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViola
         return problem
     c = state["combat"]
     if starts_turn(state, seat) and c["forced"][seat]:
+        forcing = c["forced"][seat] if isinstance(c["forced"][seat], str) else "An Attack card"
         return _v(
             "must_disengage",
-            "An Attack card's Bonus Effect forces you to disengage at the start of this turn.",
+            f"{forcing} ({seat_ref(E.other(seat))}'s Attack card) forces you to disengage at the start of "
+            f"this turn: its Bonus Effect.",
             R_END,
         )
     if state["hands"][seat]["attack"] <= 0:
@@ -297,7 +307,16 @@ def _check_disengage(state: State, seat: int, data: dict[str, Any]) -> None:
         if seat != pending:
             raise _v(
                 "disengage_pending",
-                f"Seat {pending} is disengaging; you are taking the additional turn Test of Courage gives you.",
+                f"{seat_ref(pending)} is disengaging; you are taking the additional turn Test of Courage gives you "
+                f"(play an Attack card, or pass the additional turn).",
+                R_END,
+            )
+        if not E.additional_turn_done(state):
+            raise _v(
+                "additional_turn_first",
+                f"Test of Courage: {seat_ref(E.other(seat))} receives an additional turn before your disengage "
+                f"succeeds. Record {seat_ref(E.other(seat))}'s Attack card, or {seat_ref(E.other(seat))} passing "
+                f"the additional turn, first.",
                 R_END,
             )
         return
@@ -306,7 +325,30 @@ def _check_disengage(state: State, seat: int, data: dict[str, Any]) -> None:
             raise _v("already_played", "You cannot disengage after playing an Attack card this turn.", R_DISENGAGE)
         return
     if not E.turn_open_for_chain(state):
-        raise _v("not_your_turn", f"It is Seat {c['turn']}'s turn; disengage at the start of your own.", R_END)
+        raise _v("not_your_turn", f"It is {seat_ref(c['turn'])}'s turn; disengage at the start of your own.", R_END)
+
+
+def _check_pass(state: State, seat: int, data: dict[str, Any]) -> None:
+    c = state["combat"]
+    pending = c["pending_disengage"]
+    if pending is None:
+        raise _v(
+            "no_additional_turn",
+            "Only the additional turn Test of Courage gives can be passed; on your own turn, play or disengage.",
+            R_END,
+        )
+    if seat == pending:
+        raise _v(
+            "not_your_turn",
+            f"You are disengaging: the additional turn is {seat_ref(E.other(seat))}'s to take or pass.",
+            R_END,
+        )
+    if c["turn"] != seat or c["turn_cards"]:
+        raise _v(
+            "already_played",
+            "You have played an Attack card in your additional turn; it cannot be passed any more.",
+            R_END,
+        )
 
 
 # ---------------------------------------------------------------------------------------------- combat: instincts
@@ -334,50 +376,102 @@ def strategy_problem(state: State, seat: int, name: str, target: Any) -> RuleVio
 def target_problem(state: State, seat: int, d: dict[str, Any], target: Any) -> RuleViolation | None:
     """Problems with the ``target`` of an INSTINCT with definition ``d`` (see docs for each shape)."""
     effect = d["effect"]
+    if effect == "negate_chosen_instance":
+        return _instance_target_problem(state, seat, d, target)
+    if effect == "negate_card":
+        return _card_target_problem(state, seat, d, target)
     strike = state["combat"]["window"]["strike"]
     card = E.field_card(state, strike["card"]) if strike else None
-    if effect == "negate_chosen_instance":
-        if not (
-            isinstance(target, dict)
-            and set(target) == {"instance"}
-            and isinstance(target["instance"], int)
-            and not isinstance(target["instance"], bool)
-        ):
-            return _v(
-                "bad_target", f'{d["name"]} needs a target {{"instance": i}} (0 = the card itself).', R_DAMAGE_NEGATION
-            )
-        if strike is None or strike["defender"] != seat or card is None or card["negated"]:
-            return _v("no_target", "There is no damage instance against you to negate right now.", R_DAMAGE_NEGATION)
-        instances = card["instances"]
-        i = target["instance"]
-        if not 0 <= i < len(instances):
-            return _v("bad_target", f"That attack has {len(instances)} damage instance(s) (from 0).", R_DAMAGE_NEGATION)
-        if instances[i]["negated"]:
-            return _v("already_negated", "That damage instance is already negated.", R_DAMAGE_NEGATION)
-        return None
-    if effect == "negate_card":
-        if target == "chain":
-            if strike is None or strike["attacker"] != E.other(seat) or not strike["as_chain"]:
-                return _v("no_target", "Your opponent has not just played a Chain card as part of a chain.", R_NEGATION)
-            if card is not None and card["negated"]:
-                return _v("already_negated", "That Chain card is already negated.", R_NEGATION)
-            return None
-        if target == "instinct":
-            idx = E.latest_reaction_of(state, E.other(seat))
-            if idx is None:
-                return _v("no_target", "Your opponent has not played an INSTINCT card you can negate.", R_NEGATION)
-            if not state["combat"]["window"]["reactions"][idx]["effective"]:
-                return _v("already_negated", "That INSTINCT card is already negated.", R_NEGATION)
-            return None
-        return _v("bad_target", f'{d["name"]} needs the target "chain" or "instinct".', R_NEGATION)
     if target is not None:
         return _v("bad_target", f"{d['name']} takes no target.", R_STRATEGY)
     own_attack = strike is not None and card is not None and strike["attacker"] == seat and not card["negated"]
-    if effect in ("unnegatable", "extra_instance") and not own_attack:
+    if effect == "extra_instance" and not own_attack:
         return _v("no_target", f"{d['name']} applies to the Attack card you just played; there is none.", R_STRATEGY)
     against_you = strike is not None and card is not None and strike["defender"] == seat
     if effect == "negate_first_instance" and not (against_you and any(not i["negated"] for i in card["instances"])):
         return _v("no_target", "There is no damage instance against you to negate right now.", R_DAMAGE_NEGATION)
+    return None
+
+
+def _is_uid(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _instance_target_problem(state: State, seat: int, d: dict[str, Any], target: Any) -> RuleViolation | None:
+    """Anticipation: ``{"card": uid, "instance": i}`` names an instance of the attack card open against you."""
+    if not (isinstance(target, dict) and set(target) == {"card", "instance"} and all(map(_is_uid, target.values()))):
+        return _v(
+            "bad_target",
+            f'{d["name"]} needs a target {{"card": n, "instance": i}}: the Attack card\'s number on the Field '
+            f"Board and the damage instance to negate (0 = the card's own).",
+            R_DAMAGE_NEGATION,
+        )
+    strike = state["combat"]["window"]["strike"]
+    uid, i = target["card"], target["instance"]
+    on_field = next((c for c in state["field"]["cards"] if c["uid"] == uid), None)
+    if on_field is None:
+        return _v("bad_target", f"There is no Attack card {uid} on the Field Board.", R_DAMAGE_NEGATION)
+    if on_field["seat"] == seat:
+        return _v("no_target", f"Card {uid} ({on_field['name']}) is your own attack.", R_DAMAGE_NEGATION)
+    if strike is None or strike["card"] != uid:
+        return _v(
+            "no_target",
+            f"Card {uid} ({on_field['name']})'s damage is settled: only the damage of the latest Attack card "
+            f"can be negated, until the next Attack card or a disengage.",
+            R_DAMAGE_NEGATION,
+        )
+    if on_field["negated"]:
+        return _v("no_target", f"Card {uid} ({on_field['name']}) was negated: it deals no damage.", R_DAMAGE_NEGATION)
+    instances = on_field["instances"]
+    if not 0 <= i < len(instances):
+        return _v(
+            "bad_target",
+            f"Card {uid} ({on_field['name']}) has {len(instances)} damage instance(s), numbered 0 to "
+            f"{len(instances) - 1}; there is no instance {i}.",
+            R_DAMAGE_NEGATION,
+        )
+    if instances[i]["negated"]:
+        return _v("already_negated", f"{instances[i]['label']} is already negated.", R_DAMAGE_NEGATION)
+    return None
+
+
+def _card_target_problem(state: State, seat: int, d: dict[str, Any], target: Any) -> RuleViolation | None:
+    """Condescend: ``{"card": uid}`` names a Chain card or an INSTINCT the opponent is playing now."""
+    if not (isinstance(target, dict) and set(target) == {"card"} and _is_uid(target["card"])):
+        return _v(
+            "bad_target",
+            f'{d["name"]} needs a target {{"card": n}}: the number of the Chain card or INSTINCT card your '
+            f"opponent is playing.",
+            R_NEGATION,
+        )
+    uid = target["card"]
+    negates = E.card_negation_target(state, seat, target)
+    if negates is None:
+        return _v(
+            "no_target",
+            f"Card {uid} is not a Chain card or INSTINCT card your opponent is playing now; Condescend is played "
+            f"against a specific one of those.",
+            R_NEGATION,
+        )
+    w = state["combat"]["window"]
+    if negates["kind"] == "chain":
+        card = E.field_card(state, uid)
+        if not w["strike"]["as_chain"]:
+            return _v(
+                "no_target",
+                f"{card['name']} was not played as part of a chain: a Chain card can only be negated then.",
+                R_NEGATION,
+            )
+        if card["negated"]:
+            return _v("already_negated", f"{card['name']} is already negated.", R_NEGATION)
+    elif negates["kind"] == "reaction":
+        if not w["reactions"][negates["index"]]["effective"]:
+            return _v("already_negated", "That INSTINCT card is already negated.", R_NEGATION)
+    elif any(
+        r["effective"] and r["effect"] == "negate_card" and (r.get("negates") or {}).get("uid") == uid
+        for r in w["reactions"]
+    ):
+        return _v("already_negated", "That INSTINCT card is already negated.", R_NEGATION)
     return None
 
 
@@ -396,6 +490,7 @@ _CHECKS = {
     "attack_card_played": _check_attack,
     "strategy_card_played": _check_strategy,
     "disengaged": _check_disengage,
+    "additional_turn_passed": _check_pass,
 }
 
 
@@ -482,11 +577,12 @@ def _combat_moves(state: State) -> list[Event]:
                     moves.append(
                         Event("attack_card_played", seat, {"card": name, "attack_tile": a, "opportunity_tile": o})
                     )
-        try:
-            _check_disengage(state, seat, {})
-            moves.append(Event("disengaged", seat, {}))
-        except RuleViolation:
-            pass
+        for kind, check in (("disengaged", _check_disengage), ("additional_turn_passed", _check_pass)):
+            try:
+                check(state, seat, {})
+                moves.append(Event(kind, seat, {}))
+            except RuleViolation:
+                pass
     for seat in E.SEATS:
         names: list[str] = []
         for slot_card in state["boards"][seat]["instinct"]:
@@ -494,8 +590,7 @@ def _combat_moves(state: State) -> list[Event]:
                 names.append(slot_card["name"])
             else:
                 names.extend(n for n, d in state["catalog"]["strategy"].items() if d["type"] == "INSTINCT")
-        targets: list[Any] = [None, "chain", "instinct"]
-        targets += [{"instance": i} for i in range(len(E.current_instances(state)))]
+        targets = instinct_targets(state)
         done: set[str] = set()
         for name in dict.fromkeys(names):
             for target in targets:
@@ -505,3 +600,16 @@ def _combat_moves(state: State) -> list[Event]:
                 done.add(key)
                 moves.append(Event("strategy_card_played", seat, {"card": name, "target": target}))
     return moves
+
+
+def instinct_targets(state: State) -> list[Any]:
+    """Every target an INSTINCT might take now: none, each card Condescend could name, each open instance."""
+    w = state["combat"]["window"]
+    strike = w["strike"]
+    targets: list[Any] = [None]
+    uids = [strike["card"]] if strike else []
+    uids += [r["uid"] for r in w["reactions"]] + [t["uid"] for t in w.get("triggered", [])]
+    targets += [{"card": uid} for uid in dict.fromkeys(uids)]
+    if strike:
+        targets += [{"card": strike["card"], "instance": i} for i in range(len(E.current_instances(state)))]
+    return targets

@@ -10,6 +10,7 @@ import pytest
 from rulesets.base import Event
 from rulesets.get_salty import RULESET, hints
 from rulesets.get_salty.ruleset import ATTRIBUTE_CHOSEN, CONTAINER_MOVED, CRACKER_MOVED
+from rulesets.replay import describe_entry
 from tests.frontend.board_page import BoardPage, parse_board
 
 pytestmark = pytest.mark.django_db
@@ -306,7 +307,7 @@ def test_the_hint_appears_only_on_request(client: Any, owner: Any, salty: Any) -
     assert any(a["href"] == f"/matches/{salty.pk}/?hint=1#board" for a in page.links)
     html, page = get(client, salty, "?hint=1")
     win = hints(head_state(salty), 0)["winning_moves"][0]
-    assert f"A winning move exists: {RULESET.describe(win, ['Ana', 'Bo'])}" in html
+    assert f"A winning move exists: {describe_entry(RULESET, win, ['Ana', 'Bo'])}" in html
     # the hint stays on while picking
     assert any(a.get("href") == f"/matches/{salty.pk}/?pick=container&hint=1#board" for a in page.links)
 
@@ -334,7 +335,10 @@ def test_a_threat_hint(client: Any, owner: Any, salty: Any) -> None:
     assert found["opponent_threats"] and not found["winning_moves"]
     client.force_login(owner)
     html, _ = get(client, salty, "?hint=1")
-    assert f"Your opponent wins next turn with: {RULESET.describe(found['opponent_threats'][0], ['Ana', 'Bo'])}" in html
+    assert (
+        f"Your opponent wins next turn with: {describe_entry(RULESET, found['opponent_threats'][0], ['Ana', 'Bo'])}"
+        in html
+    )
 
 
 def test_a_finished_game_highlights_the_winning_line(client: Any, owner: Any, salty: Any) -> None:

@@ -158,7 +158,7 @@ def _salty_refuse(page: Any) -> None:
 
 def _sab_refuse(page: Any) -> None:
     form = open_form(page, "field_card_flipped")
-    form.get_by_label("Tiles it destroys").fill("[[0, 0]]")  # a grey corner
+    form.get_by_label("Tiles it destroys").fill("0,0")  # a grey corner, as row,column
     submit(page, form.get_by_role("button", name="Record"))
 
 

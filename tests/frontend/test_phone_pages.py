@@ -52,3 +52,36 @@ def test_a_history_link_lands_on_a_page_that_says_it_is_a_replay(web, stone_matc
 def test_api_root_leads_to_the_docs(client):
     r = client.get("/api/")
     assert r.status_code == 302 and r["Location"] == "/api/docs/"
+
+
+def test_rematch_keeps_players_options_title_and_recorders(web, owner, stranger, make_user, client):
+    from matches.models import Match
+
+    recorder = make_user("recorder")
+    match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}],
+                         options={"stones": 1}, title="Friday", is_public=False, recorders=[recorder])  # fmt: skip
+    match_event_record(match=match, user=owner, type="stones_taken", seat=0, data={"count": 1})
+    page = web.get(f"/matches/{match.pk}/").content.decode()
+    assert "Won by Ana: took the last stone" in page and "Rematch: same players and options" in page
+    r = web.post(f"/matches/{match.pk}/rematch/")
+    new = Match.objects.exclude(pk=match.pk).get()
+    assert r.status_code == 302 and r["Location"] == f"/matches/{new.pk}/"
+    assert [s.player_id for s in new.seats.order_by("index")] == [s.player_id for s in match.seats.order_by("index")]
+    assert new.stream.options == match.stream.options and new.title == "Friday" and not new.is_public
+    assert list(new.recorders.all()) == [recorder] and new.stream.version == 0
+    client.force_login(recorder)  # only the owner starts a rematch
+    assert client.post(f"/matches/{match.pk}/rematch/").status_code == 403
+    assert Match.objects.count() == 2
+
+
+def test_the_owner_renames_a_match(web, owner, stone_match, client, make_user):
+    assert web.post(f"/matches/{stone_match.pk}/rename/", {"title": "  Sunday   rematch "}).status_code == 302
+    stone_match.refresh_from_db()
+    assert stone_match.title == "Sunday rematch"
+    assert web.post(f"/matches/{stone_match.pk}/rename/", {"title": "x" * 121}).status_code == 400
+    other = make_user("other")
+    stone_match.recorders.add(other)
+    client.force_login(other)
+    assert client.post(f"/matches/{stone_match.pk}/rename/", {"title": "Mine"}).status_code == 403
+    stone_match.refresh_from_db()
+    assert stone_match.title == "Sunday rematch"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
 
+from rulesets.names import name_all
 from rulesets.salt_and_bones import RULESET
 
 pytestmark = pytest.mark.django_db
@@ -50,8 +52,12 @@ def test_ending_recorded_through_the_api(api, scenario):
             posted = api.post(f"/api/matches/{mid}/events/", body, format="json")
             assert posted.status_code == 201, (version, event, posted.content)
         final = api.get(f"/api/matches/{mid}/state/").json()
-        assert final["state"] == table.state
-        assert final["outcome"] == (RULESET.outcome(table.state).to_dict() if RULESET.outcome(table.state) else None)
+        # the API names the seats where the ruleset wrote seat tokens
+        names = ["Ana", "Bo"]
+        assert final["state"] == name_all(table.state, names)
+        expected = RULESET.outcome(table.state)
+        assert final["outcome"] == (name_all(expected.to_dict(), names) if expected else None)
+        assert "Seat 0" not in json.dumps(final) and "Seat 1" not in json.dumps(final)
         if final["outcome"]:
             assert api.get(f"/api/matches/{mid}/").json()["status"] == "finished"
         # the log explains every point of damage

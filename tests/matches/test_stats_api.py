@@ -59,7 +59,7 @@ def test_one_player_dashboard(api, league):
     d = api.get(f"/api/stats/players/{bo.pk}/").json()
     assert d["overall"] == {"played": 4, "won": 2, "drawn": 0, "lost": 2, "win_rate": 50}
     assert [m["month"] for m in d["by_month"]] == ["2026-09", "2026-10", "2026-11"]
-    assert d["by_month"][1]["games"] == {"scoresheet": 2}
+    assert d["by_month"][1]["games"] == {"Azul": 2}  # by the game's name (a score sheet's title)
     # oldest first: lost, won, won (shared), lost -> current streak 1 loss, longest win 2
     assert d["streaks"] == {"current": {"kind": "loss", "length": 1}, "longest_win": 2}
     h2h = {r["player"]: (r["played"], r["won"], r["lost"]) for r in d["head_to_head"]}

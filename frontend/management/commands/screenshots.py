@@ -93,10 +93,11 @@ class Command(BaseCommand):
                         "new-match": "/matches/new/",
                         "games": "/games/",
                         "game-get-salty": "/games/get-salty/",
-                        "stats-game-azul": "/games/scoresheet/",
+                        "stats-game-azul": "/games/scoresheet/?title=Azul",
                         "stats-players": "/stats/players/",
                         "stats-me": "/stats/me/",
                         "stats-import-export": "/stats/import-export/",
+                        "match-log": "/matches/log/",
                         "catalogs": "/catalogs/",
                     }
                     links = page.eval_on_selector_all(

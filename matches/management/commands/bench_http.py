@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
-DEFAULT_STACKS = ["gthread:2x4"]
+DEFAULT_STACKS = ["gthread:2x8"]
 
 
 def _n(value: float) -> str:
@@ -187,6 +187,10 @@ class Command(BaseCommand):
                 f"{res.connections} connections opened")  # fmt: skip
             row("raw INSERT+COMMIT, 1 writer (before/after)", f"{_n(raw)} rows/s",
                 " / ".join(_n(x) for x in r["raw"]))  # fmt: skip
+            if res.failures or r["reads16"].failures or r["reads1"].failures:
+                failed = len(res.failures) + len(r["reads16"].failures) + len(r["reads1"].failures)
+                first = (res.failures or r["reads16"].failures or r["reads1"].failures)[0]
+                row("  FAILED requests", f"{failed}", first[:60])
             row("HTTP append throughput", f"{_n(res.rate)} ev/s",
                 f"p50 {res.pct(0.5):.1f} ms, p95 {res.pct(0.95):.1f} ms, p99 {res.pct(0.99):.1f} ms",
                 f"{res.rate / raw:.2f}× raw")  # fmt: skip
@@ -207,6 +211,7 @@ class Command(BaseCommand):
         for r in results:
             res, raw = r["result"], statistics.mean(r["raw"])
             label = r["stack"].label
+            self._target(not res.failures, f"[{label}] every append answered 201", f"{len(res.failures)} failed")
             self._target(res.rate >= 0.2 * raw, f"[{label}] HTTP append, {clients} clients ≥ 0.2× raw",
                          f"{res.rate / raw:.2f}× ({_n(res.rate)} vs {_n(raw)} /s)")  # fmt: skip
             self._target(res.pct(0.95) < 50, f"[{label}] HTTP append p95 < 50 ms", f"{res.pct(0.95):.1f} ms")

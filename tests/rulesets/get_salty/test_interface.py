@@ -6,7 +6,7 @@ import importlib
 import json
 
 from rulesets.base import Event
-from rulesets.replay import replay
+from rulesets.replay import describe_entry, replay
 from rulesets.schema import check_payload
 
 
@@ -25,18 +25,21 @@ def test_every_listed_move_passes_the_payload_schema(gs):
 
 def test_describe(gs):
     names = ["Ann", "Bob"]
-    assert gs.R.describe(gs.ev("victory_attribute_chosen", 0, attribute="shape"), names) == (
+    assert describe_entry(gs.R, gs.ev("victory_attribute_chosen", 0, attribute="shape"), names) == (
         "Ann chose shape as their victory attribute."
     )
-    assert gs.R.describe(gs.ev("salt_container_flipped", 1), names) == "Bob flipped the Salt Container."
-    assert gs.R.describe(gs.ev("salt_container_moved", 1, to=[2, -1]), names) == (
+    assert describe_entry(gs.R, gs.ev("salt_container_flipped", 1), names) == "Bob flipped the Salt Container."
+    assert describe_entry(gs.R, gs.ev("salt_container_moved", 1, to=[2, -1]), names) == (
         "Bob moved the Salt Container to [2, -1] and flipped it."
     )
-    assert gs.R.describe(gs.ev("cracker_flipped", 0, cracker="square-blue"), names) == "Ann flipped the blue square."
-    assert gs.R.describe(gs.ev("cracker_moved", 0, cracker="circle-red", to=[1, 0]), names) == (
+    assert (
+        describe_entry(gs.R, gs.ev("cracker_flipped", 0, cracker="square-blue"), names)
+        == "Ann flipped the blue square."
+    )
+    assert describe_entry(gs.R, gs.ev("cracker_moved", 0, cracker="circle-red", to=[1, 0]), names) == (
         "Ann moved the red circle to [1, 0] and flipped it."
     )
-    assert gs.R.describe(Event("cracker_moved", None, {}), names).startswith("Table")
+    assert describe_entry(gs.R, Event("cracker_moved", None, {}), names).startswith("The table")
 
 
 def test_view_is_public_and_json(gs):

@@ -11,7 +11,8 @@ ROW = {"square-yellow": (1, 0), "triangle-blue": (2, 0), "circle-yellow": (3, 0)
 
 def test_play_area_at_most_four_wide(gs):
     state = gs.position(ROW, container=(0, 0))
-    gs.reject(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[4, 0]), "play_area_too_large")
+    refusal = gs.reject(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[4, 0]), "play_area_too_large")
+    assert "more than 4 tokens wide." in refusal.message
     gs.reject(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[-1, 0]), "play_area_too_large")
     gs.accept(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[1, 1]))
 
@@ -19,7 +20,8 @@ def test_play_area_at_most_four_wide(gs):
 def test_play_area_at_most_four_tall(gs):
     column = {name: (0, x) for name, (x, _) in ROW.items()}
     state = gs.position(column, container=(0, 0))
-    gs.reject(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[0, 4]), "play_area_too_large")
+    refusal = gs.reject(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[0, 4]), "play_area_too_large")
+    assert "more than 4 tokens tall." in refusal.message and "wide" not in refusal.message  # y runs down the board
     gs.reject(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[0, -1]), "play_area_too_large")
     gs.accept(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[-1, 3]))
 

@@ -76,4 +76,4 @@ def test_turn_info(gs):
     state = gs.play(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[1, 0]))
     state = gs.play(state, gs.ev("salt_container_flipped", 1))
     info = gs.R.turn(state)
-    assert info.seats == (0,) and "salty crackers" in info.prompt and "cannot be flipped" in info.prompt
+    assert info.seats == (0,) and "a salty cracker" in info.prompt and "cannot be flipped" in info.prompt

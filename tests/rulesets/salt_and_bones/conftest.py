@@ -100,6 +100,19 @@ class Table:
     def instinct(self, seat: int, card: str, target: Any = None) -> Table:
         return self.do("strategy_card_played", seat, card=card, target=target)
 
+    def on(self, instance: int) -> dict[str, int]:
+        """Anticipation's target: ``instance`` of the latest Attack card (the one whose damage is open)."""
+        return {"card": self.state["combat"]["window"]["strike"]["card"], "instance": instance}
+
+    def latest_card(self) -> dict[str, int]:
+        """Condescend's target: the latest Attack card (a Chain card)."""
+        return {"card": self.state["combat"]["window"]["strike"]["card"]}
+
+    def latest_instinct(self, seat: int) -> dict[str, int]:
+        """Condescend's target: the latest INSTINCT ``seat`` played in the open window."""
+        reactions = [r for r in self.state["combat"]["window"]["reactions"] if r["seat"] == seat]
+        return {"card": reactions[-1]["uid"]}
+
     def disengage(self, seat: int) -> Table:
         return self.do("disengaged", seat)
 

@@ -83,7 +83,8 @@ def test_one_attack_card_per_turn_without_momentum(table) -> None:
     t.attack(0, "Slash", [2, 2], [2, 3])
     t.attack(1, "Thrust", [3, 2], [3, 3])
     assert t.state["combat"]["turn"] == 0  # seat 1 has no Momentum: its turn ended by itself
-    t.bad("one_card_per_turn", "attack_card_played", 1, card="Slash", attack_tile=[3, 1], opportunity_tile=[4, 1])
+    refusal = t.bad("not_your_turn", "attack_card_played", 1, card="Slash", attack_tile=[3, 1], opportunity_tile=[4, 1])
+    assert refusal.message.startswith("It is Seat 0's turn: your Attack card ended your turn")
 
 
 def test_momentum_seat_may_chain_after_a_card_that_does_not_stop_chains(table) -> None:
@@ -103,7 +104,8 @@ def test_stops_chain_ends_the_turn(table) -> None:
     t = table().to_combat()
     t.attack(0, "Heavy Blow", [2, 2], [2, 3])
     assert t.state["combat"]["turn"] == 1
-    t.bad("chain_stopped", "attack_card_played", 0, card="Feint", attack_tile=[1, 2], opportunity_tile=[1, 1])
+    refusal = t.bad("not_your_turn", "attack_card_played", 0, card="Feint", attack_tile=[1, 2], opportunity_tile=[1, 1])
+    assert refusal.message == "It is Seat 1's turn: your Heavy Blow stops chain, so your turn ended with it."
 
 
 def test_chain_card_without_momentum_is_a_plain_card(table) -> None:
@@ -111,16 +113,17 @@ def test_chain_card_without_momentum_is_a_plain_card(table) -> None:
     t.attack(0, "Slash", [2, 2], [2, 3])
     t.attack(1, "Feint", [3, 2], [4, 2])
     assert not t.card_at([3, 2])["as_chain"]
-    t.bad(
-        "chain_needs_momentum", "attack_card_played", 1, card="Quick Cut", attack_tile=[3, 3], opportunity_tile=[4, 3]
+    refusal = t.bad(
+        "not_your_turn", "attack_card_played", 1, card="Quick Cut", attack_tile=[3, 3], opportunity_tile=[4, 3]
     )
+    assert "could follow your card only as a chain, and chaining needs Momentum" in refusal.message
 
 
 def test_chain_needs_cards_in_hand(table) -> None:
     t = table().to_combat(hands={0: (1, 6), 1: (7, 0)})
     t.attack(0, "Slash", [2, 2], [2, 3])
     assert t.state["combat"]["turn"] == 1  # no Attack card left to chain with
-    t.bad("no_attack_cards", "attack_card_played", 0, card="Feint", attack_tile=[1, 2], opportunity_tile=[1, 1])
+    t.bad("not_your_turn", "attack_card_played", 0, card="Feint", attack_tile=[1, 2], opportunity_tile=[1, 1])
 
 
 # -- 4.4.4 End of Combat / Disengage ---------------------------------------------------------------------------
@@ -202,9 +205,11 @@ def test_test_of_courage_gives_the_opponent_an_additional_turn(table) -> None:
     assert c is not None and c["pending_disengage"] == 0 and c["turn"] == 1
     t.bad("disengage_pending", "attack_card_played", 0, card="Slash", attack_tile=[1, 2], opportunity_tile=[1, 1])
     t.bad("disengage_pending", "disengaged", 1)
+    t.bad("additional_turn_first", "disengaged", 0)  # the opponent's additional turn must happen first
     t.attack(1, "Slash", [1, 2], [1, 1])  # the additional turn
     assert t.health()[0] == 20 - 2 - 3
-    t.bad("one_card_per_turn", "attack_card_played", 1, card="Slash", attack_tile=[4, 2], opportunity_tile=[4, 1])
+    t.bad("not_your_turn", "attack_card_played", 1, card="Slash", attack_tile=[4, 2], opportunity_tile=[4, 1])
+    t.bad("already_played", "additional_turn_passed", 1)
     t.disengage(0)  # now the disengage succeeds
     assert t.state["combat"] is None and t.state["momentum"] == 1
 
@@ -215,16 +220,43 @@ def test_strategy_cards_are_played_as_normal_during_the_additional_turn(table) -
     t.disengage(1)
     t.attack(0, "Heavy Blow", [1, 2], [1, 3])  # seat 0's additional turn
     t.bad("disengage_pending", "attack_card_played", 1, card="Slash", attack_tile=[3, 2], opportunity_tile=[3, 3])
-    t.instinct(1, "Anticipation", {"instance": 0})  # the disengaging seat still plays Strategy cards
+    t.instinct(1, "Anticipation", t.on(0))  # the disengaging seat still plays Strategy cards
     t.disengage(1)
     assert t.health() == [20, 20 - 3]
     assert t.state["momentum"] == 0  # seat 1 had no Momentum
 
 
-def test_test_of_courage_extra_turn_may_be_skipped(table) -> None:
+def test_test_of_courage_extra_turn_is_taken_or_passed_never_skipped(table, rs) -> None:
+    """ "your opponent receives an additional turn before you disengage successfully" (4.4.4)."""
     t = table().to_combat(boards={0: [("gambit", "Test of Courage")]})
     t.disengage(0)
     assert t.state["combat"]["pending_disengage"] == 0
+    refusal = t.bad("additional_turn_first", "disengaged", 0)
+    assert "Seat 1 receives an additional turn before your disengage succeeds" in refusal.message
+    assert ("disengaged", 0) not in {(m.type, m.seat) for m in rs.legal_moves(t.state)}
+    assert rs.turn(t.state).seats == (1,)
+    t.bad("not_your_turn", "additional_turn_passed", 0)  # only the opponent passes its additional turn
+    t.do("additional_turn_passed", 1)
+    assert rs.turn(t.state).seats == (0,)
+    t.disengage(0)
+    assert t.state["combat"] is None and t.state["momentum"] == 1
+    assert "Seat 1 passes the additional turn." in t.state["log"]
+
+
+def test_an_additional_turn_exists_only_under_test_of_courage(table) -> None:
+    t = table().to_combat()
+    t.bad("no_additional_turn", "additional_turn_passed", 1)
+    t.attack(0, "Slash", [2, 2], [2, 3])
+    t.bad("no_additional_turn", "additional_turn_passed", 1)
+
+
+def test_a_chaining_additional_turn_ends_when_the_disengage_is_recorded(table) -> None:
+    t = table(momentum_seat=1).to_combat(boards={1: [("gambit", "Test of Courage")]})
+    t.attack(1, "Slash", [2, 2], [2, 3])
+    t.disengage(0)  # seat 1 (Momentum) gets the additional turn and may chain in it
+    t.bad("additional_turn_first", "disengaged", 0)
+    t.attack(1, "Thrust", [1, 2], [1, 1])
+    t.attack(1, "Feint", [1, 3], [1, 4])
     t.disengage(0)
     assert t.state["combat"] is None and t.state["momentum"] == 1
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulesets.names import seat_ref
 from rulesets.salt_and_bones.catalog import default_strategy_cards
 
 CUSTOM_INSTINCTS = [
@@ -83,9 +84,9 @@ def test_flourish_needs_three_negations_to_block(table) -> None:
     t = table().to_combat(boards={1: [("equipment", "Bracer"), ("instinct", "Anticipation"), ("instinct", None)]})
     t.attack(0, "Flourish", [2, 2], [2, 3])
     assert t.health()[1] == 18  # the Bracer took the first instance
-    t.instinct(1, "Anticipation", {"instance": 1})
+    t.instinct(1, "Anticipation", t.on(1))
     assert t.health()[1] == 19
-    t.instinct(1, "Anticipation", {"instance": 2})  # the face-down card, revealed by playing it
+    t.instinct(1, "Anticipation", t.on(2))  # the face-down card, revealed by playing it
     assert t.health()[1] == 20
     assert all(i["negated"] for i in t.card_at([2, 2])["instances"])
     assert t.state["boards"][1]["instinct"] == [] and t.state["boards"][1]["equipment"] == []
@@ -146,22 +147,24 @@ def test_overwhelm_beats_both_bracers_and_condescend_undoes_it(table) -> None:
     assert t.health()[1] == 20 and len(t.state["boards"][1]["equipment"]) == 1
     t.instinct(0, "Overwhelm")
     assert t.health()[1] == 17 and t.state["boards"][1]["equipment"] == []
-    t.instinct(1, "Condescend", "instinct")  # negates Overwhelm: the first Bracer works again
+    t.instinct(1, "Condescend", t.latest_instinct(0))  # negates Overwhelm: the first Bracer works again
     assert t.health()[1] == 20 and len(t.state["boards"][1]["equipment"]) == 1
-    t.instinct(0, "Condescend", "instinct")  # negates that Condescend: Overwhelm stands
+    t.instinct(0, "Condescend", t.latest_instinct(1))  # negates that Condescend: Overwhelm stands
     assert t.health()[1] == 17 and t.state["boards"][1]["equipment"] == []
     assert t.state["discards"]["strategy"] == 5
-    t.bad("card_not_on_board", "strategy_card_played", 1, card="Condescend", target="instinct")
+    t.bad("card_not_on_board", "strategy_card_played", 1, card="Condescend", target=t.latest_instinct(0))
 
 
 def test_anticipation_is_played_by_choice_against_a_chosen_instance(table) -> None:
     t = table().to_combat(boards={0: [("instinct", "Anticipation")], 1: [("instinct", "Anticipation")]})
-    t.bad("no_target", "strategy_card_played", 1, card="Anticipation", target={"instance": 0})  # nothing yet
+    t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target={"card": 1, "instance": 0})  # none
     t.attack(0, "Slash", [2, 2], [2, 3])
-    t.bad("no_target", "strategy_card_played", 0, card="Anticipation", target={"instance": 0})  # not against you
-    t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target={"instance": 3})
+    t.bad("no_target", "strategy_card_played", 0, card="Anticipation", target=t.on(0))  # not against you
+    refusal = t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target=t.on(3))
+    assert "has 1 damage instance(s), numbered 0 to 0; there is no instance 3" in refusal.message
     t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target="chain")
-    t.instinct(1, "Anticipation", {"instance": 0})
+    t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target={"instance": 0})  # which card?
+    t.instinct(1, "Anticipation", t.on(0))
     assert t.health() == [20, 20]
     assert t.card_at([2, 2])["instances"][0]["negated_by"] == "Anticipation"
 
@@ -169,13 +172,13 @@ def test_anticipation_is_played_by_choice_against_a_chosen_instance(table) -> No
 def test_anticipation_cannot_negate_an_instance_twice(table) -> None:
     t = table().to_combat(boards={1: [("equipment", "Bracer"), ("instinct", "Anticipation")]})
     t.attack(0, "Slash", [2, 2], [2, 3])
-    t.bad("already_negated", "strategy_card_played", 1, card="Anticipation", target={"instance": 0})
+    t.bad("already_negated", "strategy_card_played", 1, card="Anticipation", target=t.on(0))
 
 
 def test_anticipation_under_test_of_pain_has_no_effect(table) -> None:
     t = table().to_combat(boards={0: [("gambit", "Test of Pain")], 1: [("instinct", "Anticipation")]})
     t.attack(0, "Slash", [2, 2], [2, 3])
-    t.instinct(1, "Anticipation", {"instance": 0})
+    t.instinct(1, "Anticipation", t.on(0))
     assert t.health()[1] == 17
     assert t.state["boards"][1]["instinct"] == []  # still played and discarded
 
@@ -183,9 +186,13 @@ def test_anticipation_under_test_of_pain_has_no_effect(table) -> None:
 def test_the_window_for_reacting_closes_with_the_next_attack_card(table) -> None:
     t = table().to_combat(boards={1: [("instinct", "Anticipation")]})
     t.attack(0, "Slash", [2, 2], [2, 3])
+    slash = t.on(0)
     t.attack(0, "Feint", [1, 2], [1, 1])
-    t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target={"instance": 1})
-    t.instinct(1, "Anticipation", {"instance": 0})  # the Feint's instance, the latest attack
+    refusal = t.bad("no_target", "strategy_card_played", 1, card="Anticipation", target=slash)
+    assert f"Card {slash['card']} (Slash)'s damage is settled" in refusal.message
+    t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target=t.on(1))
+    t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target={"card": 99, "instance": 0})
+    t.instinct(1, "Anticipation", t.on(0))  # the Feint's instance, the latest attack
     assert t.health()[1] == 17
 
 
@@ -195,7 +202,7 @@ def test_equipment_and_gambits_are_not_played_by_choice(table) -> None:
     t.bad("not_instinct", "strategy_card_played", 1, card="Bracer")
     t.bad("not_instinct", "strategy_card_played", 1, card="Test of Will")
     t.bad("unknown_card", "strategy_card_played", 1, card="Grog")
-    t.bad("card_not_on_board", "strategy_card_played", 1, card="Anticipation", target={"instance": 0})
+    t.bad("card_not_on_board", "strategy_card_played", 1, card="Anticipation", target=t.on(0))
 
 
 # -- Glossary › Card Negation: Condescend and Test of Will -----------------------------------------------------
@@ -204,17 +211,19 @@ def test_condescend_negates_a_chain_card(table) -> None:
         boards={0: [("instinct", "Condescend")], 1: [("instinct", "Condescend"), ("instinct", "Condescend")]}
     )
     t.attack(0, "Slash", [2, 2], [2, 3])
-    t.bad("no_target", "strategy_card_played", 1, card="Condescend", target="chain")  # not played as a chain
+    t.bad("no_target", "strategy_card_played", 1, card="Condescend", target=t.latest_card())  # not a chain
     t.attack(0, "Feint", [1, 2], [1, 1])
     assert t.health()[1] == 16
-    t.bad("no_target", "strategy_card_played", 0, card="Condescend", target="chain")  # your own chain
-    t.bad("bad_target", "strategy_card_played", 1, card="Condescend", target={"instance": 0})
-    t.instinct(1, "Condescend", "chain")
+    t.bad("no_target", "strategy_card_played", 0, card="Condescend", target=t.latest_card())  # your own chain
+    t.bad("bad_target", "strategy_card_played", 1, card="Condescend", target=t.on(0))
+    t.bad("bad_target", "strategy_card_played", 1, card="Condescend", target="chain")
+    feint_target = t.latest_card()
+    t.instinct(1, "Condescend", feint_target)
     assert t.health()[1] == 17
     feint = next(c for c in t.state["field"]["cards"] if c["name"] == "Feint")
     assert feint["negated"] and feint["damage"] == 0
     assert t.state["field"]["grid"][1][2]["card"] is None  # discarded: the tiles are free again
-    t.bad("already_negated", "strategy_card_played", 1, card="Condescend", target="chain")
+    t.bad("already_negated", "strategy_card_played", 1, card="Condescend", target=feint_target)
     t.attack(0, "Quick Cut", [1, 2], [1, 1])  # Momentum may keep chaining
     assert t.health()[1] == 15
 
@@ -224,7 +233,7 @@ def test_chain_card_played_as_a_normal_card_cannot_be_negated(table) -> None:
     t.attack(0, "Feint", [2, 2], [2, 3])  # first card of the turn: a normal card, not part of a chain
     assert t.health()[1] == 19 and not t.card_at([2, 2])["negated"]
     t.attack(1, "Feint", [3, 2], [4, 2])
-    t.bad("no_target", "strategy_card_played", 0, card="Condescend", target="chain")
+    t.bad("no_target", "strategy_card_played", 0, card="Condescend", target=t.latest_card())
     assert t.health()[0] == 19
 
 
@@ -237,7 +246,7 @@ def test_test_of_will_negates_chain_and_instinct_cards(table) -> None:
     assert t.state["hands"][0]["attack"] == 6 - 2  # both cards left the hand
     t.attack(1, "Slash", [3, 2], [4, 2])
     t.attack(0, "Slash", [1, 2], [1, 1])
-    t.instinct(1, "Anticipation", {"instance": 0})  # negated by Test of Will and discarded
+    t.instinct(1, "Anticipation", t.on(0))  # negated by Test of Will and discarded
     assert t.health()[1] == 14 and t.state["boards"][1]["instinct"] == []
     assert any("negated by Test of Will" in line for line in t.state["log"])
 
@@ -278,8 +287,8 @@ def test_a_face_down_card_is_revealed_only_as_an_instinct(table) -> None:
     t = table().to_combat(boards={1: [("instinct", None)]})
     t.attack(0, "Slash", [2, 2], [2, 3])
     t.bad("not_instinct", "strategy_card_played", 1, card="Bracer")
-    t.instinct(1, "Anticipation", {"instance": 0})
-    assert any("Seat 1 played Anticipation" in line for line in t.state["log"])
+    t.instinct(1, "Anticipation", t.on(0))
+    assert any(f"{seat_ref(1)} played Anticipation" in line for line in t.state["log"])
 
 
 # -- Glossary › Parry ---------------------------------------------------------------------------------------------
@@ -320,13 +329,12 @@ def test_health_carries_over_between_rounds(table) -> None:
 
 def test_overwhelm_also_stops_anticipation(table) -> None:
     t = table().to_combat(boards={0: [("instinct", "Overwhelm")], 1: [("instinct", "Anticipation")]})
-    t.bad("no_target", "strategy_card_played", 0, card="Overwhelm")  # no Attack card of yours yet
     t.attack(0, "Slash", [2, 2], [2, 3])
     t.bad("bad_target", "strategy_card_played", 0, card="Overwhelm", target="chain")
     t.instinct(0, "Overwhelm")
-    t.instinct(1, "Anticipation", {"instance": 0})
+    t.instinct(1, "Anticipation", t.on(0))
     assert t.health()[1] == 17
-    assert "Seat 1 played Anticipation against a damage instance: no effect (Overwhelm)." in t.state["log"]
+    assert f"{seat_ref(1)} played Anticipation against a damage instance: no effect (Overwhelm)." in t.state["log"]
 
 
 def test_revealing_a_face_down_card_respects_copies(table) -> None:
@@ -342,12 +350,13 @@ def test_revealing_a_face_down_card_respects_copies(table) -> None:
     ]
     t = table(strategy_cards=strategy).to_combat(boards={0: [("instinct", "Anticipation")], 1: [("instinct", None)]})
     t.attack(0, "Slash", [2, 2], [2, 3])
-    t.bad("no_copies_left", "strategy_card_played", 1, card="Anticipation", target={"instance": 0})
-    t.bad("no_target", "strategy_card_played", 1, card="Condescend", target="instinct")
+    t.bad("no_copies_left", "strategy_card_played", 1, card="Anticipation", target=t.on(0))
+    t.bad("no_target", "strategy_card_played", 1, card="Condescend", target={"card": 999})
 
 
 def test_a_disengage_closes_the_reaction_window(table) -> None:
     t = table().to_combat(boards={0: [("gambit", "Test of Courage")], 1: [("instinct", "Anticipation")]})
     t.attack(0, "Slash", [2, 2], [2, 3])
+    slash = t.on(0)
     t.disengage(1)
-    t.bad("no_target", "strategy_card_played", 1, card="Anticipation", target={"instance": 0})
+    t.bad("no_target", "strategy_card_played", 1, card="Anticipation", target=slash)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rulesets.names import seat_ref
+
 
 def test_complete_game_from_the_first_field_card_to_a_win(table, rs) -> None:
     t = table()
@@ -15,7 +17,7 @@ def test_complete_game_from_the_first_field_card_to_a_win(table, rs) -> None:
     assert t.state["combat"]["turn"] == 1  # Heavy Blow stops chain
     t.attack(1, "Slash", [3, 3], [3, 2])  # 3 + 0 (Heavy Blow's opportunity) + 1
     assert t.health() == [16, 17]
-    t.instinct(0, "Anticipation", {"instance": 0})
+    t.instinct(0, "Anticipation", t.on(0))
     assert t.health() == [20, 17]
     t.attack(0, "Flourish", [2, 4], [1, 4])  # (2 + 0 + 1) + (1 + 1) + (1 + 1)
     assert t.health() == [20, 10]
@@ -72,7 +74,7 @@ def test_one_player_at_zero_only_at_the_end_wins(table, rs) -> None:
     assert t.health() == [3, 0] and rs.outcome(t.state) is None
     t.disengage(1)
     assert rs.outcome(t.state).winners == (0,)
-    assert "Seat 1 is at 0 Health" in rs.outcome(t.state).reason
+    assert f"{seat_ref(1)} is at 0 Health" in rs.outcome(t.state).reason
 
 
 def test_exhaustion_draw(table, rs) -> None:

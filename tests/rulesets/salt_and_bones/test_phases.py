@@ -90,13 +90,44 @@ def test_draw_cannot_take_more_than_a_deck_holds(table) -> None:
 
 
 def test_when_both_decks_run_dry_draw_what_is_left(table) -> None:
+    """ "Starting with the player with Momentum, take turns drawing a card": 9 cards for two hands of 7 go
+    5 to the Momentum seat (cards 1, 3, 5, 7, 9) and 4 to the other."""
     t = table(attack_deck=4, strategy_deck=5)
     t.field()
-    t.do("cards_drawn", 0, attack=4, strategy=3)
-    t.bad("wrong_hand_size", "cards_drawn", 1, attack=0, strategy=1)
-    t.do("cards_drawn", 1, attack=0, strategy=2)
-    assert t.state["hands"][1] == {"attack": 0, "strategy": 2}
+    refusal = t.bad("wrong_hand_size", "cards_drawn", 0, attack=4, strategy=3)
+    assert "draw exactly 5, as your share of the 9 card(s) left" in refusal.message
+    t.do("cards_drawn", 0, attack=4, strategy=1)
+    t.bad("wrong_hand_size", "cards_drawn", 1, attack=0, strategy=3)
+    t.do("cards_drawn", 1, attack=0, strategy=4)
+    assert t.state["hands"] == [{"attack": 4, "strategy": 1}, {"attack": 0, "strategy": 4}]
     assert t.state["last_round"]
+
+
+def test_a_short_supply_alternates_from_the_momentum_seat(table) -> None:
+    t = table(attack_deck=5, strategy_deck=6, momentum_seat=1)
+    t.field()
+    t.bad("wrong_hand_size", "cards_drawn", 1, attack=5, strategy=2)  # 7: more than its share of 11
+    t.draw({1: (4, 2), 0: (1, 4)})  # 11 cards: 6 to the Momentum seat, 5 to the other
+    assert [sum(h.values()) for h in t.state["hands"]] == [5, 6]
+
+
+def test_once_one_hand_is_full_the_other_player_continues(table, rs) -> None:
+    """3 cards left, the Momentum seat needs 3 and the other 1: Momentum, other (full), Momentum → 2 and 1."""
+    t = table(attack_deck=13, strategy_deck=4).to_combat(
+        boards={1: [("instinct", "Anticipation"), ("instinct", "Condescend")]}, hands={0: (7, 0), 1: (5, 2)}
+    )
+    t.attack(0, "Slash", [2, 2], [2, 3])
+    t.attack(1, "Thrust", [3, 2], [3, 3])
+    t.disengage(0)  # Momentum passes to seat 1
+    assert t.momentum == 1 and not t.state["last_round"]
+    assert [sum(h.values()) for h in t.state["hands"]] == [6, 4]
+    assert t.state["decks"]["attack"] + t.state["decks"]["strategy"] == 3
+    t.field([0, 2])
+    assert {m.data["attack"] + m.data["strategy"] for m in rs.legal_moves(t.state) if m.type == "cards_drawn"} == {2}
+    t.bad("wrong_hand_size", "cards_drawn", 1, attack=1, strategy=2)
+    t.do("cards_drawn", 1, attack=1, strategy=1)
+    t.do("cards_drawn", 0, attack=0, strategy=1)
+    assert [sum(h.values()) for h in t.state["hands"]] == [7, 6]
 
 
 def test_single_discard_before_drawing(table) -> None:

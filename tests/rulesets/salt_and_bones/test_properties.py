@@ -11,8 +11,27 @@ from hypothesis import strategies as st
 from rulesets.base import Event, RuleViolation
 from rulesets.replay import replay
 from rulesets.salt_and_bones import RULESET as rs
-from rulesets.salt_and_bones.catalog import SLOTS
+from rulesets.salt_and_bones.catalog import SLOTS, default_strategy_cards
 from rulesets.salt_and_bones.engine import LOG_CAP
+
+AUTOMATIC = [
+    *default_strategy_cards(),
+    {
+        "name": "Iron Skin",
+        "copies": 4,
+        "type": "INSTINCT",
+        "activation": "automatic",
+        "effect": "negate_first_instance",
+    },
+    {
+        "name": "Venom",
+        "copies": 4,
+        "type": "INSTINCT",
+        "activation": "automatic",
+        "effect": "extra_instance",
+        "amount": 1,
+    },
+]
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -23,6 +42,8 @@ OPTIONS = st.fixed_dictionaries(
         "attack_deck": st.integers(min_value=8, max_value=40),
         "strategy_deck": st.integers(min_value=4, max_value=40),
         "field_deck": st.integers(min_value=0, max_value=10),
+        # the default cards, or with automatic INSTINCTs too (they trigger by themselves; Condescend may negate them)
+        "strategy_cards": st.sampled_from([None, AUTOMATIC]),
     }
 )
 
@@ -131,10 +152,17 @@ def _candidates(state: dict[str, Any]) -> Any:
     cells = st.lists(st.integers(min_value=-1, max_value=6), min_size=2, max_size=2)
     attack_names = st.sampled_from([*state["catalog"]["attack"], "Cannon"])
     strategy_names = st.sampled_from([*state["catalog"]["strategy"], "Grog"])
+    combat = state.get("combat") or {}
+    window = combat.get("window") or {}
+    uids = [c["uid"] for c in state["field"]["cards"]]
+    uids += [r["uid"] for r in [*window.get("reactions", []), *window.get("triggered", [])]]
+    uid = st.one_of(st.sampled_from(uids), st.integers(min_value=-1, max_value=60)) if uids else st.integers(-1, 60)
     target = st.one_of(
         st.none(),
         st.sampled_from(["chain", "instinct", "anything"]),
-        st.builds(lambda i: {"instance": i}, st.integers(min_value=-1, max_value=4)),
+        st.builds(lambda i: {"instance": i}, st.integers(min_value=-1, max_value=4)),  # version 1's form
+        st.builds(lambda u: {"card": u}, uid),
+        st.builds(lambda u, i: {"card": u, "instance": i}, uid, st.integers(min_value=-1, max_value=4)),
     )
     seat = st.sampled_from([0, 1])
     return st.one_of(
@@ -165,6 +193,7 @@ def _candidates(state: dict[str, Any]) -> Any:
             lambda s, n, t: Event("strategy_card_played", s, {"card": n, "target": t}), seat, strategy_names, target
         ),
         st.builds(lambda s: Event("disengaged", s, {}), seat),
+        st.builds(lambda s: Event("additional_turn_passed", s, {}), seat),
     )
 
 
@@ -187,8 +216,11 @@ def test_listed_moves_are_accepted_and_unlisted_ones_rejected(options: dict[str,
         if _key(candidate) in listed:
             rs.validate(state, candidate)
             continue
+        frozen = json.dumps(state, sort_keys=True)
         try:
             rs.validate(state, candidate)
-        except RuleViolation:
+        except RuleViolation as refusal:
+            assert refusal.message and refusal.rule.startswith("Salt & Bones ›")
+            assert json.dumps(state, sort_keys=True) == frozen, "a refusal changed the state"
             continue
         raise AssertionError(f"validate accepted a move legal_moves did not list: {candidate}")

@@ -22,6 +22,7 @@ def test_identity() -> None:
         "attack_card_played",
         "strategy_card_played",
         "disengaged",
+        "additional_turn_passed",
     }
 
 

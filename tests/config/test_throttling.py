@@ -1,0 +1,68 @@
+"""API rate limits: the one-round-trip Redis window counter, its Retry-After, and the fallback without Redis."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from config import throttling
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def redis_cache(settings):
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("needs REDIS_URL (the CI run on PostgreSQL + Redis sets it)")
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}}
+    throttling._down_until = 0.0
+    client = throttling.redis_client()
+    client.delete(*client.keys("rl:test:*") or ["rl:none"])
+    return client
+
+
+def test_window_counts_to_the_limit_then_refuses_with_the_time_left(redis_cache):
+    now = 1_000_000 * 60 + 15.0  # 15 s into a minute window
+    hits = [throttling.window_hit("test:a", 3, 60.0, now=now) for _ in range(4)]
+    assert [allowed for allowed, _ in hits] == [True, True, True, False]
+    assert hits[-1][1] == pytest.approx(45.0)  # the rest of the window
+    # a refusal gives its count back: the counter stays at the limit
+    assert int(redis_cache.get(f"rl:test:a:{int(now // 60)}")) == 3
+
+
+def test_previous_window_weighs_in_proportion_to_its_overlap(redis_cache):
+    minute = 1_000_000
+    for _ in range(4):
+        throttling.window_hit("test:b", 4, 60.0, now=minute * 60 + 50.0)
+    # 30 s into the next minute, half of the previous 4 still count: 2 + 2 new ones reach the limit of 4
+    later = (minute + 1) * 60 + 30.0
+    assert [throttling.window_hit("test:b", 4, 60.0, now=later)[0] for _ in range(3)] == [True, True, False]
+
+
+def test_api_answers_429_with_retry_after_from_the_window(redis_cache, client, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "2/min", "user": "2/min"}}
+    codes = [client.get("/api/games/").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    refused = client.get("/api/games/")
+    assert refused.json()["code"] == "throttled"
+    assert 0 < int(refused["Retry-After"]) <= 60
+
+
+def test_without_redis_the_cache_backed_throttle_decides(client, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "2/min", "user": "2/min"}}
+    assert throttling.window_hit("test:c", 2, 60.0) is None
+    assert [client.get("/api/games/").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_unreachable_redis_falls_back_and_rests(settings, caplog):
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6399/0"}
+    }
+    throttling._down_until = 0.0
+    assert throttling.window_hit("test:d", 2, 60.0) is None
+    assert "rate-limit counters unreachable" in caplog.text
+    assert throttling.redis_client() is None  # resting: no connection attempt per request
+    throttling._down_until = 0.0
