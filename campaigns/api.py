@@ -6,19 +6,19 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import selectors, services
+from config.api import JsonInput, PagedListMixin
 from matches.api import ERRORS, append_body, parse, users_by_name
 
 
-class CampaignCreateInput(serializers.Serializer):
+class CampaignCreateInput(JsonInput):
     name = serializers.CharField(max_length=120)
     game = serializers.CharField(max_length=64, required=False, default="saltmarsh")
-    options = serializers.JSONField(required=False, default=dict)
+    options = serializers.JSONField(required=False, default=dict, allow_null=True, help_text="null: the defaults")
     is_public = serializers.BooleanField(required=False, default=True)
     recorders = serializers.ListField(child=serializers.CharField(max_length=150), required=False, default=list)
 
@@ -35,7 +35,7 @@ class CampaignOutput(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class BatchInput(serializers.Serializer):
+class BatchInput(JsonInput):
     actions = serializers.ListField(child=serializers.JSONField(), max_length=50)
     expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
     idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=90)
@@ -45,7 +45,7 @@ class SheetQuery(serializers.Serializer):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
 
-class CampaignListCreateApi(APIView):
+class CampaignListCreateApi(PagedListMixin, APIView):
     """GET visible campaigns; POST create one."""
 
     def get_permissions(self) -> list[Any]:
@@ -53,9 +53,7 @@ class CampaignListCreateApi(APIView):
 
     @extend_schema(responses={200: CampaignOutput(many=True)})
     def get(self, request: Request) -> Response:
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(selectors.campaign_list(user=request.user), request, view=self)
-        return paginator.get_paginated_response(CampaignOutput(page, many=True).data)
+        return self.paged(request, selectors.campaign_list(user=request.user), CampaignOutput)
 
     @extend_schema(request=CampaignCreateInput, responses={201: CampaignOutput, **ERRORS})
     def post(self, request: Request) -> Response:
@@ -121,13 +119,13 @@ class CampaignLedgerApi(APIView):
         return Response(rows)
 
 
-class AdventureHeroInput(serializers.Serializer):
+class AdventureHeroInput(JsonInput):
     name = serializers.CharField(max_length=80)
     max_hp = serializers.IntegerField(min_value=1, max_value=99)
     surges = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
 
 
-class AdventureStartInput(serializers.Serializer):
+class AdventureStartInput(JsonInput):
     adventure = serializers.CharField(max_length=120)
     heroes = AdventureHeroInput(many=True)
     reward = serializers.IntegerField(min_value=0, max_value=100_000, required=False, default=0)

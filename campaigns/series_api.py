@@ -7,17 +7,17 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import series as services
 from campaigns import series_selectors as selectors
+from config.api import JsonInput, PagedListMixin
 from matches.api import ERRORS, parse, users_by_name
 
 
-class SeriesCreateInput(serializers.Serializer):
+class SeriesCreateInput(JsonInput):
     name = serializers.CharField(max_length=120)
     game = serializers.CharField(max_length=64, help_text="slug of the game every match of the series plays")
     options = serializers.JSONField(
@@ -63,7 +63,7 @@ class StandingsQuery(serializers.Serializer):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
 
-class SeriesListCreateApi(APIView):
+class SeriesListCreateApi(PagedListMixin, APIView):
     """GET visible series; POST create one (signed-in users)."""
 
     def get_permissions(self) -> list[Any]:
@@ -71,9 +71,7 @@ class SeriesListCreateApi(APIView):
 
     @extend_schema(responses={200: SeriesOutput(many=True)})
     def get(self, request: Request) -> Response:
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(selectors.series_list(user=request.user), request, view=self)
-        return paginator.get_paginated_response(SeriesOutput(page, many=True).data)
+        return self.paged(request, selectors.series_list(user=request.user), SeriesOutput)
 
     @extend_schema(request=SeriesCreateInput, responses={201: SeriesOutput, **ERRORS})
     def post(self, request: Request) -> Response:

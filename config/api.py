@@ -8,14 +8,16 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.text import PROBLEM, unstorable_path
 from config.throttling import WindowThrottleMixin
-from matches.errors import DomainError
+from matches.errors import DomainError, InvalidInput
 
 MAX_JSON_DEPTH = 12
 
@@ -36,7 +38,7 @@ def _depth(value: Any) -> int:
 
 
 class BoundedJSONParser(JSONParser):
-    """JSON parser that refuses oversize bodies, pathological nesting and non-standard constants."""
+    """JSON parser that refuses oversize bodies, pathological nesting, non-standard constants and unstorable text."""
 
     def parse(self, stream, media_type=None, parser_context=None):  # type: ignore[no-untyped-def]
         try:
@@ -54,7 +56,60 @@ class BoundedJSONParser(JSONParser):
             raise exceptions.ParseError(f"Malformed JSON: {exc}")
         if _depth(data) > MAX_JSON_DEPTH:
             raise exceptions.ParseError(f"JSON nested too deeply (more than {MAX_JSON_DEPTH} levels).")
+        bad = unstorable_path(data)
+        if bad is not None:
+            raise InvalidInput({bad: [PROBLEM]})
         return data
+
+
+def _json_type_problem(field: serializers.Field, value: Any) -> str | None:
+    """Why ``value`` does not have the JSON type ``field`` documents, or None (DRF would coerce it)."""
+    if isinstance(field, serializers.BooleanField):
+        return None if isinstance(value, bool) else "Must be true or false."
+    if isinstance(field, serializers.IntegerField):
+        return None if isinstance(value, int) and not isinstance(value, bool) else "Must be a whole number."
+    if isinstance(field, serializers.CharField | serializers.DateTimeField):
+        return None if isinstance(value, str) else "Must be a string."
+    if isinstance(field, serializers.ListField):
+        if not isinstance(value, list):
+            return "Must be a list."
+        for i, item in enumerate(value):
+            problem = None if item is None else _json_type_problem(field.child, item)
+            if problem:
+                return f"Item {i}: {problem}"
+    return None
+
+
+class JsonInput(serializers.Serializer):
+    """Input serializer for JSON bodies: each value must already have its documented JSON type.
+
+    DRF coerces ``"3"`` to 3, ``0`` to false and 5 to ``"5"``; the schema promises types, so the API refuses them.
+    """
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            errors = {
+                name: [problem]
+                for name, field in self.fields.items()
+                if not field.read_only and data.get(name) is not None
+                for problem in [_json_type_problem(field, data[name])]
+                if problem
+            }
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+class PagedListMixin:
+    """For an APIView whose GET answers one page of a list: ``pagination_class`` also tells the schema so."""
+
+    pagination_class = PageNumberPagination
+
+    def paged(self, request: Any, items: Any, serializer_class: type[serializers.Serializer]) -> Response:
+        """The page of ``items`` the request asks for (``?page=N``), serialized, with count and links."""
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(items, request, view=self)
+        return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
 class _SettingsRate:

@@ -14,3 +14,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_asgi_application()
+
+from config.security import require_secret_key  # noqa: E402  (settings are loaded by now)
+
+require_secret_key()

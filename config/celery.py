@@ -3,9 +3,24 @@
 import os
 
 from celery import Celery
+from celery.signals import beat_init, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("chronicle")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+@beat_init.connect
+def _refuse_without_secret_key(**kwargs: object) -> None:
+    """The worker and beat refuse to start where the web processes would (config.security)."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    from config.security import require_secret_key
+
+    try:
+        require_secret_key()
+    except ImproperlyConfigured as exc:
+        raise SystemExit(str(exc)) from None  # Celery logs and ignores a handler's ordinary exceptions

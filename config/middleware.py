@@ -1,12 +1,15 @@
-"""Request ids: every request gets one (or keeps the client's X-Request-ID); events record it."""
+"""Request middleware: request ids, refusing unstorable text, and 503 for outages (see config.errors)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import uuid
 from collections.abc import Callable
 
+from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 
 from config.logs import request_id_var
 
@@ -50,3 +53,67 @@ class DomainErrorPageMiddleware:
         return render(
             request, "frontend/error.html", {"title": exception.detail, "message": ""}, status=exception.status_code
         )
+
+
+class TextInputMiddleware:
+    """Refuse (400) a query string, form field or ``Idempotency-Key`` holding unstorable text (config.text).
+
+    JSON bodies are checked by the API's parser; JSON typed into a form is checked where it is parsed.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        field = self._unstorable_field(request)
+        if field is None:
+            return self.get_response(request)
+        from django.shortcuts import render
+
+        from config.errors import is_api, json_error
+        from config.text import PROBLEM
+
+        if is_api(request):
+            return json_error(400, "invalid", f"Invalid {field}: {PROBLEM}", errors={field: [PROBLEM]})
+        return render(request, "frontend/error.html", {"title": f"Invalid {field}", "message": PROBLEM}, status=400)
+
+    @staticmethod
+    def _unstorable_field(request: HttpRequest) -> str | None:
+        from django.conf import settings
+
+        from config.text import is_unstorable
+
+        sources = [request.GET]
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        small = length.isdecimal() and int(length) <= settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if request.method == "POST" and small and request.content_type in _FORM_TYPES:
+            # a body that cannot be parsed is the view's to answer, as before
+            with contextlib.suppress(MultiPartParserError, SuspiciousOperation, OSError):
+                sources.append(request.POST)
+        for source in sources:
+            for key, values in source.lists():
+                if is_unstorable(key) or any(is_unstorable(v) for v in values):
+                    return key if not is_unstorable(key) else "parameter name"
+        if is_unstorable(request.headers.get("Idempotency-Key", "")):
+            return "Idempotency-Key"
+        return None
+
+
+_FORM_TYPES = {"application/x-www-form-urlencoded", "multipart/form-data"}
+
+
+class ServiceUnavailableMiddleware:
+    """A view stopped by an unreachable PostgreSQL, Redis or broker answers 503 + Retry-After (config.errors)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        from config.errors import INFRASTRUCTURE_ERRORS, unavailable
+
+        if isinstance(exception, INFRASTRUCTURE_ERRORS):
+            return unavailable(request, exception)
+        return None

@@ -19,7 +19,9 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or "insecure-dev-key-change-me-in-production"
+# Without DEBUG there is no fallback key: an unset DJANGO_SECRET_KEY stays empty, so the web and Celery
+# processes refuse to start (config.security.require_secret_key) and Django refuses to sign anything.
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or ("insecure-dev-key-change-me-in-production" if DEBUG else "")
 ALLOWED_HOSTS = [
     h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h
 ]
@@ -45,15 +47,18 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.logs.AccessLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.TextInputMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.RequestIdMiddleware",
     "config.middleware.DomainErrorPageMiddleware",
+    "config.middleware.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -109,6 +114,13 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
+# Sign-in throttling per account and per address, with a cool-off (config/auth.py).
+AUTHENTICATION_BACKENDS = ["config.auth.ThrottledModelBackend"]
+CHRONICLE_LOGIN_FAILURES = int(os.environ.get("CHRONICLE_LOGIN_FAILURES", "5"))
+CHRONICLE_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("CHRONICLE_LOGIN_FAILURES_PER_ADDRESS", "30"))
+CHRONICLE_LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("CHRONICLE_LOGIN_FAILURES_PER_ACCOUNT", "100"))
+CHRONICLE_LOGIN_COOL_OFF = int(os.environ.get("CHRONICLE_LOGIN_COOL_OFF", "900"))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -141,7 +153,13 @@ CHRONICLE_WAKE_WINDOW = float(os.environ.get("CHRONICLE_WAKE_WINDOW", "0.25"))
 CHRONICLE_HEALTH_MAX_LAG = float(os.environ.get("CHRONICLE_HEALTH_MAX_LAG", "60"))
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {  # degrades to a per-process cache while Redis is unreachable (config/cache.py)
+        "default": {
+            "BACKEND": "config.cache.FailSafeRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -184,6 +202,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.add_common_responses"],
 }
 
 # Logs: JSON lines with the request id (config/logs.py), or plain text with CHRONICLE_LOG_FORMAT=text;
@@ -204,6 +223,16 @@ LOGGING = {
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # the worker logs through LOGGING too
 
-if not DEBUG:
-    SESSION_COOKIE_HTTPONLY = True
-    X_FRAME_OPTIONS = "DENY"
+# -- HTTPS hardening (README › Running for real): DJANGO_HTTPS=1 turns all of it on; each can be overridden --
+HTTPS = env_bool("DJANGO_HTTPS", False)
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", HTTPS)
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", str(365 * 24 * 3600 if HTTPS else 0)))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", HTTPS)
+# behind a TLS-terminating proxy: "HTTP_X_FORWARDED_PROTO,https" (only if the proxy always sets that header)
+_PROXY_SSL_HEADER = os.environ.get("DJANGO_SECURE_PROXY_SSL_HEADER", "")
+SECURE_PROXY_SSL_HEADER = tuple(_PROXY_SSL_HEADER.split(",", 1)) if _PROXY_SSL_HEADER else None
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"

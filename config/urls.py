@@ -3,18 +3,18 @@
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from config.auth import TokenLoginApi
 from config.health import healthz
 
 api_patterns = [
     path("", RedirectView.as_view(pattern_name="api-docs"), name="api-root"),  # /api/ leads to the docs
     path("", include("matches.urls_api")),
     path("", include("campaigns.urls_api")),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", TokenLoginApi.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
 ]
 
@@ -25,5 +25,7 @@ urlpatterns = [
     path("", include("frontend.urls")),
 ]
 
-handler404 = "frontend.views.not_found"
-handler500 = "frontend.views.server_error"
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"

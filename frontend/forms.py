@@ -18,6 +18,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 
+from config.text import PROBLEM, unstorable_path
 from matches.errors import DomainError, InvalidInput, RuleBroken, VersionConflict
 from rulesets import Field
 from rulesets.replay import CORRECTIONS_RULE
@@ -292,11 +293,14 @@ def parse_value(f: Field, raw: str) -> Any:
     if f.kind == "str":
         return raw
     try:
-        return json.loads(raw)
+        value = json.loads(raw)
     except ValueError:
         if f.kind == "any" and raw[0] not in '[{"':
             return raw  # a plain name (a card, a target) needs no quotes
         raise ValueError("Enter valid JSON.") from None
+    if unstorable_path(value) is not None:
+        raise ValueError(PROBLEM)
+    return value
 
 
 def field_label(path: str, fields: tuple[Field, ...], extra: Mapping[str, str] | None = None) -> str:

@@ -3,11 +3,12 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.auth import LoginView
 from frontend import live_views, quicklog_views, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/token/", views.api_token, name="api-token-page"),

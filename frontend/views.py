@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from campaigns.selectors import adventure_match_closed
+from config.text import PROBLEM, unstorable_path
 from frontend import boards, stream_views
 from frontend.forms import (
     SignupForm,
@@ -259,6 +260,8 @@ def _posted_event(request: HttpRequest, match: Any) -> tuple[str, int | None, An
     if request.POST.get("move"):
         try:
             move = json.loads(request.POST["move"])
+            if unstorable_path(move) is not None:
+                raise ValueError(PROBLEM)
             return move["type"], move.get("seat"), move.get("data", {}), {}, {}
         except (ValueError, KeyError, TypeError):
             return "", None, {}, {}, {"move": ["That move could not be read; pick it again."]}

@@ -7,16 +7,17 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import JsonInput, PagedListMixin
 from matches import selectors, services
 from matches.errors import InvalidInput, NotFound, NotListable
 from matches.serializers import (
     AppendOutput,
     ErrorOutput,
+    GameOutput,
     LegalMoveOutput,
     MatchCreateInput,
     MatchListFilter,
@@ -61,7 +62,7 @@ def users_by_name(names: list[str], field: str) -> list[Any]:
 
 
 def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> dict[str, Any]:
-    """The body answering an append (the same for a repeated idempotency key); seat tokens rendered."""
+    """The body answering an append (the same for a repeated idempotency key); every text names the players."""
     names = seat_names or []
     outcome = outcome_of(get_ruleset(game), result.state)
     return AppendOutput(
@@ -76,7 +77,7 @@ def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> 
     ).data
 
 
-class MatchListCreateApi(APIView):
+class MatchListCreateApi(PagedListMixin, APIView):
     """GET: visible matches, filtered and paginated. POST: create a match (signed-in users)."""
 
     def get_permissions(self) -> list[Any]:
@@ -86,9 +87,7 @@ class MatchListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = parse(MatchListFilter, request.query_params.dict())
         qs = selectors.match_list(user=request.user, **filters)
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+        return self.paged(request, qs, MatchOutput)
 
     @extend_schema(request=MatchCreateInput, responses={201: MatchOutput, **ERRORS})
     def post(self, request: Request) -> Response:
@@ -150,7 +149,7 @@ class MatchLegalMovesApi(APIView):
 class GameListApi(APIView):
     """GET every game: slug, seats, options schema, event types with payload schemas."""
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(operation_id="games_list", responses={200: GameOutput(many=True)})
     def get(self, request: Request) -> Response:
         return Response([game_description(r) for r in all_rulesets()])
 
@@ -158,7 +157,7 @@ class GameListApi(APIView):
 class GameDetailApi(APIView):
     """GET one game's description."""
 
-    @extend_schema(responses={200: dict, 404: ERRORS[404]})
+    @extend_schema(responses={200: GameOutput, 404: ERRORS[404]})
     def get(self, request: Request, slug: str) -> Response:
         try:
             return Response(game_description(get_ruleset(slug)))
@@ -166,7 +165,7 @@ class GameDetailApi(APIView):
             raise NotFound(f"No game '{slug}'.") from None
 
 
-class RecordersInput(serializers.Serializer):
+class RecordersInput(JsonInput):
     recorders = serializers.ListField(child=serializers.CharField(max_length=150), max_length=20)
 
 

@@ -21,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
+from config.text import PROBLEM, unstorable_path
 from matches.errors import InvalidInput, NotFound
 from matches.models import Catalog
 from rulesets import Field, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
@@ -198,6 +199,8 @@ def catalog_import(owner: AbstractBaseUser, game: str, name: str, json_text: Any
         raise InvalidInput({"json": [f"That is not valid JSON: {exc}."]}) from None
     if not isinstance(parsed, dict):
         raise InvalidInput({"json": ["The JSON must be an object."]})
+    if unstorable_path(parsed) is not None:
+        raise InvalidInput({"json": [PROBLEM]})
     data: Any = parsed
     if parsed.get("format") == EXPORT_FORMAT or "data" in parsed:
         if parsed.get("game", game) != game:

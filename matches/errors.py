@@ -83,6 +83,23 @@ class VersionConflict(DomainError):
         return {"code": self.code, "detail": self.detail, "current_version": self.current_version}
 
 
+class IdempotencyKeyReused(DomainError):
+    """An idempotency key already used on this stream for a different request (type, seat or data)."""
+
+    status_code = 422
+    code = "idempotency_key_reused"
+
+    def __init__(self, key: str, version: int) -> None:
+        super().__init__(
+            f"The idempotency key {key!r} was already used for a different entry (version {version}); "
+            "nothing was recorded. Use a new key for a new entry."
+        )
+        self.version = version
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "detail": self.detail, "version": self.version}
+
+
 class NotAllowed(DomainError):
     """The user may not do this (e.g. record on a match they neither own nor record for)."""
 

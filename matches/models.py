@@ -64,6 +64,8 @@ class Event(models.Model):
     client_time = models.DateTimeField(null=True, blank=True)
     request_id = models.CharField(max_length=64, blank=True, default="")
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (NULL = no key; unique)
+    # a digest of (type, seat, data) stored with a key: the same key with another payload is refused
+    request_fingerprint = models.CharField(max_length=64, blank=True, default="", db_default="")
     recorded_at = models.DateTimeField()
 
     objects = ImmutableQuerySet.as_manager()

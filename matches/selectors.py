@@ -61,7 +61,7 @@ def match_list(
     if game:
         qs = qs.filter(game=game)
     if player:
-        if player.isdigit():
+        if player.isascii() and player.isdigit() and len(player) <= 18:  # an id ('²' is a digit, not an id)
             qs = qs.filter(seats__player_id=int(player))
         else:
             qs = qs.filter(seats__player__name__iexact=player)

@@ -6,21 +6,22 @@ from typing import Any
 
 from rest_framework import serializers
 
+from config.api import JsonInput
 from matches.models import Match
 from rulesets import Ruleset
 from rulesets.replay import event_types_with_meta
 from rulesets.schema import json_schema
 
 
-class SeatInput(serializers.Serializer):
+class SeatInput(JsonInput):
     name = serializers.CharField(max_length=80)
     user = serializers.CharField(max_length=150, required=False, allow_null=True, help_text="username to link")
 
 
-class MatchCreateInput(serializers.Serializer):
+class MatchCreateInput(JsonInput):
     game = serializers.CharField(max_length=64, help_text="ruleset slug, e.g. get-salty")
     seats = SeatInput(many=True, help_text="one entry per seat, in seat order (seat 0 first)")
-    options = serializers.JSONField(required=False, default=dict)
+    options = serializers.JSONField(required=False, default=dict, allow_null=True, help_text="null: the defaults")
     title = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     is_public = serializers.BooleanField(required=False, default=True)
     recorders = serializers.ListField(
@@ -28,7 +29,7 @@ class MatchCreateInput(serializers.Serializer):
     )
 
 
-class EventInput(serializers.Serializer):
+class EventInput(JsonInput):
     type = serializers.CharField(max_length=64, help_text="event type, e.g. cracker_moved")
     seat = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=99)
     data = serializers.JSONField(required=False, default=dict, help_text="payload; see /api/games/{slug}/")
@@ -37,7 +38,7 @@ class EventInput(serializers.Serializer):
     client_time = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
-class VoidInput(serializers.Serializer):
+class VoidInput(JsonInput):
     version = serializers.IntegerField(min_value=1)
     reason = serializers.CharField(max_length=500)
     expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
@@ -160,6 +161,16 @@ class ErrorOutput(serializers.Serializer):
     rule = serializers.CharField(required=False)
     errors = serializers.JSONField(required=False)
     current_version = serializers.IntegerField(required=False)
+
+
+class GameOutput(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    kind = serializers.CharField(help_text="the kind of stream it drives: match, campaign or series")
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="allowed player counts")
+    version = serializers.IntegerField(help_text="ruleset version")
+    options_schema = serializers.JSONField(help_text="JSON Schema of the options a match can be created with")
+    event_types = serializers.JSONField(help_text="event type → label, seat_required, description, data_schema")
 
 
 def game_description(ruleset: Ruleset) -> dict[str, Any]:

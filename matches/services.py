@@ -86,12 +86,14 @@ def match_create(
 ) -> Match:
     """Create a match of ``game`` with one seat per entry of ``seats`` (``{"name", "user"?}``).
 
-    Raises :class:`InvalidInput` for an unknown game, a seat count the game does not allow, blank or
-    duplicate seat names, or options that do not fit the game's schema. ``played`` carries how a game
-    logged after the fact was played (``played_at``, ``duration_min``, ``location``, ``first_seat``,
+    Raises :class:`InvalidInput` for an unknown or non-match (campaign) game, a seat count the game does not
+    allow, blank or duplicate seat names, or options that do not fit the game's schema. ``played`` carries how
+    a game logged after the fact was played (``played_at``, ``duration_min``, ``location``, ``first_seat``,
     ``source_uuid``), all optional.
     """
     ruleset = ruleset_for(game)
+    if ruleset.kind != Stream.KIND_MATCH:
+        raise InvalidInput({"game": [f"{ruleset.name} is a {ruleset.kind} game: start it as a {ruleset.kind}."]})
     if not isinstance(seats, list):
         raise InvalidInput({"seats": ["Must be a list of seats."]})
     if len(seats) not in ruleset.seats:

@@ -9,19 +9,29 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches import stats
+from rulesets import all_rulesets
 
+DAY = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"
 FILTERS = [
-    OpenApiParameter("game", str, description="a game's slug"),
-    OpenApiParameter("since", str, description="first day, YYYY-MM-DD"),
-    OpenApiParameter("until", str, description="last day, YYYY-MM-DD"),
-    OpenApiParameter("players", str, description="a group: player ids who all sat, comma-separated"),
+    OpenApiParameter(
+        "game", str, description="a game's slug (empty: every game)", enum=["", *(r.slug for r in all_rulesets())]
+    ),
+    OpenApiParameter("since", str, description="first day, YYYY-MM-DD (empty: no limit)", pattern=DAY),
+    OpenApiParameter("until", str, description="last day, YYYY-MM-DD, not before since (empty: no limit)", pattern=DAY),
+    OpenApiParameter(
+        "players",
+        str,
+        description="a group: up to 12 player ids who all sat, comma-separated",
+        pattern=r"^([0-9]{1,12}(,[0-9]{1,12}){0,11})?$",
+    ),
 ]
+LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
 
 
 class PlayerStatsListApi(APIView):
     """GET each player's record over the finished matches the user may see."""
 
-    @extend_schema(parameters=FILTERS, responses={200: dict})
+    @extend_schema(operation_id="stats_players_list", parameters=FILTERS, responses={200: LIST_OF_OBJECTS})
     def get(self, request: Request) -> Response:
         f = stats.stats_filter_parse(request.query_params)
         return Response(stats.players_table(user=request.user, f=f))

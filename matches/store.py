@@ -11,6 +11,7 @@ expected version, and inserts the event only if the head moved. Heads are cached
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections import OrderedDict
@@ -25,7 +26,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from psycopg.types.numeric import Int2, Int4, Int8
 
-from matches.errors import NotFound, RuleBroken, VersionConflict
+from matches.errors import IdempotencyKeyReused, NotFound, RuleBroken, VersionConflict
 from matches.models import Event as EventRow
 from matches.models import Snapshot, Stream
 from rulesets import Event, Ruleset, RuleViolation, get_ruleset
@@ -336,9 +337,10 @@ WITH moved AS (
  RETURNING id
 )
 INSERT INTO matches_event
-    (stream_id, version, type, seat, data, recorded_by_id, client_time, request_id, idempotency_key, recorded_at)
+    (stream_id, version, type, seat, data, recorded_by_id, client_time, request_id, idempotency_key,
+     request_fingerprint, recorded_at)
 SELECT id, %(new_version)s, %(type)s, %(seat)s, %(data)s::jsonb, %(recorded_by)s, %(client_time)s,
-       %(request_id)s, %(key)s, now()
+       %(request_id)s, %(key)s, %(fingerprint)s, now()
   FROM moved
 RETURNING position
 """
@@ -360,6 +362,7 @@ def _write(head: Head, event: Event, pos: Position, meta: Metadata, key: str | N
         "client_time": meta.client_time,
         "request_id": meta.request_id[:64],
         "key": key,
+        "fingerprint": fingerprint(event) if key else "",
     }
     if connection.vendor == "postgresql":
         if connection.in_atomic_block:
@@ -386,6 +389,7 @@ def _write(head: Head, event: Event, pos: Position, meta: Metadata, key: str | N
             client_time=meta.client_time,
             request_id=meta.request_id[:64],
             idempotency_key=key,
+            request_fingerprint=params["fingerprint"],
             recorded_at=timezone.now(),
         )
         return row.position
@@ -421,13 +425,28 @@ def _pg_execute(params: dict[str, Any]) -> int | None:
     return None if row is None else int(row[0])
 
 
-def _find_repeat(stream_id: int, key: str | None) -> AppendResult | None:
-    """The earlier append with this idempotency key, as it was answered then."""
+def fingerprint(event: Event) -> str:
+    """A digest of what an append asks for (type, seat, data): equal for a retry, different for another move."""
+    canonical = json.dumps([event.type, event.seat, event.data], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _find_repeat(stream_id: int, key: str | None, event: Event) -> AppendResult | None:
+    """The earlier append with this idempotency key, as it was answered then.
+
+    Raises :class:`IdempotencyKeyReused` when that append asked for something else than ``event``.
+    """
     if not key:
         return None
-    row = EventRow.objects.filter(stream_id=stream_id, idempotency_key=key).only("position", "version").first()
+    row = (
+        EventRow.objects.filter(stream_id=stream_id, idempotency_key=key)
+        .only("position", "version", "request_fingerprint")
+        .first()
+    )
     if row is None:
         return None
+    if row.request_fingerprint and row.request_fingerprint != fingerprint(event):
+        raise IdempotencyKeyReused(key, row.version)
     pos = position_at(stream_id, row.version)
     return AppendResult(row.position, row.version, pos.state, pos.override_pending, repeated=True)
 
@@ -445,7 +464,9 @@ def append(
 
     - ``expected_version``: fail with :class:`VersionConflict` unless the stream is at exactly this version.
       Without it, a lost race re-reads the head and re-validates (up to ``attempts`` times).
-    - ``idempotency_key``: a repeat returns the first result and writes nothing.
+    - ``idempotency_key``: a repeat returns the first result and writes nothing; the same key with another
+      type, seat or data raises :class:`IdempotencyKeyReused` (the envelope, e.g. ``expected_version``, is not
+      compared: a retry may carry a fresher one).
     - Illegal events raise :class:`RuleBroken`; nothing is written.
     """
     fresh = False
@@ -458,14 +479,14 @@ def append(
             head = head_load(stream_id, fresh=True)
             fresh = True
         if expected_version is not None and head.version != expected_version:
-            repeat = _find_repeat(stream_id, idempotency_key)
+            repeat = _find_repeat(stream_id, idempotency_key, event)
             if repeat is not None:
                 return repeat
             raise VersionConflict(head.version, expected_version)
         try:
             pos = _next_position(ruleset, head, event)
         except RuleViolation as violation:
-            repeat = _find_repeat(stream_id, idempotency_key)
+            repeat = _find_repeat(stream_id, idempotency_key, event)
             if repeat is not None:
                 return repeat
             if not fresh:  # the cached head may be stale: judge again on the database's head
@@ -477,7 +498,7 @@ def append(
         except IntegrityError:
             position = None
         if position is None:
-            repeat = _find_repeat(stream_id, idempotency_key)
+            repeat = _find_repeat(stream_id, idempotency_key, event)
             if repeat is not None:
                 return repeat
             fresh = True

@@ -195,9 +195,9 @@ class Ruleset:
         return TurnInfo(seats=(), phase="")
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
-        """One plain sentence for the history timeline (may use seat tokens).
+        """One plain sentence for the history timeline (names seats as "Seat N").
 
-        Callers show it through ``rulesets.replay.describe_entry``, which renders the tokens.
+        Callers show it through ``rulesets.replay.describe_entry``, which puts the players' names in.
         """
         who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Table"
         label = self.event_types[event.type].label if event.type in self.event_types else event.type

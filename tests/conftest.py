@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 # Ruleset tests run without Django (`-p no:django`): Django is imported lazily, only by tests that use it.
+
+# Tests run with DEBUG off, as production does, so they need a key: the settings have none then (config.security).
+# Set here for this process and inherited by the servers and workers that tests start.
+TEST_SECRET_KEY = "test-only-secret-key-never-used-in-production-0123456789"
+os.environ.setdefault("DJANGO_SECRET_KEY", TEST_SECRET_KEY)
+if "django" in sys.modules:
+    from django.conf import settings as _settings
+
+    if _settings.configured:
+        _settings.SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
 
 
 @pytest.fixture(autouse=True)

@@ -327,3 +327,15 @@ def test_a_stranger_and_a_replay_get_no_forms(web: Any, owner: Any, stranger: An
     # the owner replaying an earlier version sees the board as it stood, without forms
     html, page = get(web, sab, "?at=1")
     assert board_form(page) is None and "Draw Phase" in html
+
+
+def test_instinct_buttons_name_the_card_they_target(web: Any, owner: Any, sab: Any) -> None:
+    to_combat(sab, owner)  # Ana holds a face-down Anticipation
+    record(sab, owner, "attack_card_played", 0, {"card": "Slash", "attack_tile": [2, 2], "opportunity_tile": [2, 3]})
+    record(sab, owner, "attack_card_played", 1, {"card": "Thrust", "attack_tile": [3, 2], "opportunity_tile": [3, 3]})
+    thrust = head_state(sab)["field"]["cards"][1]["uid"]
+    html, page = get(web, sab)
+    target = {"card": thrust, "instance": 0}
+    moves = [m for m in move_values(page) if m["type"] == "strategy_card_played" and m["data"]["target"] == target]
+    assert moves and all(m["seat"] == 0 for m in moves)
+    assert f"Ana: Anticipation vs Thrust (2) of card {thrust}" in html

@@ -98,7 +98,7 @@ def _raw_append(conn, stream_id: int, version: int) -> int:
     params = {
         "stream_id": stream_id, "expected": version - 1, "new_version": version, "state": '{"pile": 1, "turn": 0, "winner": null}',
         "override": False, "ruleset_version": 1, "type": "stones_taken", "seat": 0, "data": '{"count": 1}',
-        "recorded_by": None, "client_time": None, "request_id": "", "key": None,
+        "recorded_by": None, "client_time": None, "request_id": "", "key": None, "fingerprint": "",
     }  # fmt: skip
     row = conn.execute(store._PG_APPEND, params).fetchone()
     return row[0]

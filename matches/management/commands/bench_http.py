@@ -205,6 +205,8 @@ class Command(BaseCommand):
                 "caught up after 1 s of appends while a transaction held an xid in database postgres")  # fmt: skip
             if r["spy"]:
                 row("  py-spy profile of the web workers", r["spy"])
+                for frame, share in _spy_top(Path(r["spy"])):
+                    row(f"    {share:5.1%} {frame}"[:48], "")
             out("")
         out("Targets (from the issue; informational)")
         self._target(api1 >= 0.25 * raw1, "in-process API, 1 writer ≥ 0.25× raw", f"{api1 / raw1:.2f}×")
@@ -238,7 +240,7 @@ def _rate(writer: Any, seconds: float) -> float:
 
 
 def _py_spy(web: Any, log_dir: Path, seconds: float) -> subprocess.Popen[bytes] | None:
-    """Sample the web tree with py-spy (if installed) while the load runs; writes a top-functions text file."""
+    """Sample the web tree with py-spy (if installed) while the load runs: collapsed stacks (flamegraph input)."""
     spy = Path(sys.executable).with_name("py-spy")
     if not spy.exists():
         return None
@@ -246,3 +248,18 @@ def _py_spy(web: Any, log_dir: Path, seconds: float) -> subprocess.Popen[bytes] 
     argv = [str(spy), "record", "--pid", str(web.proc.pid), "--subprocesses", "--duration", str(int(seconds)),
             "--format", "raw", "--output", str(target), "--nonblocking"]  # fmt: skip
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _spy_top(path: Path, count: int = 12) -> list[tuple[str, float]]:
+    """The functions the web workers spent most samples in, by own time (the innermost frame)."""
+    if not path.exists():
+        return []
+    totals: dict[str, int] = {}
+    for line in path.read_text(errors="replace").splitlines():
+        stack, _, samples = line.rpartition(" ")
+        if stack and samples.isdigit():
+            leaf = stack.rsplit(";", 1)[-1]
+            totals[leaf] = totals.get(leaf, 0) + int(samples)
+    everything = sum(totals.values()) or 1
+    top = sorted(totals.items(), key=lambda kv: -kv[1])[:count]
+    return [(frame, samples / everything) for frame, samples in top]

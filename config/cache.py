@@ -1,0 +1,84 @@
+"""A Redis cache that degrades instead of failing: while Redis is unreachable, a per-process memory cache serves.
+
+The cache holds only what may be lost (API throttling counters): with Redis down, throttling falls back to
+per-process counters rather than failing every request. A failure is logged, and Redis is tried again after
+``RETRY_SECONDS`` (so an outage costs one failed connection per process every few seconds, not one per call).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger("chronicle.cache")
+
+_UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
+
+
+class FailSafeRedisCache(RedisCache):
+    """Django's Redis cache, falling back to a local memory cache while Redis cannot be reached."""
+
+    RETRY_SECONDS = 5.0
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._fallback = LocMemCache(f"chronicle-fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
+        self._down_until = 0.0
+        self._lock = threading.Lock()
+
+    @property
+    def redis_down(self) -> bool:
+        """True while calls go to the local fallback (after a failure, for ``RETRY_SECONDS``)."""
+        return time.monotonic() < self._down_until
+
+    def _failed(self, exc: Exception) -> None:
+        with self._lock:
+            first = not self.redis_down
+            self._down_until = time.monotonic() + self.RETRY_SECONDS
+        if first:
+            logger.warning(
+                "Redis cache unreachable (%s: %s); using a per-process cache for %.0f s",
+                type(exc).__name__,
+                exc,
+                self.RETRY_SECONDS,
+            )
+
+
+def _failsafe(name: str) -> Callable[..., Any]:
+    redis_method = getattr(RedisCache, name)
+
+    def method(self: FailSafeRedisCache, *args: Any, **kwargs: Any) -> Any:
+        if not self.redis_down:
+            try:
+                return redis_method(self, *args, **kwargs)
+            except _UNREACHABLE as exc:
+                self._failed(exc)
+        return getattr(self._fallback, name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"``{name}`` on Redis, or on the local fallback while Redis is unreachable."
+    return method
+
+
+for _name in (
+    "add",
+    "get",
+    "set",
+    "touch",
+    "delete",
+    "get_many",
+    "has_key",
+    "incr",
+    "set_many",
+    "delete_many",
+    "clear",
+):
+    setattr(FailSafeRedisCache, _name, _failsafe(_name))

@@ -1,0 +1,105 @@
+"""Error answers given outside the views: JSON on ``/api/`` paths, pages elsewhere; outages become 503.
+
+Django's own error handlers (``handler400/403/404/500`` in config.urls) and the
+:class:`config.middleware.ServiceUnavailableMiddleware` both answer through this module, so an API client
+never gets an HTML page: unknown API paths are a JSON 404, and a request stopped by PostgreSQL, Redis or the
+broker being unreachable is a JSON 503 with ``Retry-After`` (an HTML 503 page on web pages).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import escape
+from kombu.exceptions import OperationalError as BrokerError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger("chronicle.errors")
+
+API_PREFIX = "/api/"
+RETRY_AFTER_SECONDS = 5
+
+# A request that meets one of these could not reach a service it needs; retrying later may succeed.
+INFRASTRUCTURE_ERRORS: tuple[type[BaseException], ...] = (
+    OperationalError,
+    InterfaceError,
+    RedisConnectionError,
+    RedisTimeoutError,
+    BrokerError,
+)
+
+
+def is_api(request: HttpRequest) -> bool:
+    """True for paths under ``/api/`` (the JSON API, its schema and docs)."""
+    return request.path_info.startswith(API_PREFIX)
+
+
+def json_error(status: int, code: str, detail: str, **extra: Any) -> JsonResponse:
+    """The API's error body ``{code, detail, ...}`` with ``status``."""
+    return JsonResponse({"code": code, "detail": detail, **extra}, status=status)
+
+
+def unavailable(request: HttpRequest, exc: BaseException) -> HttpResponse:
+    """503 with ``Retry-After`` for a request an unreachable service stopped; logged, never a traceback page.
+
+    The page needs nothing but this function: no template, session or database (they may be what is down).
+    """
+    logger.warning("service unavailable on %s %s: %s: %s", request.method, request.path_info, type(exc).__name__, exc)
+    detail = (
+        "A service Chronicle needs is unreachable just now. Try again shortly "
+        "(a retried append with the same idempotency key is never recorded twice)."
+    )
+    if is_api(request):
+        response: HttpResponse = json_error(503, "service_unavailable", detail)
+    else:
+        response = HttpResponse(
+            "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+            f"<title>Unavailable</title><h1>Chronicle is briefly unavailable</h1><p>{escape(detail)}</p>",
+            status=503,
+        )
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler400: JSON on the API, Django's page elsewhere."""
+    if is_api(request):
+        return json_error(400, "bad_request", "The request could not be understood.")
+    from django.views.defaults import bad_request as page
+
+    return page(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler403: JSON on the API, Django's page elsewhere."""
+    if is_api(request):
+        return json_error(403, "permission_denied", "You may not do this.")
+    from django.views.defaults import permission_denied as page
+
+    return page(request, exception)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404: JSON ``not_found`` on unknown API paths, the site's page elsewhere."""
+    if is_api(request):
+        return json_error(404, "not_found", f"There is no API endpoint at {request.path_info}; see /api/schema/.")
+    from frontend.views import not_found as page
+
+    return page(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: an outage that escaped the middleware is still a 503; otherwise JSON or the site's page."""
+    exc = sys.exc_info()[1]
+    if isinstance(exc, INFRASTRUCTURE_ERRORS):
+        return unavailable(request, exc)
+    if is_api(request):
+        return json_error(500, "server_error", "Something went wrong on our side.")
+    from frontend.views import server_error as page
+
+    return page(request)
