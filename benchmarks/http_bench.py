@@ -30,6 +30,7 @@ from django.db import connection
 from benchmarks.store_bench import GAME, Writer
 
 BIG_PILE = 10**9
+BENCH_SECRET_KEY = "bench-http-secret-key-not-for-production-use-0123456789"  # scratch database, loopback only
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -127,7 +128,7 @@ def service_env(database_url: str, redis_url: str, **extra: str) -> dict[str, st
         DATABASE_URL=database_url,
         REDIS_URL=redis_url,
         DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=env.get("DJANGO_SECRET_KEY", "bench-http-secret-key-not-for-production-use-0123456789"),
+        DJANGO_SECRET_KEY=env.get("DJANGO_SECRET_KEY", BENCH_SECRET_KEY),
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         CHRONICLE_THROTTLE_ANON="10000000/min",
         CHRONICLE_THROTTLE_USER="10000000/min",

@@ -89,19 +89,28 @@ _BRIEF_STREAM = ("id", "kind", "game", "options", "seat_count", "version", "over
 def _match_brief(match_id: int, *, with_state: bool) -> Match | None:
     """One hand-written query for the hot paths: the columns they read, the stream row joined in."""
     stream_cols = (*_BRIEF_STREAM, "state") if with_state else _BRIEF_STREAM
+    seat_names = (  # the seat names the answer is written with, in the same query (PostgreSQL; else read apart)
+        "(SELECT coalesce(json_agg(p.name ORDER BY seat.index), '[]') FROM matches_seat seat "
+        "JOIN matches_player p ON p.id = seat.player_id WHERE seat.match_id = m.id)"
+        if connection.vendor == "postgresql"
+        else "NULL"
+    )
     sql = (
-        f"SELECT {', '.join(f'm.{c}' for c in _BRIEF_MATCH)}, {', '.join(f's.{c}' for c in stream_cols)} "
-        "FROM matches_match m JOIN matches_stream s ON s.id = m.stream_id WHERE m.id = %s"
+        f"SELECT {', '.join(f'm.{c}' for c in _BRIEF_MATCH)}, {', '.join(f's.{c}' for c in stream_cols)}, "
+        f"{seat_names} FROM matches_match m JOIN matches_stream s ON s.id = m.stream_id WHERE m.id = %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [match_id])
         row = cursor.fetchone()
     if row is None:
         return None
+    *row, names = row
     values = [json.loads(v) if isinstance(v, str) and c in ("options", "state") else v
               for c, v in zip(stream_cols, row[len(_BRIEF_MATCH):], strict=True)]  # fmt: skip
     match = Match.from_db(connection.alias, list(_BRIEF_MATCH), row[: len(_BRIEF_MATCH)])
     match.stream = Stream.from_db(connection.alias, list(stream_cols), values)
+    if names is not None:
+        match.seat_names_read = json.loads(names) if isinstance(names, str) else list(names)
     return match
 
 
@@ -232,7 +241,10 @@ def stream_times(*, stream_id: int, versions: list[int]) -> dict[int, Any]:
 
 
 def match_seat_names(match: Match) -> list[str]:
-    """Seat names in seat order."""
+    """Seat names in seat order (already read with the match by ``match_get_brief`` / ``match_get_with_head``)."""
+    read = getattr(match, "seat_names_read", None)
+    if read is not None:
+        return list(read)
     return [s.player.name for s in match.seats.select_related("player").order_by("index")]
 
 
