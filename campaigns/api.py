@@ -11,12 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import selectors, services
-from campaigns.models import Campaign
 from config.api import JsonInput, PagedListMixin
 from matches.api import ERRORS, append_body, parse, users_by_name
-from matches.selectors import stream_log
-from matches.serializers import EventInput, EventOutput
-from matches.visibility import viewer_for
 
 
 class CampaignCreateInput(JsonInput):
@@ -75,33 +71,6 @@ class CampaignDetailApi(APIView):
     @extend_schema(responses={200: CampaignOutput, 404: ERRORS[404]})
     def get(self, request: Request, campaign_id: int) -> Response:
         return Response(CampaignOutput(selectors.campaign_get(user=request.user, campaign_id=campaign_id)).data)
-
-
-class CampaignEventsApi(APIView):
-    """GET the campaign log; POST one event (same rules and errors as matches)."""
-
-    def get_permissions(self) -> list[Any]:
-        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
-
-    @extend_schema(responses={200: EventOutput(many=True), 404: ERRORS[404]})
-    def get(self, request: Request, campaign_id: int) -> Response:
-        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-        lines = stream_log(
-            stream_id=campaign.stream_id, game=campaign.game, seat_names=[], viewer=viewer_for(request.user, campaign)
-        )
-        return Response(EventOutput(lines, many=True).data)
-
-    @extend_schema(request=EventInput, responses={201: dict, **ERRORS})
-    def post(self, request: Request, campaign_id: int) -> Response:
-        campaign: Campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-        data = parse(EventInput, request.data)
-        result = services.campaign_event_record(
-            campaign=campaign, user=request.user, type=data["type"], seat=data["seat"], data=data["data"],
-            expected_version=data["expected_version"],
-            idempotency_key=data["idempotency_key"] or request.headers.get("Idempotency-Key") or None,
-            client_time=data["client_time"], request_id=getattr(request._request, "request_id", ""),
-        )  # fmt: skip
-        return Response(append_body(result, campaign.game), status=status.HTTP_201_CREATED)
 
 
 class CampaignBatchApi(APIView):

@@ -1,4 +1,5 @@
-"""REST endpoints for series: create and list, one series, its entries (the shared event endpoint), standings."""
+"""REST endpoints for series: create and list, one series, standings (its entries use the shared event endpoint,
+``matches.stream_api``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from campaigns import series as services
 from campaigns import series_selectors as selectors
 from config.api import JsonInput, PagedListMixin
 from matches.api import ERRORS, parse, users_by_name
-from matches.stream_api import StreamEventsApi
 
 
 class SeriesCreateInput(JsonInput):
@@ -89,13 +89,6 @@ class SeriesDetailApi(APIView):
     @extend_schema(responses={200: SeriesOutput, 404: ERRORS[404]})
     def get(self, request: Request, series_id: int) -> Response:
         return Response(SeriesOutput(selectors.series_get(user=request.user, series_id=series_id)).data)
-
-
-class SeriesEventsApi(StreamEventsApi):
-    """GET the series log; POST ``match_added`` / ``match_removed`` ``{"match": id}`` (and corrections)."""
-
-    kind = "series"
-    lookup = "series_id"
 
 
 class SeriesStandingsApi(APIView):

@@ -17,6 +17,7 @@ from matches.errors import DomainError, InvalidInput, NotAllowed, RuleBroken, Wr
 from matches.models import Stream
 from matches.selectors import can_record
 from matches.services import UserLike, options_clean, ruleset_for, stream_event_record
+from matches.streams import stream_record
 from rulesets.replay import EVENT_VOIDED
 from rulesets.saltmarsh.sheet import norm
 
@@ -51,11 +52,8 @@ def campaign_event_record(
     Entries that belong to an adventure match (``adventure_concluded``, an ``adventure_started`` naming a
     match, and voids of either) are written by the match alone (``campaigns.bridge``) and refused here.
     """
-    if not can_record(user, campaign):
-        raise NotAllowed("Only the campaign's owner and the recorders they named may record.")
-    data = campaign_entry_clean(campaign, user, type, data)
-    return _campaign_append(
-        campaign=campaign, user=user, type=type, data=data, seat=seat, expected_version=expected_version,
+    return stream_record(
+        obj=campaign, user=user, type=type, seat=seat, data=data, expected_version=expected_version,
         idempotency_key=idempotency_key, client_time=client_time, request_id=request_id,
     )  # fmt: skip
 

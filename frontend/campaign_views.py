@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 from campaigns import selectors as campaign_selectors
 from campaigns import services as campaign_services
 from campaigns.services import BatchRefused
+from frontend import stream_views
 from frontend.charts import gold_chart, gp_text
 from frontend.forms import (
     Pick,
@@ -30,17 +31,15 @@ from frontend.forms import (
     option_inputs,
     parse_inputs,
     parse_options,
-    posted_void,
     problem_from,
     record_or_rerender,
     recording_guards,
 )
 from frontend.selectors import last_undoable_version
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
-from matches.selectors import can_record, stream_log
-from matches.visibility import viewer_for
+from matches.selectors import can_record
 from rulesets import EventType, Field, get_ruleset
-from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, event_types_with_meta
+from rulesets.replay import RULE_OVERRIDDEN, event_types_with_meta
 from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, BRIDGE_EVENTS, BRIDGE_FIELDS, TOWN_EVENTS, sale_value
 
 DEFAULT_GAME = "saltmarsh"
@@ -330,28 +329,9 @@ def campaign_record(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return redirect(reverse("campaign-detail", args=[campaign.pk]) + "#sheet")
 
 
-@login_required
-@require_POST
-def campaign_undo(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """Void the last entry that still counts (a new ``event_voided`` entry; the history keeps both)."""
-    campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    data = posted_void(request)
-    problem: dict[str, Any] = {"form": "undo"}
-    if not request.POST.get("confirm"):
-        problem["detail"] = "Tick the confirmation box to undo."
-        return campaign_detail(request, campaign_id, problem=problem, status=400)
-    _, refused = record_or_rerender(
-        request,
-        lambda **guards: campaign_services.campaign_event_record(
-            campaign=campaign, user=request.user, type=EVENT_VOIDED, data=data, **guards
-        ),
-        problem,
-        lambda problem, status: campaign_detail(request, campaign_id, problem=problem, status=status),
-    )
-    if refused:
-        return refused
-    messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
-    return redirect(reverse("campaign-detail", args=[campaign.pk]) + "#sheet")
+campaign_undo = stream_views.undo_view(
+    "campaign", "campaign-detail", lambda request, pk, **kw: campaign_detail(request, pk, **kw), anchor="#sheet"
+)
 
 
 @login_required
@@ -579,14 +559,9 @@ def campaign_ledger(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "frontend/campaigns/ledger.html", context)
 
 
-def campaign_history(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The campaign's log as a timeline, voided entries struck through, each linked to the sheet then."""
-    campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    lines = stream_log(
-        stream_id=campaign.stream_id, game=campaign.game, seat_names=[], viewer=viewer_for(request.user, campaign)
-    )
-    context = {"campaign": campaign, "lines": lines, "can_record": can_record(request.user, campaign)}
-    return render(request, "frontend/campaigns/history.html", context)
+campaign_history = stream_views.history_view(
+    "campaign", "campaign-detail", anchor="#sheet", template="frontend/campaigns/history.html"
+)  # the log as a timeline, voided entries struck through, each linked to the sheet then
 
 
 def _csv_cell(value: Any) -> Any:

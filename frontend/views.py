@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 
 from campaigns.selectors import adventure_match_closed
 from config.text import PROBLEM, unstorable_path
-from frontend import boards
+from frontend import boards, stream_views
 from frontend.forms import (
     SignupForm,
     error_sentence,
@@ -25,7 +25,6 @@ from frontend.forms import (
     option_inputs,
     parse_inputs,
     parse_options,
-    posted_void,
     record_or_rerender,
 )
 from frontend.recording import feedback_for, move_forms
@@ -35,7 +34,7 @@ from matches.catalogs import catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
 from matches.visibility import RECORDER, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
-from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, describe_entry, event_types_with_meta
+from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 
 # -- accounts -------------------------------------------------------------------------------------------
 
@@ -312,7 +311,7 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     if refused:
         return refused
     messages.success(request, _recorded_words(match, result, type_, seat, data))
-    _linked_words(request, result)
+    stream_views.linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
@@ -323,13 +322,6 @@ def _rerender(request: HttpRequest, match: Any, problem: dict[str, Any], status:
         words = error_sentence(problem["errors"], spec.fields if spec else (), {"seat": "Player", "type": "Entry"})
         problem["detail"] = f"Please correct: {words}"
     return match_detail(request, match.pk, problem=problem, status=status)
-
-
-def _linked_words(request: HttpRequest, result: Any) -> None:
-    """Say which other streams the same action wrote (an adventure match carrying its result to the campaign)."""
-    for write in result.linked:
-        entries = ", ".join(str(v) for v in write.versions)
-        messages.info(request, f"The {write.kind} was updated in the same step (entries {entries}).")
 
 
 def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
@@ -366,29 +358,13 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
         return refused
     words = _recorded_words(match, result, problem["type"], problem["seat"], data)
     messages.success(request, f"{words} (house rule: {reason})")
-    _linked_words(request, result)
+    stream_views.linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
-@login_required
-@require_POST
-def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Void the last entry that still counts (a new ``event_voided`` entry; history keeps both)."""
-    match = selectors.match_get(user=request.user, match_id=match_id)
-    data = posted_void(request)
-    result, refused = record_or_rerender(
-        request,
-        lambda **guards: services.match_event_record(
-            match=match, user=request.user, type=EVENT_VOIDED, data=data, **guards
-        ),
-        {"origin": "undo"},
-        lambda problem, status: match_detail(request, match_id, problem=problem, status=status),
-    )
-    if refused:
-        return refused
-    messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
-    _linked_words(request, result)
-    return redirect(reverse("match", args=[match.pk]) + "#board")
+match_undo = stream_views.undo_view(
+    "match", "match", lambda request, pk, **kw: match_detail(request, pk, **kw), anchor="#board"
+)
 
 
 @login_required
@@ -436,16 +412,9 @@ def match_rename(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect("match", match_id=match.pk)
 
 
-def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The log as a readable timeline, voided entries struck through, each linked to its replay position."""
-    match = selectors.match_get(user=request.user, match_id=match_id)
-    lines = selectors.stream_log(
-        stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match),
-        viewer=viewer_for(request.user, match),
-    )  # fmt: skip
-    return render(
-        request, "frontend/match_history.html", {"match": match, "lines": lines, "ruleset": get_ruleset(match.game)}
-    )
+match_history = stream_views.history_view(
+    "match", "match", anchor="#board", template="frontend/match_history.html"
+)  # the log as a timeline, voided entries struck through, each linked to its replay position
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,8 +17,6 @@ from matches.errors import InvalidInput, NotFound, NotListable
 from matches.serializers import (
     AppendOutput,
     ErrorOutput,
-    EventInput,
-    EventOutput,
     GameOutput,
     LegalMoveOutput,
     MatchCreateInput,
@@ -118,47 +116,6 @@ class MatchDetailApi(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(user=request.user, match_id=match_id)
         return Response(MatchOutput(match).data)
-
-
-class MatchEventsApi(APIView):
-    """GET: the match's log. POST: record one event (owner and recorders)."""
-
-    def get_permissions(self) -> list[Any]:
-        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
-
-    @extend_schema(responses={200: EventOutput(many=True), 404: ERRORS[404]})
-    def get(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(user=request.user, match_id=match_id)
-        lines = selectors.stream_log(
-            stream_id=match.stream_id, game=match.game, seat_names=selectors.match_seat_names(match),
-            viewer=viewer_for(request.user, match),
-        )  # fmt: skip
-        return Response(EventOutput(lines, many=True).data)
-
-    @extend_schema(
-        request=EventInput,
-        responses={201: AppendOutput, **ERRORS},
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
-    )
-    def post(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get_brief(user=request.user, match_id=match_id)
-        data = parse(EventInput, request.data)
-        result = services.match_event_record(
-            match=match,
-            user=request.user,
-            type=data["type"],
-            seat=data["seat"],
-            data=data["data"],
-            expected_version=data["expected_version"],
-            idempotency_key=data["idempotency_key"] or request.headers.get("Idempotency-Key") or None,
-            client_time=data["client_time"],
-            request_id=getattr(request._request, "request_id", ""),
-        )
-        names = selectors.match_seat_names(match)
-        response = Response(append_body(result, match.game, names), status=status.HTTP_201_CREATED)
-        if result.repeated:
-            response["Idempotent-Replayed"] = "true"
-        return response
 
 
 class MatchStateApi(APIView):

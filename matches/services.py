@@ -11,9 +11,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.errors import InvalidInput, NotAllowed, RuleBroken
+from matches.errors import InvalidInput, NotAllowed
 from matches.models import Match, MatchSummary, Player, Seat, Stream
-from matches.selectors import match_can_record, match_seat_names
+from matches.streams import stream_record
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
 from rulesets.replay import (
     EVENT_VOIDED,
@@ -208,37 +208,14 @@ def match_event_record(
     """Record one event on a match after checking the user may record there.
 
     Raises :class:`NotAllowed`, :class:`InvalidInput`, ``RuleBroken`` or ``VersionConflict``; on any of
-    them nothing is written. A refusal's ``detail`` names the seats by the match's names. Keeps
-    ``Match.status`` in step with the outcome.
+    them nothing is written; a refusal's ``detail`` names the seats by the match's names. The shared stream layer does it (``matches.streams.stream_record``): the match
+    kind keeps ``Match.status`` in step with the outcome, and an adventure match carries its result into its
+    campaign in the same transaction (hooks registered by ``matches.kinds`` and ``campaigns.kinds``).
     """
-    if not match_can_record(user, match):
-        raise NotAllowed("Only the match's owner and the recorders they named may record moves.")
-
-    def record() -> store.AppendResult:
-        try:
-            return stream_event_record(
-                stream_id=match.stream_id,
-                game=match.game,
-                seat_count=match.stream.seat_count,
-                type=type,
-                seat=seat,
-                data=data,
-                user_id=user.pk,
-                expected_version=expected_version,
-                idempotency_key=idempotency_key,
-                client_time=client_time,
-                request_id=request_id,
-            )
-        except RuleBroken as refused:  # rulesets speak of seats; the table hears names
-            raise refused.named(match_seat_names(match)) from None
-
-    if match.campaign_id is not None:  # an adventure of a campaign: both streams, one transaction
-        from campaigns.bridge import adventure_match_record
-
-        return adventure_match_record(match=match, user=user, record=record, request_id=request_id)
-    result = record()
-    match_status_sync(match, result.state)
-    return result
+    return stream_record(
+        obj=match, user=user, type=type, seat=seat, data=data, expected_version=expected_version,
+        idempotency_key=idempotency_key, client_time=client_time, request_id=request_id,
+    )  # fmt: skip
 
 
 def match_status_sync(match: Match, state: dict[str, Any]) -> bool:

@@ -3,23 +3,23 @@ plumbing built once on it: finding a stream the reader may see, who may record, 
 hooks other apps hang their consequences on), the history as the reader may see it, undo.
 
 A kind registers a :class:`StreamKind` (``matches.kinds``, ``campaigns.kinds``); an app that reacts to
-entries of another kind registers an :func:`after_record` hook instead of being imported by it (the
-Saltmarsh campaign follows its adventure matches that way).
+entries of another kind registers an :func:`after_record` or :func:`around_record` hook instead of being
+imported by it (the Saltmarsh campaign follows its adventure matches that way: ``campaigns.kinds``).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 
 from matches import store
-from matches.errors import NotAllowed, NotFound
+from matches.errors import NotAllowed, NotFound, RuleBroken
 from matches.selectors import LogLine, UserLike, can_record, can_view, stream_log
 from matches.visibility import viewer_for
 from rulesets.replay import EVENT_VOIDED
@@ -35,10 +35,11 @@ Cleaner = Callable[[Any, UserLike, str, Any], Any]
 @dataclass(frozen=True)
 class StreamKind:
     """A kind of stream: its ``Stream.kind`` ``name``, the ``noun`` messages use, the aggregate ``model``
-    (with ``stream``, ``game``, ``owner``, ``recorders``, ``is_public``), its seat names, and an optional
-    ``clean_entry(obj, user, type, data) -> data`` that checks what only the database knows before an append
-    (raising a domain error) and may complete the payload; ``touch``: bump the object's ``updated_at`` on each
-    new entry (lists sort by it)."""
+    (with ``stream``, ``owner``, ``recorders``, ``is_public``), its seat names (refusals name the players),
+    an optional ``clean_entry(obj, user, type, data) -> data`` that checks what only the database knows
+    before an append (raising a domain error) and may complete the payload, ``touch``: bump the object's
+    ``updated_at`` on each new entry (lists sort by it), the words refusing a reader who may not record, and
+    ``get_for_write(user, pk)``: a leaner :func:`stream_get` for the append endpoint (same visibility rule)."""
 
     name: str
     noun: str
@@ -46,10 +47,17 @@ class StreamKind:
     seat_names: Callable[[Any], list[str]] = _no_seats
     clean_entry: Cleaner | None = None
     touch: bool = True
+    not_allowed: str = ""
+    get_for_write: Callable[[UserLike, int], Any] | None = None
 
+
+Append = Callable[[], store.AppendResult]
+AfterHook = Callable[[Any, UserLike, store.AppendResult], None]
+AroundHook = Callable[[Any, UserLike, Append, str], store.AppendResult]
 
 _KINDS: dict[str, StreamKind] = {}
-_AFTER_RECORD: dict[str, list[Callable[[Any, UserLike, store.AppendResult], None]]] = {}
+_AFTER_RECORD: dict[str, list[AfterHook]] = {}
+_AROUND_RECORD: dict[str, list[AroundHook]] = {}
 
 
 def kind_register(kind: StreamKind) -> StreamKind:
@@ -68,12 +76,24 @@ def kind_of(obj: Any) -> StreamKind:
     return next(k for k in _KINDS.values() if isinstance(obj, k.model))
 
 
-def after_record(kind: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Decorator: call ``hook(obj, user, result)`` after every entry recorded on a stream of ``kind``, in the
-    same transaction (an exception undoes the entry too)."""
+def after_record(kind: str) -> Callable[[AfterHook], AfterHook]:
+    """Decorator: call ``hook(obj, user, result)`` right after each entry appended on a stream of ``kind``
+    (a repeated idempotency key included; ``result.repeated`` says so)."""
 
-    def register(hook: Callable[..., None]) -> Callable[..., None]:
+    def register(hook: AfterHook) -> AfterHook:
         _AFTER_RECORD.setdefault(kind, []).append(hook)
+        return hook
+
+    return register
+
+
+def around_record(kind: str) -> Callable[[AroundHook], AroundHook]:
+    """Decorator: ``hook(obj, user, append, request_id)`` runs instead of the append of each entry on a stream
+    of ``kind`` and calls ``append()`` itself (and the ``after_record`` hooks with it), e.g. inside a
+    transaction that also writes another stream. Returns the append's result."""
+
+    def register(hook: AroundHook) -> AroundHook:
+        _AROUND_RECORD.setdefault(kind, []).append(hook)
         return hook
 
     return register
@@ -100,6 +120,14 @@ def stream_get(*, kind: str, user: UserLike, pk: int) -> Any:
     return obj
 
 
+def stream_get_for_write(*, kind: str, user: UserLike, pk: int) -> Any:
+    """:func:`stream_get` for an append: the kind's leaner lookup when it has one (the match's hot path)."""
+    spec = kind_get(kind)
+    if spec.get_for_write is not None:
+        return spec.get_for_write(user, pk)
+    return stream_get(kind=kind, user=user, pk=pk)
+
+
 def stream_history(*, obj: Any, user: UserLike) -> list[LogLine]:
     """The object's log as ``user`` may read it (hidden information removed), in plain words."""
     return stream_log(
@@ -111,14 +139,14 @@ def stream_history(*, obj: Any, user: UserLike) -> list[LogLine]:
 # -- writes -----------------------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def stream_record(
     *, obj: Any, user: UserLike, type: str, seat: int | None = None, data: Any = None,
     expected_version: int | None = None, idempotency_key: str | None = None,
     client_time: datetime | None = None, request_id: str = "",
 ) -> store.AppendResult:  # fmt: skip
     """Record one entry on any kind of stream: the owner and named recorders only; the kind's database
-    checks; then the append and every :func:`after_record` hook of the kind, all or nothing.
+    checks; the append (a refusal names the players); the kind's ``after_record`` hooks; all of it inside
+    the kind's ``around_record`` hooks.
 
     Raises :class:`NotAllowed`, ``InvalidInput``, ``RuleBroken`` or ``VersionConflict``; then nothing is written.
     """
@@ -126,18 +154,29 @@ def stream_record(
 
     spec = kind_of(obj)
     if not can_record(user, obj):
-        raise NotAllowed(f"Only the {spec.noun}'s owner and the recorders they named may record here.")
+        raise NotAllowed(spec.not_allowed or f"Only the {spec.noun}'s owner and the recorders they named may record.")
     if spec.clean_entry is not None:
         data = spec.clean_entry(obj, user, type, data)
-    result = stream_event_record(
-        stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type, seat=seat,
-        data=data, user_id=user.pk, expected_version=expected_version, idempotency_key=idempotency_key,
-        client_time=client_time, request_id=request_id,
-    )  # fmt: skip
+
+    def append() -> store.AppendResult:
+        try:
+            result = stream_event_record(
+                stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type,
+                seat=seat, data=data, user_id=user.pk, expected_version=expected_version,
+                idempotency_key=idempotency_key, client_time=client_time, request_id=request_id,
+            )  # fmt: skip
+        except RuleBroken as refused:  # rulesets speak of seats; the table hears names
+            raise refused.named(spec.seat_names(obj)) from None
+        for hook in _AFTER_RECORD.get(spec.name, []):
+            hook(obj, user, result)
+        return result
+
+    run: Append = append
+    for hook in _AROUND_RECORD.get(spec.name, []):
+        run = functools.partial(hook, obj, user, run, request_id)
+    result = run()
     if spec.touch and not result.repeated:
         spec.model.objects.filter(pk=obj.pk).update(updated_at=timezone.now())
-    for hook in _AFTER_RECORD.get(spec.name, []):
-        hook(obj, user, result)
     return result
 
 

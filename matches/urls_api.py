@@ -3,11 +3,16 @@
 from django.urls import path
 
 from matches import api, interop_api, people_api, stats_api
+from matches.stream_api import StreamEventsApi
 
 urlpatterns = [
     path("matches/", api.MatchListCreateApi.as_view(), name="api-matches"),
     path("matches/<int:match_id>/", api.MatchDetailApi.as_view(), name="api-match"),
-    path("matches/<int:match_id>/events/", api.MatchEventsApi.as_view(), name="api-match-events"),
+    path(
+        "matches/<int:match_id>/events/",
+        StreamEventsApi.as_view(kind="match", lookup="match_id"),
+        name="api-match-events",
+    ),
     path("matches/<int:match_id>/state/", api.MatchStateApi.as_view(), name="api-match-state"),
     path("matches/<int:match_id>/recorders/", api.MatchRecordersApi.as_view(), name="api-match-recorders"),
     path("matches/<int:match_id>/legal-moves/", api.MatchLegalMovesApi.as_view(), name="api-match-legal-moves"),
