@@ -45,7 +45,8 @@ class Command(BaseCommand):
         name = f"chronicle_bench_stats_{os.getpid()}"
         with sb.scratch_database(name):
             settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-            settings.SECRET_KEY = settings.SECRET_KEY or os.urandom(32).hex()  # the test client signs a session
+            if not os.environ.get("DJANGO_SECRET_KEY") and not settings.DEBUG:
+                settings.SECRET_KEY = os.urandom(32).hex()  # the test client signs a session; no key is set
             rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # one client asks far beyond a person's rate
             settings.REST_FRAMEWORK = {
                 **settings.REST_FRAMEWORK,
