@@ -111,7 +111,7 @@ def series_standings(*, series: Series, user: UserLike, at: int | None = None) -
         players = [(p.pk, p.name) for p in (player_canonical(s.player) for s in seats)]
         result = Result(
             match=match.pk, players=players, winners=() if outcome.draw else tuple(outcome.winners),
-            scores=outcome.scores,
+            scores=outcome.scores, lower_is_better=(match.stream.options or {}).get("highest_wins") is False,
         )  # fmt: skip
         results.append(result)
         line.results = [

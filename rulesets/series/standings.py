@@ -1,7 +1,8 @@
 """Series standings from match results: places, points, wins and scores (pure; see docs/rules/series.md).
 
 Places use standard competition ranking ("1224"): a match's winners share place 1; the other seats are ranked
-among themselves after the winners, by score where the game has scores (a higher score is better, tied
+among themselves after the winners, by score where the game has scores (a higher score is better, or a lower
+one in a game won by the lowest score, tied
 scores share the better place; seats without a score come after those with one), else they share the place
 after the winners. A match without winners (a draw) ranks every seat by score from place 1 (all share place 1
 without scores). Place p earns ``place_points[p - 1]`` (0 past the end of the list). A shared win is a win
@@ -26,6 +27,7 @@ class Result:
     players: Sequence[tuple[Hashable, str]]
     winners: Sequence[int] = ()
     scores: dict[int, Score] | None = None
+    lower_is_better: bool = False  # a game won by the lowest score (a score sheet with highest_wins false)
 
 
 @dataclass
@@ -78,7 +80,8 @@ def places(result: Result) -> dict[int, int]:
     start = len(winners) + 1
     scored = [s for s in others if scores.get(s) is not None]
     for s in scored:
-        out[s] = start + sum(1 for t in scored if scores[t] > scores[s])
+        better = (lambda t: scores[t] < scores[s]) if result.lower_is_better else (lambda t: scores[t] > scores[s])  # noqa: B023
+        out[s] = start + sum(1 for t in scored if better(t))
     unscored = [s for s in others if s not in out]
     for s in unscored:
         out[s] = start + len(scored)
@@ -107,6 +110,7 @@ def standings(results: Sequence[Result], place_points: Sequence[int] = DEFAULT_P
             score = scores.get(seat)
             if score is not None:
                 row.total_score += score
-                row.best_score = score if row.best_score is None else max(row.best_score, score)
+                pick = min if result.lower_is_better else max
+                row.best_score = score if row.best_score is None else pick(row.best_score, score)
     ordered = sorted(rows.values(), key=lambda r: (-r.points, -r.total_score, r.player.casefold()))
     return Standings(rows=ordered, matches=placed)

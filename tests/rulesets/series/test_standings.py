@@ -84,3 +84,10 @@ def test_each_match_reports_its_places_and_points_in_order():
         (7, {1: 1, 0: 2}, {1: 3, 0: 2}),
         (3, {0: 1, 1: 2}, {0: 3, 1: 2}),
     ]
+
+
+def test_in_a_lowest_score_game_the_others_rank_lowest_first() -> None:
+    r = Result(1, [ANA, BO, CY, DI], winners=[3], scores={0: 40, 1: 31, 2: 55, 3: 28}, lower_is_better=True)
+    assert places(r) == {3: 1, 1: 2, 0: 3, 2: 4}
+    rows = table([r, Result(2, [ANA, BO], winners=[0], scores={0: 30, 1: 35}, lower_is_better=True)])
+    assert {row["player"]: row["best_score"] for row in rows} == {"Di": 28, "Bo": 31, "Ana": 30, "Cy": 55}
