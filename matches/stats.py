@@ -115,9 +115,10 @@ def _bounds(f: StatsFilter) -> tuple[datetime | None, datetime | None]:
     return start, end
 
 
-def played_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayedMatch]:
-    """Finished matches ``user`` may see that pass the filter."""
-    qs = PlayedMatch.objects.filter(_visible(user))
+def _filtered(qs: QuerySet[Any], user: UserLike, f: StatsFilter) -> QuerySet[Any]:
+    """Rows of either read model (they share ``game``, ``title``, ``played_at``, ``match``) that ``user`` may
+    see and that pass the filter."""
+    qs = qs.filter(_visible(user))
     start, end = _bounds(f)
     if f.game:
         qs = qs.filter(game=f.game)
@@ -130,23 +131,16 @@ def played_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayedMatch]:
     for player in f.players:
         qs = qs.filter(match_id__in=PlayerResult.objects.filter(player_id=player).values("match_id"))
     return qs
+
+
+def played_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayedMatch]:
+    """Finished matches ``user`` may see that pass the filter."""
+    return _filtered(PlayedMatch.objects.all(), user, f)
 
 
 def results_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayerResult]:
     """Seat results of the finished matches ``user`` may see that pass the filter."""
-    qs = PlayerResult.objects.filter(_visible(user))
-    start, end = _bounds(f)
-    if f.game:
-        qs = qs.filter(game=f.game)
-    if f.title:
-        qs = qs.filter(title__iexact=f.title)
-    if start:
-        qs = qs.filter(played_at__gte=start)
-    if end:
-        qs = qs.filter(played_at__lte=end)
-    for player in f.players:
-        qs = qs.filter(match_id__in=PlayerResult.objects.filter(player_id=player).values("match_id"))
-    return qs
+    return _filtered(PlayerResult.objects.all(), user, f)
 
 
 @dataclass
