@@ -17,26 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rulesets.base import Event, RuleViolation
 from rulesets.get_salty import RULESET as GS
 from rulesets.salt_and_bones import RULESET as SB
-from rulesets.salt_and_bones.catalog import default_strategy_cards
+from tests.rulesets.salt_and_bones.catalogs import with_automatic_instincts
 
-AUTO = [
-    *default_strategy_cards(),
-    {
-        "name": "Iron Skin",
-        "copies": 4,
-        "type": "INSTINCT",
-        "activation": "automatic",
-        "effect": "negate_first_instance",
-    },
-    {
-        "name": "Venom",
-        "copies": 4,
-        "type": "INSTINCT",
-        "activation": "automatic",
-        "effect": "extra_instance",
-        "amount": 1,
-    },
-]
+AUTO = with_automatic_instincts(4)
 
 
 def key(e: Event) -> str:

@@ -3,26 +3,9 @@
 from __future__ import annotations
 
 from rulesets.names import seat_ref
-from rulesets.salt_and_bones.catalog import default_strategy_cards
+from tests.rulesets.salt_and_bones.catalogs import with_automatic_instincts
 
-CUSTOM_INSTINCTS = [
-    *default_strategy_cards(),
-    {
-        "name": "Iron Skin",
-        "copies": 3,
-        "type": "INSTINCT",
-        "activation": "automatic",
-        "effect": "negate_first_instance",
-    },
-    {
-        "name": "Venom",
-        "copies": 3,
-        "type": "INSTINCT",
-        "activation": "automatic",
-        "effect": "extra_instance",
-        "amount": 1,
-    },
-]
+CUSTOM_INSTINCTS = with_automatic_instincts(3)
 
 
 # -- 4.4.1 Damage: Attack Value plus adjacent Opportunity Values -------------------------------------------------

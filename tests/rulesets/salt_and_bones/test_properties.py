@@ -11,27 +11,11 @@ from hypothesis import strategies as st
 from rulesets.base import Event, RuleViolation
 from rulesets.replay import replay
 from rulesets.salt_and_bones import RULESET as rs
-from rulesets.salt_and_bones.catalog import SLOTS, default_strategy_cards
+from rulesets.salt_and_bones.catalog import SLOTS
 from rulesets.salt_and_bones.engine import LOG_CAP
+from tests.rulesets.salt_and_bones.catalogs import with_automatic_instincts
 
-AUTOMATIC = [
-    *default_strategy_cards(),
-    {
-        "name": "Iron Skin",
-        "copies": 4,
-        "type": "INSTINCT",
-        "activation": "automatic",
-        "effect": "negate_first_instance",
-    },
-    {
-        "name": "Venom",
-        "copies": 4,
-        "type": "INSTINCT",
-        "activation": "automatic",
-        "effect": "extra_instance",
-        "amount": 1,
-    },
-]
+AUTOMATIC = with_automatic_instincts(4)
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -3,26 +3,9 @@ refusals that say what they mean (issue 9)."""
 
 from __future__ import annotations
 
-from rulesets.salt_and_bones.catalog import default_strategy_cards
+from tests.rulesets.salt_and_bones.catalogs import with_automatic_instincts
 
-AUTOMATIC = [
-    *default_strategy_cards(),
-    {
-        "name": "Iron Skin",
-        "copies": 3,
-        "type": "INSTINCT",
-        "activation": "automatic",
-        "effect": "negate_first_instance",
-    },
-    {
-        "name": "Venom",
-        "copies": 3,
-        "type": "INSTINCT",
-        "activation": "automatic",
-        "effect": "extra_instance",
-        "amount": 1,
-    },
-]
+AUTOMATIC = with_automatic_instincts(3)
 
 
 # -- Anticipation: "You can choose which damage instance to negate" ---------------------------------------------
