@@ -10,7 +10,7 @@ from matches.models import Match
 from matches.selectors import UserLike, match_visible_qs
 from matches.visibility import RECORDER, row_as_seen, viewer_for
 from rulesets import get_ruleset
-from rulesets.replay import EVENT_VOIDED, describe_entry
+from rulesets.replay import EVENT_VOIDED, FIRST_PLAYER_DRAWN, describe_entry
 
 
 def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
@@ -35,7 +35,8 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
 
 
 def last_undoable_version(*, stream_id: int) -> int | None:
-    """The newest entry that still counts (not a void, not voided), or None."""
+    """The newest entry that still counts (not a void, not voided) and may be voided (not the draw of who
+    starts), or None."""
     rows = (
         EventRow.objects.filter(stream_id=stream_id).order_by("-version").values_list("version", "type", "data")[:200]
     )
@@ -45,7 +46,7 @@ def last_undoable_version(*, stream_id: int) -> int | None:
             voided.add(int(data["version"]))
             continue
         if version not in voided:
-            return version
+            return None if type_ == FIRST_PLAYER_DRAWN else version
     return None
 
 

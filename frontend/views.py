@@ -34,7 +34,7 @@ from matches.catalogs import catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
 from matches.visibility import RECORDER, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
-from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
+from rulesets.replay import RANDOM, RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 
 # -- accounts -------------------------------------------------------------------------------------------
 
@@ -151,7 +151,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
             except InvalidInput as exc:
                 errors = exc.errors
             else:
-                messages.success(request, "Match created. Record the first move below.")
+                messages.success(request, f"Match created.{_drawn_words(match)} Record the first move below.")
                 return redirect("match", match_id=match.pk)
         context["errors"] = errors
         extra = {f"seats.{i}": f"Seat {i}" for i in range(seat_count)} | {"seats": "Seats", "title": "Title"}
@@ -178,6 +178,14 @@ def match_new(request: HttpRequest) -> HttpResponse:
     context["known_players"] = selectors.players_known(owner=request.user)
     context["catalogs"] = catalog_list(request.user, slug)
     return render(request, "frontend/match_new.html", context, status=400 if context["errors"] else 200)
+
+
+def _drawn_words(match: Any) -> str:
+    """ " Bo was drawn to start." for a match created with who starts: random, else ""."""
+    start_option = get_ruleset(match.game).start_option
+    if match.first_seat is None or not start_option or match.stream.options.get(start_option) != RANDOM:
+        return ""
+    return f" {selectors.match_seat_names(match)[match.first_seat]} was drawn to start."
 
 
 # -- the match page -------------------------------------------------------------------------------------
@@ -395,7 +403,9 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
         new = services.match_rematch(match=match, user=request.user)
     except DomainError as exc:
         return match_detail(request, match_id, problem={"detail": exc.detail}, status=exc.status_code)
-    messages.success(request, "Rematch started: same players and options. Record the first move below.")
+    messages.success(
+        request, f"Rematch started: same players and options.{_drawn_words(new)} Record the first move below."
+    )
     return redirect("match", match_id=new.pk)
 
 

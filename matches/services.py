@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import time
 from datetime import datetime
 from typing import Any
@@ -17,10 +18,13 @@ from matches.streams import stream_record
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
 from rulesets.replay import (
     EVENT_VOIDED,
+    FIRST_PLAYER_DRAWN,
+    RANDOM,
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
     event_types_with_meta,
     outcome_of,
+    random_start_refusal,
     result_problems,
 )
 
@@ -90,6 +94,10 @@ def match_create(
     allow, blank or duplicate seat names, or options that do not fit the game's schema. ``played`` carries how
     a game logged after the fact was played (``played_at``, ``duration_min``, ``location``, ``first_seat``,
     ``source_uuid``), all optional.
+
+    Who starts: when the ruleset's ``start_option`` is ``"random"`` (and the game allows it), the server draws
+    the seat once and records it as the match's first entry, ``first_player_drawn {seat}``; the match's
+    ``first_seat`` says who was drawn. A random start in a game without one raises :class:`InvalidInput`.
     """
     ruleset = ruleset_for(game)
     if ruleset.kind != Stream.KIND_MATCH:
@@ -112,11 +120,13 @@ def match_create(
     )
     if errors:
         raise InvalidInput(errors)
+    random_start_check(ruleset, options)
     cleaned = options_clean(ruleset, options, len(seats))
     stream = store.stream_create(kind=Stream.KIND_MATCH, game=game, options=cleaned, seat_count=len(seats))
+    drawn = first_player_draw(ruleset, cleaned, stream, len(seats), owner)
+    played = {**(played or {}), **({"first_seat": drawn} if drawn is not None else {})}
     match = Match.objects.create(
-        stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign,
-        **(played or {}),
+        stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign, **played,
     )  # fmt: skip
     for index, (seat, name) in enumerate(zip(seats, names, strict=True)):
         player = player_get_or_create(owner=owner, name=name, user=seat.get("user"))
@@ -127,6 +137,33 @@ def match_create(
     return match
 
 
+def random_start_check(ruleset: Ruleset, options: Any) -> None:
+    """Raise :class:`InvalidInput` when ``options`` ask for a random start that ``ruleset`` does not allow (the
+    rulebook names who starts, or the game has no choice of who starts); the message quotes the reason."""
+    key = ruleset.start_option or "first_seat"
+    if not isinstance(options, dict) or options.get(key) != RANDOM:
+        return
+    refusal = random_start_refusal(ruleset)
+    if refusal is not None:
+        raise InvalidInput({f"options.{key}": [refusal]})
+
+
+def first_player_draw(
+    ruleset: Ruleset, options: dict[str, Any], stream: Stream, seat_count: int, owner: AbstractBaseUser
+) -> int | None:
+    """If ``options`` ask for a random start, draw the seat (``secrets``: an unpredictable, uniform draw) and
+    append it to the new ``stream`` as its first entry; returns the seat drawn, else None."""
+    if not ruleset.start_option or options.get(ruleset.start_option) != RANDOM:
+        return None
+    seat = secrets.randbelow(seat_count)
+    store.append(
+        stream_id=stream.pk, event=Event(FIRST_PLAYER_DRAWN, None, {"seat": seat}), expected_version=0,
+        meta=store.Metadata(recorded_by_id=owner.pk),
+    )  # fmt: skip
+    transaction.on_commit(wake_projector)
+    return seat
+
+
 def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
     """Check an event's envelope and payload against the ruleset's ``event_types``.
 
@@ -134,6 +171,10 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     that does not fit the type's fields.
     """
     types = event_types_with_meta(ruleset)
+    if type_ == FIRST_PLAYER_DRAWN:
+        raise InvalidInput(
+            {"type": ["Who starts is drawn by Chronicle itself: create the match with who starts set to random."]}
+        )
     if not isinstance(type_, str) or type_ not in types:
         known = ", ".join(sorted(types))
         raise InvalidInput({"type": [f"Unknown event type {type_!r} for {ruleset.name}. Known: {known}."]})

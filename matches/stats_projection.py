@@ -13,11 +13,10 @@ from matches.models import Match, MatchFact, PlayedMatch, PlayerResult
 from matches.people import player_canonical
 from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
-from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of
+from rulesets.replay import EVENT_VOIDED, TABLE_LEVEL_TYPES, outcome_of
 
 PLAY_STATS = "play_stats"
 SCORE_SHEET = "scoresheet"  # its matches count per game name (the sheet's title)
-_TABLE_LEVEL = {*META_EVENT_TYPES, RESULT_RECORDED}
 
 
 def apply_play_stats(entries: list[store.LogEntry]) -> None:
@@ -63,7 +62,7 @@ def _derive(
     if outcome is None:
         return
     voided = {int(data["version"]) for _, type_, _, _, data in log if type_ == EVENT_VOIDED}
-    moves = [(seat, at) for v, type_, seat, at, _ in log if type_ not in _TABLE_LEVEL and v not in voided]
+    moves = [(seat, at) for v, type_, seat, at, _ in log if type_ not in TABLE_LEVEL_TYPES and v not in voided]
     first_seat = _first_seat(match, moves)
     played_at = match.played_at or (log[0][3] if log else match.created_at)
     winners = [] if outcome.draw else sorted(outcome.winners)

@@ -30,7 +30,7 @@ from matches.errors import IdempotencyKeyReused, NotFound, RuleBroken, VersionCo
 from matches.models import Event as EventRow
 from matches.models import Snapshot, Stream
 from rulesets import Event, Ruleset, RuleViolation, get_ruleset
-from rulesets.replay import EVENT_VOIDED, RULE_OVERRIDDEN, Position, ReplayError, fold, step
+from rulesets.replay import EVENT_VOIDED, FIRST_PLAYER_DRAWN, RULE_OVERRIDDEN, Position, ReplayError, fold, step
 
 CORRECTIONS_RULE = "Chronicle › Corrections"
 
@@ -312,6 +312,12 @@ def _next_position(ruleset: Ruleset, head: Head, event: Event) -> Position:
     if row.type == EVENT_VOIDED:
         raise RuleViolation(
             "cannot_void_void", "A void cannot itself be voided; record the entry again instead.", CORRECTIONS_RULE
+        )
+    if row.type == FIRST_PLAYER_DRAWN:
+        raise RuleViolation(
+            "cannot_void_draw",
+            "The draw of who starts is what chance decided and cannot be voided; start a rematch to draw again.",
+            CORRECTIONS_RULE,
         )
     if EventRow.objects.filter(stream_id=head.stream_id, type=EVENT_VOIDED, data__version=target).exists():
         raise RuleViolation("already_voided", f"Entry {target} is already voided.", CORRECTIONS_RULE)

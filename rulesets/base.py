@@ -128,6 +128,13 @@ class Ruleset:
     describe_uses_state: bool = False  # describe() wants ``before=``, the state the entry was played on
     options_schema: tuple[Field, ...] = ()
     event_types: dict[str, EventType] = {}
+    # Who starts (``first_player_drawn``, rulesets.replay): ``start_option`` names the option choosing the
+    # starting seat ("" when the game has none); ``random_start`` says it may be ``"random"`` (the server
+    # draws once at creation and records the draw as the first entry); ``start_rule`` is what the rulebook
+    # says about choosing who starts, quoted when a random start is refused.
+    start_option: str = ""
+    random_start: bool = False
+    start_rule: str = ""
 
     # -- the interface ----------------------------------------------------------------------------
     def initial_state(self, options: dict[str, Any], seat_count: int) -> State:
@@ -202,6 +209,17 @@ class Ruleset:
         who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Table"
         label = self.event_types[event.type].label if event.type in self.event_types else event.type
         return f"{who}: {label}"
+
+    def start_seat(self, options: dict[str, Any]) -> int:
+        """The seat ``options`` name to start (0 while a random start is not drawn yet, or without the option)."""
+        value = options.get(self.start_option) if self.start_option else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    def start_with(self, state: State, seat: int) -> State:
+        """The state before the first move with ``seat`` starting instead (the drawn first player); the input
+        is untouched. Raises :class:`RuleViolation` for a seat the game does not have. Games with
+        ``random_start`` override it."""
+        raise NotImplementedError
 
     def check_options(self, options: dict[str, Any]) -> list[str]:
         """Cross-field checks on options beyond their schema; returns human-readable problems."""

@@ -1,8 +1,10 @@
 """Folding an event sequence into a state, with the table-level entries every game shares.
 
 ``event_voided {version, reason}`` hides an earlier event from the reducer (the log keeps both),
-``rule_overridden {reason}`` lets the next game event through without the rules check, and (matches only)
-``result_recorded {winners, draw, scores, note}`` ends a match played without move entry. All three are
+``rule_overridden {reason}`` lets the next game event through without the rules check, (matches only)
+``result_recorded {winners, draw, scores, note}`` ends a match played without move entry, and
+``first_player_drawn {seat}`` is the server's random draw of who starts, recorded as the first entry of a
+match created with "who starts: random" (``Ruleset.start_with`` puts the seat into the state). All four are
 handled here, once, for every ruleset; :func:`outcome_of` is the one way to ask how a match ended.
 """
 
@@ -20,6 +22,8 @@ from rulesets.schema import Field
 EVENT_VOIDED = "event_voided"
 RULE_OVERRIDDEN = "rule_overridden"
 RESULT_RECORDED = "result_recorded"
+FIRST_PLAYER_DRAWN = "first_player_drawn"
+RANDOM = "random"  # the value of a ruleset's ``start_option`` asking the server to draw who starts
 RESULT_KEY = "recorded_result"  # reserved state key holding a table-recorded result
 MAX_SEATS = 12
 
@@ -66,6 +70,9 @@ RESULT_EVENT_TYPE = EventType(
 
 CORRECTIONS_RULE = "Chronicle › Corrections"
 RESULT_RULE = "Chronicle › Recording a result"
+START_RULE = "Chronicle › Who starts"
+# entries that are the table's or the server's, not a player's move
+TABLE_LEVEL_TYPES = frozenset({EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN})
 
 
 @dataclass(frozen=True)
@@ -147,6 +154,8 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
         return f"House rule: the next move is let through ({data.get('reason', '')})"
     if event.type == RESULT_RECORDED:
         return "Result recorded: " + _result_sentence(data, seat_names)
+    if event.type == FIRST_PLAYER_DRAWN:
+        return name_seats(f"{seat_ref(int(data.get('seat', 0)))} was drawn to start.", seat_names)
     try:
         if before is not None and ruleset.describe_uses_state:
             text = ruleset.describe(event, seat_names, before=before)
@@ -198,6 +207,29 @@ def _record_result(ruleset: Ruleset, pos: Position, event: Event, check: bool) -
     return Position({**pos.state, RESULT_KEY: result}, pos.version + 1, False)
 
 
+def random_start_refusal(ruleset: Ruleset) -> str | None:
+    """Why ``ruleset`` cannot draw who starts at random (in words for people), or None when it can."""
+    if ruleset.random_start:
+        return None
+    if not ruleset.start_option:
+        return f"{ruleset.name} has no choice of who starts, so there is nothing to draw."
+    return f"{ruleset.name} does not pick who starts at random: {ruleset.start_rule}"
+
+
+def _draw_first_player(ruleset: Ruleset, pos: Position, event: Event, check: bool) -> Position:
+    if check:
+        refusal = random_start_refusal(ruleset)
+        if refusal is not None:
+            raise RuleViolation("no_random_start", refusal, START_RULE)
+        if pos.version != 0:
+            raise RuleViolation(
+                "draw_after_start",
+                "Who starts is drawn once, when the match is created, before the first entry.",
+                START_RULE,
+            )
+    return Position(ruleset.start_with(pos.state, int(event.data["seat"])), pos.version + 1, False)
+
+
 def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -> Position:
     """The position after recording one entry that is not a void.
 
@@ -217,6 +249,8 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
         raise ValueError("voids are folded by fold(), not step()")
     if event.type == RESULT_RECORDED:
         return _record_result(ruleset, pos, event, check)
+    if event.type == FIRST_PLAYER_DRAWN:
+        return _draw_first_player(ruleset, pos, event, check)
     if pos.state.get(RESULT_KEY) is not None:
         raise RuleViolation(
             "game_over", "The table recorded the result; void it to go on recording moves.", RESULT_RULE

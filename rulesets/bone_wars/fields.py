@@ -86,7 +86,15 @@ CARD_FIELDS = (
 )
 
 OPTIONS_SCHEMA = (
-    Field("first_seat", "int", required=False, default=0, minimum=0, maximum=3, label="First player (seat index)"),
+    Field(
+        "first_seat",
+        "choice",
+        required=False,
+        default=0,
+        choices=(0, 1, 2, 3, "random"),
+        label="First player (seat index)",
+        help="A seat index, or random: Chronicle draws the first player and records the draw.",
+    ),
     Field(
         "starting_money",
         "int",

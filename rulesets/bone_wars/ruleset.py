@@ -85,6 +85,9 @@ class BoneWars(Ruleset):
     version = 1
     rulebook = "bone-wars.txt"
     describe_uses_state = True
+    start_option = "first_seat"
+    random_start = True
+    start_rule = "Bone Wars › Overview: players act “in player order”; the rulebook leaves who begins to the table."
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
 
@@ -100,7 +103,7 @@ class BoneWars(Ruleset):
     def check_setup(self, options: dict[str, Any], seat_count: int) -> list[str]:
         """``first_seat`` must be a seat of the match and ``patrons`` must name one patron per seat."""
         problems = []
-        first = options.get("first_seat") or 0
+        first = self.start_seat(options)
         if not 0 <= first < seat_count:
             problems.append(f"first_seat must be a seat of this match (0 to {seat_count - 1}); got {first}.")
         patrons = options.get("patrons")
@@ -108,13 +111,19 @@ class BoneWars(Ruleset):
             problems.append(f"patrons needs one patron per seat ({seat_count}); got {len(patrons)}.")
         return problems
 
+    def start_with(self, state: State, seat: int) -> State:
+        """``seat`` is the first player: it plays first in every round."""
+        if not 0 <= seat < len(state["players"]):
+            raise RuleViolation("unknown_seat", f"This match has no seat {seat}.", RULE_OVERVIEW)
+        return {**state, "first_seat": seat, "turn": seat}
+
     def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
         """Round 1, the first seat to play, every seat with the starting money and patron, empty boards."""
         patrons = options.get("patrons") or []
         patrons = [*patrons[:seat_count], *default_patrons(seat_count)[len(patrons) :]]
         slots = options.get("slots") or DEFAULT_SLOTS
         money = options.get("starting_money")
-        first = options.get("first_seat") or 0
+        first = self.start_seat(options)
         return {
             "round": 1,
             "finished": False,

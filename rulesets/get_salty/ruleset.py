@@ -181,8 +181,19 @@ class GetSalty(Ruleset):
     seats = (2,)
     version = 1
     rulebook = "get-salty.txt"
+    start_option = "first_seat"
+    random_start = True
+    start_rule = "Get Salty › Setup: “Randomly select a starting player.”"
     options_schema = (
-        Field("first_seat", "choice", required=False, default=0, choices=(0, 1), label="Who starts"),
+        Field(
+            "first_seat",
+            "choice",
+            required=False,
+            default=0,
+            choices=(0, 1, "random"),
+            label="Who starts",
+            help="Seat 0 or 1, or random: Chronicle draws the starting player and records the draw.",
+        ),
         _names_field("shape_names", SHAPES, "Display names for the shapes"),
         _names_field("color_names", COLORS, "Display names for the colors"),
     )
@@ -234,9 +245,7 @@ class GetSalty(Ruleset):
 
     def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
         """Container on [0, 0] salty side up, every cracker in the reserve unsalted, no attribute chosen."""
-        first = options.get("first_seat", 0)
-        if first is None:
-            first = 0
+        first = self.start_seat(options)
         tokens: dict[str, Any] = {CONTAINER: {"cell": [0, 0], "salty": True}}
         for n in CRACKERS:
             tokens[n] = {"cell": None, "salty": False}
@@ -257,6 +266,12 @@ class GetSalty(Ruleset):
             "labels": _labels(options),
         }
         return state
+
+    def start_with(self, state: State, seat: int) -> State:
+        """The starting player is ``seat``: they choose the victory attribute first."""
+        if not _seat_ok(seat):
+            raise RuleViolation("unknown_seat", f"Get Salty has seats 0 and 1 only, not {seat!r}.", RULE_SETUP)
+        return {**state, "first_seat": seat, "turn": seat}
 
     # -- the rules ---------------------------------------------------------------------------------
     def validate(self, state: State, event: Event) -> None:

@@ -22,9 +22,12 @@ class LastStone(Ruleset):
     name = "Last Stone (demo)"
     seats = (2,)
     version = 1
+    start_option = "first_seat"
+    random_start = True
+    start_rule = "Last Stone › Turns: the table chooses who starts (seat 0, seat 1 or a random draw)."
     options_schema = (
         Field("stones", "int", required=False, default=10, minimum=1, maximum=1000, label="Stones in the pile"),
-        Field("first_seat", "choice", required=False, default=0, choices=(0, 1), label="Who starts"),
+        Field("first_seat", "choice", required=False, default=0, choices=(0, 1, "random"), label="Who starts"),
     )
     event_types = {
         "stones_taken": EventType(
@@ -35,7 +38,13 @@ class LastStone(Ruleset):
     }
 
     def initial_state(self, options: dict[str, Any], seat_count: int) -> State:
-        return {"pile": options.get("stones", 10), "turn": options.get("first_seat", 0), "winner": None}
+        return {"pile": options.get("stones", 10), "turn": self.start_seat(options), "winner": None}
+
+    def start_with(self, state: State, seat: int) -> State:
+        """``seat`` takes the first stones."""
+        if seat not in (0, 1):
+            raise RuleViolation("unknown_seat", f"Last Stone has seats 0 and 1 only, not {seat!r}.", RULE_TURN)
+        return {**state, "turn": seat}
 
     def validate(self, state: State, event: Event) -> None:
         if state["winner"] is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.base import Event, EventType, Outcome, Ruleset, State, TurnInfo
+from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
 from rulesets.names import seat_ref
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones import rules as R
@@ -21,12 +21,24 @@ class SaltAndBones(Ruleset):
     seats = (2,)
     version = 3
     rulebook = "salt-and-bones.txt"
+    start_option = "momentum_seat"
+    random_start = True
+    start_rule = (
+        "Salt & Bones › 4. Detailed Gameplay: “At the start of the game, decide which player begins with Momentum.”"
+    )
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
 
     def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
         """Round 1, Field Phase (Draw Phase when the Field Deck is empty), both at starting Health."""
-        return E.new_state(options)
+        return E.new_state({**options, "momentum_seat": self.start_seat(options)})
+
+    def start_with(self, state: State, seat: int) -> State:
+        """``seat`` begins with the Momentum Token (the opening log line says so)."""
+        if seat not in (0, 1):
+            raise RuleViolation("unknown_seat", f"Salt & Bones has seats 0 and 1 only, not {seat!r}.", R.R_LOOP)
+        log = [f"Round 1 begins. {seat_ref(seat)} has Momentum.", *state["log"][1:]]
+        return {**state, "momentum": seat, "log": log}
 
     def validate(self, state: State, event: Event) -> None:
         """Raise RuleViolation (game over → phase → whose turn → the move) or return None."""

@@ -80,7 +80,15 @@ STRATEGY_CARD_FIELDS = (
 )
 
 OPTIONS_SCHEMA: tuple[Field, ...] = (
-    Field("momentum_seat", "choice", choices=(0, 1), required=False, default=0, label="Who starts with Momentum"),
+    Field(
+        "momentum_seat",
+        "choice",
+        choices=(0, 1, "random"),
+        required=False,
+        default=0,
+        label="Who starts with Momentum",
+        help="Seat 0 or 1, or random: Chronicle draws who begins with the Momentum Token and records the draw.",
+    ),
     Field("starting_health", "int", minimum=1, maximum=99, required=False, default=20, label="Starting Health"),
     Field("hand_size", "int", minimum=1, maximum=20, required=False, default=7, label="Hand size"),
     Field(

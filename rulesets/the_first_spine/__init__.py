@@ -25,6 +25,11 @@ class TheFirstSpine(Ruleset):
     seats = (2, 3, 4)
     version = 1
     rulebook = "the-first-spine.txt"
+    start_option = "first_seat"
+    start_rule = (
+        "the rulebook says who starts (The First Spine › Before playing): “The player who starts is the one who "
+        "lost a previous game. If no game has been played before, the one who got up the earliest starts.”"
+    )
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
 
