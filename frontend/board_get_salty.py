@@ -2,7 +2,8 @@
 
 Everything works without JavaScript. ``?pick=<token>`` selects a token that has a legal move; its legal
 destinations are then drawn highlighted and become submit buttons of one POST form (each button posts the
-complete legal event as ``move``). ``?hint=1`` shows the table hint. Only events from ``legal`` (the
+complete legal event as ``move``). ``?hint=1`` shows the table hint (to the player to move only, see :func:`hint_reader`). Column and row numbers
+are drawn along the board's edges, so the cells the history names ("to [0, -1]") can be found on it. Only events from ``legal`` (the
 ruleset's ``legal_moves``) are ever offered.
 """
 
@@ -15,6 +16,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from matches.selectors import match_seat_names
+from matches.visibility import viewer_for
 from rulesets.base import Event
 from rulesets.get_salty import hints as salty_hints
 from rulesets.get_salty.board import COLORS, CONTAINER, CRACKER_ATTRS, CRACKERS, MAX_SPAN, SHAPES
@@ -118,20 +120,43 @@ def _combo_words(state: dict[str, Any], combo: dict[str, Any], seat_names: list[
     )
 
 
-def _hint_text(ruleset: Any, state: dict[str, Any], seat_names: list[str]) -> str | None:
-    """The hint for the seat on turn, or None when there is nothing to hint (choice phase, game over)."""
+def _more(moves: list[Event], what: str) -> str:
+    """" (2 more winning moves)" for the moves after the first one shown."""
+    extra = len(moves) - 1
+    return f" ({extra} more {what}{'s' if extra > 1 else ''})" if extra > 0 else ""
+
+
+def hint_text(ruleset: Any, state: dict[str, Any], seat_names: list[str]) -> str | None:
+    """The hint for the seat on turn, in the present tense, spoken to that player ("you"), or None when there
+    is nothing to hint (choice phase, game over). Moves are told by cell and by a neighbouring token
+    ("move the red circle from [1, 0] to [0, -1], above the Salt Container, and flip it")."""
     if state.get("attributes") is None or state.get("winner") is not None:
         return None
     seat = state["turn"]
     found = salty_hints(state, seat)
     wins, threats = found["winning_moves"], found["opponent_threats"]
+    opponent = seat_names[1 - seat] if 1 - seat < len(seat_names) else "your opponent"
     if wins:
-        more = f" ({len(wins) - 1} more winning move{'s' if len(wins) > 2 else ''})" if len(wins) > 1 else ""
-        return f"A winning move exists: {describe_entry(ruleset, wins[0], seat_names)}{more}"
+        return f"You can win now: {ruleset.move_words(state, wins[0])}.{_more(wins, 'winning move')}"
     if threats:
-        more = f" ({len(threats) - 1} more such move{'s' if len(threats) > 2 else ''})" if len(threats) > 1 else ""
-        return f"Your opponent wins next turn with: {describe_entry(ruleset, threats[0], seat_names)}{more}"
-    return "No immediate win or threat."
+        threat = threats[0]
+        return (
+            f"Watch out: {opponent} can win on the next turn by {ruleset.move_words(state, threat, gerund=True)}."
+            f"{_more(threats, 'such move')}"
+        )
+    return f"No move wins now, and {opponent} has no winning move on the next turn as the board stands."
+
+
+def hint_reader(match: Any, request: Any, turn: int) -> str | None:
+    """Who may read the hint for ``turn`` on this page: "you" when the reader is that seat's player, the
+    player's name when a recorder holds the phone (the page cannot tell who is looking: the hint is labelled
+    for the player to move), None for anyone else (spectators, the other player): a hint is table help for
+    the player to move only."""
+    viewer = viewer_for(request.user, match)
+    if viewer.everything:
+        names = match_seat_names(match)
+        return names[turn] if turn < len(names) else None
+    return "you" if viewer.seat == turn else None
 
 
 def board(
@@ -214,7 +239,7 @@ def board(
         tok = tokens[name]
         label = token_label(state, name)
         condition = _condition(state, name)
-        where = f" at {tok['cell'][0]},{tok['cell'][1]}" if tok["cell"] is not None else " in the reserve"
+        where = f" at [{tok['cell'][0]}, {tok['cell'][1]}]" if tok["cell"] is not None else " in the reserve"
         entry: dict[str, Any] = {
             "name": name,
             "label": label,
@@ -248,7 +273,7 @@ def board(
             {
                 **place(cell),
                 "move": _move_json(event),
-                "aria": f"{verb.format(pick_label)} {cell[0]},{cell[1]} (then flip it)",
+                "aria": f"{verb.format(pick_label)} [{cell[0]}, {cell[1]}] (then flip it)",
                 "text": describe_entry(ruleset, event, seat_names),
             }
         )
@@ -291,8 +316,11 @@ def board(
         if e.type == ATTRIBUTE_CHOSEN
     ]
     container = tokens[CONTAINER]
-    hint_text = _hint_text(ruleset, state, seat_names) if hint_on else None
     can_hint = live_position and state.get("attributes") is not None and state.get("winner") is None
+    reader = hint_reader(match, request, state["turn"]) if can_hint else None
+    can_hint = reader is not None
+    hint_on = hint_on and can_hint
+    hint = hint_text(ruleset, state, seat_names) if hint_on else None
 
     return {
         "template": TEMPLATE,
@@ -331,8 +359,11 @@ def board(
             "wild": bool(state.get("container_wild")),
         },
         "hint_on": hint_on,
-        "hint_text": hint_text,
+        "hint_text": hint,
+        "hint_for": "" if reader == "you" else reader,
         "can_hint": can_hint,
+        "xs": list(range(lo_x, hi_x + 1)),
+        "ys": list(range(lo_y, hi_y + 1)),
         "hint_href": page_url + "?" + urlencode({**({"pick": pick} if pick else {}), "hint": "1"}) + "#board",
         "hide_hint_href": page_url + (("?" + urlencode({"pick": pick})) if pick else "") + "#board",
     }

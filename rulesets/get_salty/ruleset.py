@@ -45,6 +45,17 @@ _PAYLOAD_KEYS: dict[str, frozenset[str]] = {
 }
 
 _NUMBER_WORDS = {3: "three", 4: "four"}
+# a neighbour at (dx, dy) of a cell, and where the cell is from it (rows grow downwards, as drawn)
+_SIDES = (((0, 1), "above"), ((0, -1), "below"), ((-1, 0), "right of"), ((1, 0), "left of"))
+_GERUNDS = {"flip": "flipping", "move": "moving", "place": "placing"}
+
+
+def _moving(event: Event) -> str | None:
+    """The token a move puts somewhere else (so its old cell is not a neighbour of the new one)."""
+    if event.type == CONTAINER_MOVED:
+        return CONTAINER
+    name = event.data.get("cracker") if isinstance(event.data, dict) else None
+    return name if event.type == CRACKER_MOVED and isinstance(name, str) else None
 
 
 def _names_field(name: str, keys: tuple[str, ...], label: str) -> Field:
@@ -181,6 +192,7 @@ class GetSalty(Ruleset):
     seats = (2,)
     version = 1
     rulebook = "get-salty.txt"
+    describe_uses_state = True  # history sentences place a move next to a token ("above the red circle")
     start_option = "first_seat"
     random_start = True
     start_rule = "Get Salty › Setup: “Randomly select a starting player.”"
@@ -575,7 +587,9 @@ class GetSalty(Ruleset):
             what += ", or flip or move the Salt Container"
         return TurnInfo(seats=(seat,), phase="play", prompt=what + ".")
 
-    def describe(self, event: Event, seat_names: list[str]) -> str:
+    def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
+        """The entry in the past tense; with ``before`` (the state it was played on) a destination is also
+        placed next to a token ("to [0, -1], above the Salt Container"), as on the board."""
         who = seat_ref(event.seat) if _seat_ok(event.seat) else "The table"
         data = event.data if isinstance(event.data, dict) else {}
 
@@ -588,7 +602,10 @@ class GetSalty(Ruleset):
 
         def cell() -> str:
             c = _read_cell(data.get("to"))
-            return f"[{c[0]}, {c[1]}]" if c else "?"
+            if c is None:
+                return "?"
+            near = self.neighbour_words(before, c, _moving(event)) if before is not None else ""
+            return f"[{c[0]}, {c[1]}]" + (f", {near}," if near else "")
 
         if event.type == ATTRIBUTE_CHOSEN:
             return f"{who} chose {data.get('attribute')} as their victory attribute."
@@ -601,6 +618,39 @@ class GetSalty(Ruleset):
         if event.type == CRACKER_MOVED:
             return f"{who} moved {cracker()} to {cell()} and flipped it."
         return super().describe(event, seat_names)
+
+    # -- words for the table (present tense: what a move does, for hints) -------------------------------
+    def neighbour_words(self, state: State, cell: Cell, moving: str | None = None) -> str:
+        """Where ``cell`` is, by a token next to it in ``state``: "above the Salt Container", "left of the red
+        circle" ("" when no other token touches it). ``moving`` (the token being moved) does not count. Rows
+        grow downwards as on the board: [0, -1] is above [0, 0]. Looked at in a fixed order: below, above,
+        right, left of the cell."""
+        occupied = {c: n for c, n in _occupied(state).items() if n != moving}
+        x, y = cell
+        for (dx, dy), words in _SIDES:
+            name = occupied.get((x + dx, y + dy))
+            if name is not None:
+                return f"{words} the {self._label(state, name)}"
+        return ""
+
+    def move_words(self, state: State, event: Event, *, gerund: bool = False) -> str:
+        """What the legal ``event`` does on ``state``, in the present: "move the red circle from [1, 0] to
+        [0, -1], above the Salt Container, and flip it" (``gerund``: "moving … and flipping it")."""
+        verb = _GERUNDS.get if gerund else (lambda word: word)
+        data = event.data
+        if event.type == CONTAINER_FLIPPED:
+            return f"{verb('flip')} the Salt Container"
+        name = CONTAINER if event.type == CONTAINER_MOVED else data["cracker"]
+        what = f"the {self._label(state, name)}"
+        if event.type == CRACKER_FLIPPED:
+            return f"{verb('flip')} {what}"
+        to = (data["to"][0], data["to"][1])
+        near = self.neighbour_words(state, to, name)
+        where = f"[{to[0]}, {to[1]}]" + (f", {near}," if near else "")
+        cell = state["tokens"][name]["cell"]
+        if cell is None:
+            return f"{verb('place')} {what} from the reserve on {where} and {verb('flip')} it"
+        return f"{verb('move')} {what} from [{cell[0]}, {cell[1]}] to {where} and {verb('flip')} it"
 
     def insights(self, state: State) -> dict[str, Any]:
         """The winner's combinations: which attribute and which kind of line won the game."""

@@ -10,7 +10,6 @@ import pytest
 from rulesets.base import Event
 from rulesets.get_salty import RULESET, hints
 from rulesets.get_salty.ruleset import ATTRIBUTE_CHOSEN, CONTAINER_MOVED, CRACKER_MOVED
-from rulesets.replay import describe_entry
 from tests.frontend.board_page import BoardPage, parse_board
 
 pytestmark = pytest.mark.django_db
@@ -144,10 +143,10 @@ def test_board_draws_an_svg_with_labelled_tokens(client: Any, owner: Any) -> Non
     assert '<svg class="gs-svg"' in html and "viewBox=" in html
     labels = {t["data-token"]: t["aria-label"] for t in page.tokens}
     assert labels == {
-        "container": "Salt Container, filled (salty) at 0,0",
-        "circle-red": "Crimson circle, salty at 1,0",
+        "container": "Salt Container, filled (salty) at [0, 0]",
+        "circle-red": "Crimson circle, salty at [1, 0]",
     }
-    assert "<title>Crimson circle, salty at 1,0</title>" in html
+    assert "<title>Crimson circle, salty at [1, 0]</title>" in html
     # the reserve lists the eight others, unsalted; the victory attributes are named
     assert html.count('class="gs-rtoken') == 8
     assert "square-yellow" in html and "Ana: <strong>color</strong>" in html and "Bo: <strong>shape</strong>" in html
@@ -213,7 +212,7 @@ def test_posting_a_highlighted_target_records_the_move(client: Any, owner: Any, 
     assert form["hidden"]["expected_version"] == "1" and form["hidden"]["idempotency_key"]
     assert "csrfmiddlewaretoken" in form["hidden"]
     target = next(b for b in move_buttons(page) if b.get("data-cell") == "0,1")
-    assert target["aria-label"] == "Place yellow triangle at 0,1 (then flip it)"
+    assert target["aria-label"] == "Place yellow triangle at [0, 1] (then flip it)"
     response = client.post(form["attrs"]["action"], {**form["hidden"], "move": target["value"]})
     assert response.status_code == 302
     assert head_version(salty) == 2
@@ -303,11 +302,13 @@ def test_the_hint_appears_only_on_request(client: Any, owner: Any, salty: Any) -
     )
     client.force_login(owner)
     html, page = get(client, salty)
-    assert "A winning move exists" not in html and "Hint:" not in html
+    assert "You can win now" not in html and "Hint for" not in html
     assert any(a["href"] == f"/matches/{salty.pk}/?hint=1#board" for a in page.links)
     html, page = get(client, salty, "?hint=1")
-    win = hints(head_state(salty), 0)["winning_moves"][0]
-    assert f"A winning move exists: {describe_entry(RULESET, win, ['Ana', 'Bo'])}" in html
+    state = head_state(salty)
+    win = hints(state, 0)["winning_moves"][0]
+    # the owner records for both players: the page cannot know who holds the phone, so the hint says whose it is
+    assert f"<strong>Hint for Ana:</strong> You can win now: {RULESET.move_words(state, win)}." in html
     # the hint stays on while picking
     assert any(a.get("href") == f"/matches/{salty.pk}/?pick=container&hint=1#board" for a in page.links)
 
@@ -316,7 +317,7 @@ def test_hint_without_threats(client: Any, owner: Any, salty: Any) -> None:
     record(salty, owner, (ATTRIBUTE_CHOSEN, 0, {"attribute": "shape"}))
     client.force_login(owner)
     html, _ = get(client, salty, "?hint=1")
-    assert "No immediate win or threat." in html
+    assert "No move wins now, and Bo has no winning move on the next turn as the board stands." in html
 
 
 def test_a_threat_hint(client: Any, owner: Any, salty: Any) -> None:
@@ -335,10 +336,8 @@ def test_a_threat_hint(client: Any, owner: Any, salty: Any) -> None:
     assert found["opponent_threats"] and not found["winning_moves"]
     client.force_login(owner)
     html, _ = get(client, salty, "?hint=1")
-    assert (
-        f"Your opponent wins next turn with: {describe_entry(RULESET, found['opponent_threats'][0], ['Ana', 'Bo'])}"
-        in html
-    )
+    threat = RULESET.move_words(state, found["opponent_threats"][0], gerund=True)
+    assert f"<strong>Hint for Bo:</strong> Watch out: Ana can win on the next turn by {threat}." in html
 
 
 def test_a_finished_game_highlights_the_winning_line(client: Any, owner: Any, salty: Any) -> None:
@@ -370,3 +369,41 @@ def test_a_full_game_through_the_board(client: Any, owner: Any, salty: Any) -> N
     assert state["winner"] == 0 and state["scores"]["0"] >= 1
     html, page = get(client, salty)
     assert "Won by Ana" in html and "gs-line-win" in html and board_form(page) is None
+
+
+def test_the_board_numbers_its_columns_and_rows(client: Any, owner: Any, salty: Any) -> None:
+    """The cells the history names ("to [1, 0]") can be found on the board: column numbers along the top,
+    row numbers down the left edge (rows grow downwards)."""
+    record(salty, owner, *OPENING)  # tokens on [0, 0], [1, 0] and [1, 1]: the grid is columns -1..2, rows -1..2
+    client.force_login(owner)
+    html, _ = get(client, salty)
+    columns = html.split('<ol class="gs-xs')[1].split("</ol>")[0]
+    rows = html.split('<ol class="gs-ys')[1].split("</ol>")[0]
+    assert columns.count("<li>") == 4 and "<li>-1</li><li>0</li><li>1</li><li>2</li>" in columns
+    assert rows.count("<li>") == 4 and "<li>-1</li><li>0</li><li>1</li><li>2</li>" in rows
+    assert "A cell is [column, row]" in html
+    history = client.get(f"/matches/{salty.pk}/history/").content.decode()
+    assert "Bo moved the blue square to [1, 1], below the red circle, and flipped it." in history
+
+
+def test_the_hint_is_for_the_player_to_move_only(client: Any, owner: Any, make_user: Any) -> None:
+    """A player signed in with their own account sees the hint on their turn only, addressed to them; the other
+    player and spectators are offered none, even by asking for it in the address."""
+    from matches.services import match_create
+
+    ana_user, bo_user = make_user("ana"), make_user("bo")
+    match = match_create(
+        owner=owner, game="get-salty", seats=[{"name": "Ana", "user": ana_user}, {"name": "Bo", "user": bo_user}]
+    )
+    record(match, owner, *OPENING)  # Ana to play
+    client.force_login(ana_user)
+    html, _ = get(client, match, "?hint=1")
+    assert "<strong>Hint:</strong> " in html and "Hint for" not in html
+    assert "Bo has no winning move" in html or "You can win now" in html or "Watch out: Bo" in html
+    for reader in (bo_user, None):
+        if reader is None:
+            client.logout()
+        else:
+            client.force_login(reader)
+        html, page = get(client, match, "?hint=1")
+        assert "gs-hint" not in html and not any("hint=1" in (a.get("href") or "") for a in page.links)

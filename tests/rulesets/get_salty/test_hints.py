@@ -48,3 +48,33 @@ def test_no_hints_before_the_choice_or_after_the_end(gs):
     over = gs.play(gs.position(THREATS, container=(0, 0)), gs.ev("cracker_moved", 0, cracker="circle-blue", to=[3, 0]))
     assert over["winner"] == 0
     assert hints(over, 0) == empty and hints(over, 1) == empty
+
+
+def test_a_cell_is_told_by_its_neighbour_as_drawn_on_the_board(gs):
+    """Rows grow downwards on the board: [0, -1] is above the container on [0, 0]."""
+    state = gs.position({"circle-red": (1, 0)}, container=(0, 0))
+    assert gs.R.neighbour_words(state, (0, -1)) == "above the Salt Container"
+    assert gs.R.neighbour_words(state, (0, 1)) == "below the Salt Container"
+    assert gs.R.neighbour_words(state, (2, 0)) == "right of the red circle"
+    assert gs.R.neighbour_words(state, (-1, 0)) == "left of the Salt Container"
+    assert gs.R.neighbour_words(state, (3, 3)) == ""
+    # the moving token's own cell is not a neighbour of where it goes
+    assert gs.R.neighbour_words(state, (1, 1), "circle-red") == ""
+    labelled = gs.position({"circle-red": (1, 0)}, options={"color_names": {"red": "Crimson"}})
+    assert gs.R.neighbour_words(labelled, (1, -1)) == "above the Crimson circle"
+
+
+def test_moves_are_told_in_the_present_tense(gs):
+    state = gs.position({"circle-red": (1, 0)}, container=(0, 0), salty={"circle-red"}, container_salty=False)
+    words = gs.R.move_words
+    assert words(state, gs.ev("salt_container_flipped", 0)) == "flip the Salt Container"
+    assert words(state, gs.ev("cracker_flipped", 0, cracker="circle-red")) == "flip the red circle"
+    assert words(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[0, -1])) == (
+        "move the red circle from [1, 0] to [0, -1], above the Salt Container, and flip it"
+    )
+    assert words(state, gs.ev("cracker_moved", 0, cracker="square-blue", to=[2, 0]), gerund=True) == (
+        "placing the blue square from the reserve on [2, 0], right of the red circle, and flipping it"
+    )
+    assert words(state, gs.ev("salt_container_moved", 0, to=[1, 1]), gerund=True) == (
+        "moving the Salt Container from [0, 0] to [1, 1], below the red circle, and flipping it"
+    )

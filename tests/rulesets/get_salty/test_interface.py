@@ -40,6 +40,11 @@ def test_describe(gs):
         "Ann moved the red circle to [1, 0] and flipped it."
     )
     assert describe_entry(gs.R, Event("cracker_moved", None, {}), names).startswith("The table")
+    # told with the position it was played on, a destination is placed next to a token, as on the board
+    before = gs.position({"circle-red": (1, 0)}, container=(0, 0))
+    assert describe_entry(gs.R, gs.ev("cracker_moved", 1, cracker="square-blue", to=[1, -1]), names, before) == (
+        "Bob moved the blue square to [1, -1], above the red circle, and flipped it."
+    )
 
 
 def test_view_is_public_and_json(gs):
