@@ -121,7 +121,7 @@ def _combo_words(state: dict[str, Any], combo: dict[str, Any], seat_names: list[
 
 
 def _more(moves: list[Event], what: str) -> str:
-    """" (2 more winning moves)" for the moves after the first one shown."""
+    """The words " (2 more winning moves)" for the moves after the first one shown."""
     extra = len(moves) - 1
     return f" ({extra} more {what}{'s' if extra > 1 else ''})" if extra > 0 else ""
 
