@@ -14,6 +14,7 @@ import pytest
 
 from matches import store
 from matches.models import Event as EventRow
+from matches.models import Match
 from matches.services import match_create, match_event_record
 from rulesets import get_ruleset
 
@@ -186,6 +187,26 @@ def _adventure_refuse(page: Any) -> None:
     submit(page, form.get_by_role("button", name="Record"))
 
 
+def _stones_refuse(page: Any) -> None:
+    form = open_form(page, "stones_taken")
+    form.get_by_label("Player").select_option(label="Bo")  # Ana takes first
+    form.get_by_label("How many").fill("1")
+    submit(page, form.get_by_role("button", name="Record"))
+
+
+def _sheet_points(page: Any, meanwhile: Callable[[], None] = lambda: None) -> None:
+    form = open_form(page, "points_scored")
+    form.get_by_label("Player").select_option(label="Bo")
+    form.get_by_label("Points (negative to lose)").fill("7")
+    meanwhile()
+    submit(page, form.get_by_role("button", name="Record"))
+
+
+def _sheet_refuse(page: Any) -> None:
+    form = open_form(page, "game_ended")  # with no points recorded: the scores cannot decide
+    submit(page, form.get_by_role("button", name="Record"))
+
+
 GAMES = {
     "get-salty": Game(
         "get-salty", {}, _first_legal_move, _salty_refuse, ("victory_attribute_chosen", 0, {"attribute": "color"}),
@@ -203,6 +224,10 @@ GAMES = {
     ),
     "bone-wars": Game("bone-wars", {}, _first_legal_move, _other_entry_refused, None, _first_legal_move),
     "the-first-spine": Game("the-first-spine", {}, _first_legal_move, _other_entry_refused, None, _first_legal_move),
+    "last-stone": Game("last-stone", {}, _first_legal_move, _stones_refuse, None, _first_legal_move),
+    "scoresheet": Game(
+        "scoresheet", {"title": "Azul"}, _sheet_points, _sheet_refuse, ("points_scored", 0, {"points": 3}), _sheet_points,
+    ),
 }  # fmt: skip
 
 
@@ -254,23 +279,38 @@ def test_house_rule_offered_on_the_refusal_in_one_step(live_server, table, djang
     assert rows == [("rule_overridden", None), ("victory_attribute_chosen", 1)]
 
 
-def test_a_second_phone_sees_the_move_within_3_seconds(live_server, table, django_user_model):
-    django_user_model.objects.create_user(username="keeper", password=PASSWORD)
-    owner = django_user_model.objects.get(username="keeper")
-    match = match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_second_phone_sees_the_move_within_3_seconds(slug, live_server, table, django_user_model):
+    game = GAMES[slug]
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=owner, game=slug, seats=[{"name": "Ana"}, {"name": "Bo"}], options=game.options)
     url = f"{live_server.url}/matches/{match.pk}/"
     recorder, watcher = table(live_server, "keeper"), table(live_server, None)  # the watcher is a spectator
     watcher.goto(url)
-    assert "Ana to play" in watcher.locator("#turn").inner_text()
+    assert f"{expected_turn(match)} to play" in watcher.locator("#turn").inner_text()
     recorder.goto(url)
 
-    _salty_choose(recorder)
+    game.stale(recorder, lambda: None)  # the recorder's first move, made from its page
     recorded_at = time.monotonic()
+    assert EventRow.objects.filter(stream_id=match.stream_id).count() == 1
     watcher.locator("#outcome", has_text="New at the table").wait_for(timeout=3000)
     assert time.monotonic() - recorded_at < 3
     assert_told(watcher, match, "New at the table")
-    news = watcher.locator("#outcome").inner_text()
-    assert "(entry 1)" in news and "Ana" in news
+    assert "(entry 1)" in watcher.locator("#outcome").inner_text()
+
+
+def test_a_random_start_is_on_screen_by_name(live_server, table, django_user_model):
+    """Who was drawn to start is said in the bar and named in the turn line, in the first screenful."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    page = table(live_server, "keeper")
+    page.goto(f"{live_server.url}/matches/new/?game=get-salty")
+    page.get_by_label("Seat 0").fill("Ana")
+    page.get_by_label("Seat 1").fill("Bo")
+    page.get_by_label("Who starts").select_option("random")
+    submit(page, page.get_by_role("button", name="Create match"))
+    match = Match.objects.get(owner=owner)
+    drawn = ["Ana", "Bo"][match.first_seat]
+    assert_told(page, match, f"{drawn} was drawn to start.")
 
 
 def test_a_replay_keeps_its_banner_and_controls_on_screen(live_server, table, django_user_model):
