@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -16,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-WIDTHS = {"phone": (360, 780), "laptop": (1280, 900)}
+WIDTHS = {"phone": (390, 844), "laptop": (1280, 900)}  # the phone of issue #13's browser tests
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
 
@@ -60,6 +61,7 @@ class Command(BaseCommand):
         scratch = tempfile.mkdtemp(prefix="chronicle-shots-")
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         env.update(SQLITE_PATH=f"{scratch}/db.sqlite3", DJANGO_DEBUG="0")
+        env.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))  # the scratch server runs with DEBUG off
         manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
         subprocess.run([*manage, "migrate", "-v0", "--noinput"], env=env, check=True)
         subprocess.run([*manage, "load_demo"], env=env, check=True, stdout=subprocess.DEVNULL)
@@ -68,7 +70,7 @@ class Command(BaseCommand):
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
         base = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(100):
+            for _ in range(600):  # up to a minute on a busy machine
                 try:
                     socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
                     break
@@ -100,8 +102,9 @@ class Command(BaseCommand):
                         "match-log": "/matches/log/",
                         "catalogs": "/catalogs/",
                     }
+                    page.goto(f"{base}/matches/")  # every demo match (home lists only the latest 20)
                     links = page.eval_on_selector_all(
-                        ".match-row a", "els => els.map(e => [e.textContent, e.getAttribute('href')])"
+                        ".match-row > a", "els => els.map(e => [e.textContent, e.getAttribute('href')])"
                     )
                     for text, href in links:
                         if not text.startswith("Demo"):
