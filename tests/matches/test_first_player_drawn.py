@@ -183,3 +183,12 @@ def test_a_rematch_from_the_page_says_who_was_drawn(web, owner):
     again = Match.objects.exclude(pk=match.pk).get()
     name = ["Ana", "Bo"][again.first_seat]
     assert f"Rematch started: same players and options. {name} was drawn to start." in r.content.decode()
+
+
+def test_a_spectator_reads_the_draw_in_a_game_with_hidden_cards(client, owner):
+    match = match_create(owner=owner, game="salt-and-bones", seats=TWO, options={"momentum_seat": "random"})
+    name = ["Ana", "Bo"][match.first_seat]
+    assert f"{name} was drawn to start." in client.get(f"/matches/{match.pk}/history/").content.decode()
+    log = client.get(f"/api/matches/{match.pk}/events/").json()
+    rows = log["results"] if isinstance(log, dict) else log
+    assert rows[0]["type"] == FIRST_PLAYER_DRAWN and rows[0]["data"] == {"seat": match.first_seat}
