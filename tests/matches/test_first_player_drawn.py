@@ -101,6 +101,7 @@ def test_a_rematch_draws_again(owner):
     assert again.stream.options["first_seat"] == "random"
 
 
+@pytest.mark.django_db(transaction=True)  # the projector reads committed entries only (PostgreSQL)
 def test_the_drawn_seat_counts_as_the_one_who_started_in_the_stats(owner):
     from matches.models import PlayerResult
     from matches.tasks import project_all
