@@ -155,7 +155,9 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
     if event.type == RESULT_RECORDED:
         return "Result recorded: " + _result_sentence(data, seat_names)
     if event.type == FIRST_PLAYER_DRAWN:
-        return name_seats(f"{seat_ref(int(data.get('seat', 0)))} was drawn to start.", seat_names)
+        seat = data.get("seat")
+        who = seat_ref(seat) if isinstance(seat, int) and not isinstance(seat, bool) else "A player"
+        return name_seats(f"{who} was drawn to start.", seat_names)
     try:
         if before is not None and ruleset.describe_uses_state:
             text = ruleset.describe(event, seat_names, before=before)
