@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
@@ -271,18 +271,21 @@ def _tallies(user: UserLike, f: StatsFilter, monthly: dict[str, bool], players: 
             base = base.filter(title__iexact=f.title)
         if players:
             base = base.filter(player_id__in=list(players))
-        dated = bool(f.since or f.until)
-        for by_month in (True, False):
-            kinds = [k for k, m in monthly.items() if m == by_month]
-            if not kinds:
-                continue
-            qs = base.filter(kind__in=kinds)
-            qs = qs.filter(month__gte=span[0], month__lte=span[1]) if by_month or dated else qs.filter(month=0)
-            used = {"kind", *(d for k in kinds for d in _KIND_DIMS[k])} | ({"month"} if by_month else set())
-            dims = [d for d in (*_DIMS, "month") if d in used]
-            for row in qs.values_list(*dims).annotate(n_=Sum("n"), won_=Sum("won"), drawn_=Sum("drawn")).order_by():
-                got = dict(zip(dims, row, strict=False))
-                _count(out, got, *row[-3:])
+        by_month = [k for k, m in monthly.items() if m]
+        flat = [k for k, m in monthly.items() if not m]
+        months = Q(month__gte=span[0], month__lte=span[1])
+        where = Q(kind__in=by_month) & months if by_month else Q(pk__in=[])
+        if flat:  # all time, or the sum of the whole months of a date range
+            where |= Q(kind__in=flat) & (months if f.since or f.until else Q(month=0))
+        used = {"kind", *(d for k in monthly for d in _KIND_DIMS[k])}
+        dims = [d for d in _DIMS if d in used]
+        if by_month:  # one query for both: the month where it is asked for, else 0
+            month = Case(When(kind__in=by_month, then=F("month")), default=Value(0)) if flat else F("month")
+            base, dims = base.annotate(month_=month), [*dims, "month_"]
+        for row in base.filter(where).values_list(*dims).annotate(n_=Sum("n"), won_=Sum("won"), drawn_=Sum("drawn")):
+            got = dict(zip(dims, row, strict=False))
+            got["month"] = got.pop("month_", 0)
+            _count(out, got, *row[-3:])
     if rows is not None:
         _row_tallies(out, rows, monthly, players)
     return _listed(out)

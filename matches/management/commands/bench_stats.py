@@ -58,6 +58,8 @@ class Command(BaseCommand):
             t0 = time.perf_counter()
             projected = sum(project(p) for p in PROJECTORS)
             t_proj = time.perf_counter() - t0
+            with connection.cursor() as cursor:  # planner statistics, as autovacuum keeps them on a live database
+                cursor.execute("ANALYZE")
             busiest = PlayerResult.objects.values_list("player_id", flat=True).first()
             ana = Player.objects.get(pk=busiest)
             pg = connection.pg_version
