@@ -249,12 +249,16 @@ def _tallies(user: UserLike, f: StatsFilter, monthly: dict[str, bool], players: 
 
     The roll-ups answer the matches of the user's visibility classes (public, or owned by the user) in the
     whole months of the filter; the rows answer the rest (:func:`_row_tallies`): the days at the edges of a
-    date range, matches the user sees as a recorder of someone else's private match, and whatever
-    :func:`_rollups_answer` refuses."""
+    date range, matches the user sees as a recorder of someone else's private match, pairs over a date range
+    (rolled up for all time only), and whatever :func:`_rollups_answer` refuses."""
     out: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0, 0])
+    everywhere = _visible(user) & _rows_q(f) & _dates_q(f)
     if not _rollups_answer(f):
-        _row_tallies(out, _visible(user) & _rows_q(f) & _dates_q(f), monthly, players)
+        _row_tallies(out, everywhere, monthly, players)
         return _listed(out)
+    if "pair" in monthly and (monthly["pair"] or f.since or f.until):  # pairs are rolled up for all time only
+        _row_tallies(out, everywhere, {"pair": monthly["pair"]}, players)
+        monthly = {k: m for k, m in monthly.items() if k != "pair"}
     public = Q(is_public=True)
     own = public | Q(owner_id=user.pk) if user and user.is_authenticated else public
     span, edges = _rollup_span(f)

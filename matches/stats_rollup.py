@@ -24,6 +24,7 @@ from django.utils import timezone
 from matches.models import PlayedMatch, PlayerResult, StatsRollup
 
 KINDS = frozenset({"match", "player", "seat", "pair", "moves", "minutes", "score"})
+MONTHLY = KINDS - {"pair"}  # pairs are kept for all time only (by month they would be half of the table)
 ALL_TIME = 0
 KEY_COLUMNS = ("kind", "month", "game", "title", "is_public", "owner_id", "player_id", "other_id", "seat", "started",
                "value")  # fmt: skip
@@ -41,7 +42,7 @@ def month_of(at: datetime, tz: tzinfo | None = None) -> int:
 
 
 def contributions(
-    played: Iterable[Any], results: Iterable[Any], *, monthly: Collection[str] = KINDS,
+    played: Iterable[Any], results: Iterable[Any], *, monthly: Collection[str] = MONTHLY,
     all_time: Collection[str] = KINDS, tz: tzinfo | None = None,
 ) -> Counts:  # fmt: skip
     """The counts of these read-model rows (objects with the fields of ``PlayedMatch`` / ``PlayerResult``):
@@ -156,7 +157,12 @@ def rollup_apply(delta: Counts) -> None:
 
 
 def rollup_refresh(match_ids: Collection[int], change: Callable[[], None]) -> None:
-    """Run ``change`` (which rewrites read-model rows of ``match_ids``) and move the roll-ups with it."""
+    """Run ``change`` (which rewrites read-model rows of ``match_ids``) and move the roll-ups with it. Call it in
+    a transaction: it holds the ``play_stats`` projector's lock to the commit, so no projector batch rewrites
+    those rows in between."""
+    from matches.projections import projection_lock  # the projectors import this module
+
+    projection_lock("play_stats")
     before = contributions(*rows_of(match_ids))
     change()
     rollup_apply(difference(contributions(*rows_of(match_ids)), before))
