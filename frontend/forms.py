@@ -132,6 +132,11 @@ def _typed_rows(post: Any, name: str) -> list[int]:
     return sorted(found)
 
 
+def _typed_under(post: Any, prefix: str) -> bool:
+    """Whether anything was typed (or ticked) in an input named ``<prefix>…``."""
+    return any(key.startswith(prefix) and any(str(v).strip() for v in _getlist(post, key)) for key in post)
+
+
 @dataclass
 class _Ctx:
     """What every level of :func:`build_inputs` shares."""
@@ -344,7 +349,8 @@ def _rows_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[str, Any]
         if ctx.values is None and item is not None:
             sub = replace(ctx, values=_flatten_values(item, f"{name}.{i}."))
         else:
-            sub = replace(ctx, blank=ctx.blank or (not fixed and item is None and i not in typed))
+            empty = item is None and i not in typed and (not fixed or not f.required)  # nothing to show: no defaults
+            sub = replace(ctx, blank=ctx.blank or empty)
         rows.append(
             Input(
                 name=f"{name}.{i}",
@@ -425,8 +431,9 @@ def parse_inputs(
                 data[f.name] = None
             continue
         if f.kind == "object" and expand and name not in post:
-            data[f.name], errs = parse_inputs(f.fields, post, f"{name}.", expand=expand, picks=picks)
-            errors.update(errs)
+            if f.required or _typed_under(post, f"{name}."):  # an optional object left blank keeps its default
+                data[f.name], errs = parse_inputs(f.fields, post, f"{name}.", expand=expand, picks=picks)
+                errors.update(errs)
             continue
         if _is_str_list(f):
             if f.name in picks:
