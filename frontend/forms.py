@@ -195,7 +195,9 @@ def _input(f: Field, name: str, ctx: _Ctx, label: str = "") -> Input:
     if raw is None and not ctx.blank and ctx.values is None:
         raw = f.default
     pick = ctx.picks.get(f.name)
-    if f.kind in ("str", "any") and pick is not None and pick.names:
+    if f.kind == "any":
+        common["help"] = ""  # an ``any`` field's help describes its JSON for the API; people pick or type a name
+    if f.kind in ("str", "any") and pick is not None and (pick.names or f.kind == "any"):
         return _select_input(f, pick, raw, common)
     if f.kind == "str":
         return Input(widget="text", value=_display(raw), datalist=ctx.datalists.get(f.name, ""), **common)
@@ -236,7 +238,7 @@ def _input(f: Field, name: str, ctx: _Ctx, label: str = "") -> Input:
         return _rows_input(f, name, raw, ctx, common)
     shown = raw if isinstance(raw, str) else _display(raw)
     if f.kind == "any":  # a name (no quotes needed); the page had no list to pick it from
-        return Input(widget="text", value=shown, **{**common, "help": f.help or "A name."})
+        return Input(widget="text", value=shown, **{**common, "help": "A name."})
     return Input(widget="json", value=shown, **{**common, "help": f.help or "JSON"})  # only unexpanded forms
 
 

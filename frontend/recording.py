@@ -48,7 +48,9 @@ def form_picks(
     ruleset: Ruleset, state: dict[str, Any], spec: EventType, legal: list[Event] | None, seat: int | None
 ) -> dict[str, Pick]:
     """What each name-like field (``str`` or ``any``) of ``spec`` is picked from: the values the legal moves of
-    that type use (the seat on turn's first), else the ruleset's list for the field's ``names``."""
+    that type use (the seat on turn's first), else the ruleset's list for the field's ``names``; an ``any``
+    field (a value that is not a name, such as an INSTINCT's target) that no legal move uses offers nothing,
+    where the rules list their moves, rather than a box to type JSON in."""
     moves = sorted((m for m in legal or [] if m.type == spec.name), key=lambda m: m.seat != seat)
     lists = None
     picks: dict[str, Pick] = {}
@@ -67,6 +69,8 @@ def form_picks(
             lists = ruleset.names(state, seat) if lists is None else lists
             if lists.get(f.names):
                 picks[f.name] = Pick(lists[f.names])
+        elif f.kind == "any" and legal is not None:  # the rules list every legal value, and none applies now
+            picks[f.name] = Pick([], prompt="— none can be chosen now —")
     return picks
 
 
