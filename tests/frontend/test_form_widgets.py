@@ -15,6 +15,7 @@ from django.http import QueryDict
 from campaigns.services import campaign_create, campaign_event_record
 from frontend.forms import build_inputs, parse_inputs, parse_options
 from frontend.recording import form_picks, move_forms
+from matches import catalogs
 from matches.models import Event as EventRow
 from matches.models import Match
 from matches.services import match_create
@@ -306,6 +307,12 @@ def test_card_lists_come_from_a_catalog_not_a_json_box(web, owner):
                                                                         "opportunity": 1}])})  # fmt: skip
     assert r.status_code == 302  # a catalog's hidden inputs (catalog page → new match) still read as data
     assert [c["name"] for c in Match.objects.get().stream.options["attack_cards"]] == ["Jab"]
+    catalog = catalogs.catalog_create(owner, "salt-and-bones", "Tuesday deck")
+    page = web.get("/matches/new/?game=salt-and-bones").content.decode()
+    assert 'id="catalog-note"' not in page and "Field Board, Attack cards, Strategy cards come from the catalog" in page
+    r = web.post("/matches/new/", {"game": "salt-and-bones", "seat_count": "2", "seat_0": "Ana", "seat_1": "",
+                                    "catalog": str(catalog.pk)})  # fmt: skip
+    assert r.status_code == 400 and f'<option value="{catalog.pk}" selected>' in r.content.decode()  # kept
 
 
 # -- the campaign: the town form and refusals in words ------------------------------------------------------
