@@ -120,3 +120,31 @@ def test_town_rows_show_the_chosen_actions_fields_and_more_rows_keeps_them(live_
     with page.expect_navigation():
         page.get_by_role("button", name="Record all actions").click()
     assert EventRow.objects.count() == before + 1 and "Recorded 1 town action" in page.content()
+
+
+@pytest.mark.parametrize(
+    ("game", "event_type", "legend", "axes"),
+    [
+        ("the-first-spine", "card_placed", "Cell", ("Row", "Column")),
+        ("get-salty", "cracker_moved", "To cell", ("X", "Y")),
+    ],
+)
+def test_a_tap_on_any_boards_cell_fills_the_cell_field(live_server, phone, keeper, game, event_type, legend, axes):
+    """The same small script serves every board: whatever element of ``#board`` carries ``data-cell``."""
+    match = match_create(owner=keeper, game=game, seats=[{"name": "Ana"}, {"name": "Bo"}])
+    page = phone
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    other = page.locator("details.other-entries")
+    details = page.locator("details.move-form:not(.other-entries)", has=page.locator(f"#f-{event_type}"))
+    if other.count() and other.locator(f"#f-{event_type}").count() and other.get_attribute("open") is None:
+        other.locator("summary").first.click()
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+    field = details.locator("fieldset.cell-field", has=page.locator("legend", has_text=legend))
+    cells = page.locator("#board [data-cell]")
+    target = cells.nth(cells.count() - 1)
+    wanted = target.get_attribute("data-cell").split(",")
+    field.get_by_role("button", name="Tap it on the board").click()
+    target.click(force=True)
+    assert [field.get_by_label(a, exact=True).input_value() for a in axes] == wanted
+    assert page.url.endswith(f"/matches/{match.pk}/")
