@@ -115,6 +115,7 @@ class Command(BaseCommand):
                         shots.setdefault("history", href + "history/")
                     if "match-the-first-spine" in shots:  # a card picked: the cells it may go to
                         shots["match-the-first-spine-pick"] = shots["match-the-first-spine"] + "?card=Squire"
+                    page.goto(f"{base}/")  # the home page lists the campaigns
                     campaign = page.eval_on_selector_all(
                         "a[href^='/campaigns/']",
                         "els => els.map(e => e.getAttribute('href')).filter(h => /\\/campaigns\\/\\d+\\/$/.test(h))",
