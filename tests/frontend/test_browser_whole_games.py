@@ -1,0 +1,204 @@
+"""Whole games recorded through the web pages only, as a new user at a real table on a 390×844 phone (headless
+Chromium): the new-match form, the board's buttons and the schema-built forms, up to the result, then the
+history and a replay of the same game. Nothing is typed as JSON, quotes or a coordinate pair; after every move
+the outcome and whose turn it is are in the viewport."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from matches.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "salty-crackers-9"
+
+
+@pytest.fixture
+def keeper(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+
+
+@pytest.fixture
+def phone(browser: Any, live_server: Any, keeper: Any) -> Any:
+    """A signed-in 390×844 phone; console errors (a CSP refusal, a script error) fail the test."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("keeper")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(live_server.url + "/")
+    page.base = live_server.url
+    yield page
+    context.close()
+    assert errors == []
+
+
+def in_viewport(page: Any, selector: str) -> bool:
+    """Whether the element is drawn and wholly inside the visible part of the page."""
+    return page.locator(selector).first.evaluate(
+        "el => { const r = el.getBoundingClientRect();"
+        " return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }"
+    )
+
+
+def shown(page: Any, text: str) -> None:
+    """The table bar says ``text`` (the outcome of the last submit, or whose turn it is) without scrolling."""
+    bar = page.locator("#tablebar")
+    assert text in bar.inner_text(), bar.inner_text()
+    assert in_viewport(page, "#tablebar")
+
+
+def submit(page: Any, button: Any) -> None:
+    """Click a submit button and wait for the page it leads to; never a server error."""
+    with page.expect_navigation():
+        button.click()
+    assert "Server Error" not in page.content()
+
+
+def new_match(page: Any, game: str, names: list[str], options: dict[str, str] | None = None) -> Match:
+    """Open a match from the new-match pages: pick the game (and the number of players), name the seats."""
+    page.goto(page.base + "/matches/new/")
+    card = page.locator("form", has=page.get_by_role("button", name=re.compile(f"^Choose {re.escape(game)}")))
+    if card.get_by_label("Players").count():
+        card.get_by_label("Players").select_option(str(len(names)))
+    submit(page, card.get_by_role("button", name=re.compile("^Choose")))
+    for i, name in enumerate(names):
+        page.get_by_label(f"Seat {i}", exact=True).fill(name)
+    for label, value in (options or {}).items():
+        page.get_by_label(label, exact=True).fill(value)
+    submit(page, page.get_by_role("button", name="Create match"))
+    shown(page, "Match created")
+    return Match.objects.get(pk=int(re.search(r"/matches/(\d+)/", page.url).group(1)))
+
+
+def open_form(page: Any, event_type: str) -> Any:
+    """The recording form of ``event_type``, opened (also from behind "Other entries")."""
+    other = page.locator("details.other-entries")
+    if other.count() and other.locator(f"#f-{event_type}").count() and other.get_attribute("open") is None:
+        other.locator("summary").first.click()
+    details = page.locator("details.move-form:not(.other-entries)", has=page.locator(f"#f-{event_type}"))
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+    return details.locator(f"form[data-event-type={event_type}]")
+
+
+def legal_move(page: Any, words: str) -> None:
+    """Record a move from the list of legal moves, by its words."""
+    page.locator("select[name=move]").select_option(label=words)
+    submit(page, page.get_by_role("button", name="Record this move"))
+    shown(page, f"Recorded entry {Match.objects.get(pk=match_id(page)).stream.version}: {words}")
+
+
+def match_id(page: Any) -> int:
+    return int(re.search(r"/matches/(\d+)/", page.url).group(1))
+
+
+def history(page: Any, match: Match) -> list[str]:
+    """The entries of the match's history page, in words."""
+    page.goto(f"{page.base}/matches/{match.pk}/history/")
+    return [t.strip() for t in page.locator("ol li .entry-text, ol li").all_inner_texts()]
+
+
+def test_last_stone(phone: Any) -> None:
+    page = phone
+    match = new_match(page, "Last Stone", ["Ana", "Bo"], {"Stones in the pile": "5"})
+    shown(page, "Ana to play")
+    legal_move(page, "Ana took 2 stone(s)")
+    shown(page, "Bo to play")
+    form = open_form(page, "stones_taken")
+    assert form.get_by_label("Player").input_value() == "1"  # the seat on turn is chosen for the form
+    form.get_by_label("How many").fill("1")
+    submit(page, form.get_by_role("button", name="Record"))
+    shown(page, "Recorded entry 2: Bo took 1 stone(s)")
+    shown(page, "Ana to play")
+    legal_move(page, "Ana took 2 stone(s)")
+    shown(page, "Won by Ana: took the last stone")
+    page.goto(f"{page.base}/matches/{match.pk}/history/")
+    text = page.locator("main").inner_text()
+    assert text.index("Ana took 2") < text.index("Bo took 1") < text.rindex("Ana took 2")
+    page.goto(f"{page.base}/matches/{match.pk}/?at=2")
+    shown(page, "Replaying version 2 of 3")
+
+
+def test_get_salty(phone: Any) -> None:
+    """Placed from the reserve by two taps on the board (pick the cracker, tap a highlighted cell)."""
+    page = phone
+    match = new_match(page, "Get Salty", ["Ana", "Bo"])
+    shown(page, "Ana to play — choose the victory attribute")
+    submit(page, page.locator("#board").get_by_role("button", name="Color"))
+    shown(page, "Ana to play")
+    for who, cracker, cell in (
+        ("Ana", "red circle", "1,0"),
+        ("Bo", "blue circle", "0,1"),
+        ("Ana", "red square", "2,0"),
+        ("Bo", "blue square", "1,1"),
+        ("Ana", "red triangle", "3,0"),
+    ):
+        shown(page, f"{who} to play")
+        with page.expect_navigation():
+            page.get_by_role("link", name=f"Pick {cracker} (unsalted) in the reserve").click()
+        submit(page, page.get_by_role("button", name=f"Place {cracker} at {cell} (then flip it)"))
+        shown(page, "Recorded entry")
+    shown(page, "Won by Ana: three red crackers in a row")
+    page.goto(f"{page.base}/matches/{match.pk}/history/")
+    text = page.locator("main").inner_text()
+    assert "Ana chose color" in text and "Ana won" not in text
+    page.goto(f"{page.base}/matches/{match.pk}/?at=3")
+    shown(page, "Replaying version 3 of 6")
+    assert page.locator("#board [data-cell]").count() >= 3
+
+
+def sheet(page: Any) -> list[list[str]]:
+    """The score sheet board as rows of cells."""
+    rows = page.locator("#board .scoresheet tbody tr")
+    return [[c.strip() for c in rows.nth(i).locator("th, td").all_inner_texts()] for i in range(rows.count())]
+
+
+def test_score_sheet_and_a_game_logged_afterwards(phone: Any) -> None:
+    """Points per round on the sheet, then the end; and the quick "log a finished game" page."""
+    page = phone
+    match = new_match(page, "Score sheet", ["Ana", "Bo", "Cy"], {"The game's name": "Azul"})
+    for who, points in (("Ana", "12"), ("Bo", "20"), ("Cy", "7"), ("Ana", "9")):
+        form = open_form(page, "points_scored")
+        form.get_by_label("Player").select_option(label=who)
+        form.get_by_label("Points (negative to lose)").fill(points)
+        form.get_by_label("Round").fill("2" if who == "Ana" and points == "9" else "1")
+        submit(page, form.get_by_role("button", name="Record"))
+        shown(page, f"{who} scored {points} points")
+    assert sheet(page) == [["Ana", "12", "9", "21"], ["Bo", "20", "", "20"], ["Cy", "7", "", "7"]]
+    assert "Azul" in page.locator("#board caption").inner_text()
+    form = open_form(page, "game_ended")
+    assert "`" not in form.inner_text()
+    submit(page, form.get_by_role("button", name="Record"))
+    shown(page, "Won by Ana: highest score (21)")
+    assert sheet(page)[0] == ["Ana winner", "12", "9", "21"]
+    page.goto(f"{page.base}/matches/{match.pk}/?at=2")
+    shown(page, "Replaying version 2 of 5")
+    assert [r[-1] for r in sheet(page)] == ["12", "20", "0"]
+
+    submit(page, page.get_by_role("link", name="New match"))
+    submit(page, page.get_by_role("link", name="Log a finished game"))
+    page.get_by_label("Game", exact=True).fill("Azul")
+    page.get_by_label("Length (minutes)").fill("40")
+    for i, (name, score) in enumerate((("Ana", "61"), ("Bo", "58"), ("Cy", "47")), start=1):
+        page.get_by_label(f"Player {i}", exact=True).fill(name)
+        page.get_by_label(f"Score of player {i}").fill(score)
+    page.get_by_label("Player 2 started").check()
+    submit(page, page.get_by_role("button", name="Record the result"))
+    shown(page, "Won by Ana")
+    assert page.locator("h1").inner_text() == "Azul"
+    assert sheet(page) == [["Ana winner", "61"], ["Bo", "58"], ["Cy", "47"]]
+    logged = Match.objects.get(pk=match_id(page))
+    assert logged.first_seat == 1 and logged.duration_min == 40
+    page.goto(f"{page.base}/matches/{logged.pk}/history/")
+    assert "Ana won (Ana 61, Bo 58, Cy 47)" in page.locator("main").inner_text()
