@@ -202,3 +202,49 @@ def test_score_sheet_and_a_game_logged_afterwards(phone: Any) -> None:
     assert logged.first_seat == 1 and logged.duration_min == 40
     page.goto(f"{page.base}/matches/{logged.pk}/history/")
     assert "Ana won (Ana 61, Bo 58, Cy 47)" in page.locator("main").inner_text()
+
+
+def test_the_first_spine(phone: Any) -> None:
+    """Setup on the board, a card placed by two taps, one by the form (card from a select, cell tapped), the turn
+    ended, and a spell that takes the last life of a wizard."""
+    page = phone
+    match = new_match(page, "The First Spine", ["Ana", "Bo"], {"Wizard life": "3"})
+    moves = page.locator("select[name=move] option").all_inner_texts()
+    origins = [m for m in moves if m.startswith("Ana chose an origin")]
+    assert len(origins) == 4 and len(set(origins)) == 4  # the recorder can tell the secret origins apart
+    for button in ("Ana: Hunter", "Ana: Healer (secret)", "Bo: Conjurer", "Bo: Priest (secret)"):
+        submit(page, page.locator("#board").get_by_role("button", name=button))
+        shown(page, "Recorded entry")
+    shown(page, "Ana to play — Ana: discard")
+    submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
+    shown(page, "Ana to play — Ana: place cards")
+    # in the actions phase the setup and start-of-turn entries are not among the forms that apply now
+    now = page.locator("#record > details.move-form:not(.other-entries) > summary").all_inner_texts()
+    assert "Chose a destiny" not in now and "Discarded and drew (start of turn)" not in now and "Placed a card" in now
+    page.locator(".fs-card-link", has_text="Squire").first.click()
+    submit(page, page.get_by_role("button", name="Place Squire on [5, 3]"))
+    shown(page, "Recorded entry 6: Ana played Squire on [5, 3]")
+    submit(page, page.locator(".fs-preview").get_by_role("button", name="End the turn"))
+    shown(page, "Bo to play")
+    submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
+    form = open_form(page, "card_placed")
+    assert form.get_by_label("Player").input_value() == "1"
+    form.get_by_label("Card", exact=True).select_option("Squire")
+    cell = form.locator("fieldset.cell-field")
+    cell.get_by_role("button", name="Tap it on the board").click()
+    page.locator('#board [data-cell="1,3"]').first.click(force=True)
+    assert [cell.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")] == ["1", "3"]
+    submit(page, form.get_by_role("button", name="Record"))
+    shown(page, "Bo played Squire on [1, 3]")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Change the life of Ana's wizard on [6, 3]").click()
+    page.get_by_label("Amount (+ heals, − hurts)").fill("-3")
+    page.get_by_label("Why", exact=True).fill("Fireball")
+    submit(page, page.get_by_role("button", name="Record the change"))
+    shown(page, "Won by Bo")
+    page.goto(f"{page.base}/matches/{match.pk}/history/")
+    text = page.locator("main").inner_text()
+    assert "Ana chose an origin (kept secret)" in text and "Fireball" in text
+    page.goto(f"{page.base}/matches/{match.pk}/?at=6")
+    shown(page, "Replaying version 6 of")
+    assert page.locator('.fs-piece[data-cell="5,3"]').count() == 1
