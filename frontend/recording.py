@@ -192,7 +192,9 @@ def legal_move_choices(ruleset: Ruleset, legal: list[Event] | None, seat_names: 
 
 
 def _worded(value: Any) -> str:
-    """A payload value for people: a name capitalised, a cell as "row, column" numbers, a list joined."""
+    """A payload value for people: a name capitalised, none as "not named", a list joined."""
+    if value is None:
+        return "not named"
     if isinstance(value, str):
         return value[:1].upper() + value[1:]
     if isinstance(value, list):

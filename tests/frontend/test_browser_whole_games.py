@@ -248,3 +248,53 @@ def test_the_first_spine(phone: Any) -> None:
     page.goto(f"{page.base}/matches/{match.pk}/?at=6")
     shown(page, "Replaying version 6 of")
     assert page.locator('.fs-piece[data-cell="5,3"]').count() == 1
+
+
+def test_salt_and_bones(phone: Any) -> None:
+    """A whole (short: 3 Health) game: the Field card by tapping tiles, draws and preparation by the board's
+    buttons, Ana's attack by three taps on the board, Bo's by the form (card from a select, both tiles tapped),
+    and Ana's disengage closing the combat round with Bo at 0 Health."""
+    page = phone
+    match = new_match(page, "Salt & Bones", ["Ana", "Bo"], {"Starting Health": "3"})
+    assert "type the tiles" not in page.locator("#board").inner_text()
+    board = page.locator("#board")
+    for cell in ("0, 2", "5, 3"):
+        with page.expect_navigation():
+            board.get_by_role("link", name=f"Mark [{cell}] as destroyed by the Field card").click()
+    submit(page, board.get_by_role("button", name="Record Field card: [0, 2], [5, 3]"))
+    shown(page, "to play — draw up to 7 cards")
+    for button in ("Ana: 4 attack + 3 strategy", "Bo: 4 attack + 3 strategy"):
+        submit(page, board.get_by_role("button", name=button))
+    shown(page, "Ana to play — place Strategy cards")
+    moves = page.locator("select[name=move] option").all_inner_texts()
+    assert len(moves) == len(set(moves)) and not any("None" in m for m in moves)
+    for button in ("Ana: finished preparing", "Bo: finished preparing"):
+        submit(page, board.get_by_role("button", name=button))
+    shown(page, "Ana to play — play an Attack card or disengage")
+    with page.expect_navigation():
+        board.get_by_role("link", name="Slash 3/1").click()
+    with page.expect_navigation():
+        board.get_by_role("link", name="Slash: Attack half on [2, 2]").click()
+    submit(page, board.get_by_role("button", name="Play Slash: attack on [2, 2], opportunity on [2, 3]"))
+    shown(page, "Recorded entry 6: Ana played Slash")
+    shown(page, "Ana may chain another Attack card, or Bo starts a turn")
+    assert "0 / 3 Health" in page.locator("#board").inner_text()
+    form = open_form(page, "attack_card_played")
+    form.get_by_label("Player").select_option(label="Bo")
+    form.get_by_label("Card", exact=True).select_option("Thrust")
+    for legend, cell in (("Tile under the Attack half", "3,2"), ("Tile under the Opportunity half", "4,2")):
+        field = form.locator("fieldset.cell-field", has_text=legend)
+        field.get_by_role("button", name="Tap it on the board").click()
+        page.locator(f'#board g.sb-tile[data-cell="{cell}"]').click()
+        assert ",".join(field.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")) == cell
+    submit(page, form.get_by_role("button", name="Record"))
+    shown(page, "Recorded entry 7: Bo played Thrust")
+    shown(page, "Ana to play")
+    submit(page, board.get_by_role("button", name="Ana: disengage"))
+    shown(page, "Won by Ana")
+    page.goto(f"{page.base}/matches/{match.pk}/history/")
+    text = page.locator("main").inner_text()
+    assert "Ana played Slash" in text and "Bo played Thrust" in text and "Seat" not in text
+    page.goto(f"{page.base}/matches/{match.pk}/?at=6")
+    shown(page, "Replaying version 6 of 8")
+    assert "0 / 3 Health" in page.locator("#board").inner_text()
