@@ -298,3 +298,85 @@ def test_salt_and_bones(phone: Any) -> None:
     page.goto(f"{page.base}/matches/{match.pk}/?at=6")
     shown(page, "Replaying version 6 of 8")
     assert "0 / 3 Health" in page.locator("#board").inner_text()
+
+
+def test_saltmarsh_campaign_town_adventure_and_back(phone: Any) -> None:
+    """New campaign → heroes → a town phase (one form for several actions) → an adventure played as a match (a
+    monster placed and defeated by picking it, a treasure found, the adventure won) → back on the sheet."""
+    page = phone
+    page.goto(page.base + "/campaigns/")
+    page.get_by_label("Name", exact=True).fill("Saltmarsh Tuesdays")
+    submit(page, page.get_by_role("button", name="Create campaign"))
+    assert "Campaign created" in page.locator("main").inner_text()
+    sheet_url = page.url.split("#")[0]
+
+    def campaign_form(label: str) -> Any:
+        details = page.locator("details.move-form", has=page.locator("summary", has_text=label)).last
+        if details.get_attribute("open") is None:
+            details.locator("summary").first.click()
+        return details.locator("form")
+
+    for hero, cls in (("Ana", "Fighter"), ("Bo", "Wizard")):
+        form = campaign_form("Hero joined")
+        form.get_by_label("Hero").fill(hero)
+        form.get_by_label("Class").fill(cls)
+        submit(page, form.get_by_role("button", name="Record"))
+        assert re.search(r"Recorded entry \d+", page.locator("main").inner_text())
+
+    submit(page, page.get_by_role("link", name="Town phase: several actions at once"))
+    row1, row2 = page.locator("#action-1"), page.locator("#action-2")
+    row1.get_by_label("Action", exact=True).select_option("powers_swapped")
+    row1.locator(".town-sub:visible").get_by_label("Hero").select_option("Ana")
+    row1.locator(".town-sub:visible").get_by_label("Powers").fill("Cleave, Parry")
+    row2.get_by_label("Action", exact=True).select_option("shop_revealed")
+    shop = page.locator("details.shop-cards")
+    if shop.get_attribute("open") is None:
+        shop.locator("summary").first.click()
+    for i, (card, buy, sell) in enumerate((("Wand", "500", "250"), ("Rope", "50", "25"), ("Map", "20", "10"))):
+        card_box = shop.locator(f"#id_town_shop_cards_{i}")
+        card_box.get_by_label("Card name").fill(card)
+        card_box.get_by_label("Is an Item").check()
+        card_box.get_by_label("Buy value (gp)").fill(buy)
+        card_box.get_by_label("Sell value (gp)").fill(sell)
+    shop.locator("#id_town_shop_cards_3").get_by_label("Card name").fill("Blessing of Melora")
+    submit(page, page.get_by_role("button", name="Record all actions"))
+    assert "Recorded 2 town action" in page.locator("main").inner_text()
+
+    page.goto(sheet_url)
+    campaign_form("Start an adventure")
+    form = page.locator("form[data-form=adventure]")
+    form.get_by_label("Adventure", exact=True).fill("The Sinister Secret")
+    form.get_by_label("Aftermath reward per hero (gp)").fill("100")
+    form.get_by_label("Ana", exact=True).check()
+    form.get_by_label("Bo", exact=True).check()
+    submit(page, form.get_by_role("button", name="Start the adventure"))
+    shown(page, "Ana to play")
+    for event_type, fill in (
+        ("hero_phase_started", {}),
+        ("monster_placed", {"Monster": "Sahuagin"}),
+        ("monster_defeated", {"Monster": ("Sahuagin",), "Experience on its card": "2"}),
+        (
+            "treasure_found",
+            {"Player": ("Ana",), "Card name": "Wand", "Buy value (gp)": "500", "Sell value (gp)": "250"},
+        ),
+        ("adventure_won", {}),
+    ):
+        form = open_form(page, event_type)
+        for label, value in fill.items():
+            field = form.get_by_label(label, exact=True)
+            if isinstance(value, tuple):
+                field.select_option(label=value[0])  # picked from the names in play, not typed
+            else:
+                field.fill(value)
+        submit(page, form.get_by_role("button", name="Record"))
+        shown(page, "Recorded entry")
+    shown(page, "The campaign was updated in the same step (entry 6)")
+    shown(page, "Won by Ana and Bo: The party completed The Sinister Secret")
+    submit(page, page.locator("main").get_by_role("link", name="Saltmarsh Tuesdays", exact=True).first)
+    assert page.url.split("#")[0] == sheet_url
+    text = page.locator("main").inner_text()
+    assert "completed" in page.locator("section.adventures").inner_text()
+    assert "Wand" in text and "100 gp" in text
+    page.goto(sheet_url + "history/")
+    history = page.locator("main").inner_text()
+    assert "The Sinister Secret" in history and "Cleave" in history
