@@ -286,10 +286,16 @@ def _tallies(user: UserLike, f: StatsFilter, monthly: dict[str, bool], players: 
         if by_month:  # one query for both: the month where it is asked for, else 0
             month = Case(When(kind__in=by_month, then=F("month")), default=Value(0)) if flat else F("month")
             base, dims = base.annotate(month_=month), [*dims, "month_"]
-        for row in base.filter(where).values_list(*dims).annotate(n_=Sum("n"), won_=Sum("won"), drawn_=Sum("drawn")):
-            got = dict(zip(dims, row, strict=False))
-            got["month"] = got.pop("month_", 0)
-            _count(out, got, *row[-3:])
+        # each row's key in the order of _DIMS and the month: a column's position, or its constant for the kinds
+        where_in = {d: i for i, d in enumerate(dims)}
+        constants = {**_NONE, "game": "", "title": "", "month_": 0}
+        pick = [(where_in.get(d), constants.get(d)) for d in (*_DIMS, "month_")]
+        summed = base.filter(where).values_list(*dims).annotate(n_=Sum("n"), won_=Sum("won"), drawn_=Sum("drawn"))
+        for row in summed:
+            c = out[tuple(row[i] if i is not None else const for i, const in pick)]
+            c[0] += row[-3]
+            c[1] += row[-2]
+            c[2] += row[-1]
     if rows is not None:
         _row_tallies(out, rows, monthly, players)
     return _listed(out)
@@ -539,13 +545,14 @@ def _figures(players: list[Player], mine: QuerySet[PlayerResult], user: UserLike
     games: dict[tuple[str, str], Record] = defaultdict(Record)
     months: dict[int, dict[str, int]] = defaultdict(dict)
     opponents: dict[int, Record] = defaultdict(Record)
+    names: dict[str, str] = {}
     for t in _tallies(user, f, {"player": True, "pair": False}, players=ids):
         if t.kind == "player":
             totals.tally(t)
             games[(t.game, t.title)].tally(t)
             if t.started:
                 first.tally(t)
-            name = t.title or _game_name(t.game)  # keyed by the game's name (a score sheet's own title)
+            name = t.title or names.setdefault(t.game, _game_name(t.game))  # a score sheet by its own title
             months[t.month][name] = months[t.month].get(name, 0) + t.n
         elif t.other not in ids:
             opponents[t.other].tally(t)
