@@ -16,7 +16,8 @@ def board(match: Any, ms: Any) -> dict[str, Any]:
     loose = any(e.get("round") is None for e in state["entries"])
     winners = set(ms.outcome["winners"]) if ms.outcome else set()
     # a game logged after the fact (``result_recorded``) holds its scores in the outcome, not in the entries
-    logged = {int(k): v for k, v in ((ms.outcome or {}).get("scores") or {}).items()} if not state["ended"] else {}
+    logged_result = ms.outcome is not None and not state["ended"]
+    logged = {int(k): v for k, v in ((ms.outcome or {}).get("scores") or {}).items()} if logged_result else {}
     rows = []
     for seat, total in enumerate(state["totals"]):
         mine = [e for e in state["entries"] if e["seat"] == seat]
@@ -24,7 +25,7 @@ def board(match: Any, ms: Any) -> dict[str, Any]:
         if loose:
             cells.append(_sum(e["points"] for e in mine if e.get("round") is None))
         name = names[seat] if seat < len(names) else f"Seat {seat}"
-        total = logged.get(seat, total if not logged else "")
+        total = logged.get(seat, "") if logged_result else total  # a result logged without scores shows none
         rows.append({"seat": seat, "name": name, "cells": cells, "total": total, "winner": seat in winners})
     heads = [f"Round {r}" for r in rounds] + (["Other"] if loose else [])
     rule = (

@@ -203,6 +203,17 @@ def test_score_sheet_and_a_game_logged_afterwards(phone: Any) -> None:
     page.goto(f"{page.base}/matches/{logged.pk}/history/")
     assert "Ana won (Ana 61, Bo 58, Cy 47)" in page.locator("main").inner_text()
 
+    # a result logged without scores: the winner ticked, no made-up zeros on the sheet
+    submit(page, page.get_by_role("link", name="New match"))
+    submit(page, page.get_by_role("link", name="Log a finished game"))
+    page.get_by_label("Game", exact=True).fill("Codenames")
+    page.get_by_label("Player 1", exact=True).fill("Ana")
+    page.get_by_label("Player 2", exact=True).fill("Bo")
+    page.get_by_label("Player 2 won").check()
+    submit(page, page.get_by_role("button", name="Record the result"))
+    shown(page, "Won by Bo")
+    assert sheet(page) == [["Ana", ""], ["Bo winner", ""]]
+
 
 def test_the_first_spine(phone: Any) -> None:
     """Setup on the board, a card placed by two taps, one by the form (card from a select, cell tapped), the turn
