@@ -23,6 +23,7 @@ BOARDS: dict[str, str] = {
     "bone-wars": "frontend.board_bone_wars:board",
     "the-first-spine": "frontend.board_the_first_spine:board",
     "scoresheet": "frontend.board_scoresheet:board",
+    "last-stone": "frontend.board_last_stone:board",
 }
 
 # slug → the board's stylesheet (a static path)

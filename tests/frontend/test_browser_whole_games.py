@@ -113,6 +113,7 @@ def test_last_stone(phone: Any) -> None:
     page = phone
     match = new_match(page, "Last Stone", ["Ana", "Bo"], {"Stones in the pile": "5"})
     shown(page, "Ana to play")
+    assert "5 stones left in the pile · Ana takes next" in page.locator("#board").inner_text()  # names, not "turn 0"
     legal_move(page, "Ana took 2 stone(s)")
     shown(page, "Bo to play")
     form = open_form(page, "stones_taken")
@@ -123,6 +124,7 @@ def test_last_stone(phone: Any) -> None:
     shown(page, "Ana to play")
     legal_move(page, "Ana took 2 stone(s)")
     shown(page, "Won by Ana: took the last stone")
+    assert "0 stones left in the pile · Ana took the last stone" in page.locator("#board").inner_text()
     page.goto(f"{page.base}/matches/{match.pk}/history/")
     text = page.locator("main").inner_text()
     assert text.index("Ana took 2") < text.index("Bo took 1") < text.rindex("Ana took 2")
