@@ -30,6 +30,9 @@ class TheFirstSpine(Ruleset):
         "the rulebook says who starts (The First Spine › Before playing): “The player who starts is the one who "
         "lost a previous game. If no game has been played before, the one who got up the earliest starts.”"
     )
+    phase_codes = frozenset(
+        {"setup_not_finished", "setup_finished", "draw_first", "already_refilled", "run_before_draw"}
+    )
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
 
