@@ -123,11 +123,11 @@ def test_get_salty(phone: Any) -> None:
     submit(page, page.locator("#board").get_by_role("button", name="Color"))
     shown(page, "Ana to play")
     for who, cracker, cell in (
-        ("Ana", "red circle", "1,0"),
-        ("Bo", "blue circle", "0,1"),
-        ("Ana", "red square", "2,0"),
-        ("Bo", "blue square", "1,1"),
-        ("Ana", "red triangle", "3,0"),
+        ("Ana", "red circle", "[1, 0]"),
+        ("Bo", "blue circle", "[0, 1]"),
+        ("Ana", "red square", "[2, 0]"),
+        ("Bo", "blue square", "[1, 1]"),
+        ("Ana", "red triangle", "[3, 0]"),
     ):
         shown(page, f"{who} to play")
         with page.expect_navigation():
