@@ -9,6 +9,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from campaigns.stats import CAMPAIGN_STATS, apply_campaign_stats, reset_campaign_stats
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
 from matches.stats_projection import PLAY_STATS, apply_play_stats, reset_play_stats
@@ -90,6 +91,7 @@ def _summaries_write(rows: list[tuple[Any, ...]]) -> None:
 PROJECTORS: dict[str, Callable[[list[store.LogEntry]], None]] = {
     MATCH_SUMMARY: _apply_match_summary,
     PLAY_STATS: apply_play_stats,
+    CAMPAIGN_STATS: apply_campaign_stats,
 }
 
 
@@ -150,4 +152,6 @@ def projection_reset(name: str = MATCH_SUMMARY) -> None:
         )
     elif name == PLAY_STATS:
         reset_play_stats()
+    elif name == CAMPAIGN_STATS:
+        reset_campaign_stats()
     ProjectionCheckpoint.objects.filter(name=name).delete()

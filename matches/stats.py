@@ -421,7 +421,11 @@ def game_dashboard(*, user: UserLike, game: str, f: StatsFilter) -> dict[str, An
         ruleset = get_ruleset(game)
     except UnknownGame:
         raise NotFound(f"No game '{game}'.") from None
-    return _memo("game", user, f, game, lambda: _game_figures(ruleset, user, game, f))
+    figures = _memo("game", user, f, game, lambda: _game_figures(ruleset, user, game, f))
+    from campaigns.stats import campaign_figures  # campaigns build on matches: imported when needed
+
+    campaigns = campaign_figures(user=user, match_game=game, f=f)  # its own read model: not kept in the memo
+    return figures if campaigns is None else {**figures, "campaigns": campaigns}
 
 
 def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> dict[str, Any]:
@@ -453,6 +457,7 @@ def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> di
         "length": {"moves": _spread(plays.filter(moves__gt=0), "moves"), "minutes": _spread(plays, "minutes")},
         "scores": _histogram(results.exclude(score=None), "score"),
         "insights": dict(insights),
+        "insight_figures": {k: counted_spread(v) for k, v in insights.items() if k in ruleset.numeric_insights},
         "top_players": players_table(user=user, f=f, limit=10),
     }
 
@@ -506,6 +511,50 @@ def _histogram(qs: QuerySet[Any], column: str, bins: int = 8) -> dict[str, Any]:
     )
     buckets = [{"from": round(e, 1), "to": round(e + width, 1), "count": counts[f"b{i}"]} for i, e in enumerate(edges)]
     return {**summary, "buckets": buckets}
+
+
+def counted_spread(counts: dict[str, int], bins: int = 8) -> dict[str, Any]:
+    """The spread of a numeric insight from its tally (value → how many times): count, mean, median, min, max
+    and buckets like :func:`_histogram`'s (one per value when at most ``bins`` values fit the range)."""
+    pairs = sorted((float(v), n) for v, n in counts.items() if _is_number(v))
+    count = sum(n for _, n in pairs)
+    if not count:
+        return {"count": 0, "mean": None, "median": None, "min": None, "max": None, "buckets": []}
+    low, high = pairs[0][0], pairs[-1][0]
+    width = max(math.ceil((high - low + 1) / bins), 1)
+    edges = [low + i * width for i in range(bins) if low + i * width <= high]
+    buckets = [
+        {
+            "from": _tidy(e),
+            "to": _tidy(e + width),
+            "count": sum(n for v, n in pairs if e <= v < e + width or (i == len(edges) - 1 and v >= e)),
+        }
+        for i, e in enumerate(edges)
+    ]
+    return {
+        "count": count,
+        "mean": round(sum(v * n for v, n in pairs) / count, 1),
+        "median": _tidy(statistics.fmean([_nth(pairs, (count - 1) // 2), _nth(pairs, count // 2)])),
+        "min": _tidy(low),
+        "max": _tidy(high),
+        "buckets": buckets,
+    }
+
+
+def _nth(pairs: list[tuple[float, int]], index: int) -> float:
+    """The ``index``-th value (from 0) of the sorted values that ``pairs`` (value, how many) stand for."""
+    for value, n in pairs:
+        if index < n:
+            return value
+        index -= n
+    return pairs[-1][0]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def games_overview(*, user: UserLike, f: StatsFilter) -> list[dict[str, Any]]:

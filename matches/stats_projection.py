@@ -3,6 +3,7 @@ model of the dashboards. Each batch of the log is handled with a fixed number of
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from datetime import datetime
 from typing import Any
@@ -13,7 +14,8 @@ from matches.models import Match, MatchFact, PlayedMatch, PlayerResult
 from matches.people import player_canonical
 from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
-from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of
+from rulesets.base import Event as GameEvent
+from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of, walk
 
 PLAY_STATS = "play_stats"
 SCORE_SHEET = "scoresheet"  # its matches count per game name (the sheet's title)
@@ -68,7 +70,7 @@ def _derive(
     played_at = match.played_at or (log[0][3] if log else match.created_at)
     winners = [] if outcome.draw else sorted(outcome.winners)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
-    insight = _facts(ruleset, SPECTATOR.state(ruleset, state))  # stats are read by anyone
+    insight = _facts(ruleset, SPECTATOR.state(ruleset, state), match, log)  # stats are read by anyone
     title = str((match.stream.options or {}).get("title") or "").strip() if match.game == SCORE_SHEET else ""
     common = {
         "game": match.game, "title": title[:120], "is_public": match.is_public, "owner_id": match.owner_id,
@@ -126,11 +128,18 @@ def _minutes(match: Match, moves: list[tuple[int | None, datetime]]) -> int | No
     return max(1, round((moves[-1][1] - moves[0][1]).total_seconds() / 60))
 
 
-def _facts(ruleset: Any, state: dict[str, Any]) -> dict[str, Any]:
-    try:
-        return ruleset.insights(state)
-    except Exception:  # insights are extras: a ruleset bug must not stop the projector
-        return {}
+def _facts(
+    ruleset: Any, state: dict[str, Any], match: Match, log: list[tuple[int, str, int | None, datetime, Any]]
+) -> dict[str, Any]:
+    """The ruleset's insights of the final (spectator's) state, then those it draws from replaying the log.
+    Insights are extras: a ruleset bug in them must not stop the projector (that part is left out)."""
+    facts: dict[str, Any] = {}
+    with contextlib.suppress(Exception):
+        facts.update(ruleset.insights(state))
+    events = ((version, GameEvent(type_, seat, data)) for version, type_, seat, _, data in log)
+    with contextlib.suppress(Exception):
+        facts.update(ruleset.log_insights(walk(ruleset, match.stream.options or {}, match.stream.seat_count, events)))
+    return facts
 
 
 def reset_play_stats() -> None:
