@@ -11,9 +11,9 @@ from django.db.models import Q, QuerySet
 
 from campaigns.models import Campaign, CampaignAdventure
 from matches import store
-from matches.models import Event as EventRow
 from matches.selectors import UserLike
 from matches.stats import StatsFilter, _bounds
+from matches.stats_projection import logs_upto
 from rulesets import get_ruleset
 from rulesets.base import Event
 from rulesets.replay import walk
@@ -34,18 +34,11 @@ def apply_campaign_stats(entries: list[store.LogEntry]) -> None:
     if not campaigns:
         return
     CampaignAdventure.objects.filter(campaign__in=campaigns).delete()
-    logs: dict[int, list[tuple[int, Event, datetime]]] = defaultdict(list)
-    rows = (
-        EventRow.objects.filter(stream_id__in=[c.stream_id for c in campaigns])
-        .order_by("stream_id", "version")
-        .values_list("stream_id", "version", "type", "seat", "data", "recorded_at")
-    )
-    for stream_id, version, type_, seat, data, at in rows.iterator(chunk_size=5000):
-        if version <= last[stream_id]:
-            logs[stream_id].append((version, Event(type_, seat, data), at))
+    logs = logs_upto({c.stream_id: last[c.stream_id] for c in campaigns})
     out: list[CampaignAdventure] = []
     for campaign in campaigns:
-        out.extend(_adventures(campaign, logs[campaign.stream_id]))
+        entries = [(v, Event(type_, seat, data), at) for v, type_, seat, at, data in logs[campaign.stream_id]]
+        out.extend(_adventures(campaign, entries))
     CampaignAdventure.objects.bulk_create(out, batch_size=2000)
 
 

@@ -39,21 +39,28 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     states = {m.pk: store.position_of_row(m.stream, last[m.stream_id]).state for m in matches}
     # only finished matches have rows: games still in progress cost no read of their log
     matches = [m for m in matches if outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
-    logs: dict[int, list[tuple[int, str, int | None, datetime, Any]]] = defaultdict(list)
-    rows = (
-        EventRow.objects.filter(stream_id__in=[m.stream_id for m in matches])
-        .order_by("stream_id", "version")
-        .values_list("stream_id", "version", "type", "seat", "recorded_at", "data")
-    )
-    for stream_id, version, type_, seat, at, data in rows.iterator(chunk_size=5000):
-        if version <= last[stream_id]:
-            logs[stream_id].append((version, type_, seat, at, data))
+    logs = logs_upto({m.stream_id: last[m.stream_id] for m in matches})
     played, results, facts = [], [], []
     for match in matches:
         _derive(match, states[match.pk], logs[match.stream_id], played, results, facts)
     PlayedMatch.objects.bulk_create(played)
     PlayerResult.objects.bulk_create(results, batch_size=2000)
     MatchFact.objects.bulk_create(facts, batch_size=2000)
+
+
+def logs_upto(last: dict[int, int]) -> dict[int, list[tuple[int, str, int | None, datetime, Any]]]:
+    """Each stream's entries ``(version, type, seat, recorded_at, data)`` up to its version in ``last``, oldest
+    first, read in one query."""
+    logs: dict[int, list[tuple[int, str, int | None, datetime, Any]]] = defaultdict(list)
+    rows = (
+        EventRow.objects.filter(stream_id__in=list(last))
+        .order_by("stream_id", "version")
+        .values_list("stream_id", "version", "type", "seat", "recorded_at", "data")
+    )
+    for stream_id, version, type_, seat, at, data in rows.iterator(chunk_size=5000):
+        if version <= last[stream_id]:
+            logs[stream_id].append((version, type_, seat, at, data))
+    return logs
 
 
 def _derive(

@@ -196,7 +196,7 @@ class SaltAndBones(Ruleset):
         ending = "Exhaustion" if result.get("reason", "").startswith("Exhaustion") else "0 Health"
         return {"decided by": ending, "rounds": state.get("round")}
 
-    numeric_insights = frozenset({DAMAGE_PER_COMBAT})
+    numeric_insights = frozenset({DAMAGE_PER_COMBAT, "rounds"})
 
     def log_insights(self, steps: Iterable[tuple[Event, State, State]]) -> dict[str, Any]:
         """Replaying the log: the damage dealt in each combat, whether a Second Wind happened, and whether
