@@ -73,19 +73,19 @@ def _ready(*seats: int) -> list[tuple[str, int, dict[str, object]]]:
 # a Salt & Bones duel won by a chained Quick Cut, one won after a Second Wind, and a quick Bone Wars game with
 # patron switches (Ana 3, Bo 1).
 INSIGHT_DEMOS: list[tuple[str, str, dict[str, object], list[tuple[str, int | None, dict[str, object]]]]] = [
-    ("salt-and-bones", "Demo: Salt & Bones, won by a Chain", {"starting_health": 6}, [
+    ("salt-and-bones", "Salt & Bones: won by a Chain", {"starting_health": 6}, [
         _flip([0, 1]), _draw(0, 7), _draw(1, 7), *_ready(0, 1), _hit(0, "Slash", [2, 2], [2, 3]),
         ("disengaged", 1, {}),
         _flip([5, 1]), _draw(0, 1), _draw(1, 0), *_ready(0, 1), _hit(0, "Feint", [2, 2], [2, 3]),
         _hit(0, "Quick Cut", [1, 3], [0, 3]), _hit(1, "Slash", [3, 2], [4, 2]), ("disengaged", 0, {}),
     ]),
-    ("salt-and-bones", "Demo: Salt & Bones, after a Second Wind", {"starting_health": 4}, [
+    ("salt-and-bones", "Salt & Bones: after a Second Wind", {"starting_health": 4}, [
         _flip([0, 1]), _draw(0, 7), _draw(1, 7), *_ready(0, 1), _hit(0, "Heavy Blow", [2, 2], [2, 3]),
         _hit(1, "Heavy Blow", [3, 3], [3, 2]), ("disengaged", 0, {}),
         _flip([5, 1]), _draw(1, 1), _draw(0, 1), *_ready(1, 0), _hit(1, "Slash", [2, 2], [2, 3]),
         ("disengaged", 0, {}),
     ]),
-    ("bone-wars", "Demo: Bone Wars, a quick game", {}, [
+    ("bone-wars", "Bone Wars: a quick game", {}, [
         ("passed", 0, {"patron": "cope"}), ("passed", 1, {"patron": "cope"}),
         ("card_played", 0, {"card": {"kind": "team", "name": "Crew", "cost": 0}}), ("patron_flipped", 0, {}),
         ("loyalty_gained", 0, {"amount": 2}), ("paper_published", 0, {"side": "marsh"}), ("turn_ended", 0, {}),
