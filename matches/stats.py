@@ -286,10 +286,16 @@ def _tallies(user: UserLike, f: StatsFilter, monthly: dict[str, bool], players: 
         if by_month:  # one query for both: the month where it is asked for, else 0
             month = Case(When(kind__in=by_month, then=F("month")), default=Value(0)) if flat else F("month")
             base, dims = base.annotate(month_=month), [*dims, "month_"]
-        for row in base.filter(where).values_list(*dims).annotate(n_=Sum("n"), won_=Sum("won"), drawn_=Sum("drawn")):
-            got = dict(zip(dims, row, strict=False))
-            got["month"] = got.pop("month_", 0)
-            _count(out, got, *row[-3:])
+        # each row's key in the order of _DIMS and the month: a column's position, or its constant for the kinds
+        where_in = {d: i for i, d in enumerate(dims)}
+        constants = {**_NONE, "game": "", "title": "", "month_": 0}
+        pick = [(where_in.get(d), constants.get(d)) for d in (*_DIMS, "month_")]
+        summed = base.filter(where).values_list(*dims).annotate(n_=Sum("n"), won_=Sum("won"), drawn_=Sum("drawn"))
+        for row in summed:
+            c = out[tuple(row[i] if i is not None else const for i, const in pick)]
+            c[0] += row[-3]
+            c[1] += row[-2]
+            c[2] += row[-1]
     if rows is not None:
         _row_tallies(out, rows, monthly, players)
     return _listed(out)
@@ -466,7 +472,22 @@ class PlayerDashboard:
     head_to_head: list[dict[str, Any]] = field(default_factory=list)
     favourite_games: list[dict[str, Any]] = field(default_factory=list)
     first_player: dict[str, Any] = field(default_factory=dict)
-    recent: list[Match] = field(default_factory=list)
+    recent_ids: list[int] = field(default_factory=list)  # the latest matches, newest first
+    _recent: list[Match] | None = field(default=None, repr=False)
+
+    @property
+    def recent(self) -> list[Match]:
+        """The latest matches with their seats and summaries, read when first asked for (the API answers
+        their ids only)."""
+        if self._recent is None:
+            found = (
+                Match.objects.filter(pk__in=self.recent_ids)
+                .select_related("summary", "owner")
+                .prefetch_related("seats__player")
+            )
+            order = {pk: i for i, pk in enumerate(self.recent_ids)}
+            self._recent = sorted(found, key=lambda m: order[m.pk])
+        return self._recent
 
     def to_dict(self) -> dict[str, Any]:
         main = self.players[0]
@@ -480,7 +501,7 @@ class PlayerDashboard:
             "head_to_head": self.head_to_head,
             "favourite_games": self.favourite_games,
             "first_player": self.first_player,
-            "recent": [m.pk for m in self.recent],
+            "recent": list(self.recent_ids),
         }
 
 
@@ -518,16 +539,9 @@ def _month_label(month: int) -> str:
 def _dashboard(players: list[Player], mine: QuerySet[PlayerResult], user: UserLike, f: StatsFilter) -> PlayerDashboard:
     ids = ",".join(str(p.pk) for p in players)
     figures = _memo("player", user, f, ids, lambda: _figures(players, mine, user, f))
-    board = PlayerDashboard(players=players, overall=Record(**figures["overall"]))
+    board = PlayerDashboard(players=players, overall=Record(**figures["overall"]), recent_ids=figures["recent"])
     for name in ("by_game", "by_month", "streaks", "head_to_head", "favourite_games", "first_player"):
         setattr(board, name, figures[name])
-    recent = (
-        Match.objects.filter(pk__in=figures["recent"])
-        .select_related("summary", "owner")
-        .prefetch_related("seats__player")
-    )
-    order = {pk: i for i, pk in enumerate(figures["recent"])}
-    board.recent = sorted(recent, key=lambda m: order[m.pk])
     return board
 
 
@@ -539,13 +553,14 @@ def _figures(players: list[Player], mine: QuerySet[PlayerResult], user: UserLike
     games: dict[tuple[str, str], Record] = defaultdict(Record)
     months: dict[int, dict[str, int]] = defaultdict(dict)
     opponents: dict[int, Record] = defaultdict(Record)
+    names: dict[str, str] = {}
     for t in _tallies(user, f, {"player": True, "pair": False}, players=ids):
         if t.kind == "player":
             totals.tally(t)
             games[(t.game, t.title)].tally(t)
             if t.started:
                 first.tally(t)
-            name = t.title or _game_name(t.game)  # keyed by the game's name (a score sheet's own title)
+            name = t.title or names.setdefault(t.game, _game_name(t.game))  # a score sheet by its own title
             months[t.month][name] = months[t.month].get(name, 0) + t.n
         elif t.other not in ids:
             opponents[t.other].tally(t)
