@@ -149,6 +149,9 @@ CELERY_BEAT_SCHEDULE = {
 # Minimum seconds between two projector wake-ups sent by one process (appends in between are covered
 # by the wake-up already queued, which runs after its countdown).
 CHRONICLE_WAKE_WINDOW = float(os.environ.get("CHRONICLE_WAKE_WINDOW", "0.25"))
+# A transaction left open in this database holds the global-log reader back (its rows could be events); events
+# held back longer than this (seconds) are projected per stream meanwhile (matches.projections; 0: never).
+CHRONICLE_PROJECTOR_STALL_BOUND = float(os.environ.get("CHRONICLE_PROJECTOR_STALL_BOUND", "2"))
 # /healthz says "degraded" when the oldest event the projector has not read is older than this (seconds)
 CHRONICLE_HEALTH_MAX_LAG = float(os.environ.get("CHRONICLE_HEALTH_MAX_LAG", "60"))
 

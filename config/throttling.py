@@ -2,10 +2,10 @@
 
 DRF's ``SimpleRateThrottle`` keeps each client's request timestamps in the cache: a read and a write per
 request, each unpickling and pickling the whole history (up to a minute of requests), plus a fresh Redis
-client object per cache call. Here a request costs one pipelined round trip on a client kept per process:
-``INCR`` this window's counter, set its expiry, ``GET`` the previous window's counter; the estimate
-``previous × (1 − elapsed/duration) + current`` (the sliding-window approximation) is compared with the
-limit. A refused request gives its count back, so refusals do not use up the budget.
+client object per cache call. Here a request costs one round trip on a client kept per process: one Lua
+script (``EVALSHA``) increments this window's counter, sets its expiry and reads the previous window's
+counter; the estimate ``previous × (1 − elapsed/duration) + current`` (the sliding-window approximation) is
+compared with the limit. A refused request gives its count back, so refusals do not use up the budget.
 
 Where the cache is not Redis (the embedded default) or Redis cannot be reached, the DRF throttle behind it
 decides, through the cache (which degrades to per-process counters on an outage; see ``config.cache``).
@@ -51,6 +51,23 @@ def redis_client() -> Any | None:
     return client
 
 
+# INCR this window's counter, (re)set its expiry, read the previous window's: one command, one round trip.
+_COUNT = """
+local current = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return {current, redis.call('GET', KEYS[2])}
+"""
+_scripts: dict[int, Any] = {}
+
+
+def _count_script(client: Any) -> Any:
+    """The counting script registered on ``client`` (sent by its SHA; loaded again if the server lost it)."""
+    script = _scripts.get(id(client))
+    if script is None:
+        script = _scripts[id(client)] = client.register_script(_COUNT)
+    return script
+
+
 def window_hit(key: str, limit: int, duration: float, now: float | None = None) -> tuple[bool, float] | None:
     """Count one request for ``key``; ``(allowed, seconds to wait if refused)``, or None without Redis."""
     global _down_until
@@ -62,11 +79,7 @@ def window_hit(key: str, limit: int, duration: float, now: float | None = None) 
     elapsed = now - window * duration
     current_key, previous_key = f"rl:{key}:{window}", f"rl:{key}:{window - 1}"
     try:
-        pipe = client.pipeline(transaction=False)
-        pipe.incr(current_key)
-        pipe.expire(current_key, int(duration * 2) + 1)
-        pipe.get(previous_key)
-        current, _, previous = pipe.execute()
+        current, previous = _count_script(client)(keys=[current_key, previous_key], args=[int(duration * 2) + 1])
     except Exception as exc:  # unreachable or failing Redis: the cache-backed throttle decides meanwhile
         _down_until = time.monotonic() + RETRY_SECONDS
         logger.warning("rate-limit counters unreachable (%s: %s); falling back", type(exc).__name__, exc)
