@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 from campaigns import selectors as campaign_selectors
 from campaigns import services as campaign_services
 from campaigns.services import BatchRefused
+from config.text import spreadsheet_safe
 from frontend import stream_views
 from frontend.charts import gold_chart, gp_text
 from frontend.forms import (
@@ -564,13 +565,6 @@ campaign_history = stream_views.history_view(
 )  # the log as a timeline, voided entries struck through, each linked to the sheet then
 
 
-def _csv_cell(value: Any) -> Any:
-    """Text that a spreadsheet would run as a formula is quoted with a leading apostrophe."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
 def campaign_sheet_csv(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Every hero as CSV (active first, then retired): a row per item, or one row for a hero without items.
 
@@ -585,12 +579,14 @@ def campaign_sheet_csv(request: HttpRequest, campaign_id: int) -> HttpResponse:
     heroes = [(h, "active") for h in loaded.sheet.get("heroes", [])]
     heroes += [(h, "retired") for h in loaded.sheet.get("retired_heroes", [])]
     for hero, status in heroes:
-        base = [_csv_cell(hero["name"]), status, _csv_cell(hero["class"]), hero["level"], hero["gold"]]
+        base = [spreadsheet_safe(hero["name"]), status, spreadsheet_safe(hero["class"]), hero["level"], hero["gold"]]
         if not hero["items"]:
             writer.writerow([*base, "", "", ""])
         for item in hero["items"]:
             buy, sell = item.get("buy"), item.get("sell")
-            writer.writerow([*base, _csv_cell(item["name"]), "" if buy is None else buy, "" if sell is None else sell])
+            writer.writerow(
+                [*base, spreadsheet_safe(item["name"]), "" if buy is None else buy, "" if sell is None else sell]
+            )
     return response
 
 

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_POST
 
 from campaigns import series as series_services
 from campaigns import series_selectors as selectors
+from config.text import spreadsheet_safe
 from frontend import stream_views
-from frontend.campaign_views import _csv_cell
 from frontend.charts import points_chart
 from frontend.forms import int_or_none, record_or_rerender
 from frontend.selectors import last_undoable_version
@@ -152,7 +152,7 @@ def series_csv(request: HttpRequest, series_id: int) -> HttpResponse:
     writer.writerow(["rank", "player", "played", "wins", "points", "total_score", "best_score"])
     for rank, r in _ranked(table.rows):
         best = "" if r.best_score is None else r.best_score
-        writer.writerow([rank, _csv_cell(r.player), r.played, r.wins, r.points, r.total_score, best])
+        writer.writerow([rank, spreadsheet_safe(r.player), r.played, r.wins, r.points, r.total_score, best])
     return response
 
 

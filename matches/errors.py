@@ -72,12 +72,17 @@ class VersionConflict(DomainError):
     status_code = 409
     code = "version_conflict"
 
-    def __init__(self, current_version: int, expected_version: int | None = None) -> None:
-        detail = f"The match has moved on to version {current_version}"
+    def __init__(self, current_version: int, expected_version: int | None = None, noun: str = "match") -> None:
+        detail = f"The {noun} has moved on to version {current_version}"
         if expected_version is not None:
             detail += f" (you expected {expected_version})"
         super().__init__(detail + "; reload and try again.")
         self.current_version = current_version
+        self.expected_version = expected_version
+
+    def of(self, noun: str) -> VersionConflict:
+        """The same conflict told of a ``noun`` ("campaign", "series") instead of a match."""
+        return VersionConflict(self.current_version, self.expected_version, noun)
 
     def body(self) -> dict[str, Any]:
         return {"code": self.code, "detail": self.detail, "current_version": self.current_version}

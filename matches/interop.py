@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from config.text import spreadsheet_safe
 from matches.errors import DomainError, InvalidInput
 from matches.models import Match, Seat
 from rulesets import all_rulesets, get_ruleset
@@ -188,16 +189,15 @@ def bgg_csv(*, owner: AbstractBaseUser) -> str:
                 "1" if row["winner"] else "0",
             ]
             people.append("/".join(fields))
-        writer.writerow(
-            [
-                play["playDate"][:10],
-                game["name"],
-                game["bggId"] or "",
-                play["durationMin"] or "",
-                places.get(play["locationRefId"], ""),
-                ";".join(people),
-            ]
-        )
+        row = [
+            play["playDate"][:10],
+            game["name"],
+            game["bggId"] or "",
+            play["durationMin"] or "",
+            places.get(play["locationRefId"], ""),
+            ";".join(people),
+        ]
+        writer.writerow([spreadsheet_safe(cell) for cell in row])
     return buf.getvalue()
 
 

@@ -19,7 +19,7 @@ from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 
 from matches import store
-from matches.errors import NotAllowed, NotFound, RuleBroken
+from matches.errors import NotAllowed, NotFound, RuleBroken, VersionConflict
 from matches.selectors import LogLine, UserLike, can_record, can_view, stream_log
 from matches.visibility import viewer_for
 from rulesets.replay import EVENT_VOIDED
@@ -167,6 +167,8 @@ def stream_record(
             )  # fmt: skip
         except RuleBroken as refused:  # rulesets speak of seats; the table hears names
             raise refused.named(spec.seat_names(obj)) from None
+        except VersionConflict as conflict:  # the store speaks of matches; say what moved on
+            raise conflict.of(spec.noun) from None
         for hook in _AFTER_RECORD.get(spec.name, []):
             hook(obj, user, result)
         return result

@@ -21,6 +21,7 @@ class SaltAndBones(Ruleset):
     seats = (2,)
     version = 3
     rulebook = "salt-and-bones.txt"
+    describe_uses_state = True  # a targeted card is named from the state it was played on
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
 
@@ -141,7 +142,8 @@ class SaltAndBones(Ruleset):
             return TurnInfo(seats=(turn,), phase=phase, prompt="disengage (no Attack card can be played).")
         return TurnInfo(seats=(turn,), phase=phase, prompt="play an Attack card or disengage.")
 
-    def describe(self, event: Event, seat_names: list[str]) -> str:
+    def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
+        """One sentence; with ``before`` (the state the entry was played on) a targeted card is named."""
         seat = event.seat
         who = seat_ref(seat) if seat is not None and 0 <= seat <= 1 else "The table"
         d = event.data
@@ -167,10 +169,10 @@ class SaltAndBones(Ruleset):
         if kind == "strategy_card_played":
             target = d.get("target")
             if isinstance(target, dict) and "instance" in target:
-                on = f" of card {target['card']}" if "card" in target else ""
+                on = f" of {_card_ref(before, seat, target, field=True)}" if "card" in target else ""
                 return f"{who} played {d.get('card')} against damage instance {target['instance']}{on}."
             if isinstance(target, dict) and "card" in target:
-                return f"{who} played {d.get('card')} against card {target['card']}."
+                return f"{who} played {d.get('card')} against {_card_ref(before, seat, target, field=False)}."
             if target in ("chain", "instinct"):
                 return f"{who} played {d.get('card')} against the opponent's {'Chain' if target == 'chain' else 'INSTINCT'} card."
             return f"{who} played {d.get('card')}."
@@ -213,6 +215,34 @@ class SaltAndBones(Ruleset):
                 f"{', '.join(auto_instincts)} triggers, record it as a played INSTINCT card."
             )
         return out
+
+
+def _card_ref(before: State | None, seat: int | None, target: dict[str, Any], *, field: bool) -> str:
+    """ "card N" named from ``before``: "Heavy Blow (card 4)"; just "card N" when it cannot be told.
+
+    ``field``: the number is an Attack card on the Field Board (a damage-instance target); otherwise it is
+    what a Condescend names (the opponent's Chain card, or an INSTINCT it played or that triggered).
+    """
+    uid = target.get("card")
+    plain = f"card {uid}"
+    if before is None or seat not in (0, 1) or not isinstance(uid, int):
+        return plain
+    try:
+        if field:
+            return f"{E.field_card(before, uid)['name']} ({plain})"
+        hit = E.card_negation_target(before, seat, target)
+    except (KeyError, TypeError):
+        return plain
+    if hit is None:
+        return plain
+    window = before["combat"]["window"]
+    if hit["kind"] == "chain":
+        name = E.field_card(before, uid)["name"]
+    elif hit["kind"] == "reaction":
+        name = window["reactions"][hit["index"]]["card"]
+    else:
+        name = next(t["card"] for t in window["triggered"] if t["uid"] == uid)
+    return f"{name} ({plain})"
 
 
 RULESET = SaltAndBones()

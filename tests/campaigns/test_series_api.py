@@ -152,6 +152,7 @@ def test_versions_idempotency_conflicts_and_the_log(api, owner):
     assert again.status_code == 201 and again.json()["version"] == 1 and again["Idempotent-Replayed"] == "true"
     stale = add(api, sid, m2.pk, expected_version=0)
     assert stale.status_code == 409 and stale.json()["current_version"] == 1
+    assert stale.json()["detail"] == "The series has moved on to version 1 (you expected 0); reload and try again."
     assert add(api, sid, m2.pk, expected_version=1).json()["version"] == 2
     log = api.get(f"/api/series/{sid}/events/").json()
     assert [(e["version"], e["type"], e["data"]["match"]) for e in log] == [

@@ -208,3 +208,16 @@ def test_bgg_csv_has_one_row_per_play(api):
     )
     assert first["players"] == "Ana/1/72/1/1;Bo//61/1/0"
     assert rows[1]["players"].startswith("Ana//70/0/1;Bo//70/0/1")  # not new any more; a shared win
+
+
+def test_bgg_csv_cells_that_look_like_formulas_stay_text(api):
+    doc = copy.deepcopy(BGSTATS)
+    doc["games"][0]["name"] = '=HYPERLINK("http://x")'
+    doc["players"][0]["name"] = "@Ana"
+    doc["locations"][0]["name"] = "+club"
+    doc["plays"] = doc["plays"][:1]
+    import_(api, doc)
+    rows = list(csv.DictReader(io.StringIO(api.get("/api/export/bgg/").content.decode())))
+    assert rows[0]["game"] == '\'=HYPERLINK("http://x")'
+    assert rows[0]["location"] == "'+club"
+    assert rows[0]["players"] == "'@Ana/1/72/1/1;Bo//61/1/0"

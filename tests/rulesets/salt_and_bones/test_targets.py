@@ -3,6 +3,8 @@ refusals that say what they mean (issue 9)."""
 
 from __future__ import annotations
 
+from rulesets.base import Event
+from rulesets.replay import describe_entry
 from tests.rulesets.salt_and_bones.catalogs import with_automatic_instincts
 
 AUTOMATIC = with_automatic_instincts(3)
@@ -119,3 +121,39 @@ def test_must_disengage_names_the_card_that_forces_it(table) -> None:
         "must_disengage", "attack_card_played", 1, card="Thrust", attack_tile=[3, 2], opportunity_tile=[3, 3]
     )
     assert refusal.message.startswith("Disarm (Seat 0's Attack card) forces you to disengage")
+
+
+# -- history names the card a target number stands for -------------------------------------------------------------
+def test_history_names_the_targeted_cards_from_the_state_they_were_played_on(table, rs) -> None:
+    t = table().to_combat(boards={0: [("instinct", "Condescend")], 1: [("instinct", "Anticipation")]})
+    t.attack(0, "Flourish", [2, 2], [2, 3])
+    flourish = t.on(0)
+    anticipation = Event("strategy_card_played", 1, {"card": "Anticipation", "target": flourish})
+    assert describe_entry(rs, anticipation, ["Anne", "Bart"], t.state) == (
+        f"Bart played Anticipation against damage instance 0 of Flourish (card {flourish['card']})."
+    )
+    t.instinct(1, "Anticipation", flourish)
+    target = t.latest_instinct(1)
+    condescend = Event("strategy_card_played", 0, {"card": "Condescend", "target": target})
+    assert describe_entry(rs, condescend, ["Anne", "Bart"], t.state) == (
+        f"Anne played Condescend against Anticipation (card {target['card']})."
+    )
+    # without the state (or with a number the state does not know) the number alone is said
+    assert describe_entry(rs, condescend, ["Anne", "Bart"]) == f"Anne played Condescend against card {target['card']}."
+    unknown = Event("strategy_card_played", 0, {"card": "Condescend", "target": {"card": 999}})
+    assert describe_entry(rs, unknown, ["Anne", "Bart"], t.state) == "Anne played Condescend against card 999."
+
+
+def test_history_names_a_condescended_chain_card_and_automatic_instinct(table, rs) -> None:
+    t = table(strategy_cards=AUTOMATIC).to_combat(boards={0: [("instinct", "Venom")], 1: [("instinct", "Condescend")]})
+    t.attack(0, "Slash", [2, 2], [2, 3])
+    venom = t.state["combat"]["window"]["triggered"][0]["uid"]
+    event = Event("strategy_card_played", 1, {"card": "Condescend", "target": {"card": venom}})
+    assert (
+        describe_entry(rs, event, ["Anne", "Bart"], t.state) == f"Bart played Condescend against Venom (card {venom})."
+    )
+    strike = t.state["combat"]["window"]["strike"]["card"]
+    event = Event("strategy_card_played", 1, {"card": "Condescend", "target": {"card": strike}})
+    assert (
+        describe_entry(rs, event, ["Anne", "Bart"], t.state) == f"Bart played Condescend against Slash (card {strike})."
+    )
