@@ -54,7 +54,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.TextInputMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.LazyMessageMiddleware",  # Django's, building the storage only when used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.RequestIdMiddleware",
     "config.middleware.DomainErrorPageMiddleware",

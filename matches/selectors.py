@@ -118,9 +118,9 @@ def _match_brief(match_id: int, *, with_state: bool) -> Match | None:
     """One hand-written query for the hot paths: the columns they read, the stream row joined in."""
     stream_cols = _BRIEF_STREAM[with_state]
     sql = _brief_sql(with_state, connection.vendor)
+    if not -(2**63) <= match_id < 2**63:  # no such id (a 64-bit parameter could not even hold it)
+        return None
     if connection.vendor == "postgresql":
-        if not -(2**63) <= match_id < 2**63:  # no such id (a bigint parameter could not even hold it)
-            return None
         row = prepared_fetch(sql, [Int8(match_id)])
     else:
         with connection.cursor() as cursor:
