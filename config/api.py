@@ -17,7 +17,7 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.text import PROBLEM, unstorable_path
-from config.throttling import WindowThrottleMixin
+from config.throttling import WindowThrottle
 from matches.errors import DomainError, InvalidInput
 
 MAX_JSON_DEPTH = 12
@@ -143,12 +143,18 @@ class _SettingsRate:
         return settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get(self.scope)
 
 
-class AnonThrottle(WindowThrottleMixin, _SettingsRate, AnonRateThrottle):
+class AnonThrottle(_SettingsRate, AnonRateThrottle):
     """Requests per minute for anonymous clients, by IP."""
 
 
-class UserThrottle(WindowThrottleMixin, _SettingsRate, UserRateThrottle):
-    """Requests per minute per signed-in user."""
+class UserThrottle(_SettingsRate, UserRateThrottle):
+    """Requests per minute per signed-in user (by IP for anonymous clients, as DRF counts them)."""
+
+
+class ApiThrottle(WindowThrottle):
+    """The API's rate limits: both of the above, counted in one Redis round trip."""
+
+    limits = (AnonThrottle, UserThrottle)
 
 
 def _reject_constant(name: str) -> None:

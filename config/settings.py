@@ -186,10 +186,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 25,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_CLASSES": [
-        "config.api.AnonThrottle",
-        "config.api.UserThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["config.api.ApiThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("CHRONICLE_THROTTLE_ANON", "120/min"),
         "user": os.environ.get("CHRONICLE_THROTTLE_USER", "1200/min"),
