@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from matches.models import Event as EventRow
 from matches.models import Match, MatchSummary, Player, Seat, Stream
@@ -110,6 +111,7 @@ class Timing:
     median_ms: float
     p95_ms: float
     bytes: int
+    queries: int = 0  # SQL statements of one request (a figure the machine's load does not move)
 
 
 def time_get(client: Client, url: str, repeat: int, *, cold: bool = False) -> Timing:
@@ -131,7 +133,11 @@ def time_get(client: Client, url: str, repeat: int, *, cold: bool = False) -> Ti
             raise RuntimeError(f"GET {url} answered {r.status_code}")
         size = len(r.content)
     times.sort()
-    return Timing(url, statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)], size)
+    if cold:
+        cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    return Timing(url, statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)], size, len(queries))
 
 
 def time_call(label: str, fn: Callable[[], Any], repeat: int) -> Timing:

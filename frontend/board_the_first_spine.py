@@ -115,9 +115,7 @@ def board(
     if interactive and turn["phase"] == "actions":
         player = state["players"][seat]
         wanted = request.GET.get("card") or ""
-        for card in state["catalog"].values():
-            if card["origin"] is not None and card["origin"] != player["origin"]:
-                continue  # not in this seat's deck
+        for card in E.deck_cards(state, seat):
             is_picked = card["name"] == wanted and player["hand"] > 0
             hand_cards.append(
                 {
@@ -239,7 +237,7 @@ def board(
         "height": rows * CELL,
         "rows": rows,
         "cols": cols,
-        "grid": [{"x": c * CELL, "y": r * CELL} for r in range(rows) for c in range(cols)],
+        "grid": [{"x": c * CELL, "y": r * CELL, "cell": f"{r},{c}"} for r in range(rows) for c in range(cols)],
         "pieces": pieces,
         "blocked": blocked,
         "players": players,

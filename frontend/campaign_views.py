@@ -28,6 +28,7 @@ from frontend.charts import gold_chart, gp_text
 from frontend.forms import (
     Pick,
     build_inputs,
+    error_sentence,
     int_or_none,
     option_inputs,
     parse_inputs,
@@ -39,7 +40,7 @@ from frontend.forms import (
 from frontend.selectors import last_undoable_version
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
 from matches.selectors import can_record
-from rulesets import EventType, Field, get_ruleset
+from rulesets import EventType, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, event_types_with_meta
 from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, BRIDGE_EVENTS, BRIDGE_FIELDS, TOWN_EVENTS, sale_value
 
@@ -183,7 +184,9 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     )  # fmt: skip
     context["name_error"] = " ".join(context["errors"].get("name", []))
     context["other_errors"] = [
-        f"{k}: {' '.join(v)}" for k, v in context["errors"].items() if k != "name" and not k.startswith("options.")
+        error_sentence({k: v}, ruleset.options_schema)
+        for k, v in context["errors"].items()
+        if k != "name" and not k.startswith("options.")
     ]
     context["campaigns"] = list(campaign_selectors.campaign_list(user=request.user)[:100])
     context["ruleset"] = ruleset
@@ -320,6 +323,7 @@ def campaign_record(request: HttpRequest, campaign_id: int) -> HttpResponse:
         ),
         problem,
         lambda problem, status: campaign_detail(request, campaign_id, problem=problem, status=status),
+        spec.fields,
     )
     if refused:
         return refused
@@ -382,60 +386,65 @@ def campaign_adventure_new(request: HttpRequest, campaign_id: int) -> HttpRespon
 # -- the town phase: several heroes' actions, all or nothing --------------------------------------------
 
 
-def _town_row_values(post: Any, i: int) -> dict[str, str]:
-    p = f"a{i}."
-    return {
-        k: str(post.get(p + k, "") if post is not None else "").strip()
-        for k in ("type", "hero", "to", "item", "gold", "text")
-    }
+def _town_specs(campaign: Any) -> dict[str, EventType]:
+    events = get_ruleset(campaign.game).event_types
+    return {type_: events[type_] for type_, _ in TOWN_ACTIONS}
 
 
-def _town_action(row: dict[str, str], cards: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, str]]:
-    """One row of the town form as an action ``{"type", "data"}`` plus form errors (input key → message)."""
-    errors: dict[str, str] = {}
-    type_ = row["type"]
-    hero = row["hero"]
-    if type_ not in TOWN_LABELS:
-        return {}, {"type": "Choose an action from the list."}
-    if type_ != "shop_revealed" and not hero:
-        errors["hero"] = "Choose the hero." if type_ != "trade_made" else "Choose the hero who gives."
-    gold = 0
-    if row["gold"]:
-        try:
-            gold = int(row["gold"])
-        except ValueError:
-            errors["gold"] = "Enter a whole number."
-    names = [p.strip() for p in row["item"].split(",") if p.strip()]
-    if type_ == "powers_swapped":
-        data: dict[str, Any] = {"hero": hero, "powers": [p.strip() for p in row["text"].split(",") if p.strip()]}
-    elif type_ in ("item_sold", "item_bought"):
-        if not row["item"]:
-            errors["item"] = "Name the item."
-        data = {"hero": hero, "item": row["item"]}
-    elif type_ == "shop_revealed":
-        data = {"cards": cards}
-    elif type_ == "trade_made":
-        if not row["to"]:
-            errors["to"] = "Choose the hero who receives."
-        data = {"from": hero, "to": row["to"], "items": names, "gold": gold}
-    elif type_ == "leveled_up":
-        data = {"hero": hero}
-    else:  # advancement_token_bought
-        if not row["text"]:
-            errors["text"] = "Name the token."
-        if not row["gold"]:
-            errors["gold"] = "Enter the token's cost."
-        data = {"hero": hero, "token": row["text"], "cost": gold}
-    return {"type": type_, "data": data}, errors
+def _town_action_inputs(campaign: Any, loaded: Loaded, i: int, post: Any, errors: dict[str, list[str]]) -> list[Any]:
+    """Row ``i``: one group of inputs per town action, built from the action's schema (``a<i>.<type>.<field>``;
+    the shop's cards are the shared "Shop" block). The page shows only the chosen action's group with
+    ``forms.js``; without it every group is shown, each under its action's name."""
+    groups = []
+    for type_, spec in _town_specs(campaign).items():
+        fields = () if type_ == "shop_revealed" else spec.fields
+        groups.append(
+            {
+                "type": type_,
+                "label": TOWN_LABELS[type_],
+                "inputs": build_inputs(
+                    fields,
+                    f"a{i}.{type_}.",
+                    form="town",
+                    values=post,
+                    errors=errors,
+                    expand=True,
+                    picks=_hero_picks(type_, loaded),
+                    datalists=_form_datalists(type_),
+                    mark_required=False,
+                ),
+            }
+        )
+    return groups
 
 
-def _shop_fields(campaign: Any) -> tuple[Field, ...]:
-    spec: EventType = get_ruleset(campaign.game).event_types["shop_revealed"]
-    return spec.fields
+def _town_rows(campaign: Any, post: Any, count: int) -> tuple[list[tuple[int, dict[str, Any]]], dict[str, list[str]]]:
+    """The rows with an action chosen, as ``(row, {"type", "data"})``, and the form errors by input name."""
+    specs = _town_specs(campaign)
+    cards, errors = parse_inputs(specs["shop_revealed"].fields, post, "shop.", expand=True)
+    shop_errors = errors
+    actions, errors = [], {}
+    for i in range(count):
+        type_ = str(post.get(f"a{i}.type", "") or "")
+        if not type_:
+            continue
+        if type_ not in specs:
+            errors[f"a{i}.type"] = ["Choose an action from the list."]
+            continue
+        if type_ == "shop_revealed":
+            data, errs = cards, shop_errors
+        else:
+            data, errs = parse_inputs(specs[type_].fields, post, f"a{i}.{type_}.", expand=True, picks=HERO_LISTS)
+        errors.update(errs)
+        actions.append((i, {"type": type_, "data": data}))
+    return actions, errors
 
 
 def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The town phase as one form: each row one hero's action; checked and recorded all or nothing."""
+    """The town phase as one form: each row one hero's action; checked and recorded all or nothing.
+
+    "More rows" posts the form back with ``more`` set: it is drawn again, with what was typed, and four more
+    rows; nothing is recorded."""
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     if not can_record(request.user, campaign):
         raise NotAllowed("Only the campaign's owner and the recorders they named may record town actions.")
@@ -443,44 +452,36 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
     count = int_or_none((post or request.GET).get("rows")) or TOWN_ROWS
     count = max(1, min(count, TOWN_ROWS_MAX))
     problem: dict[str, Any] = {}
-    row_errors: dict[int, dict[str, str]] = {}
+    errors: dict[str, list[str]] = {}
     refused_row: int | None = None
-    shop_errors: dict[str, list[str]] = {}
     status = 200
-    if post is not None:
-        cards_data, shop_errors = parse_inputs(_shop_fields(campaign), post, "shop.", expand=True)
-        actions, rows_used = [], []
-        for i in range(count):
-            row = _town_row_values(post, i)
-            if not row["type"]:
-                continue
-            action, errs = _town_action(row, cards_data.get("cards", []))
-            if errs:
-                row_errors[i] = errs
-            actions.append(action)
-            rows_used.append(i)
-        uses_shop = any(a.get("type") == "shop_revealed" for a in actions)
-        if not actions:
+    if post is not None and post.get("more"):
+        count = min(count + 4, TOWN_ROWS_MAX)
+    elif post is not None:
+        rows_used, errors = _town_rows(campaign, post, count)
+        if not rows_used and not errors:
             problem["detail"] = "Choose at least one action."
-        elif row_errors or (uses_shop and shop_errors):
+        elif errors:
             problem["detail"] = "Please correct the highlighted fields; nothing was recorded."
         else:
             try:
                 results = campaign_services.campaign_events_record_batch(
-                    campaign=campaign, user=request.user, actions=actions,
+                    campaign=campaign, user=request.user, actions=[a for _, a in rows_used],
                     **recording_guards(request),
                 )  # fmt: skip
             except BatchRefused as exc:
-                refused_row = rows_used[exc.index] if 0 <= exc.index < len(rows_used) else None
+                refused_row, action = rows_used[exc.index] if 0 <= exc.index < len(rows_used) else (None, {})
                 problem, status = problem_from(exc.error, problem)
                 if refused_row is not None:
-                    label = TOWN_LABELS.get(actions[exc.index]["type"], "")
-                    problem["action"] = f"Action {refused_row + 1} ({re.sub(r'^[0-9]+[.] *', '', label)})"
+                    label = re.sub(r"^[0-9]+[.] *", "", TOWN_LABELS[action["type"]])
+                    problem["action"] = f"Action {refused_row + 1} ({label})"
                     problem["action_n"] = refused_row + 1
-                    if actions[exc.index]["type"] == "shop_revealed":
-                        shop_errors = {k.replace("data.", "shop.", 1): v for k, v in problem.get("errors", {}).items()}
-                    elif problem.get("errors"):
-                        row_errors[refused_row] = {"type": " ".join(" ".join(v) for v in problem["errors"].values())}
+                    found = problem.get("errors", {})
+                    if found:  # the schema's paths (data.hero) on the row's inputs, in the form's words
+                        fields = _town_specs(campaign)[action["type"]].fields
+                        problem["detail"] = f"Please correct: {error_sentence(found, fields)}"
+                        prefix = "shop." if action["type"] == "shop_revealed" else f"a{refused_row}.{action['type']}."
+                        errors = {prefix + k.removeprefix("data."): v for k, v in found.items()}
             except DomainError as exc:
                 problem, status = problem_from(exc, problem)
             else:
@@ -493,19 +494,20 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
     loaded = _load(campaign, None)
     rows = []
     for i in range(count):
-        values = _town_row_values(post, i)
+        chosen = str(post.get(f"a{i}.type", "") or "") if post is not None else ""
         rows.append(
             {
                 "index": i,
                 "n": i + 1,
                 "prefix": f"a{i}.",
-                "values": values,
-                "errors": row_errors.get(i, {}),
+                "type": chosen,
+                "type_error": " ".join(errors.get(f"a{i}.type", [])),
+                "has_error": any(k.startswith(f"a{i}.") for k in errors),
                 "refused": refused_row == i,
-                "to_choices": _with_typed(loaded.active_names, values["to"]),
-                "hero_choices": _with_typed(loaded.active_names, values["hero"]),
+                "groups": _town_action_inputs(campaign, loaded, i, post, errors),
             }
         )
+    shop_fields = _town_specs(campaign)["shop_revealed"].fields
     context = {
         "campaign": campaign,
         "loaded": loaded,
@@ -513,21 +515,15 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "display": loaded.state.get("display", []),
         "rows": rows,
         "row_count": count,
-        "more_rows": min(count + 4, TOWN_ROWS_MAX),
+        "can_add_rows": count < TOWN_ROWS_MAX,
         "actions": TOWN_ACTIONS,
-        "shop_inputs": build_inputs(
-            _shop_fields(campaign), "shop.", form="town", values=post, errors=shop_errors, expand=True
-        ),
-        "shop_open": bool(shop_errors) or any(r["values"]["type"] == "shop_revealed" for r in rows),
+        "shop_inputs": build_inputs(shop_fields, "shop.", form="town", values=post, errors=errors, expand=True),
+        "shop_open": any(k.startswith("shop.") for k in errors) or any(r["type"] == "shop_revealed" for r in rows),
         "problem": problem,
         "datalists": _datalists(loaded),
         "idempotency_key": uuid.uuid4().hex,
     }
     return render(request, "frontend/campaigns/town.html", context, status=status)
-
-
-def _with_typed(names: list[str], typed: str) -> list[str]:
-    return [*names, typed] if typed and typed not in names else list(names)
 
 
 # -- the gold ledger, the history, exports --------------------------------------------------------------

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from frontend.forms import int_or_none, parse_value
+from frontend.forms import error_sentence, int_or_none, parse_value
 from matches import catalogs
 from matches.errors import InvalidInput
 from matches.models import Catalog
@@ -296,8 +296,11 @@ def form_from_post(game: str, post: Any) -> tuple[list[Table], list[Group], dict
     return tables, groups, data, bad
 
 
-def attach_errors(tables: list[Table], groups: list[Group], errors: dict[str, list[str]]) -> list[str]:
-    """Put each service error next to its row / input; returns the ones that belong to no input."""
+def attach_errors(
+    tables: list[Table], groups: list[Group], errors: dict[str, list[str]], fields: tuple[Field, ...] = ()
+) -> list[str]:
+    """Put each service error next to its row / input; returns the ones that belong to no input, in the words
+    of ``fields`` (the catalog's)."""
     loose: list[str] = []
     by_key = {t.key: t for t in tables}
     group_by_key = {g.key: g for g in groups}
@@ -327,7 +330,7 @@ def attach_errors(tables: list[Table], groups: list[Group], errors: dict[str, li
         elif path in group_by_key:
             group_by_key[path].error = (group_by_key[path].error + " " + text).strip()
         else:
-            loose.append(text if path in ("data", "name") else f"{path}: {text}")
+            loose.append(text if path in ("data", "name") else error_sentence({path: [text]}, fields))
     return loose
 
 
@@ -401,7 +404,7 @@ def catalog_edit(request: HttpRequest, catalog_id: int) -> HttpResponse:
                 catalogs.catalog_update(catalog, request.user, name=name, data=data)
             except InvalidInput as exc:
                 name_error = " ".join(exc.errors.pop("name", []))
-                errors = attach_errors(tables, groups, exc.errors)
+                errors = attach_errors(tables, groups, exc.errors, catalogs.catalog_fields(catalog.game))
             else:
                 messages.success(request, "Catalog saved. Matches created from it before keep their own copy.")
                 return redirect("catalog-edit", catalog_id=catalog.pk)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django import forms
@@ -42,7 +42,7 @@ class Input:
     name: str  # the POST name
     id: str
     label: str
-    widget: str  # text | number | checkbox | select | cell | json | checkboxes | group
+    widget: str  # text | number | checkbox | select | cell | tiles | json | checkboxes | group
     value: Any = ""
     choices: list[tuple[str, str]] = field(default_factory=list)
     selected: list[str] = field(default_factory=list)
@@ -59,11 +59,18 @@ class Input:
 
 @dataclass(frozen=True)
 class Pick:
-    """Names a field's value is picked from: a ``str`` field becomes a select, a list of ``str`` checkboxes."""
+    """Names a field's value is picked from: a ``str`` (or ``any``) field becomes a select, a list of ``str``
+    checkboxes. ``labels`` (same length as ``names``) are the words shown when they differ from the values
+    (an ``any`` value such as ``{"card": 3}`` is posted as its JSON, never typed)."""
 
     names: Sequence[str]
     prompt: str = "— choose —"  # the select's empty choice
     empty: str = "Nothing to choose yet."  # shown instead of checkboxes when there are no names
+    labels: Sequence[str] = ()
+
+
+SMALL_LIST = 8  # a list of numbers or choices with at most this many items gets one input per item
+BLANK_ROWS = 2  # empty rows offered after the items of a list of objects or tiles
 
 
 def _dom_id(*parts: str) -> str:
@@ -91,9 +98,18 @@ def _is_cell_list(f: Field) -> bool:
     return f.kind == "list" and f.item is not None and f.item.kind == "cell"
 
 
+def _is_scalar_list(f: Field) -> bool:
+    """A list of numbers or choices: one input per item when short, else numbers typed with commas."""
+    return f.kind == "list" and f.item is not None and f.item.kind in ("int", "number", "choice")
+
+
+def _is_object_list(f: Field) -> bool:
+    return f.kind == "list" and f.item is not None and f.item.kind == "object"
+
+
 def _fixed_rows(f: Field) -> int:
-    """How many rows a list of objects is drawn with (only fixed-size lists get rows; others are JSON)."""
-    if f.kind == "list" and f.item is not None and f.item.kind == "object" and f.min_items == f.max_items <= 8:
+    """How many rows a fixed-size list of objects is drawn with (0: not a fixed-size list of objects)."""
+    if _is_object_list(f) and f.min_items == f.max_items <= SMALL_LIST:
         return f.max_items
     return 0
 
@@ -105,102 +121,281 @@ def _getlist(values: Any, name: str) -> list[str]:
     return list(value) if isinstance(value, (list, tuple)) else ([value] if value else [])
 
 
+def _typed_rows(post: Any, name: str) -> list[int]:
+    """The indexes ``i`` of the rows ``<name>.<i>.…`` (or items ``<name>.<i>``) posted with something typed."""
+    pattern = re.compile(re.escape(name) + r"\.(\d+)(?:\.|$)")
+    found: set[int] = set()
+    for key in post:
+        m = pattern.match(key)
+        if m and any(str(v).strip() for v in _getlist(post, key)):
+            found.add(int(m.group(1)))
+    return sorted(found)
+
+
+def _typed_under(post: Any, prefix: str) -> bool:
+    """Whether anything was typed (or ticked) in an input named ``<prefix>…``."""
+    return any(key.startswith(prefix) and any(str(v).strip() for v in _getlist(post, key)) for key in post)
+
+
+@dataclass
+class _Ctx:
+    """What every level of :func:`build_inputs` shares."""
+
+    form: str
+    values: Any
+    errors: dict[str, list[str]]
+    expand: bool
+    picks: Mapping[str, Pick]
+    datalists: Mapping[str, str]
+    grid: tuple[int, int] | None
+    blank: bool = False  # a blank row of a list: no defaults, every select starts empty
+    marks: bool = True  # mark required inputs ``required`` (not where most inputs of the form go unused)
+
+    def posted(self, name: str) -> Any:
+        return self.values.get(name) if self.values is not None else None
+
+
 def build_inputs(
     fields: tuple[Field, ...], prefix: str, *, form: str, values: Any = None,
     errors: Mapping[str, list[str]] | None = None, expand: bool = False, picks: Mapping[str, Pick] | None = None,
-    datalists: Mapping[str, str] | None = None,
+    datalists: Mapping[str, str] | None = None, grid: tuple[int, int] | None = None, mark_required: bool = True,
 ) -> list[Input]:  # fmt: skip
     """Inputs named ``<prefix><field>`` (expanded: ``data.item.name``, ``data.cards.0.buy``) for ``fields``.
 
     ``values``: what was posted (a QueryDict, or a dict by POST name) to show again; None for a fresh form,
     which shows the fields' defaults. ``errors``: messages by POST name or service path. ``form`` makes the
-    element ids unique on the page. ``expand``: objects and fixed-size lists of objects become groups of
-    inputs (else one JSON input). ``picks``: field name → the names its value is picked from.
-    ``datalists``: field name → the id of a ``<datalist>`` suggesting values for that text input.
+    element ids unique on the page. ``expand``: objects and lists of objects become groups of inputs (else
+    one JSON input). ``picks``: field name → the names its value is picked from. ``datalists``: field name →
+    the id of a ``<datalist>`` suggesting values for that text input. ``grid``: ``(rows, columns)`` of the
+    board, so a list of tiles is a grid of boxes to tick. ``mark_required``: False where the browser must not
+    insist on fields the chosen action does not use (the town form).
+
+    No input asks for JSON, quotes or a coordinate pair typed as text: a cell is two labelled numbers (and a
+    tap on the board with ``static/frontend/forms.js``), a list of tiles a grid of boxes or rows of cells.
     """
-    errors = _error_paths(errors)
-    picks = picks or {}
-    datalists = datalists or {}
-    ctx = {"form": form, "values": values, "errors": errors, "expand": expand, "picks": picks, "datalists": datalists}
-    out: list[Input] = []
-    for f in fields:
-        name = f"{prefix}{f.name}"
-        common = {
-            "name": name,
-            "id": _dom_id(form, name),
-            "label": f.label or f.name.replace("_", " ").capitalize(),
-            "error": " ".join(errors.get(name, [])),
-            "help": f.help,
-            "required": f.required and f.kind != "bool",
-        }
-        raw = values.get(name) if values is not None else None
-        if raw is None:
-            raw = f.default
-        pick = picks.get(f.name)
-        if f.kind == "str" and pick is not None:
-            value = _display(raw)
-            choices = [("", pick.prompt)] + [(n, n) for n in pick.names]
-            if value and value not in pick.names:
-                choices.append((value, value))
-            out.append(Input(widget="select", value=value, choices=choices, **common))
-        elif f.kind == "str":
-            out.append(Input(widget="text", value=_display(raw), datalist=datalists.get(f.name, ""), **common))
-        elif f.kind == "int":
-            out.append(Input(widget="number", value=_display(raw), minimum=f.minimum, maximum=f.maximum, **common))
-        elif f.kind == "bool" and f.nullable:  # three answers: empty (the default rule), yes, no
-            shown = _display(raw) if values is not None else ("" if raw is None else str(bool(raw)).lower())
-            choices = [("", "— (automatic)"), ("true", "Yes"), ("false", "No")]
-            out.append(Input(widget="select", value=shown, choices=choices, **{**common, "required": False}))
-        elif f.kind == "bool":
-            checked = (name in values and values.get(name) not in _OFF) if values is not None else bool(f.default)
-            out.append(Input(widget="checkbox", value=checked, **common))
-        elif f.kind == "choice":
-            choices = [(_display(c), str(c)) for c in f.choices]
-            if not f.required or f.nullable:
-                choices.insert(0, ("", "—"))
-            out.append(Input(widget="select", value=_display(raw), choices=choices, **common))
-        elif f.kind == "cell":
-            shown = ",".join(str(v) for v in raw) if isinstance(raw, list) else _display(raw)
-            axes = ",".join(f.axes)
-            common["help"] = f.help or f"{axes} — e.g. 1,0"
-            out.append(Input(widget="cell", value=shown, placeholder=axes, **common))
-        elif _is_cell_list(f):
-            assert f.item is not None
-            shown = "; ".join(",".join(map(str, c)) for c in raw) if isinstance(raw, list) else _display(raw)
-            axes = ",".join(f.item.axes)
-            common["help"] = f.help or f"{axes} for each, separated by semicolons — e.g. 2,3; 4,1"
-            out.append(Input(widget="text", value=shown, placeholder=f"{axes}; {axes}", **common))
-        elif f.kind == "object" and expand:
-            out.append(Input(widget="group", children=build_inputs(f.fields, f"{name}.", **ctx), **common))
-        elif _is_str_list(f) and pick is not None:
-            selected = _getlist(values, name) if values is not None else []
-            choices = [(n, n) for n in pick.names] + [(s, s) for s in selected if s not in pick.names]
-            out.append(Input(widget="checkboxes", choices=choices, selected=selected, empty=pick.empty, **common))
-        elif _is_str_list(f):
-            shown = ", ".join(str(v) for v in raw) if isinstance(raw, list) else _display(raw)
-            common.update(help=f.help or "Separate several with commas.", required=False)
-            out.append(Input(widget="text", value=shown, datalist=datalists.get(f.name, ""), **common))
-        elif expand and _fixed_rows(f):
-            assert f.item is not None
-            item_label = (f.item.label or f.item.name).capitalize()
-            rows = [
-                Input(
-                    name=f"{name}.{i}",
-                    id=_dom_id(form, f"{name}.{i}"),
-                    label=f"{item_label} {i + 1}",
-                    widget="group",
-                    children=build_inputs(f.item.fields, f"{name}.{i}.", **ctx),
-                    error=" ".join(errors.get(f"{name}.{i}", [])),
-                )
-                for i in range(_fixed_rows(f))
-            ]
-            out.append(Input(widget="group", children=rows, **common))
+    ctx = _Ctx(form, values, _error_paths(errors), expand, picks or {}, datalists or {}, grid, marks=mark_required)
+    return _inputs(fields, prefix, ctx)
+
+
+def _inputs(fields: tuple[Field, ...], prefix: str, ctx: _Ctx) -> list[Input]:
+    return [_input(f, f"{prefix}{f.name}", ctx) for f in fields]
+
+
+def _input(f: Field, name: str, ctx: _Ctx, label: str = "") -> Input:
+    """One field's input (or group of inputs) named ``name``."""
+    common: dict[str, Any] = {
+        "name": name,
+        "id": _dom_id(ctx.form, name),
+        "label": label or f.label or f.name.replace("_", " ").capitalize(),
+        "error": " ".join(ctx.errors.get(name, [])),
+        "help": f.help,
+        "required": f.required and f.kind != "bool" and not ctx.blank and ctx.marks,
+    }
+    raw = ctx.posted(name)
+    if raw is None and not ctx.blank and ctx.values is None:
+        raw = f.default
+    pick = ctx.picks.get(f.name)
+    if f.kind == "any":
+        common["help"] = ""  # an ``any`` field's help describes its JSON for the API; people pick or type a name
+    if f.kind in ("str", "any") and pick is not None and (pick.names or f.kind == "any"):
+        return _select_input(f, pick, raw, common)
+    if f.kind == "str":
+        return Input(widget="text", value=_display(raw), datalist=ctx.datalists.get(f.name, ""), **common)
+    if f.kind in ("int", "number"):
+        return Input(widget="number", value=_display(raw), minimum=f.minimum, maximum=f.maximum, **common)
+    if f.kind == "bool" and f.nullable:  # three answers: empty (the default rule), yes, no
+        shown = _display(raw) if ctx.values is not None else ("" if raw is None else str(bool(raw)).lower())
+        choices = [("", "— (automatic)"), ("true", "Yes"), ("false", "No")]
+        return Input(widget="select", value=shown, choices=choices, **{**common, "required": False})
+    if f.kind == "bool":
+        if ctx.values is not None or ctx.blank:
+            checked = ctx.values is not None and name in ctx.values and ctx.values.get(name) not in _OFF
         else:
-            shown = raw if isinstance(raw, str) else _display(raw)
-            if f.kind == "any":
-                out.append(Input(widget="text", value=shown, **{**common, "help": f.help or "A name, or JSON."}))
-            else:
-                out.append(Input(widget="json", value=shown, **{**common, "help": f.help or "JSON"}))
+            checked = bool(f.default)
+        return Input(widget="checkbox", value=checked, **common)
+    if f.kind == "choice":
+        choices = [(_display(c), str(c)) for c in f.choices]
+        if not f.required or f.nullable or ctx.blank:
+            choices.insert(0, ("", "—"))
+        return Input(widget="select", value=_display(raw), choices=choices, **common)
+    if f.kind == "cell":
+        return _cell_input(f, name, raw, ctx, common)
+    if _is_cell_list(f):
+        return _tiles_input(f, name, raw, ctx, common)
+    if f.kind == "object" and ctx.expand:
+        return Input(widget="group", children=_inputs(f.fields, f"{name}.", ctx), **common)
+    if _is_str_list(f) and pick is not None:
+        selected = _getlist(ctx.values, name) if ctx.values is not None else []
+        choices = [(n, n) for n in pick.names] + [(s, s) for s in selected if s not in pick.names]
+        return Input(widget="checkboxes", choices=choices, selected=selected, empty=pick.empty, **common)
+    if _is_str_list(f):
+        shown = ", ".join(str(v) for v in raw) if isinstance(raw, list) else _display(raw)
+        common.update(help=f.help or "Separate several with commas.", required=False)
+        return Input(widget="text", value=shown, datalist=ctx.datalists.get(f.name, ""), **common)
+    if _is_scalar_list(f):
+        return _scalar_list_input(f, name, raw, ctx, common)
+    if _is_object_list(f) and ctx.expand:
+        return _rows_input(f, name, raw, ctx, common)
+    shown = raw if isinstance(raw, str) else _display(raw)
+    if f.kind == "any":  # a name (no quotes needed); the page had no list to pick it from
+        return Input(widget="text", value=shown, **{**common, "help": "A name."})
+    return Input(widget="json", value=shown, **{**common, "help": f.help or "JSON"})  # only unexpanded forms
+
+
+def _select_input(f: Field, pick: Pick, raw: Any, common: dict[str, Any]) -> Input:
+    """A select of ``pick``'s names; a value typed before (or refused) that is not among them stays offered."""
+    value = raw if isinstance(raw, str) else _display(raw)
+    labels = list(pick.labels) or list(pick.names)
+    choices = [("", pick.prompt), *zip(pick.names, labels, strict=False)]
+    if value and value not in pick.names:
+        choices.append((value, value))
+    return Input(widget="select", value=value, choices=choices, **common)
+
+
+def _cell_values(raw: Any) -> list[str]:
+    """A cell (a list, ``"2,3"`` or None) as the two strings its inputs show."""
+    if isinstance(raw, (list, tuple)) and len(raw) == 2:
+        return [str(v) for v in raw]
+    if isinstance(raw, str):
+        parts = [p.strip() for p in raw.strip("[]() ").split(",")]
+        if len(parts) == 2:
+            return parts
+    return ["", ""]
+
+
+def _cell_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[str, Any]) -> Input:
+    """Two labelled numbers (``Field.axes``) named ``<name>.0`` and ``<name>.1``; a tap on the board fills them."""
+    if ctx.values is not None and not ctx.blank and (f"{name}.0" in ctx.values or f"{name}.1" in ctx.values):
+        shown = [str(ctx.values.get(f"{name}.{i}", "") or "") for i in (0, 1)]
+    else:
+        shown = _cell_values(raw)
+    children = [
+        Input(
+            name=f"{name}.{i}",
+            id=_dom_id(ctx.form, f"{name}.{i}"),
+            label=axis.capitalize(),
+            widget="number",
+            value=shown[i],
+            minimum=0 if ctx.grid else None,
+            maximum=(ctx.grid[i] - 1) if ctx.grid else None,
+            required=common["required"],
+        )
+        for i, axis in enumerate(f.axes)
+    ]
+    return Input(widget="cell", children=children, **common)
+
+
+def _tiles_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[str, Any]) -> Input:
+    """A list of tiles: with a known board, one box per tile to tick, laid out as the board; otherwise rows of
+    cells (two numbers each), blank rows skipped."""
+    assert f.item is not None
+    axes = f.item.axes
+    if ctx.grid is not None:
+        rows, cols = ctx.grid
+        if ctx.values is not None:
+            selected = [v for posted in _getlist(ctx.values, name) for v in re.split(r"\s*;\s*", posted) if v]
+        else:
+            selected = [f"{c[0]},{c[1]}" for c in raw or [] if isinstance(c, (list, tuple)) and len(c) == 2]
+        choices = [(f"{r},{c}", f"{axes[0].capitalize()} {r}, {axes[1]} {c}") for r in range(rows) for c in range(cols)]
+        return Input(widget="tiles", choices=choices, selected=selected, maximum=cols, **common)
+    current = raw if isinstance(raw, list) else []
+    typed = _typed_rows(ctx.values, name) if ctx.values is not None else []
+    count = min(f.max_items, max(len(current), (typed[-1] + 1) if typed else 0) + BLANK_ROWS)
+    item_label = f.item.label or "Tile"
+    children = []
+    for i in range(count):
+        value = current[i] if i < len(current) else None
+        sub = replace(ctx, blank=value is None and ctx.values is None)
+        child = _cell_input(f.item, f"{name}.{i}", value, sub, {
+            "name": f"{name}.{i}", "id": _dom_id(ctx.form, f"{name}.{i}"), "label": f"{item_label} {i + 1}",
+            "error": " ".join(ctx.errors.get(f"{name}.{i}", [])), "help": "", "required": False,
+        })  # fmt: skip
+        children.append(child)
+    return Input(widget="group", children=children, **common)
+
+
+def _scalar_list_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[str, Any]) -> Input:
+    """A short list of numbers or choices: one input per item (``<name>.<i>``, blank ones skipped), labelled by
+    ``Field.item_labels`` or numbered; a long list of numbers: one text input, numbers separated by commas."""
+    assert f.item is not None
+    if f.max_items > SMALL_LIST:
+        shown = ", ".join(str(v) for v in raw) if isinstance(raw, list) else _display(raw)
+        common.update(help=f.help or "Numbers separated by commas, e.g. 3, 2, 1.", required=False)
+        return Input(widget="text", value=shown, **common)
+    current = raw if isinstance(raw, list) else []
+    shown = (
+        ctx.values if ctx.values is not None else _Values({f"{name}.{i}": _display(v) for i, v in enumerate(current)})
+    )
+    base = f.item.label or common["label"]
+    children = []
+    for i in range(f.max_items):
+        label = f.item_labels[i] if i < len(f.item_labels) else f"{base} {i + 1}"
+        item = _input(f.item, f"{name}.{i}", replace(ctx, values=shown, blank=True), label)
+        item.required = i < f.min_items and ctx.marks
+        children.append(item)
+    return Input(widget="group", children=children, **common)
+
+
+def _rows_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[str, Any]) -> Input:
+    """A list of objects: one group of inputs per item (``<name>.<i>.<field>``). A fixed-size list shows its
+    rows; another shows its items plus blank rows (blank rows are skipped when read back)."""
+    assert f.item is not None
+    fixed = _fixed_rows(f)
+    current = raw if isinstance(raw, list) else []
+    typed = _typed_rows(ctx.values, name) if ctx.values is not None else []
+    count = fixed or min(f.max_items, max(len(current), (typed[-1] + 1) if typed else 0, f.min_items) + BLANK_ROWS)
+    item_label = (f.item.label or f.item.name).capitalize()
+    rows = []
+    for i in range(count):
+        item = current[i] if i < len(current) and isinstance(current[i], dict) else None
+        if ctx.values is None and item is not None:
+            sub = replace(ctx, values=_flatten_values(item, f"{name}.{i}."))
+        else:
+            empty = item is None and i not in typed and (not fixed or not f.required)  # nothing to show: no defaults
+            sub = replace(ctx, blank=ctx.blank or empty)
+        rows.append(
+            Input(
+                name=f"{name}.{i}",
+                id=_dom_id(ctx.form, f"{name}.{i}"),
+                label=f"{item_label} {i + 1}",
+                widget="group",
+                children=_inputs(f.item.fields, f"{name}.{i}.", sub),
+                error=" ".join(ctx.errors.get(f"{name}.{i}", [])),
+            )
+        )
+    return Input(widget="group", children=rows, **common)
+
+
+class _Values(dict):
+    """POST-like values (``getlist`` too) made from a stored item, to draw it with the posted-values path."""
+
+    def getlist(self, key: str) -> list[Any]:
+        value = self.get(key)
+        return list(value) if isinstance(value, list) else ([] if value is None else [value])
+
+
+def _flatten_values(item: Any, prefix: str) -> _Values:
+    """A stored object as the POST names and strings its inputs would post (lists of names as lists)."""
+    out = _Values()
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{key}.{k}" if key else k)
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            out[key] = list(value)  # a list of names (checkboxes) or of choices (one select each)
+            out.update({f"{key}.{i}": v for i, v in enumerate(value)})
+        elif isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+            out[key], out[f"{key}.0"], out[f"{key}.1"] = f"{value[0]},{value[1]}", str(value[0]), str(value[1])
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, f"{key}.{i}")
+        elif isinstance(value, bool):
+            out[key] = "true" if value else "false"
+        elif value is not None:
+            out[key] = str(value)
+
+    walk(item, prefix.rstrip("."))
     return out
 
 
@@ -210,7 +405,9 @@ def parse_inputs(
     """Posted strings back into a payload for ``fields`` (the inverse of :func:`build_inputs`, called with
     the same ``expand`` and the names of the same ``picks``); returns ``(data, errors by POST name)``.
 
-    Only form syntax is checked here (a number that is not a number, JSON that does not parse); the schema
+    A value posted under the field's own name is read as typed there (a cell as ``2,3``, tiles as
+    ``2,3; 4,1``, JSON for an object from a hidden input); otherwise its parts are read (``<name>.0``, rows
+    ``<name>.<i>.<field>``; blank rows of a list are skipped). Only form syntax is checked here; the schema
     and the rules are checked by the service, which explains its refusals in the same words as the API.
     """
     data: dict[str, Any] = {}
@@ -225,9 +422,20 @@ def parse_inputs(
         if f.kind == "bool":
             data[f.name] = name in post and post.get(name) not in _OFF
             continue
-        if f.kind == "object" and expand:
-            data[f.name], errs = parse_inputs(f.fields, post, f"{name}.", expand=expand, picks=picks)
-            errors.update(errs)
+        if f.kind == "cell" and name not in post:
+            parts = [str(post.get(f"{name}.{i}", "") or "").strip() for i in (0, 1)]
+            if any(parts):
+                try:
+                    data[f.name] = parse_value(f, ",".join(parts) if all(parts) else "x")
+                except ValueError:
+                    errors[name] = [f"Enter the {f.axes[0]} and the {f.axes[1]} as whole numbers."]
+            elif f.nullable and f.required:
+                data[f.name] = None
+            continue
+        if f.kind == "object" and expand and name not in post:
+            if f.required or _typed_under(post, f"{name}."):  # an optional object left blank keeps its default
+                data[f.name], errs = parse_inputs(f.fields, post, f"{name}.", expand=expand, picks=picks)
+                errors.update(errs)
             continue
         if _is_str_list(f):
             if f.name in picks:
@@ -237,17 +445,44 @@ def parse_inputs(
             continue
         if _is_cell_list(f):
             assert f.item is not None
-            data[f.name], errs = _parse_cells(f.item, str(post.get(name, "") or "").strip(), name)
+            if name in post:
+                joined = "; ".join(str(v) for v in _getlist(post, name))
+                data[f.name], errs = _parse_cells(f.item, joined.strip(), name)
+            else:
+                rows = _typed_rows(post, name)
+                data[f.name], errs = parse_inputs(
+                    tuple(replace(f.item, name=str(i)) for i in rows), post, f"{name}.", expand=expand
+                )
+                data[f.name] = [data[f.name][str(i)] for i in rows if str(i) in data[f.name]]
             errors.update(errs)
             continue
-        if expand and _fixed_rows(f):
+        if _is_scalar_list(f) and name not in post:
             assert f.item is not None
+            items, errs = parse_inputs(
+                tuple(replace(f.item, name=str(i), required=False) for i in range(f.max_items)), post, f"{name}."
+            )
+            errors.update(errs)
+            if items or f.required:
+                data[f.name] = [items[str(i)] for i in range(f.max_items) if str(i) in items]
+            continue
+        if _is_scalar_list(f) and not str(post.get(name, "")).strip().startswith("["):
+            raw = str(post.get(name, "") or "")
+            try:
+                data[f.name] = [parse_value(f.item, p.strip()) for p in raw.split(",") if p.strip()]  # type: ignore[arg-type]
+            except ValueError:
+                errors[name] = ["Enter whole numbers separated by commas, e.g. 3, 2, 1."]
+            continue
+        if _is_object_list(f) and expand and name not in post:
+            assert f.item is not None
+            typed = _typed_rows(post, name)
+            indexes = range(_fixed_rows(f)) if _fixed_rows(f) and (typed or f.required) else typed
             rows = []
-            for i in range(_fixed_rows(f)):
+            for i in indexes:
                 row, errs = parse_inputs(f.item.fields, post, f"{name}.{i}.", expand=expand, picks=picks)
                 rows.append(row)
                 errors.update(errs)
-            data[f.name] = rows
+            if rows or f.required:
+                data[f.name] = rows
             continue
         raw = str(post.get(name, "") or "").strip()
         if raw == "":
@@ -262,14 +497,13 @@ def parse_inputs(
 
 
 def _parse_cells(item: Field, raw: str, name: str) -> tuple[list[Any], dict[str, list[str]]]:
-    """Tiles typed as ``2,3; 4,1`` (JSON ``[[2, 3], [4, 1]]`` still reads)."""
+    """Tiles posted as ``2,3; 4,1`` (ticked boxes, or typed; JSON ``[[2, 3], [4, 1]]`` still reads)."""
     try:
-        if raw.startswith("["):
+        if raw.startswith("[["):
             return json.loads(raw), {}
         return [parse_value(item, part) for part in raw.split(";") if part.strip()], {}
     except ValueError:
-        axes = ",".join(item.axes)
-        return [], {name: [f"Enter each tile as {axes}, separated by semicolons, e.g. 2,3; 4,1."]}
+        return [], {name: [f"Enter each tile as its {item.axes[0]} and {item.axes[1]}."]}
 
 
 def parse_value(f: Field, raw: str) -> Any:
@@ -366,18 +600,23 @@ def record_or_rerender(
     record: Callable[..., Any],
     problem: dict[str, Any],
     rerender: Callable[[dict[str, Any], int], HttpResponse],
+    fields: tuple[Field, ...] = (),
 ) -> tuple[Any, HttpResponse | None]:
     """Call ``record`` with the form's guards; return ``(result, None)``, or on a refusal ``(None, page)``
-    where the page is ``rerender(problem, status)`` with the refusal explained and nothing written."""
+    where the page is ``rerender(problem, status)`` with the refusal explained and nothing written
+    (``fields``: the entry's, to name a malformed field by its label)."""
     try:
         return record(**recording_guards(request)), None
     except DomainError as exc:
-        problem, status = problem_from(exc, problem)
+        problem, status = problem_from(exc, problem, fields)
         return None, rerender(problem, status)
 
 
-def problem_from(exc: DomainError, problem: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """Fill a page's ``problem`` from a refusal; returns it and the status to answer with."""
+def problem_from(
+    exc: DomainError, problem: dict[str, Any], fields: tuple[Field, ...] = ()
+) -> tuple[dict[str, Any], int]:
+    """Fill a page's ``problem`` from a refusal; returns it and the status to answer with. A malformed entry
+    is explained with the labels of ``fields`` (never a path such as ``data.hero``)."""
     if isinstance(exc, VersionConflict):
         problem.update(conflict=True, detail=exc.detail)
     elif isinstance(exc, RuleBroken):
@@ -386,7 +625,8 @@ def problem_from(exc: DomainError, problem: dict[str, Any]) -> tuple[dict[str, A
         overridable = exc.rule != CORRECTIONS_RULE and not exc.rule.startswith("Chronicle ›")
         problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code, overridable=overridable)
     elif isinstance(exc, InvalidInput):
-        problem.update(detail=exc.detail, errors=exc.errors)
+        detail = f"Please correct: {error_sentence(exc.errors, fields)}" if exc.errors else exc.detail
+        problem.update(detail=detail, errors=exc.errors)
     else:
         problem.update(detail=exc.detail)
     return problem, exc.status_code
@@ -397,16 +637,20 @@ def problem_from(exc: DomainError, problem: dict[str, Any]) -> tuple[dict[str, A
 
 def parse_options(schema: tuple[Field, ...], post: Any) -> tuple[dict[str, Any], dict[str, list[str]]]:
     """The options posted as ``option.<key>``; returns ``(options, errors by option key)``."""
-    options, errors = parse_inputs(schema, post, OPTION_PREFIX)
+    options, errors = parse_inputs(schema, post, OPTION_PREFIX, expand=True)
     return options, {k.removeprefix(OPTION_PREFIX): v for k, v in errors.items()}
 
 
 def option_inputs(
-    schema: tuple[Field, ...], *, form: str, post: Any = None, errors: Mapping[str, list[str]] | None = None
-) -> list[Input]:
-    """The options form; ``errors`` by option key (:func:`parse_options`) or service path (``options.<key>``)."""
+    schema: tuple[Field, ...], *, form: str, post: Any = None, errors: Mapping[str, list[str]] | None = None,
+    exclude: Collection[str] = (),
+) -> list[Input]:  # fmt: skip
+    """The options form; ``errors`` by option key (:func:`parse_options`) or service path (``options.<key>``).
+
+    ``exclude``: keys the page sets another way (the cards and board a card catalog holds)."""
     by_name = {OPTION_PREFIX + k.removeprefix("options."): v for k, v in (errors or {}).items()}
-    return build_inputs(schema, OPTION_PREFIX, form=form, values=post, errors=by_name)
+    shown = tuple(f for f in schema if f.name not in exclude)
+    return build_inputs(shown, OPTION_PREFIX, form=form, values=post, errors=by_name, expand=True)
 
 
 # -- accounts ------------------------------------------------------------------------------------------------

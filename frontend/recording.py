@@ -3,13 +3,14 @@ last submit, and what changed since a version the viewer saw."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend.forms import build_inputs, int_or_none
+from frontend.forms import Pick, build_inputs, int_or_none
 from matches import selectors
 from matches.visibility import Viewer
-from rulesets import Event, Ruleset, RuleViolation
+from rulesets import Event, EventType, Ruleset, RuleViolation
 
 # validate checks game over → phase → whose turn → the move (DESIGN §2), so these codes on an entry with an
 # empty payload mean "this kind of entry cannot be recorded at this moment", whatever its payload
@@ -34,12 +35,52 @@ def types_now(ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None
     return out
 
 
+def _words(value: Any) -> str:
+    """A listed value that is not a name, in words: ``{"card": 3, "instance": 1}`` → "card 3, instance 1"."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_words(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_words(v) for v in value)
+    return str(value)
+
+
+def form_picks(
+    ruleset: Ruleset, state: dict[str, Any], spec: EventType, legal: list[Event] | None, seat: int | None
+) -> dict[str, Pick]:
+    """What each name-like field (``str`` or ``any``) of ``spec`` is picked from: the values the legal moves of
+    that type use (the seat on turn's first), else the ruleset's list for the field's ``names``; an ``any``
+    field (a value that is not a name, such as an INSTINCT's target) that no legal move uses offers nothing,
+    where the rules list their moves, rather than a box to type JSON in."""
+    moves = sorted((m for m in legal or [] if m.type == spec.name), key=lambda m: m.seat != seat)
+    lists = None
+    picks: dict[str, Pick] = {}
+    for f in spec.fields:
+        if f.kind not in ("str", "any"):
+            continue
+        values = list(
+            {json.dumps(m.data[f.name], sort_keys=True): m.data[f.name] for m in moves if f.name in m.data}.values()
+        )
+        if values:
+            shown = [v for v in values if v is not None]
+            names = [v if isinstance(v, str) else json.dumps(v) for v in shown]
+            prompt = "— none / not known —" if None in values else "— choose —"
+            picks[f.name] = Pick(names, prompt=prompt, labels=[_words(v) for v in shown])
+        elif f.names:
+            lists = ruleset.names(state, seat) if lists is None else lists
+            if lists.get(f.names):
+                picks[f.name] = Pick(lists[f.names])
+        elif f.kind == "any" and legal is not None:  # the rules list every legal value, and none applies now
+            picks[f.name] = Pick([], prompt="— none can be chosen now —")
+    return picks
+
+
 def move_forms(
     ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None, turn_seat: int | None, problem: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``(now, other)``: one form per entry type, split by :func:`types_now`; a refused form keeps what was
     typed, is opened and always counts as "now" (it is where the explanation is shown)."""
     now_types = types_now(ruleset, state, legal, turn_seat)
+    grid = ruleset.board_size(state)
     now: list[dict[str, Any]] = []
     other: list[dict[str, Any]] = []
     for name, spec in ruleset.event_types.items():
@@ -55,6 +96,8 @@ def move_forms(
                 values=posted,
                 errors=problem.get("errors") if refused else None,
                 expand=True,
+                picks=form_picks(ruleset, state, spec, legal, turn_seat),
+                grid=grid,
             ),
             "seat": int_or_none(str(problem.get("seat"))) if refused else turn_seat,
             "open": refused,

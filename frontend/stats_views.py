@@ -27,7 +27,10 @@ def _filter(request: HttpRequest) -> tuple[stats.StatsFilter, list[str]]:
     try:
         return stats.stats_filter_parse(request.GET), []
     except InvalidInput as exc:
-        return stats.StatsFilter(), [f"{k}: {' '.join(v)}" for k, v in exc.errors.items()]
+        return stats.StatsFilter(), [f"{_FILTER_LABELS.get(k, k)}: {' '.join(v)}" for k, v in exc.errors.items()]
+
+
+_FILTER_LABELS = {"since": "From", "until": "To", "players": "Players", "game": "Game", "title": "Title"}
 
 
 def _filter_context(request: HttpRequest, f: stats.StatsFilter, problems: list[str]) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from frontend.forms import (
 from frontend.recording import feedback_for, move_forms
 from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
-from matches.catalogs import catalog_get, catalog_list, catalog_options
+from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
 from matches.visibility import RECORDER, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
@@ -162,11 +162,15 @@ def match_new(request: HttpRequest) -> HttpResponse:
             for k, v in errors.items()
         ]
         context["title"] = request.POST.get("title", "")
+        context["catalog_value"] = request.POST.get("catalog", "")
         context["is_public"] = request.POST.get("is_public") == "on"
     context["option_fields"] = option_inputs(
         ruleset.options_schema, form="opt", post=request.POST if request.method == "POST" else None,
-        errors=context["errors"],
+        errors=context["errors"], exclude=CATALOG_KEYS.get(slug, {}),
     )  # fmt: skip
+    context["catalog_keys"] = [
+        f.label or f.name for f in ruleset.options_schema if f.name in CATALOG_KEYS.get(slug, {})
+    ]
     context["seat_inputs"] = [
         {
             "index": i,

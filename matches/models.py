@@ -333,6 +333,51 @@ class PlayerResult(models.Model):
         return not self.won and not self.drawn
 
 
+# the key of a roll-up row (game before month: one game's months are one index range)
+ROLLUP_KEY = ("kind", "game", "month", "title", "is_public", "owner", "player_id", "other_id", "seat", "started",
+              "value")  # fmt: skip
+
+
+class StatsRollup(models.Model):
+    """Read model kept by the ``play_stats`` projector beside :class:`PlayedMatch` and :class:`PlayerResult`:
+    their figures already counted, per visibility class (``is_public``, ``owner``), game and score-sheet title,
+    at two grains (``month`` = yyyymm in ``TIME_ZONE``, or 0 for all time). See ``matches/stats_rollup.py``.
+
+    ``kind`` says what a row counts (``n`` rows, ``won``/``drawn`` among them): ``match`` (finished matches),
+    ``player`` (seat results per player and whether they started), ``seat`` (per seat index), ``pair`` (a
+    player's results against each ``other`` player at the table), ``moves``/``minutes``/``score`` (how many
+    matches or seats had that ``value``). Unused dimensions hold 0 / -1 / false, so every row has one key.
+    """
+
+    kind = models.CharField(max_length=8)
+    month = models.IntegerField()
+    game = models.CharField(max_length=64)
+    title = models.CharField(max_length=120, blank=True, default="")
+    is_public = models.BooleanField()
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
+    player_id = models.IntegerField(default=0)  # a plain id: 0 for none (a merge re-points rows here too)
+    other_id = models.IntegerField(default=0)
+    seat = models.SmallIntegerField(default=-1)
+    started = models.BooleanField(default=False)
+    value = models.FloatField(default=0)
+    n = models.IntegerField(default=0)
+    won = models.IntegerField(default=0)
+    drawn = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=list(ROLLUP_KEY), name="rollup_key_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["kind", "player_id", "month"], name="rollup_player_idx"),
+            models.Index(fields=["kind", "month"], name="rollup_kind_month_idx"),
+            models.Index(fields=["kind"], condition=models.Q(n=0), name="rollup_empty_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.game} {self.month}: {self.n}"
+
+
 class MatchFact(models.Model):
     """Read model kept by the ``play_stats`` projector: one row per insight value of a finished match
     (``key`` e.g. "winning line", ``value`` e.g. "row"), so dashboards count them with one GROUP BY."""

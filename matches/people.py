@@ -13,6 +13,7 @@ from django.db import transaction
 from matches.errors import InvalidInput, NotAllowed, NotFound
 from matches.models import Player, PlayerMerge, PlayerResult
 from matches.selectors import UserLike
+from matches.stats_rollup import rollup_refresh
 
 CLAIM_SALT = "chronicle.player-claim"
 CLAIM_MAX_AGE = 30 * 24 * 3600  # an invitation link works for 30 days
@@ -89,5 +90,6 @@ def players_merge(*, user: UserLike, source: Player, target: Player, reason: str
     Player.objects.filter(merged_into=source).update(merged_into=target)  # earlier merges follow along
     if source.user_id and not target.user_id:
         Player.objects.filter(pk=target.pk).update(user_id=source.user_id)
-    PlayerResult.objects.filter(player=source).update(player=target)
+    sat = list(PlayerResult.objects.filter(player=source).values_list("match_id", flat=True).distinct())
+    rollup_refresh(sat, lambda: PlayerResult.objects.filter(player=source).update(player=target))
     return merge

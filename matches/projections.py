@@ -21,7 +21,7 @@ MATCH_SUMMARY = "match_summary"
 BATCH = 1000
 
 
-def _lock(name: str) -> None:
+def projection_lock(name: str) -> None:
     """Serialise runs of one projector (PostgreSQL advisory lock, released at commit)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -143,7 +143,7 @@ def _project(name: str, *, batch: int, on_batch: Callable[[int], None] | None, a
     done = 0
     while True:
         with transaction.atomic():
-            _lock(name)
+            projection_lock(name)
             txid, position = _checkpoint_read(name)
             entries = store.log_read(after_txid=txid, after_position=position, limit=batch)
             if entries:
@@ -177,7 +177,7 @@ def _read_ahead(apply: Callable[[list[store.LogEntry]], None], txid: int, positi
 @transaction.atomic
 def projection_reset(name: str = MATCH_SUMMARY) -> None:
     """Empty a read model and its checkpoint, so the next run replays the log from the start."""
-    _lock(name)
+    projection_lock(name)
     if name == MATCH_SUMMARY:
         MatchSummary.objects.all().delete()
         MatchSummary.objects.bulk_create(

@@ -11,6 +11,7 @@ from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match, MatchFact, PlayedMatch, PlayerResult
 from matches.people import player_canonical
+from matches.stats_rollup import contributions, difference, rollup_apply, rollup_reset, rows_of
 from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, META_EVENT_TYPES, RESULT_RECORDED, outcome_of
@@ -34,6 +35,7 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     if not matches:
         return
     ids = [m.pk for m in matches]
+    before = contributions(*rows_of(ids))  # the roll-ups move by what these matches' rows change
     PlayerResult.objects.filter(match_id__in=ids).delete()
     MatchFact.objects.filter(match_id__in=ids).delete()
     PlayedMatch.objects.filter(match_id__in=ids).delete()
@@ -55,6 +57,7 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     PlayedMatch.objects.bulk_create(played)
     PlayerResult.objects.bulk_create(results, batch_size=2000)
     MatchFact.objects.bulk_create(facts, batch_size=2000)
+    rollup_apply(difference(contributions(played, results), before))
 
 
 def _derive(
@@ -141,3 +144,4 @@ def reset_play_stats() -> None:
     PlayerResult.objects.all().delete()
     MatchFact.objects.all().delete()
     PlayedMatch.objects.all().delete()
+    rollup_reset()

@@ -203,6 +203,16 @@ class Ruleset:
         label = self.event_types[event.type].label if event.type in self.event_types else event.type
         return f"{who}: {label}"
 
+    def names(self, state: State, seat: int | None) -> dict[str, list[str]]:
+        """Lists of names the forms offer for fields that declare ``Field.names`` (e.g. ``"hand"``: the cards
+        ``seat`` may play), where the legal moves cannot list them. Default: none."""
+        return {}
+
+    def board_size(self, state: State) -> tuple[int, int] | None:
+        """``(rows, columns)`` of a fixed rectangular board, so a form can draw a list of tiles as a grid to tick
+        (cells ``[row, column]`` from 0); None (the default) for games without one."""
+        return None
+
     def check_options(self, options: dict[str, Any]) -> list[str]:
         """Cross-field checks on options beyond their schema; returns human-readable problems."""
         return []

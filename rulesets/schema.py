@@ -22,6 +22,8 @@ class Field:
     ``list`` (of ``item``; ``min_items``/``max_items``), ``object`` (``fields``; unknown keys rejected unless
     ``open``), ``any`` (JSON, bounded in size).
     ``default`` is used when the field is missing and not ``required``.
+    For forms only: ``names`` says which list of names a ``str``/``any`` field picks from (a key of the ruleset's
+    ``names(state, seat)``, e.g. ``"hand"``), ``item_labels`` names the items of a short fixed-size list.
     """
 
     name: str
@@ -41,6 +43,8 @@ class Field:
     fields: tuple[Field, ...] = ()
     open: bool = False
     axes: tuple[str, str] = ("x", "y")  # a cell's two numbers, as forms name them (S&B: row, column)
+    names: str = ""
+    item_labels: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

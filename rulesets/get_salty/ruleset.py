@@ -201,7 +201,9 @@ class GetSalty(Ruleset):
         CONTAINER_MOVED: EventType(
             name=CONTAINER_MOVED,
             label="Moved & flipped the Salt Container (B)",
-            fields=(Field("to", "cell", label="To cell [x, y]"),),
+            fields=(
+                Field("to", "cell", label="To cell", help="x counts across, y down; or tap the cell on the board."),
+            ),
             description="Action B: put the Salt Container next to a cracker in play, then flip it.",
         ),
         CRACKER_FLIPPED: EventType(
@@ -215,7 +217,7 @@ class GetSalty(Ruleset):
             label="Moved & flipped a cracker (D)",
             fields=(
                 Field("cracker", "choice", choices=CRACKERS, label="Cracker"),
-                Field("to", "cell", label="To cell [x, y]"),
+                Field("to", "cell", label="To cell", help="x counts across, y down; or tap the cell on the board."),
             ),
             description="Action D: place a cracker (from the reserve or from play) next to a token, then flip it.",
         ),

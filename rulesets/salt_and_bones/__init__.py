@@ -69,6 +69,19 @@ class SaltAndBones(Ruleset):
         """Listed in the Draw, Preparation and Combat phases (catalog cards only); None in the Field Phase."""
         return R.legal_moves(state)
 
+    def names(self, state: State, seat: int | None) -> dict[str, list[str]]:
+        """The catalog's names: ``attack`` (Attack cards), ``strategy`` (Strategy cards), ``instinct`` (INSTINCTs)."""
+        strategy = state["catalog"]["strategy"]
+        return {
+            "attack": list(state["catalog"]["attack"]),
+            "strategy": list(strategy),
+            "instinct": [n for n, c in strategy.items() if c["type"] == "INSTINCT"],
+        }
+
+    def board_size(self, state: State) -> tuple[int, int] | None:
+        """The Field Board's rows and columns (tiles are ``[row, column]``)."""
+        return state["field"]["rows"], state["field"]["cols"]
+
     def view(self, state: State, seat: int | None) -> State:
         """Face-down INSTINCT names of other seats (all seats for a spectator) become None."""
         out = copy.deepcopy(state)

@@ -22,7 +22,7 @@ from rulesets.salt_and_bones.catalog import (
 from rulesets.schema import Field
 
 ROW_COL = ("row", "column")
-CELL = Field("cell", "cell", label="Tile [row, col]", axes=ROW_COL)
+CELL = Field("cell", "cell", label="Tile", axes=ROW_COL)
 
 BOARD_FIELDS = (
     Field("rows", "int", minimum=2, maximum=20, label="Rows"),
@@ -167,6 +167,7 @@ EVENT_TYPES: dict[str, EventType] = {
                 max_length=60,
                 nullable=True,
                 label="Card",
+                names="strategy",
                 help="null for a face-down INSTINCT the recorder does not know.",
             ),
         ),
@@ -185,7 +186,9 @@ EVENT_TYPES: dict[str, EventType] = {
                 "card",
                 "any",
                 label="Card",
-                help='A catalog name, or {"name", "attack", "opportunity", "bonus"} for a card not in the catalog.',
+                names="attack",
+                help="A card of the catalog (picked from the hand when the rules can list it). A card not in the catalog "
+                "is recorded through the API as an object with its name, attack, opportunity and bonus.",
             ),
             Field("attack_tile", "cell", label="Tile under the Attack half", axes=ROW_COL),
             Field("opportunity_tile", "cell", label="Tile under the Opportunity half", axes=ROW_COL),
@@ -196,7 +199,7 @@ EVENT_TYPES: dict[str, EventType] = {
         name="strategy_card_played",
         label="Played an INSTINCT card",
         fields=(
-            Field("card", "str", max_length=60, label="Card"),
+            Field("card", "str", max_length=60, label="Card", names="instinct"),
             Field(
                 "target",
                 "any",

@@ -43,6 +43,7 @@ def _et(name: str, label: str, *fields: Field, seat: bool = True, description: s
 
 
 _MONSTER = Field("monster", "str", max_length=NAME, label="Monster")
+_IN_PLAY = Field("monster", "str", max_length=NAME, label="Monster", names="monsters")  # one already in play
 _AMOUNT = Field("amount", "int", minimum=1, maximum=1000, label="Amount")
 _ROLL = Field("roll", "int", minimum=1, maximum=20, label="d20")
 
@@ -64,7 +65,15 @@ EVENT_TYPES: dict[str, EventType] = {
             "attack_rolled",
             "Attack rolled",
             Field("attacker", "choice", choices=("hero", "monster"), label="Attacker"),
-            Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Attacking monster"),
+            Field(
+                "monster",
+                "str",
+                required=False,
+                nullable=True,
+                max_length=NAME,
+                label="Attacking monster",
+                names="monsters",
+            ),
             Field("rolls", "list", item=_ROLL, min_items=1, max_items=2, label="d20 roll(s)"),
             Field(
                 "same_attack",
@@ -91,18 +100,18 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "condition_gained",
             "Condition gained",
-            Field("target", "choice", choices=("hero", "monster")),
-            Field("monster", "str", required=False, nullable=True, max_length=NAME),
-            Field("condition", "choice", choices=CONDITIONS),
+            Field("target", "choice", choices=("hero", "monster"), label="Target"),
+            Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Monster", names="monsters"),
+            Field("condition", "choice", choices=CONDITIONS, label="Condition"),
             seat=False,
             description="For a hero the seat is the hero; for a monster name it.",
         ),
         _et(
             "condition_lost",
             "Condition removed",
-            Field("target", "choice", choices=("hero", "monster")),
-            Field("monster", "str", required=False, nullable=True, max_length=NAME),
-            Field("condition", "choice", choices=CONDITIONS),
+            Field("target", "choice", choices=("hero", "monster"), label="Target"),
+            Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Monster", names="monsters"),
+            Field("condition", "choice", choices=CONDITIONS, label="Condition"),
             seat=False,
             description="An effect (a card, a power) discards a marker.",
         ),
@@ -110,14 +119,14 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "monster_activated",
             "Monster activated",
-            _MONSTER,
+            _IN_PLAY,
             seat=False,
             description="A stunned monster skips this activation and loses the marker.",
         ),
         _et(
             "monster_defeated",
             "Monster defeated",
-            _MONSTER,
+            _IN_PLAY,
             Field("xp", "int", minimum=0, maximum=100, label="Experience on its card"),
             seat=False,
             description="The monster leaves play; its experience goes to the party.",
@@ -133,7 +142,7 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "treasure_used",
             "Treasure used up",
-            Field("item", "str", max_length=NAME),
+            Field("item", "str", max_length=NAME, label="Treasure card", names="treasure"),
             description="A Treasure card the hero held (found here or brought from the campaign) is spent or "
             "lost and does not carry over.",
         ),
@@ -142,7 +151,7 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "adventure_lost",
             "Adventure lost",
-            Field("reason", "str", max_length=300),
+            Field("reason", "str", max_length=300, label="Why"),
             seat=False,
             description="The adventure's defeat condition happened (a hero at 0 HP with no surge is derived).",
         ),
@@ -726,6 +735,16 @@ class SaltmarshAdventure(Ruleset):
     def legal_moves(self, state: State) -> list[Event] | None:
         """None: die rolls, amounts, monster and card names are free data that cannot be listed."""
         return None
+
+    def names(self, state: State, seat: int | None) -> dict[str, list[str]]:
+        """``monsters``: the monsters in play; ``treasure``: the cards held by ``seat``'s hero (the active one
+        when ``seat`` is None)."""
+        heroes = state["heroes"]
+        hero = heroes[seat if seat is not None and 0 <= seat < len(heroes) else state["active"]] if heroes else {}
+        return {
+            "monsters": list(dict.fromkeys(m["name"] for m in state["monsters"])),
+            "treasure": list(dict.fromkeys(i["name"] for i in hero.get("items", []))),
+        }
 
     def turn(self, state: State) -> TurnInfo:
         """The active seat and its phase: ``start``, ``hero``, ``villain`` (exploration + villain) or ``over``."""

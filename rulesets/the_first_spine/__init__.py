@@ -70,6 +70,14 @@ class TheFirstSpine(Ruleset):
         """Listed during setup and at the start of a turn; None during actions (life changes are free data)."""
         return R.legal_moves(state)
 
+    def names(self, state: State, seat: int | None) -> dict[str, list[str]]:
+        """``hand``: the cards of ``seat``'s deck (the destiny cards and its origin's cards)."""
+        return {"hand": [c["name"] for c in E.deck_cards(state, seat)] if seat is not None else []}
+
+    def board_size(self, state: State) -> tuple[int, int] | None:
+        """The board's rows and columns (cells are ``[row, column]``)."""
+        return state["board"]["rows"], state["board"]["cols"]
+
     def view(self, state: State, seat: int | None) -> State:
         """Other seats' origins (every seat's for a spectator) are None until a card of that origin is played."""
         out = copy.deepcopy(state)

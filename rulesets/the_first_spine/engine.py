@@ -574,3 +574,11 @@ def pass_turn(state: State) -> None:
 
 def clone(state: State) -> State:
     return copy.deepcopy(state)
+
+
+def deck_cards(state: State, seat: int) -> list[dict[str, Any]]:
+    """The catalog cards ``seat``'s deck may hold: destiny cards (no origin) and those of its origin."""
+    if not 0 <= seat < len(state["players"]):
+        return []
+    origin = state["players"][seat]["origin"]
+    return [c for c in state["catalog"].values() if c["origin"] is None or c["origin"] == origin]

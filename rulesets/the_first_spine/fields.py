@@ -61,7 +61,8 @@ OPTIONS_SCHEMA: tuple[Field, ...] = (
         max_items=2,
         required=False,
         default=DEFAULT_BOARD,
-        label="Board [rows, cols]",
+        label="Board size",
+        item_labels=("Rows", "Columns"),
     ),
     Field(
         "wizard_hp",
@@ -96,7 +97,8 @@ OPTIONS_SCHEMA: tuple[Field, ...] = (
     ),
 )
 
-CELL_HELP = "[row, col], counted from the top-left corner."
+ROW_COL = ("row", "column")
+CELL_HELP = "Counted from 0 at the top-left corner; or tap the cell on the board."
 
 EVENT_TYPES: dict[str, EventType] = {
     "destiny_chosen": EventType(
@@ -115,8 +117,8 @@ EVENT_TYPES: dict[str, EventType] = {
         name="card_moved",
         label="Moved a card (Run)",
         fields=(
-            Field("from", "cell", label="From [row, col]", help=CELL_HELP),
-            Field("to", "cell", label="To [row, col]", help=CELL_HELP),
+            Field("from", "cell", label="From", help=CELL_HELP, axes=ROW_COL),
+            Field("to", "cell", label="To", help=CELL_HELP, axes=ROW_COL),
         ),
         description="Before the discard/draw phase: one card with Run moves to an adjacent empty cell.",
     ),
@@ -131,8 +133,8 @@ EVENT_TYPES: dict[str, EventType] = {
         name="card_placed",
         label="Placed a card",
         fields=(
-            Field("card", "str", max_length=60, label="Card name"),
-            Field("at", "cell", label="Cell [row, col]", help=CELL_HELP),
+            Field("card", "str", max_length=60, label="Card", names="hand"),
+            Field("at", "cell", label="Cell", help=CELL_HELP, axes=ROW_COL),
         ),
         description="Actions: a card from hand onto an empty cell next to your wizard or one of your cards "
         "(a spell is cast on any cell and goes to the discard).",
@@ -141,7 +143,7 @@ EVENT_TYPES: dict[str, EventType] = {
         name="hp_changed",
         label="Changed hit points (spell or card text)",
         fields=(
-            Field("at", "cell", label="Cell [row, col]", help=CELL_HELP),
+            Field("at", "cell", label="Cell", help=CELL_HELP, axes=ROW_COL),
             Field("amount", "int", minimum=-99, maximum=99, label="Amount (+ heals, - hurts)"),
             Field("note", "str", max_length=200, required=False, default="", label="Why (card text)"),
         ),
@@ -151,8 +153,8 @@ EVENT_TYPES: dict[str, EventType] = {
         name="confrontation_target_chosen",
         label="Chose a confrontation target",
         fields=(
-            Field("from", "cell", label="Your card [row, col]", help=CELL_HELP),
-            Field("target", "cell", label="Confronts [row, col]", help=CELL_HELP),
+            Field("from", "cell", label="Your card", help=CELL_HELP, axes=ROW_COL),
+            Field("target", "cell", label="Confronts", help=CELL_HELP, axes=ROW_COL),
         ),
         description="When one of your cards is next to several opponent cards, which one it confronts.",
     ),

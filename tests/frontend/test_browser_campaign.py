@@ -91,10 +91,10 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
     page.get_by_label("Action", exact=True).first.wait_for()
     row1, row2 = page.locator("#action-1"), page.locator("#action-2")
     row1.get_by_label("Action", exact=True).select_option("item_sold")
-    row1.get_by_label("Hero", exact=True).select_option("Ana")
-    row1.get_by_label("Item(s)").fill("Wand")
+    row1.locator("[data-action=item_sold]").get_by_label("Hero", exact=True).select_option("Ana")
+    row1.locator("[data-action=item_sold]").get_by_label("Item").fill("Wand")
     row2.get_by_label("Action", exact=True).select_option("leveled_up")
-    row2.get_by_label("Hero", exact=True).select_option("Bo")
+    row2.locator("[data-action=leveled_up]").get_by_label("Hero", exact=True).select_option("Bo")
     before = EventRow.objects.count()
     page.get_by_role("button", name="Record all actions").click()
     problem = page.get_by_role("alert").filter(has_text="Nothing was recorded")
@@ -102,11 +102,12 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
     assert "Action 2 (Level up)" in problem.inner_text() and "5. Level Up" in problem.inner_text()
     assert EventRow.objects.count() == before
     row1, row2 = page.locator("#action-1"), page.locator("#action-2")
-    assert row1.get_by_label("Item(s)").input_value() == "Wand"  # kept what was typed
+    assert row1.locator("[data-action=item_sold]").get_by_label("Item").input_value() == "Wand"  # kept
     row2.get_by_label("Action", exact=True).select_option("trade_made")
-    row2.get_by_label("Hero", exact=True).select_option("Ana")
-    row2.get_by_label("To hero").select_option("Bo")
-    row2.get_by_label("Gold").fill("100")
+    trade = row2.locator("[data-action=trade_made]")
+    trade.get_by_label("From hero").select_option("Ana")
+    trade.get_by_label("To hero").select_option("Bo")
+    trade.get_by_label("Gold pieces").fill("100")
     page.get_by_role("button", name="Record all actions").click()
     page.get_by_text(re.compile(r"Recorded 2 town action\(s\)")).wait_for()
     assert EventRow.objects.count() == before + 2

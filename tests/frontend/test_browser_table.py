@@ -158,7 +158,7 @@ def _salty_refuse(page: Any) -> None:
 
 def _sab_refuse(page: Any) -> None:
     form = open_form(page, "field_card_flipped")
-    form.get_by_label("Tiles it destroys").fill("0,0")  # a grey corner, as row,column
+    form.locator('label.tile[title="Row 0, column 0"]').click()  # tick a grey corner on the grid of tiles
     submit(page, form.get_by_role("button", name="Record"))
 
 

@@ -321,10 +321,10 @@ def test_town_form_records_every_action_in_order(web, played):
     r = web.post(
         f"/campaigns/{played.pk}/town/",
         {"rows": "6", "expected_version": "7", "idempotency_key": "town-1",
-         "a0.type": "item_sold", "a0.hero": "Ana", "a0.item": "Cloak",
-         "a1.type": "trade_made", "a1.hero": "Bo", "a1.to": "Ana", "a1.gold": "100",
-         "a2.type": "powers_swapped", "a2.hero": "Cy", "a2.text": "Sneak Attack, Dodge",
-         "a3.type": "leveled_up", "a3.hero": "Ana"},
+         "a0.type": "item_sold", "a0.item_sold.hero": "Ana", "a0.item_sold.item": "Cloak",
+         "a1.type": "trade_made", "a1.trade_made.from": "Bo", "a1.trade_made.to": "Ana", "a1.trade_made.gold": "100",
+         "a2.type": "powers_swapped", "a2.powers_swapped.hero": "Cy", "a2.powers_swapped.powers": "Sneak Attack, Dodge",
+         "a3.type": "leveled_up", "a3.leveled_up.hero": "Ana"},
     )  # fmt: skip
     assert r.status_code == 302, r.content.decode()[:3000]
     assert count() == before + 4
@@ -334,9 +334,10 @@ def test_town_form_records_every_action_in_order(web, played):
 
 def test_town_form_with_one_bad_action_records_none_and_names_it(web, played):
     before = count()
-    fields = {"rows": "6", "a0.type": "item_sold", "a0.hero": "Ana", "a0.item": "Cloak",
-              "a1.type": "leveled_up", "a1.hero": "Cy",
-              "a2.type": "trade_made", "a2.hero": "Bo", "a2.to": "Ana", "a2.gold": "50"}  # fmt: skip
+    fields = {"rows": "6", "a0.type": "item_sold", "a0.item_sold.hero": "Ana", "a0.item_sold.item": "Cloak",
+              "a1.type": "leveled_up", "a1.leveled_up.hero": "Cy",
+              "a2.type": "trade_made", "a2.trade_made.from": "Bo", "a2.trade_made.to": "Ana",
+              "a2.trade_made.gold": "50"}  # fmt: skip
     r = web.post(f"/campaigns/{played.pk}/town/", fields)
     page = r.content.decode()
     assert r.status_code == 400 and count() == before
@@ -347,7 +348,8 @@ def test_town_form_with_one_bad_action_records_none_and_names_it(web, played):
 
 
 def test_town_form_reveals_the_shop_and_buys_in_one_go(web, played):
-    fields = {"rows": "6", "a0.type": "shop_revealed", "a1.type": "item_bought", "a1.hero": "Bo", "a1.item": "Sword",
+    fields = {"rows": "6", "a0.type": "shop_revealed", "a1.type": "item_bought", "a1.item_bought.hero": "Bo",
+              "a1.item_bought.item": "Sword",
               "shop.cards.0.name": "Potion", "shop.cards.0.item": "on", "shop.cards.0.buy": "100",
               "shop.cards.1.name": "Sword", "shop.cards.1.item": "on", "shop.cards.1.buy": "1250",
               "shop.cards.2.name": "Curse", "shop.cards.3.name": "Rope", "shop.cards.3.item": "on",
@@ -358,11 +360,17 @@ def test_town_form_reveals_the_shop_and_buys_in_one_go(web, played):
 
 def test_town_form_checks_form_syntax_first(web, played):
     before = count()
-    r = web.post(f"/campaigns/{played.pk}/town/", {"rows": "6", "a0.type": "trade_made", "a0.hero": "Bo",
-                                                   "a0.gold": "ten"})  # fmt: skip
+    r = web.post(f"/campaigns/{played.pk}/town/", {"rows": "6", "a0.type": "trade_made", "a0.trade_made.from": "Bo",
+                                                   "a0.trade_made.gold": "ten"})  # fmt: skip
     page = r.content.decode()
     assert r.status_code == 400 and count() == before
-    assert "Enter a whole number" in page and "Choose the hero who receives" in page
+    assert "Enter a whole number" in page and 'value="ten"' in page
+    # the schema's own checks come back on the row's inputs, in the form's words
+    r = web.post(f"/campaigns/{played.pk}/town/", {"rows": "6", "a0.type": "trade_made", "a0.trade_made.from": "Bo",
+                                                   "a0.trade_made.gold": "10"})  # fmt: skip
+    page = r.content.decode()
+    assert r.status_code == 400 and count() == before and "Please correct: To hero: " in page
+    assert "data.to" not in page and "Invalid" not in page
     assert web.post(f"/campaigns/{played.pk}/town/", {"rows": "6"}).status_code == 400
 
 
@@ -370,7 +378,7 @@ def test_town_form_conflict_shows_the_new_heroes(web, played, owner):
     rec(played, owner, "powers_swapped", hero="Ana", powers=["Cleave"])  # v8
     before = count()
     r = web.post(f"/campaigns/{played.pk}/town/", {"rows": "6", "expected_version": "7", "a0.type": "leveled_up",
-                                                   "a0.hero": "Bo"})  # fmt: skip
+                                                   "a0.leveled_up.hero": "Bo"})  # fmt: skip
     assert r.status_code == 409 and count() == before and "Someone else recorded first" in r.content.decode()
 
 
@@ -414,7 +422,9 @@ def test_non_recorders_see_the_sheet_without_forms(client, stranger, played):
     assert client.get(f"/campaigns/{played.pk}/town/").status_code == 403
     r = client.post(f"/campaigns/{played.pk}/record/", {"type": "leveled_up", "data.hero": "Ana"})
     assert r.status_code == 403 and count() == before
-    r = client.post(f"/campaigns/{played.pk}/town/", {"rows": "6", "a0.type": "leveled_up", "a0.hero": "Ana"})
+    r = client.post(
+        f"/campaigns/{played.pk}/town/", {"rows": "6", "a0.type": "leveled_up", "a0.leveled_up.hero": "Ana"}
+    )
     assert r.status_code == 403 and count() == before
 
 

@@ -147,14 +147,15 @@ def test_several_field_errors_name_the_fields_once_each():
     assert error_sentence({"seat": ["Required."]}, fields, {"seat": "Player"}) == "Player: Required."
 
 
-def test_tiles_are_typed_as_row_column_pairs_not_json(web, owner):
+def test_tiles_are_ticked_on_a_grid_of_the_board_not_typed_as_json(web, owner):
     match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
     page = web.get(f"/matches/{match.pk}/").content.decode()
-    tiles = page.split('name="data.tiles"')[0].rsplit("<input", 1)[1] + page.split('name="data.tiles"')[1][:200]
-    assert 'placeholder="row,column; row,column"' in tiles and "<textarea" not in tiles
-    r = web.post(f"/matches/{match.pk}/record/", {"type": "field_card_flipped", "data.tiles": "1,1; 2 , 4"})
+    tiles = page.split('id="id_field_card_flipped_data_tiles"')[1].split("</fieldset>")[0]
+    assert tiles.count('type="checkbox" name="data.tiles"') == 36  # the 6 × 6 Field Board, one box a tile
+    assert 'aria-label="Row 2, column 4"' in tiles and "<textarea" not in tiles
+    r = web.post(f"/matches/{match.pk}/record/", {"type": "field_card_flipped", "data.tiles": ["1,1", "2,4"]})
     assert r.status_code == 302
     assert EventRow.objects.get().data == {"tiles": [[1, 1], [2, 4]]}
     r = web.post(f"/matches/{match.pk}/record/", {"type": "field_card_flipped", "data.tiles": "1;2"})
-    assert r.status_code == 400 and "Enter each tile as row,column" in r.content.decode()
+    assert r.status_code == 400 and "Enter each tile as its row and column." in r.content.decode()
     assert EventRow.objects.count() == 1

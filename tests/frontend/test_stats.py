@@ -55,7 +55,9 @@ def test_filters_narrow_every_page_and_bad_filters_are_explained(client, owner, 
     group = client.get(f"/stats/players/?players={ana.pk}&players={cy.pk}").content.decode()
     assert "No finished matches for this filter" in group  # Ana and Cy have not finished a match together
     bad = client.get("/games/last-stone/?since=yesterday")
-    assert bad.status_code == 200 and "since: Must be a date" in bad.content.decode()
+    assert bad.status_code == 200 and "From: Must be a date" in bad.content.decode()
+    bad = client.get("/stats/players/?players=a,b").content.decode()
+    assert "Players: Must be player ids" in bad and "players:" not in bad  # the form's words, not the query key
 
 
 def test_same_named_players_of_two_owners_are_told_apart(client, owner, make_user):

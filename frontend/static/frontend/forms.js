@@ -1,0 +1,73 @@
+// Progressive enhancement of the schema-driven forms (frontend/forms.py); every form works without this file.
+(function () {
+  "use strict";
+
+  // A cell field (two labelled numbers) gets "Tap it on the board": the next tap on a cell of the board
+  // (any element with data-cell="a,b" in #board) fills the two numbers, and the page returns to the field.
+  var board = document.getElementById("board");
+  var cellFields = document.querySelectorAll("fieldset[data-cell-field]");
+  if (board && cellFields.length && board.querySelector("[data-cell]")) {
+    var armed = null;
+    var note = document.createElement("p");
+    note.className = "cell-pick-note";
+    note.setAttribute("role", "status");
+    var disarm = function () {
+      armed = null;
+      board.classList.remove("is-picking-cell");
+      note.remove();
+    };
+    cellFields.forEach(function (field) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "secondary small cell-pick";
+      button.textContent = "Tap it on the board";
+      button.setAttribute("aria-controls", field.id);
+      field.querySelector(".cell-inputs").appendChild(button);
+      button.addEventListener("click", function () {
+        armed = field;
+        board.classList.add("is-picking-cell");
+        note.textContent = "Tap a cell for “" + field.querySelector("legend").textContent + "” (Esc to cancel).";
+        board.insertBefore(note, board.firstChild);
+        board.scrollIntoView({ block: "start" });
+      });
+    });
+    var cellAt = function (x, y) {
+      var hits = document.elementsFromPoint(x, y);
+      for (var i = 0; i < hits.length; i++) {
+        var el = hits[i].closest ? hits[i].closest("[data-cell]") : null;
+        if (el && board.contains(el)) return el.getAttribute("data-cell");
+      }
+      return null;
+    };
+    // capture: while a field waits for a tap, the board's own links and buttons do not fire
+    board.addEventListener("click", function (e) {
+      if (!armed) return;
+      e.preventDefault();
+      e.stopPropagation();
+      var cell = cellAt(e.clientX, e.clientY);
+      if (!cell) return;
+      var parts = cell.split(","), inputs = armed.querySelectorAll(".cell-inputs input");
+      inputs[0].value = parts[0].trim();
+      inputs[1].value = parts[1].trim();
+      inputs[0].dispatchEvent(new Event("input", { bubbles: true }));  // the live update keeps typed forms
+      var field = armed;
+      disarm();
+      field.scrollIntoView({ block: "center" });
+      field.querySelector(".cell-pick").focus({ preventScroll: true });
+    }, true);
+    document.addEventListener("keydown", function (e) { if (armed && e.key === "Escape") disarm(); });
+  }
+
+  // The town form: each row shows only the fields of the action chosen in it (all groups stay in the page,
+  // labelled per action, when this file does not run).
+  document.querySelectorAll("[data-town-row]").forEach(function (row) {
+    var select = row.querySelector("select[data-town-action]");
+    var show = function () {
+      row.querySelectorAll(".town-sub").forEach(function (group) {
+        group.hidden = group.dataset.action !== select.value;
+      });
+    };
+    select.addEventListener("change", show);
+    show();
+  });
+})();
