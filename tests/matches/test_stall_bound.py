@@ -14,6 +14,7 @@ from matches.models import MatchSummary, PlayedMatch, PlayerResult
 from matches.projections import MATCH_SUMMARY, PROJECTORS, project, project_with_read_ahead
 from matches.services import match_create, match_event_record, match_event_void
 from matches.stats_projection import PLAY_STATS
+from matches.stats_rollup import rollup_drift, rollup_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -92,6 +93,7 @@ def test_late_event_after_a_long_transaction_is_projected_exactly_once(owner, no
         assert _summary(busy) == (5, 5, 1, "finished")  # redelivered entries counted nothing twice
         assert PlayedMatch.objects.filter(match=busy).count() == 1
         assert PlayerResult.objects.filter(match=busy, won=True).count() == 1
+        assert rollup_drift() == {} and sum(row[0] for row in rollup_table().values()) > 0  # roll-ups not doubled
         assert store.log_settled() and _run_all() == [] and project(MATCH_SUMMARY) == 0
     finally:
         slow.close()
