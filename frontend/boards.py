@@ -22,6 +22,8 @@ BOARDS: dict[str, str] = {
     "saltmarsh-adventure": "frontend.board_saltmarsh_adventure:board",
     "bone-wars": "frontend.board_bone_wars:board",
     "the-first-spine": "frontend.board_the_first_spine:board",
+    "scoresheet": "frontend.board_scoresheet:board",
+    "last-stone": "frontend.board_last_stone:board",
 }
 
 # slug → the board's stylesheet (a static path)

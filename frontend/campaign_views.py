@@ -40,8 +40,8 @@ from frontend.forms import (
 from frontend.selectors import last_undoable_version
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
 from matches.selectors import can_record
-from rulesets import EventType, get_ruleset
-from rulesets.replay import RULE_OVERRIDDEN, event_types_with_meta
+from rulesets import Event, EventType, get_ruleset
+from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, BRIDGE_EVENTS, BRIDGE_FIELDS, TOWN_EVENTS, sale_value
 
 DEFAULT_GAME = "saltmarsh"
@@ -330,7 +330,8 @@ def campaign_record(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if type_ == RULE_OVERRIDDEN:
         messages.success(request, "Rule override noted; the next entry is not checked.")
     else:
-        messages.success(request, f"Recorded entry {result.version}: {spec.label}.")
+        text = describe_entry(get_ruleset(campaign.game), Event(type_, None, data), [])
+        messages.success(request, f"Recorded entry {result.version}: {text}")  # as the history says it
     return redirect(reverse("campaign-detail", args=[campaign.pk]) + "#sheet")
 
 

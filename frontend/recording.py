@@ -11,6 +11,7 @@ from frontend.forms import Pick, build_inputs, int_or_none
 from matches import selectors
 from matches.visibility import Viewer
 from rulesets import Event, EventType, Ruleset, RuleViolation
+from rulesets.replay import describe_entry
 
 # validate checks game over → phase → whose turn → the move (DESIGN §2), so these codes on an entry with an
 # empty payload mean "this kind of entry cannot be recorded at this moment", whatever its payload
@@ -19,7 +20,8 @@ _NOT_NOW = frozenset({"game_over", "wrong_phase", "unknown_event"})
 
 def types_now(ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None, turn_seat: int | None) -> set[str]:
     """The entry types that may apply now: the types of the legal moves when the game can list them, else
-    those whose empty entry is not refused for the phase (the payload decides the rest)."""
+    those whose empty entry is not refused for the phase (``wrong_phase``, the ruleset's ``phase_codes``, game
+    over; the payload decides the rest)."""
     if legal is not None:
         return {m.type for m in legal}
     out = set()
@@ -27,7 +29,7 @@ def types_now(ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None
         try:
             ruleset.validate(state, Event(name, turn_seat if spec.seat_required else None, {}))
         except RuleViolation as exc:
-            if exc.code in _NOT_NOW:
+            if exc.code in _NOT_NOW or exc.code in ruleset.phase_codes:
                 continue
         except Exception:  # an empty payload may trip a check that expects its fields: the phase passed
             pass
@@ -166,3 +168,35 @@ def feedback_for(
         if changes:
             return Feedback("news", "New at the table:", changes)
     return None
+
+
+def legal_move_choices(ruleset: Ruleset, legal: list[Event] | None, seat_names: list[str]) -> list[dict[str, str]]:
+    """The legal moves as ``{json, text}`` options of the page's move list, in words. Moves the ruleset describes
+    alike (a secret origin: "Ana chose an origin (kept secret).") are told apart by the payload values that
+    differ between them, labelled as on the forms ("… — Origin: Healer"): only recorders get this list, and
+    they see everything."""
+    options = [{"json": json.dumps(m.to_dict()), "text": describe_entry(ruleset, m, seat_names)} for m in legal or []]
+    by_text: dict[str, list[int]] = {}
+    for i, option in enumerate(options):
+        by_text.setdefault(option["text"], []).append(i)
+    for same in (ix for ix in by_text.values() if len(ix) > 1):
+        moves = [legal[i] for i in same]  # type: ignore[index]
+        keys = [k for k in moves[0].data if len({json.dumps(m.data.get(k), sort_keys=True) for m in moves}) > 1]
+        spec = ruleset.event_types.get(moves[0].type)
+        labels = {f.name: f.label or f.name for f in (spec.fields if spec else ())}
+        for i, move in zip(same, moves, strict=True):
+            parts = [f"{labels.get(k, k)}: {_worded(move.data.get(k))}" for k in keys]
+            if parts:
+                options[i]["text"] += " — " + ", ".join(parts)
+    return options
+
+
+def _worded(value: Any) -> str:
+    """A payload value for people: a name capitalised, none as "not named", a list joined."""
+    if value is None:
+        return "not named"
+    if isinstance(value, str):
+        return value[:1].upper() + value[1:]
+    if isinstance(value, list):
+        return ", ".join(_worded(v) for v in value)
+    return str(value)

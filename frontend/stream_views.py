@@ -83,7 +83,8 @@ def linked_words(request: HttpRequest, result: Any) -> None:
     """Say which other streams the same action wrote (an adventure match carrying its result to the campaign)."""
     for write in result.linked:
         entries = ", ".join(str(v) for v in write.versions)
-        messages.info(request, f"The {write.kind} was updated in the same step (entries {entries}).")
+        noun = "entry" if len(write.versions) == 1 else "entries"
+        messages.info(request, f"The {write.kind} was updated in the same step ({noun} {entries}).")
 
 
 def _pk(kwargs: dict[str, Any]) -> int:

@@ -27,7 +27,7 @@ from frontend.forms import (
     parse_options,
     record_or_rerender,
 )
-from frontend.recording import feedback_for, move_forms
+from frontend.recording import feedback_for, legal_move_choices, move_forms
 from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
@@ -240,9 +240,7 @@ def match_detail(
         "closed": closed,
         "replaying": replaying,
         "at": ms.version,
-        "legal": [
-            {"json": json.dumps(m.to_dict()), "text": describe_entry(ruleset, m, seat_names)} for m in legal or []
-        ],
+        "legal": legal_move_choices(ruleset, legal, seat_names),
         "forms": forms_now,
         "forms_other": forms_other,
         "board": board,

@@ -472,7 +472,22 @@ class PlayerDashboard:
     head_to_head: list[dict[str, Any]] = field(default_factory=list)
     favourite_games: list[dict[str, Any]] = field(default_factory=list)
     first_player: dict[str, Any] = field(default_factory=dict)
-    recent: list[Match] = field(default_factory=list)
+    recent_ids: list[int] = field(default_factory=list)  # the latest matches, newest first
+    _recent: list[Match] | None = field(default=None, repr=False)
+
+    @property
+    def recent(self) -> list[Match]:
+        """The latest matches with their seats and summaries, read when first asked for (the API answers
+        their ids only)."""
+        if self._recent is None:
+            found = (
+                Match.objects.filter(pk__in=self.recent_ids)
+                .select_related("summary", "owner")
+                .prefetch_related("seats__player")
+            )
+            order = {pk: i for i, pk in enumerate(self.recent_ids)}
+            self._recent = sorted(found, key=lambda m: order[m.pk])
+        return self._recent
 
     def to_dict(self) -> dict[str, Any]:
         main = self.players[0]
@@ -486,7 +501,7 @@ class PlayerDashboard:
             "head_to_head": self.head_to_head,
             "favourite_games": self.favourite_games,
             "first_player": self.first_player,
-            "recent": [m.pk for m in self.recent],
+            "recent": list(self.recent_ids),
         }
 
 
@@ -524,16 +539,9 @@ def _month_label(month: int) -> str:
 def _dashboard(players: list[Player], mine: QuerySet[PlayerResult], user: UserLike, f: StatsFilter) -> PlayerDashboard:
     ids = ",".join(str(p.pk) for p in players)
     figures = _memo("player", user, f, ids, lambda: _figures(players, mine, user, f))
-    board = PlayerDashboard(players=players, overall=Record(**figures["overall"]))
+    board = PlayerDashboard(players=players, overall=Record(**figures["overall"]), recent_ids=figures["recent"])
     for name in ("by_game", "by_month", "streaks", "head_to_head", "favourite_games", "first_player"):
         setattr(board, name, figures[name])
-    recent = (
-        Match.objects.filter(pk__in=figures["recent"])
-        .select_related("summary", "owner")
-        .prefetch_related("seats__player")
-    )
-    order = {pk: i for i, pk in enumerate(figures["recent"])}
-    board.recent = sorted(recent, key=lambda m: order[m.pk])
     return board
 
 

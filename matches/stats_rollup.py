@@ -1,13 +1,13 @@
 """Roll-ups of the ``play_stats`` read model: what the dashboards count, counted once by the projector.
 
-:func:`contributions` is the one definition of every count: from finished matches (:class:`PlayedMatch`
+:func:`contributions` defines the counts the projector keeps: from finished matches (:class:`PlayedMatch`
 rows) and seat results (:class:`PlayerResult` rows) it gives ``{key: [n, won, drawn]}`` where a key is the
 :class:`StatsRollup` key (``kind``, ``month``, ``game``, ``title``, ``is_public``, ``owner_id``, ``player_id``,
 ``other_id``, ``seat``, ``started``, ``value``). The ``StatsRollup`` table holds the sum of the contributions of
 every row of the read model; the projector (and a player merge) keep it so by adding the difference between
 the contributions of the rows they write and of the rows they replace (:func:`rollup_apply`). Reads that the
 table cannot answer exactly (a group filter, the edges of a date range, matches seen as a recorder) count the
-rows themselves with the same function (see ``matches/stats.py``).
+rows with one GROUP BY per kind (``matches/stats.py``, ``_row_tallies``); the tests hold the two to each other.
 """
 
 from __future__ import annotations
@@ -96,16 +96,14 @@ def contributions(
 
 def rows_of(match_ids: Collection[int]) -> tuple[list[Any], list[Any]]:
     """The read-model rows of these matches, as :func:`contributions` reads them (two queries)."""
-    played = list(PlayedMatch.objects.filter(match_id__in=match_ids).values_list(*_PLAYED, named=True))
-    results = list(PlayerResult.objects.filter(match_id__in=match_ids).values_list(*_RESULTS, named=True))
-    return played, results
+    return rows_where(Q(match_id__in=match_ids))
 
 
-def rows_where(q: Any, *, results: bool = True) -> tuple[list[Any], list[Any]]:
+def rows_where(q: Q) -> tuple[list[Any], list[Any]]:
     """The read-model rows passing ``q`` (a filter on the fields both tables share)."""
     played = list(PlayedMatch.objects.filter(q).values_list(*_PLAYED, named=True))
-    found = list(PlayerResult.objects.filter(q).values_list(*_RESULTS, named=True)) if results and played else []
-    return played, found
+    results = list(PlayerResult.objects.filter(q).values_list(*_RESULTS, named=True)) if played else []
+    return played, results
 
 
 def difference(new: Counts, old: Counts) -> Counts:

@@ -51,7 +51,7 @@ class ScoreSheet(Ruleset):
                     label="Cooperative games: did the players win?",
                 ),
             ),
-            description="Ends the game; the totals decide, or `won` for a cooperative game.",
+            description="Ends the game: the totals decide; a cooperative game also says whether the players won.",
         ),
     }
 

@@ -25,6 +25,9 @@ class TheFirstSpine(Ruleset):
     seats = (2, 3, 4)
     version = 1
     rulebook = "the-first-spine.txt"
+    phase_codes = frozenset(
+        {"setup_not_finished", "setup_finished", "draw_first", "already_refilled", "run_before_draw"}
+    )
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
 

@@ -48,10 +48,6 @@ def validate(state: State, event: Event) -> None:
     seat = event.seat
     if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
         raise _violation("unknown_seat", f"This match has seats 0 to {seats - 1}, not {seat!r}.", RULE_START)
-    try:
-        data = check_payload(spec.fields, event.data)
-    except SchemaError as exc:
-        raise _violation("invalid_payload", f"This entry's data is not right: {exc}", RULE_START) from None
     phase = state["turn"]["phase"]
     turn_seat = state["turn"]["seat"]
     who = E.seat_word(turn_seat)
@@ -89,6 +85,10 @@ def validate(state: State, event: Event) -> None:
     if phase != "setup" and seat != turn_seat:
         raise _violation("not_your_turn", f"It is {who}'s turn.", RULE_START)
     # -- the move
+    try:
+        data = check_payload(spec.fields, event.data)
+    except SchemaError as exc:
+        raise _violation("invalid_payload", f"This entry's data is not right: {exc}", RULE_START) from None
     _CHECKS[event.type](state, seat, data)
 
 

@@ -38,3 +38,29 @@ def phone(browser):
     page.set_default_timeout(15000)
     yield page
     context.close()
+
+
+PASSWORD = "salty-crackers-9"
+
+
+@pytest.fixture
+def keeper(django_user_model):
+    """The user who keeps the table's records (signed in by ``signed_in_phone``)."""
+    return django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+
+
+@pytest.fixture
+def signed_in_phone(browser, live_server, keeper):
+    """A 390×844 phone (the size of issue #13) signed in as ``keeper``."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("keeper")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(live_server.url + "/")
+    yield page
+    context.close()

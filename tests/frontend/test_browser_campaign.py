@@ -52,7 +52,7 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
         form.get_by_label("Hero").fill(hero)
         form.get_by_label("Class").fill(cls)
         form.get_by_role("button", name="Record").click()
-        page.get_by_text(re.compile(r"Recorded entry \d+: Hero joined")).wait_for()
+        page.get_by_text(re.compile(rf"Recorded entry \d+: {hero} the {cls} joined the campaign\.")).wait_for()
     assert hero_block(page, "Bo").count() == 1
 
     # start an adventure with both heroes: it opens as a match

@@ -45,7 +45,7 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
         form.get_by_role("button", name="Record").click()
         page.get_by_text(re.compile(r"Recorded entry \d")).wait_for()
     assert EventRow.objects.count() == 3
-    assert page.locator(".state-rows").inner_text().count("3") >= 1  # pile 9-3-2-1 = 3
+    assert "3 stones left in the pile" in page.locator("#board").inner_text()  # 9-3-2-1 = 3
 
     # a rejected move: Ana's seat is not on turn (Bo is); the rule is named and nothing is written
     open_form(page, "Took stones")
@@ -73,7 +73,7 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
         page.get_by_role("link", name="Previous version").click()
     page.get_by_text("Replaying version 1 of 4").wait_for()
     assert page.url.split("#")[0].endswith("?at=1")
-    assert "6" in page.locator(".state-rows").inner_text()  # 9 - 3
+    assert "6 stones left in the pile" in page.locator("#board").inner_text()  # 9 - 3
 
     # the history strikes the voided entry through
     page.goto(match_url + "history/")

@@ -16,29 +16,11 @@ from tests.frontend.test_board_salt_and_bones import head_state, to_combat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "salty-crackers-9"
-
 
 @pytest.fixture
-def keeper(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user(username="keeper", password=PASSWORD)
-
-
-@pytest.fixture
-def phone(browser: Any, live_server: Any, keeper: Any) -> Any:
-    """A signed-in 390×844 phone."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("keeper")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(live_server.url + "/")
-    yield page
-    context.close()
+def phone(signed_in_phone: Any) -> Any:
+    """A signed-in 390×844 phone (``keeper``)."""
+    return signed_in_phone
 
 
 def tap_cell(page: Any, field: Any, cell: list[int]) -> None:

@@ -198,8 +198,8 @@ def test_replay_at_a_version_is_a_permalink_without_forms(web, stone_match, owne
         match_event_record(match=stone_match, user=owner, type="stones_taken", seat=seat, data={"count": n})
     page = web.get(f"/matches/{stone_match.pk}/?at=1").content.decode()
     assert "Replaying" in page and "version 1 of 2" in page and "Record a move" not in page
-    assert "<dd>7</dd>" in page
-    assert "<dd>5</dd>" in web.get(f"/matches/{stone_match.pk}/?at=2").content.decode()
+    assert "<strong>7</strong> stones left in the pile" in page
+    assert "<strong>5</strong> stones left" in web.get(f"/matches/{stone_match.pk}/?at=2").content.decode()
     assert web.get(f"/matches/{stone_match.pk}/?at=99").status_code == 200  # out of range: the latest
 
 

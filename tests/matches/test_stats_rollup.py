@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from matches import people, stats
 from matches.models import Player, PlayerResult, StatsRollup
@@ -102,6 +103,7 @@ def assert_rollups_equal_rows(users, monkeypatch, filters=FILTERS):
     """The roll-up table is the sum of the rows' contributions, and every figure read through the roll-ups
     equals the same figure counted from the rows alone."""
     assert rollup_drift() == {}
+    assert not StatsRollup.objects.filter(n=0).exists()  # a count that falls to zero leaves no row
     for user in users:
         for f in filters:
             from_rollups = everything(user, f)
@@ -202,3 +204,17 @@ def test_dashboards_read_the_rollups_not_the_rows(world):
         sql = [q["sql"] for q in queries.captured_queries]
         assert len(sql) <= most, sql
         assert not any("matches_playerresult" in s for s in sql), sql
+
+
+def test_under_another_time_zone_the_months_come_from_the_rows(world):
+    """Roll-up months are months of TIME_ZONE (UTC here); a reader in another zone gets its own months."""
+    cache.clear()
+    with timezone.override("America/New_York"):
+        assert not stats._rollups_answer(stats.StatsFilter())
+        ny = stats.game_dashboard(user=world["owner"], game="scoresheet", f=stats.StatsFilter())
+    cache.clear()
+    utc = stats.game_dashboard(user=world["owner"], game="scoresheet", f=stats.StatsFilter())
+    # the sheet of 1 October 00:00 UTC was played on 30 September evening in New York
+    assert {m["month"]: m["plays"] for m in ny["by_month"]}["2026-09"] == 3
+    assert {m["month"]: m["plays"] for m in utc["by_month"]}["2026-09"] == 2
+    assert ny["plays"] == utc["plays"] == 6
