@@ -24,13 +24,16 @@ _TABLE_LEVEL = {*META_EVENT_TYPES, RESULT_RECORDED}
 
 
 def apply_play_stats(entries: list[store.LogEntry]) -> None:
-    """Re-derive the rows of every match touched by ``entries`` from its position at its last entry there."""
-    last: dict[int, int] = {}
-    for entry in entries:
-        last[entry.stream_id] = entry.version
+    """Re-derive the rows of every match touched by ``entries`` from its newest committed position (its head
+    row, read with it), so that rows never move back to an older version whichever entries come in which
+    order (the stream read-ahead feeds newer entries before the global reader redelivers older ones)."""
+    touched = {entry.stream_id for entry in entries}
     matches = list(
-        Match.objects.filter(stream_id__in=last).select_related("stream").prefetch_related("seats__player__merged_into")
+        Match.objects.filter(stream_id__in=touched)
+        .select_related("stream")
+        .prefetch_related("seats__player__merged_into")
     )
+    last = {m.stream_id: m.stream.version for m in matches}
     if not matches:
         return
     ids = [m.pk for m in matches]

@@ -126,8 +126,12 @@ class SaltAndBones(Ruleset):
             nxt = E.next_drawer(state)
             if nxt is not None:
                 seats.append(nxt)
-            if not any(state["draw"]["drawn"]):
-                seats += [s for s in E.SEATS if not state["draw"]["discarded"][s] and s not in seats]
+            if not any(state["draw"]["drawn"]):  # the other seat may still discard, if it holds a card
+                seats += [
+                    s
+                    for s in E.SEATS
+                    if not state["draw"]["discarded"][s] and any(state["hands"][s].values()) and s not in seats
+                ]
             what = f"draw up to {state['settings']['hand_size']} cards (one discard first is optional)."
             return TurnInfo(seats=tuple(seats), phase=phase, prompt=what)
         if phase == "preparation":
