@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from campaigns.stats import CHART_CAMPAIGNS
-from frontend.charts import bar_chart, line_chart
+from frontend.charts import bar_chart, gp_text, line_chart
 from matches import people, stats
 from matches.errors import DomainError, InvalidInput
 from matches.interop import bgstats_import
@@ -189,6 +189,11 @@ def game_page(request: HttpRequest, slug: str) -> HttpResponse:
         "scores_chart": scores,
         "insight_blocks": _insight_blocks(data),
         "gold_chart": _gold_chart(data.get("campaigns")),
+        "gold_rows": [
+            {**a, "campaign_id": c["campaign_id"], "name": c["name"], "gold": gp_text(a["party_gold"])}
+            for c in (data.get("campaigns") or {}).get("campaigns", [])
+            for a in c["adventures"]
+        ],
         **_filter_context(request, f, problems),
     }
     return render(request, "frontend/stats/game.html", context)

@@ -244,7 +244,7 @@ def test_the_game_page_draws_each_insight_with_its_table(api, client_for, owner)
     assert "Patron switches per player" in page and "Returning on a pass" not in page
     assert "returning on a pass" in page
     page = client_for(None).get("/games/saltmarsh-adventure/").content.decode()
-    assert "Party gold after each adventure" in page and "2520 gp" in page
+    assert "Party gold after each adventure" in page and "2,520 gp" in page
     assert "Adventure success rate: 2 of 3 adventures" in page and "(67 %)" in page
 
 
