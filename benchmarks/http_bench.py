@@ -244,14 +244,15 @@ def drain_wait(match_ids: list[int], timeout: float = 120.0) -> float:
     return time.perf_counter() - start
 
 
-def transaction_elsewhere(db: dict[str, Any]) -> psycopg.Connection:
-    """A transaction in another database of the same server (``postgres``) holding a transaction id, left open.
+def transaction_elsewhere(db: dict[str, Any], dbname: str = "postgres") -> psycopg.Connection:
+    """A transaction holding a transaction id in database ``dbname`` of the same server, left open.
 
-    Before the log reader's horizon became per-database, such a transaction held every projector back until it
-    ended; the caller closes the connection.
+    In another database (``postgres``, the default) it no longer holds the log reader back at all; in the
+    application's own database it does, and the projectors fall back to reading the held-back streams once
+    their events have waited ``CHRONICLE_PROJECTOR_STALL_BOUND`` seconds. The caller closes the connection.
     """
     params = {k: db[k] for k in ("host", "port", "user", "password")}
-    conn = psycopg.connect(dbname="postgres", autocommit=False, **params)
+    conn = psycopg.connect(dbname=dbname, autocommit=False, **params)
     conn.execute("SELECT pg_current_xact_id()")
     return conn
 

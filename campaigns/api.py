@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import selectors, services
-from config.api import JsonInput, PagedListMixin
+from config.api import JsonInput, PagedListMixin, Shape
 from matches.api import ERRORS, append_body, parse, users_by_name
 
 
@@ -23,7 +23,7 @@ class CampaignCreateInput(JsonInput):
     recorders = serializers.ListField(child=serializers.CharField(max_length=150), required=False, default=list)
 
 
-class CampaignOutput(serializers.Serializer):
+class CampaignOutput(Shape):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.CharField()
@@ -41,7 +41,7 @@ class BatchInput(JsonInput):
     idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=90)
 
 
-class SheetQuery(serializers.Serializer):
+class SheetQuery(Shape):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
 
@@ -103,7 +103,7 @@ class CampaignSheetApi(APIView):
         return Response(selectors.campaign_sheet(campaign=campaign, at=query["at"]))
 
 
-class LedgerQuery(serializers.Serializer):
+class LedgerQuery(Shape):
     hero = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 

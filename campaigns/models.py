@@ -43,3 +43,29 @@ class Series(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class CampaignAdventure(models.Model):
+    """Read model kept by the ``campaign_stats`` projector: one row per concluded adventure of a campaign, with
+    the party's gold right after it (the sum of the active heroes' gold), for the statistics pages.
+
+    ``number`` counts the campaign's concluded adventures from 1; the visibility is the campaign's, copied."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="concluded_adventures")
+    game = models.CharField(max_length=64)
+    is_public = models.BooleanField(default=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveIntegerField()
+    adventure = models.CharField(max_length=200)
+    completed = models.BooleanField()
+    party_gold = models.IntegerField()
+    heroes = models.PositiveSmallIntegerField()
+    concluded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["campaign_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="campaign_adventure_number_unique")]
+        indexes = [models.Index(fields=["game", "concluded_at"], name="campaign_adv_game_time_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.adventure} ({self.campaign_id} #{self.number})"

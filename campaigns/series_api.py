@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from campaigns import series as services
 from campaigns import series_selectors as selectors
-from config.api import JsonInput, PagedListMixin
+from config.api import JsonInput, PagedListMixin, Shape
 from matches.api import ERRORS, parse, users_by_name
 
 
@@ -29,7 +29,7 @@ class SeriesCreateInput(JsonInput):
     )
 
 
-class SeriesOutput(serializers.Serializer):
+class SeriesOutput(Shape):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.CharField()
@@ -41,7 +41,7 @@ class SeriesOutput(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class StandingRowOutput(serializers.Serializer):
+class StandingRowOutput(Shape):
     player = serializers.CharField()
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
@@ -50,7 +50,7 @@ class StandingRowOutput(serializers.Serializer):
     best_score = serializers.FloatField(allow_null=True)
 
 
-class StandingsOutput(serializers.Serializer):
+class StandingsOutput(Shape):
     version = serializers.IntegerField()
     latest_version = serializers.IntegerField()
     place_points = serializers.ListField(child=serializers.IntegerField())
@@ -59,7 +59,7 @@ class StandingsOutput(serializers.Serializer):
     hidden_matches = serializers.IntegerField(help_text="matches of the series the reader may not see (left out)")
 
 
-class StandingsQuery(serializers.Serializer):
+class StandingsQuery(Shape):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
 

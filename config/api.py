@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -16,7 +17,7 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.text import PROBLEM, unstorable_path
-from config.throttling import WindowThrottleMixin
+from config.throttling import WindowThrottle
 from matches.errors import DomainError, InvalidInput
 
 MAX_JSON_DEPTH = 12
@@ -62,6 +63,27 @@ class BoundedJSONParser(JSONParser):
         return data
 
 
+def _fresh_field(field: serializers.Field) -> serializers.Field:
+    """An unbound copy of a declared field for one serializer instance.
+
+    DRF deep-copies every declared field per instance, which re-runs each field's ``__init__``; a leaf field
+    (no child, not a serializer) is copied shallowly instead: binding sets only the copy's own attributes
+    (name, parent, label, source), and what stays shared (validators, messages, choices) is only read.
+    """
+    if isinstance(field, serializers.BaseSerializer | serializers.ListField | serializers.DictField):
+        return copy.deepcopy(field)
+    fresh = object.__new__(type(field))
+    fresh.__dict__.update(field.__dict__)
+    return fresh
+
+
+class Shape(serializers.Serializer):
+    """The base of every API serializer: a DRF ``Serializer`` whose fields are copied cheaply per instance."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return {name: _fresh_field(field) for name, field in self._declared_fields.items()}
+
+
 def _json_type_problem(field: serializers.Field, value: Any) -> str | None:
     """Why ``value`` does not have the JSON type ``field`` documents, or None (DRF would coerce it)."""
     if isinstance(field, serializers.BooleanField):
@@ -80,7 +102,7 @@ def _json_type_problem(field: serializers.Field, value: Any) -> str | None:
     return None
 
 
-class JsonInput(serializers.Serializer):
+class JsonInput(Shape):
     """Input serializer for JSON bodies: each value must already have its documented JSON type.
 
     DRF coerces ``"3"`` to 3, ``0`` to false and 5 to ``"5"``; the schema promises types, so the API refuses them.
@@ -121,12 +143,18 @@ class _SettingsRate:
         return settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get(self.scope)
 
 
-class AnonThrottle(WindowThrottleMixin, _SettingsRate, AnonRateThrottle):
+class AnonThrottle(_SettingsRate, AnonRateThrottle):
     """Requests per minute for anonymous clients, by IP."""
 
 
-class UserThrottle(WindowThrottleMixin, _SettingsRate, UserRateThrottle):
-    """Requests per minute per signed-in user."""
+class UserThrottle(_SettingsRate, UserRateThrottle):
+    """Requests per minute per signed-in user (by IP for anonymous clients, as DRF counts them)."""
+
+
+class ApiThrottle(WindowThrottle):
+    """The API's rate limits: both of the above, counted in one Redis round trip."""
+
+    limits = (AnonThrottle, UserThrottle)
 
 
 def _reject_constant(name: str) -> None:

@@ -2,7 +2,7 @@
 
 Same contract as DRF's ``TokenAuthentication`` (``Authorization: Token <key>``; unknown key or inactive user
 → 401): only the lookup differs. The SQL is composed once per process from the models' metadata, so a
-custom user model or new columns are picked up.
+custom user model or new columns are picked up, and runs as a prepared statement on PostgreSQL (``config.db``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from django.db import connection
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
+
+from config.db import prepared_fetch
 
 
 @cache
@@ -38,9 +40,12 @@ class FastTokenAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         sql, token_names, user_names = _lookup()
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [key])
-            row = cursor.fetchone()
+        if connection.vendor == "postgresql":
+            row = prepared_fetch(sql, [key])
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute(sql, [key])
+                row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
         token = Token.from_db(connection.alias, token_names, row[: len(token_names)])

@@ -1,4 +1,5 @@
-"""Request middleware: request ids, refusing unstorable text, and 503 for outages (see config.errors)."""
+"""Request middleware: request ids, refusing unstorable text, lazy flash messages, and 503 for outages
+(see config.errors)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import re
 import uuid
 from collections.abc import Callable
 
+from django.contrib.messages.middleware import MessageMiddleware
+from django.contrib.messages.storage import default_storage
 from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils.functional import SimpleLazyObject, empty
 
 from config.logs import request_id_var
 
@@ -117,3 +121,20 @@ class ServiceUnavailableMiddleware:
         if isinstance(exception, INFRASTRUCTURE_ERRORS):
             return unavailable(request, exception)
         return None
+
+
+class LazyMessageMiddleware(MessageMiddleware):
+    """Django's ``MessageMiddleware``, with the message storage built only when a view or template uses it.
+
+    The API never does, and building it (a cookie and a session storage) on every request was measurable.
+    A storage nobody touched has nothing to store, so skipping its ``update`` changes nothing.
+    """
+
+    def process_request(self, request: HttpRequest) -> None:
+        request._messages = SimpleLazyObject(lambda: default_storage(request))
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        messages = getattr(request, "_messages", None)
+        if isinstance(messages, SimpleLazyObject) and messages._wrapped is empty:
+            return response
+        return super().process_response(request, response)

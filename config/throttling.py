@@ -2,10 +2,11 @@
 
 DRF's ``SimpleRateThrottle`` keeps each client's request timestamps in the cache: a read and a write per
 request, each unpickling and pickling the whole history (up to a minute of requests), plus a fresh Redis
-client object per cache call. Here a request costs one pipelined round trip on a client kept per process:
-``INCR`` this window's counter, set its expiry, ``GET`` the previous window's counter; the estimate
-``previous × (1 − elapsed/duration) + current`` (the sliding-window approximation) is compared with the
-limit. A refused request gives its count back, so refusals do not use up the budget.
+client object per cache call, for each of the API's throttles (an anonymous request meets two: DRF applies
+the per-user limit to it too, by address). Here a request costs one round trip on a client kept per process,
+whatever the number of limits: one Lua script (``EVALSHA``) increments each limit's counter for this window,
+sets its expiry and reads the previous window's counter; per limit, the estimate ``previous × (1 − elapsed/duration) + current`` (the sliding-window approximation) is
+compared with the limit. A refused request gives its count back, so refusals do not use up the budget.
 
 Where the cache is not Redis (the embedded default) or Redis cannot be reached, the DRF throttle behind it
 decides, through the cache (which degrades to per-process counters on an outage; see ``config.cache``).
@@ -51,56 +52,96 @@ def redis_client() -> Any | None:
     return client
 
 
+# For each (current, previous) pair of keys: INCR this window's counter, (re)set its expiry, read the previous
+# window's counter. Every limit of a request in one command, one round trip.
+_COUNT = """
+local out = {}
+for i = 1, #KEYS, 2 do
+  out[#out + 1] = redis.call('INCR', KEYS[i])
+  redis.call('EXPIRE', KEYS[i], ARGV[(i + 1) / 2])
+  out[#out + 1] = redis.call('GET', KEYS[i + 1])
+end
+return out
+"""
+_scripts: dict[int, Any] = {}
+
+
+def _count_script(client: Any) -> Any:
+    """The counting script registered on ``client`` (sent by its SHA; loaded again if the server lost it)."""
+    script = _scripts.get(id(client))
+    if script is None:
+        script = _scripts[id(client)] = client.register_script(_COUNT)
+    return script
+
+
 def window_hit(key: str, limit: int, duration: float, now: float | None = None) -> tuple[bool, float] | None:
     """Count one request for ``key``; ``(allowed, seconds to wait if refused)``, or None without Redis."""
+    hits = window_hits([(key, limit, duration)], now=now)
+    return None if hits is None else hits[0]
+
+
+def window_hits(
+    limits: list[tuple[str, int, float]], now: float | None = None
+) -> list[tuple[bool, float]] | None:  # fmt: skip
+    """Count one request against each ``(key, limit, duration)`` in one round trip; per limit ``(allowed,
+    seconds to wait if refused)``, or None without Redis. A limit that refuses gives its count back."""
     global _down_until
     client = redis_client()
     if client is None:
         return None
     now = time.time() if now is None else now
-    window = int(now // duration)
-    elapsed = now - window * duration
-    current_key, previous_key = f"rl:{key}:{window}", f"rl:{key}:{window - 1}"
+    keys, expiries, windows = [], [], []
+    for key, _, duration in limits:
+        window = int(now // duration)
+        keys += [f"rl:{key}:{window}", f"rl:{key}:{window - 1}"]
+        expiries.append(int(duration * 2) + 1)
+        windows.append(now - window * duration)
     try:
-        pipe = client.pipeline(transaction=False)
-        pipe.incr(current_key)
-        pipe.expire(current_key, int(duration * 2) + 1)
-        pipe.get(previous_key)
-        current, _, previous = pipe.execute()
+        counts = _count_script(client)(keys=keys, args=expiries)
     except Exception as exc:  # unreachable or failing Redis: the cache-backed throttle decides meanwhile
         _down_until = time.monotonic() + RETRY_SECONDS
         logger.warning("rate-limit counters unreachable (%s: %s); falling back", type(exc).__name__, exc)
         return None
-    previous = int(previous or 0)
-    weight = 1 - elapsed / duration
-    if previous * weight + current <= limit:
-        return True, 0.0
-    with contextlib.suppress(Exception):  # best effort: the window expires anyway
-        client.decr(current_key)  # a refusal does not use up the budget
-    if current > limit or previous == 0:
-        return False, duration - elapsed
-    # wait until the previous window's share has decayed enough for one more request
-    return False, max(0.0, duration * (1 - (limit - current + 1) / previous) - elapsed) or 1.0
+    results = []
+    for i, (_, limit, duration) in enumerate(limits):
+        current, previous, elapsed = int(counts[2 * i]), int(counts[2 * i + 1] or 0), windows[i]
+        if previous * (1 - elapsed / duration) + current <= limit:
+            results.append((True, 0.0))
+            continue
+        with contextlib.suppress(Exception):  # best effort: the window expires anyway
+            client.decr(keys[2 * i])  # a refusal does not use up the budget
+        if current > limit or previous == 0:
+            results.append((False, duration - elapsed))
+        else:  # wait until the previous window's share has decayed enough for one more request
+            results.append((False, max(0.0, duration * (1 - (limit - current + 1) / previous) - elapsed) or 1.0))
+    return results
 
 
-class WindowThrottleMixin:
-    """Put in front of a DRF ``SimpleRateThrottle``: decide on the Redis window counter when there is one."""
+class WindowThrottle:
+    """DRF throttle checking several DRF ``SimpleRateThrottle`` limits (``limits``) on the Redis window counters
+    in one round trip; without Redis each of those DRF throttles decides through the cache, as DRF would.
 
-    _window_wait: float | None = None
+    A request is refused when any limit refuses it; it is told to wait for the longest of those refusals.
+    """
+
+    limits: tuple[type[Any], ...] = ()
+    _wait: float | None = None
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        if self.rate is None:  # type: ignore[attr-defined]
+        keyed = []
+        for throttle in (cls() for cls in self.limits):
+            key = throttle.get_cache_key(request, view) if throttle.rate is not None else None
+            if key is not None:
+                keyed.append((throttle, key))
+        if not keyed:
             return True
-        key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
-        if key is None:
-            return True
-        hit = window_hit(key, self.num_requests, float(self.duration))  # type: ignore[attr-defined]
-        if hit is None:
-            return super().allow_request(request, view)  # type: ignore[misc]
-        allowed, self._window_wait = hit
-        return allowed
+        hits: list[tuple[bool, float | None]] | None
+        hits = window_hits([(key, t.num_requests, float(t.duration)) for t, key in keyed])  # type: ignore[assignment]
+        if hits is None:
+            hits = [(True, None) if t.allow_request(request, view) else (False, t.wait()) for t, _ in keyed]
+        refusals = [wait for allowed, wait in hits if not allowed]
+        self._wait = max((w for w in refusals if w is not None), default=None)
+        return not refusals
 
     def wait(self) -> float | None:
-        if self._window_wait is not None:
-            return self._window_wait
-        return super().wait()  # type: ignore[misc]
+        return self._wait

@@ -136,51 +136,68 @@ def _frame(width: int, height: int, small: bool) -> dict[str, Any]:
 def points_chart(players: list[dict[str, Any]], *, width: int = 400, height: int = 260) -> dict[str, Any]:
     """Geometry of each player's running points after each counted match of a series (x = match number, 0 =
     before the first), for ``_chart.html``. ``players``: ``[{"player", "points": [running total per match]}]``."""
+    return line_chart(
+        [{"label": p["player"], "values": p["points"]} for p in players],
+        title="Points of each player, match by match", x_label="Matches counted", y_label="Points",
+        empty="No finished match yet.", unit=("point", "points"), steps=("match", "match(es)"), width=width,
+        height=height,
+    )  # fmt: skip
+
+
+def line_chart(
+    series: list[dict[str, Any]], *, title: str, x_label: str, y_label: str, empty: str,
+    unit: tuple[str, str], steps: tuple[str, str], width: int = 400, height: int = 260,
+) -> dict[str, Any]:  # fmt: skip
+    """Geometry of one line per series (``[{"label", "values": [value after step 1, 2, …]}]``, each from 0
+    before the first step) for ``campaigns/_chart.html``; ``unit`` and ``steps`` (singular, plural) word the
+    tooltips and the summary ("Ana after match 2: 5 points")."""
     frame = _frame(width, height, False)
     left, top, plot_w, plot_h = frame["left"], frame["top"], frame["plot_w"], frame["plot_h"]
-    count = max((len(p["points"]) for p in players), default=0)
+    count = max((len(p["values"]) for p in series), default=0)
     x_max = max(count, 1)
-    top_points = max([v for p in players for v in p["points"]] + [0])
-    y_step = _nice_step(max(top_points, 5), 4)
-    y_max = max(y_step * -(-max(top_points, 1) // y_step), y_step)
+    top_value = max([v for p in series for v in p["values"]] + [0])
+    y_step = _nice_step(max(top_value, 5), 4)
+    y_max = max(y_step * -(-max(top_value, 1) // y_step), y_step)
+    short = {"point": "pt", "points": "pts"}
     lines = []
-    for n, p in enumerate(players):
+    for n, p in enumerate(series):
         colour, dash = PALETTE[n % len(PALETTE)]
-        values = [0, *p["points"]]
+        values = [0, *p["values"]]
         coords = [
             (round(left + plot_w * i / x_max, 1), round(top + plot_h - plot_h * v / y_max, 1))
             for i, v in enumerate(values)
         ]
         total = values[-1]
+        word = unit[0] if total == 1 else unit[1]
         lines.append(
             {
-                "label": p["player"],
-                "value_text": f"{total} pt{'s' if total != 1 else ''}",
+                "label": p["label"],
+                "value_text": f"{total:,} {short.get(word, word)}",
                 "colour": colour,
                 "dash": dash,
                 "points": " ".join(f"{x},{y}" for x, y in coords),
                 "dots": [
-                    {"cx": x, "cy": y, "title": f"{p['player']} after match {i}: {v} points"}
+                    {"cx": x, "cy": y, "title": f"{p['label']} after {steps[0]} {i}: {v:,} {unit[1]}"}
                     for i, ((x, y), v) in enumerate(zip(coords, values, strict=True))
                     if i
                 ],
-                "title": f"{p['player']}: {total} points after {len(p['points'])} match(es)",
+                "title": f"{p['label']}: {total:,} {unit[1]} after {len(p['values'])} {steps[1]}",
             }
         )
     x_step = _nice_step(x_max, 6)
     return {
         **frame,
-        "title": "Points of each player, match by match",
-        "x_label": "Matches counted",
-        "y_label": "Points",
-        "empty": "No finished match yet.",
+        "title": title,
+        "x_label": x_label,
+        "y_label": y_label,
+        "empty": empty,
         "lines": lines,
         "x_ticks": [{"v": v, "x": round(left + plot_w * v / x_max, 1)} for v in range(0, x_max + 1, x_step)],
         "y_ticks": [
             {"g": f"{g:,}", "y": round(top + plot_h - plot_h * g / y_max, 1)} for g in range(0, y_max + 1, y_step)
         ],
-        "summary": f"After {count} match(es): "
-        + ("; ".join(f"{line['label']} {line['value_text']}" for line in lines) or "no players yet"),
+        "summary": f"After {count} {steps[1]}: "
+        + ("; ".join(f"{line['label']} {line['value_text']}" for line in lines) or "nothing yet"),
     }
 
 

@@ -14,7 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from frontend.charts import bar_chart
+from campaigns.stats import CHART_CAMPAIGNS
+from frontend.charts import bar_chart, gp_text, line_chart
 from matches import people, stats
 from matches.errors import DomainError, InvalidInput
 from matches.interop import bgstats_import
@@ -182,8 +183,55 @@ def game_page(request: HttpRequest, slug: str) -> HttpResponse:
         if buckets
         else None
     )
-    context = {"data": data, "months_chart": months, "scores_chart": scores, **_filter_context(request, f, problems)}
+    context = {
+        "data": data,
+        "months_chart": months,
+        "scores_chart": scores,
+        "insight_blocks": _insight_blocks(data),
+        "gold_chart": _gold_chart(data.get("campaigns")),
+        "gold_rows": [
+            {**a, "campaign_id": c["campaign_id"], "name": c["name"], "gold": gp_text(a["party_gold"])}
+            for c in (data.get("campaigns") or {}).get("campaigns", [])
+            for a in c["adventures"]
+        ],
+        **_filter_context(request, f, problems),
+    }
     return render(request, "frontend/stats/game.html", context)
+
+
+def _insight_blocks(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each insight of the game as a chart with its table: a numeric one as a distribution (with its mean and
+    median), any other as a tally of its values with each one's share."""
+    blocks = []
+    for n, (name, counts) in enumerate(data["insights"].items()):
+        figures = data.get("insight_figures", {}).get(name)
+        if figures is not None:
+            labels = [
+                f"{b['from']:g}" if b["to"] - b["from"] == 1 else f"{b['from']:g}–{b['to'] - 1:g}"
+                for b in figures["buckets"]
+            ]
+            chart = bar_chart(labels, {"count": [b["count"] for b in figures["buckets"]]}, title=name.capitalize())
+            blocks.append({"name": name, "id": f"insight-{n}", "figures": figures, "chart": chart})
+            continue
+        total = sum(counts.values())
+        rows = [{"value": v, "n": c, "share": round(100 * c / total) if total else 0} for v, c in counts.items()]
+        chart = bar_chart([r["value"] for r in rows], {"count": [r["n"] for r in rows]}, title=name.capitalize())
+        blocks.append({"name": name, "id": f"insight-{n}", "rows": rows, "total": total, "chart": chart})
+    return blocks
+
+
+def _gold_chart(campaigns: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The party's gold after each concluded adventure, one line per campaign (the most recently active)."""
+    if not campaigns or not campaigns["campaigns"]:
+        return None
+    series = [
+        {"label": c["name"], "values": [a["party_gold"] for a in c["adventures"]]}
+        for c in campaigns["campaigns"][:CHART_CAMPAIGNS]
+    ]
+    return line_chart(
+        series, title="Party gold after each adventure", x_label="Adventures concluded", y_label="Party gold (gp)",
+        empty="No adventure concluded yet.", unit=("gp", "gp"), steps=("adventure", "adventure(s)"),
+    )  # fmt: skip
 
 
 @login_required

@@ -49,6 +49,62 @@ def load_demo() -> list[str]:
         created.extend(loader(user))
     created.extend(_history_demo(user))
     created.extend(_series_demo(user))
+    created.extend(_insights_demo(user))
+    return created
+
+
+def _flip(tile: list[int]) -> tuple[str, None, dict[str, object]]:
+    return ("field_card_flipped", None, {"tiles": [tile]})
+
+
+def _draw(seat: int, attack: int) -> tuple[str, int, dict[str, object]]:
+    return ("cards_drawn", seat, {"attack": attack, "strategy": 0})
+
+
+def _hit(seat: int, card: str, attack: list[int], opportunity: list[int]) -> tuple[str, int, dict[str, object]]:
+    return ("attack_card_played", seat, {"card": card, "attack_tile": attack, "opportunity_tile": opportunity})
+
+
+def _ready(*seats: int) -> list[tuple[str, int, dict[str, object]]]:
+    return [("preparation_finished", seat, {}) for seat in seats]
+
+
+# Finished games whose logs feed the game pages' insights (tests/matches/test_stats_insights.py plays the same):
+# a Salt & Bones duel won by a chained Quick Cut, one won after a Second Wind, and a quick Bone Wars game with
+# patron switches (Ana 3, Bo 1).
+INSIGHT_DEMOS: list[tuple[str, str, dict[str, object], list[tuple[str, int | None, dict[str, object]]]]] = [
+    ("salt-and-bones", "Salt & Bones: won by a Chain", {"starting_health": 6}, [
+        _flip([0, 1]), _draw(0, 7), _draw(1, 7), *_ready(0, 1), _hit(0, "Slash", [2, 2], [2, 3]),
+        ("disengaged", 1, {}),
+        _flip([5, 1]), _draw(0, 1), _draw(1, 0), *_ready(0, 1), _hit(0, "Feint", [2, 2], [2, 3]),
+        _hit(0, "Quick Cut", [1, 3], [0, 3]), _hit(1, "Slash", [3, 2], [4, 2]), ("disengaged", 0, {}),
+    ]),
+    ("salt-and-bones", "Salt & Bones: after a Second Wind", {"starting_health": 4}, [
+        _flip([0, 1]), _draw(0, 7), _draw(1, 7), *_ready(0, 1), _hit(0, "Heavy Blow", [2, 2], [2, 3]),
+        _hit(1, "Heavy Blow", [3, 3], [3, 2]), ("disengaged", 0, {}),
+        _flip([5, 1]), _draw(1, 1), _draw(0, 1), *_ready(1, 0), _hit(1, "Slash", [2, 2], [2, 3]),
+        ("disengaged", 0, {}),
+    ]),
+    ("bone-wars", "Bone Wars: a quick game", {}, [
+        ("passed", 0, {"patron": "cope"}), ("passed", 1, {"patron": "cope"}),
+        ("card_played", 0, {"card": {"kind": "team", "name": "Crew", "cost": 0}}), ("patron_flipped", 0, {}),
+        ("loyalty_gained", 0, {"amount": 2}), ("paper_published", 0, {"side": "marsh"}), ("turn_ended", 0, {}),
+        ("passed", 1, {"patron": "marsh"}), ("passed", 0, {"patron": "marsh"}),
+        ("passed", 0, {"patron": "marsh"}), ("passed", 1, {"patron": "marsh"}),
+        ("passed", 0, {"patron": "cope"}), ("passed", 1, {"patron": "marsh"}),
+    ]),
+]  # fmt: skip
+
+
+def _insights_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
+    """Finished games for the insights of the game pages (damage per combat, final blows, patron switches)."""
+    created = []
+    for game, title, options, script in INSIGHT_DEMOS:
+        match = match_create(owner=user, game=game, seats=[{"name": "Ana"}, {"name": "Bo"}], options=options,
+                             title=title)  # fmt: skip
+        for type_, seat, data in script:
+            match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
+        created.append(match.title)
     return created
 
 

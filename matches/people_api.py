@@ -9,16 +9,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import Shape
 from matches import people
 from matches.api import ERRORS, parse
 from matches.stats import player_ref
 
 
-class ClaimInput(serializers.Serializer):
+class ClaimInput(Shape):
     token = serializers.CharField(max_length=500)
 
 
-class MergeInput(serializers.Serializer):
+class MergeInput(Shape):
     into = serializers.IntegerField(min_value=1, help_text="the player this one is a duplicate of")
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 

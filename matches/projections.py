@@ -6,9 +6,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from campaigns.stats import CAMPAIGN_STATS, apply_campaign_stats, reset_campaign_stats
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
 from matches.stats_projection import PLAY_STATS, apply_play_stats, reset_play_stats
@@ -28,13 +30,14 @@ def projection_lock(name: str) -> None:
 
 
 def _apply_match_summary(entries: list[store.LogEntry]) -> None:
-    """Bring each touched match's summary up to the last version of it in ``entries``."""
+    """Bring each touched match's summary up to the last version of it in ``entries``.
+
+    Entries at or below a summary's version were projected already (by the stream read-ahead, or a
+    redelivered batch) and count nothing twice.
+    """
     last: dict[int, store.LogEntry] = {}
-    voids: dict[int, int] = {}
     for entry in entries:
         last[entry.stream_id] = entry
-        if entry.type == "event_voided":
-            voids[entry.stream_id] = voids.get(entry.stream_id, 0) + 1
     matches = {
         m.stream_id: m
         for m in Match.objects.filter(stream_id__in=last)
@@ -47,8 +50,13 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         if match is None:
             continue  # a campaign stream: not a match
         summary = getattr(match, "summary", None) or MatchSummary(match=match)
-        if summary.version < entry.version:  # else already projected (a redelivered task)
+        if summary.version < entry.version:  # else already projected (a redelivered task, the read-ahead)
             todo[stream_id] = summary
+    voids: dict[int, int] = {}
+    for entry in entries:
+        summary = todo.get(entry.stream_id)
+        if summary is not None and entry.type == "event_voided" and entry.version > summary.version:
+            voids[entry.stream_id] = voids.get(entry.stream_id, 0) + 1
     rows = []
     for stream_id, summary in todo.items():
         entry, match = last[stream_id], matches[stream_id]
@@ -90,6 +98,7 @@ def _summaries_write(rows: list[tuple[Any, ...]]) -> None:
 PROJECTORS: dict[str, Callable[[list[store.LogEntry]], None]] = {
     MATCH_SUMMARY: _apply_match_summary,
     PLAY_STATS: apply_play_stats,
+    CAMPAIGN_STATS: apply_campaign_stats,
 }
 
 
@@ -117,6 +126,21 @@ def project(name: str = MATCH_SUMMARY, *, batch: int = BATCH, on_batch: Callable
     Each batch's read-model writes and the new checkpoint commit together, so a crash or a redelivered
     task replays at most an uncommitted batch, which the version guard makes harmless.
     """
+    return _project(name, batch=batch, on_batch=on_batch, ahead=False)[0]
+
+
+def project_with_read_ahead(name: str = MATCH_SUMMARY) -> tuple[int, float | None]:
+    """:func:`project`, then bound the stall behind a long transaction in this database: events the global
+    reader has held back for ``CHRONICLE_PROJECTOR_STALL_BOUND`` seconds are fed per stream (``store.
+    log_read_ahead``; not counted, the global reader delivers them again and the read models ignore them).
+
+    Returns ``(count, due)``: ``due`` is in how many seconds held-back events still waiting will be due for
+    the read-ahead (the caller runs again then), or None when nothing waits.
+    """
+    return _project(name, batch=BATCH, on_batch=None, ahead=True)
+
+
+def _project(name: str, *, batch: int, on_batch: Callable[[int], None] | None, ahead: bool) -> tuple[int, float | None]:
     apply = PROJECTORS[name]
     done = 0
     while True:
@@ -124,15 +148,32 @@ def project(name: str = MATCH_SUMMARY, *, batch: int = BATCH, on_batch: Callable
             projection_lock(name)
             txid, position = _checkpoint_read(name)
             entries = store.log_read(after_txid=txid, after_position=position, limit=batch)
-            if not entries:
-                return done
-            apply(entries)
-            _checkpoint_write(name, entries[-1].txid, entries[-1].position)
+            if entries:
+                apply(entries)
+                txid, position = entries[-1].txid, entries[-1].position
+                _checkpoint_write(name, txid, position)
+            due = _read_ahead(apply, txid, position) if ahead and len(entries) < batch else None
         done += len(entries)
-        if on_batch is not None:
+        if entries and on_batch is not None:
             on_batch(len(entries))
         if len(entries) < batch:
-            return done
+            return done, due
+
+
+def _read_ahead(apply: Callable[[list[store.LogEntry]], None], txid: int, position: int) -> float | None:
+    """Feed the streams held back longer than the bound to ``apply``; seconds until the rest is due, or None."""
+    bound = settings.CHRONICLE_PROJECTOR_STALL_BOUND
+    if bound <= 0:
+        return None
+    held = store.log_held_back(after_txid=txid, after_position=position)
+    if held is None:
+        return None
+    oldest, youngest = held
+    if oldest >= bound:
+        entries = store.log_read_ahead(after_txid=txid, after_position=position, older_than=bound)
+        if entries:
+            apply(entries)
+    return max(0.0, bound - youngest) if youngest < bound else None
 
 
 @transaction.atomic
@@ -150,4 +191,6 @@ def projection_reset(name: str = MATCH_SUMMARY) -> None:
         )
     elif name == PLAY_STATS:
         reset_play_stats()
+    elif name == CAMPAIGN_STATS:
+        reset_campaign_stats()
     ProjectionCheckpoint.objects.filter(name=name).delete()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -9,7 +10,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import Q, QuerySet
+from psycopg.types.numeric import Int8
 
+from config.db import prepared_fetch
 from matches import store
 from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
@@ -82,26 +85,47 @@ def match_get(*, user: UserLike, match_id: int) -> Match:
     return match
 
 
-_BRIEF_MATCH = ("id", "stream_id", "game", "owner_id", "is_public", "status", "campaign_id")
-_BRIEF_STREAM = ("id", "kind", "game", "options", "seat_count", "version", "override_pending", "ruleset_version")
+def _in_model_order(model: type[Any], names: set[str]) -> tuple[str, ...]:
+    """``names`` in the model's field order, the order ``Model.from_db`` expects values of a partial row in."""
+    return tuple(f.attname for f in model._meta.concrete_fields if f.attname in names)
+
+
+_BRIEF_MATCH = _in_model_order(Match, {"id", "stream_id", "game", "owner_id", "is_public", "status", "campaign_id"})
+_STREAM_COLUMNS = {"id", "kind", "game", "options", "seat_count", "version", "override_pending", "ruleset_version"}
+_BRIEF_STREAM = {
+    False: _in_model_order(Stream, _STREAM_COLUMNS),
+    True: _in_model_order(Stream, {*_STREAM_COLUMNS, "state"}),
+}
+
+
+@functools.cache
+def _brief_sql(with_state: bool, vendor: str) -> str:
+    """The match lookup of the hot paths, composed once per process."""
+    stream_cols = _BRIEF_STREAM[with_state]
+    seat_names = (  # the seat names the answer is written with, in the same query (PostgreSQL; else read apart)
+        "(SELECT coalesce(json_agg(p.name ORDER BY seat.index), '[]') FROM matches_seat seat "
+        "JOIN matches_player p ON p.id = seat.player_id WHERE seat.match_id = m.id)"
+        if vendor == "postgresql"
+        else "NULL"
+    )
+    return (
+        f"SELECT {', '.join(f'm.{c}' for c in _BRIEF_MATCH)}, {', '.join(f's.{c}' for c in stream_cols)}, "
+        f"{seat_names} FROM matches_match m JOIN matches_stream s ON s.id = m.stream_id WHERE m.id = %s"
+    )
 
 
 def _match_brief(match_id: int, *, with_state: bool) -> Match | None:
     """One hand-written query for the hot paths: the columns they read, the stream row joined in."""
-    stream_cols = (*_BRIEF_STREAM, "state") if with_state else _BRIEF_STREAM
-    seat_names = (  # the seat names the answer is written with, in the same query (PostgreSQL; else read apart)
-        "(SELECT coalesce(json_agg(p.name ORDER BY seat.index), '[]') FROM matches_seat seat "
-        "JOIN matches_player p ON p.id = seat.player_id WHERE seat.match_id = m.id)"
-        if connection.vendor == "postgresql"
-        else "NULL"
-    )
-    sql = (
-        f"SELECT {', '.join(f'm.{c}' for c in _BRIEF_MATCH)}, {', '.join(f's.{c}' for c in stream_cols)}, "
-        f"{seat_names} FROM matches_match m JOIN matches_stream s ON s.id = m.stream_id WHERE m.id = %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
-        row = cursor.fetchone()
+    stream_cols = _BRIEF_STREAM[with_state]
+    sql = _brief_sql(with_state, connection.vendor)
+    if not -(2**63) <= match_id < 2**63:  # no such id (a 64-bit parameter could not even hold it)
+        return None
+    if connection.vendor == "postgresql":
+        row = prepared_fetch(sql, [Int8(match_id)])
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [match_id])
+            row = cursor.fetchone()
     if row is None:
         return None
     *row, names = row

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import JsonInput
+from config.api import JsonInput, Shape
 from matches.models import Match
 from rulesets import Ruleset
 from rulesets.replay import event_types_with_meta
@@ -45,19 +45,19 @@ class VoidInput(JsonInput):
     idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=100)
 
 
-class MatchListFilter(serializers.Serializer):
+class MatchListFilter(Shape):
     game = serializers.CharField(required=False, max_length=64)
     player = serializers.CharField(required=False, max_length=80)
     status = serializers.ChoiceField(required=False, choices=[Match.STATUS_IN_PROGRESS, Match.STATUS_FINISHED])
     mine = serializers.BooleanField(required=False, default=False)
 
 
-class StateQuery(serializers.Serializer):
+class StateQuery(Shape):
     at = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
     seat = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
 
 
-class SeatOutput(serializers.Serializer):
+class SeatOutput(Shape):
     index = serializers.IntegerField()
     name = serializers.CharField(source="player.name")
     player_id = serializers.IntegerField(source="player.pk")
@@ -67,7 +67,7 @@ class SeatOutput(serializers.Serializer):
         return seat.player.user.username if seat.player.user_id else None
 
 
-class SummaryOutput(serializers.Serializer):
+class SummaryOutput(Shape):
     status = serializers.CharField()
     winners = serializers.ListField(child=serializers.IntegerField())
     draw = serializers.BooleanField()
@@ -79,7 +79,7 @@ class SummaryOutput(serializers.Serializer):
     version = serializers.IntegerField(help_text="the stream version the summary has caught up to")
 
 
-class MatchOutput(serializers.Serializer):
+class MatchOutput(Shape):
     id = serializers.IntegerField()
     game = serializers.CharField()
     title = serializers.CharField()
@@ -94,14 +94,14 @@ class MatchOutput(serializers.Serializer):
     summary = SummaryOutput(allow_null=True)
 
 
-class OutcomeOutput(serializers.Serializer):
+class OutcomeOutput(Shape):
     winners = serializers.ListField(child=serializers.IntegerField())
     draw = serializers.BooleanField()
     reason = serializers.CharField()
     scores = serializers.DictField(child=serializers.FloatField(), allow_null=True)
 
 
-class StateOutput(serializers.Serializer):
+class StateOutput(Shape):
     version = serializers.IntegerField()
     latest_version = serializers.IntegerField()
     state = serializers.JSONField()
@@ -114,7 +114,7 @@ class StateOutput(serializers.Serializer):
         return {"seats": obj.turn_seats, "phase": obj.phase, "prompt": obj.prompt, "line": obj.turn_line}
 
 
-class LinkedWriteOutput(serializers.Serializer):
+class LinkedWriteOutput(Shape):
     """Entries another stream received in the same transaction (an adventure concluding its campaign)."""
 
     kind = serializers.CharField()
@@ -123,7 +123,7 @@ class LinkedWriteOutput(serializers.Serializer):
     version = serializers.IntegerField()
 
 
-class AppendOutput(serializers.Serializer):
+class AppendOutput(Shape):
     version = serializers.IntegerField()
     position = serializers.IntegerField()
     state = serializers.JSONField()
@@ -132,7 +132,7 @@ class AppendOutput(serializers.Serializer):
     linked = LinkedWriteOutput(many=True, required=False)
 
 
-class EventOutput(serializers.Serializer):
+class EventOutput(Shape):
     version = serializers.IntegerField(source="row.version")
     position = serializers.IntegerField(source="row.position")
     type = serializers.CharField(source="row.type")
@@ -149,13 +149,13 @@ class EventOutput(serializers.Serializer):
         return line.row.recorded_by.username if line.row.recorded_by_id else None
 
 
-class LegalMoveOutput(serializers.Serializer):
+class LegalMoveOutput(Shape):
     type = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
     data = serializers.JSONField()
 
 
-class ErrorOutput(serializers.Serializer):
+class ErrorOutput(Shape):
     code = serializers.CharField()
     detail = serializers.CharField()
     rule = serializers.CharField(required=False)
@@ -163,7 +163,7 @@ class ErrorOutput(serializers.Serializer):
     current_version = serializers.IntegerField(required=False)
 
 
-class GameOutput(serializers.Serializer):
+class GameOutput(Shape):
     slug = serializers.CharField()
     name = serializers.CharField()
     kind = serializers.CharField(help_text="the kind of stream it drives: match, campaign or series")

@@ -652,7 +652,11 @@ def game_dashboard(*, user: UserLike, game: str, f: StatsFilter) -> dict[str, An
         ruleset = get_ruleset(game)
     except UnknownGame:
         raise NotFound(f"No game '{game}'.") from None
-    return _memo("game", user, f, game, lambda: _game_figures(ruleset, user, game, f))
+    figures = _memo("game", user, f, game, lambda: _game_figures(ruleset, user, game, f))
+    from campaigns.stats import campaign_figures  # campaigns build on matches: imported when needed
+
+    campaigns = campaign_figures(user=user, match_game=game, f=f)  # its own read model: not kept in the memo
+    return figures if campaigns is None else {**figures, "campaigns": campaigns}
 
 
 def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> dict[str, Any]:
@@ -698,6 +702,7 @@ def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> di
         "length": {"moves": _spread(moves, exact=True), "minutes": _spread(values["minutes"], exact=True)},
         "scores": _histogram(values["score"]),
         "insights": dict(insights),
+        "insight_figures": {k: counted_spread(v) for k, v in insights.items() if k in ruleset.numeric_insights},
         "top_players": _player_rows(tallies, 10),
     }
 
@@ -752,6 +757,23 @@ def _histogram(values: Counter[float], bins: int = 8) -> dict[str, Any]:
     ]
     buckets = [{"from": round(e, 1), "to": round(e + width, 1), "count": c} for e, c in zip(edges, counts, strict=True)]
     return {**summary, "buckets": buckets}
+
+
+def counted_spread(counts: dict[str, int]) -> dict[str, Any]:
+    """The distribution of a numeric insight from its tally (value → how many times it was counted), shaped like
+    the score histogram (:func:`_histogram`); values that are not numbers are left out."""
+    values: Counter[float] = Counter()
+    for value, n in counts.items():
+        if _is_number(value):
+            values[float(value)] += n
+    return _histogram(values)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def games_overview(*, user: UserLike, f: StatsFilter) -> list[dict[str, Any]]:

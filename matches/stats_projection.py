@@ -3,6 +3,7 @@ model of the dashboards. Each batch of the log is handled with a fixed number of
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from datetime import datetime
 from typing import Any
@@ -14,20 +15,24 @@ from matches.people import player_canonical
 from matches.stats_rollup import contributions, difference, rollup_apply, rollup_reset, rows_of
 from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
-from rulesets.replay import EVENT_VOIDED, TABLE_LEVEL_TYPES, outcome_of
+from rulesets.base import Event as GameEvent
+from rulesets.replay import EVENT_VOIDED, TABLE_LEVEL_TYPES, outcome_of, walk
 
 PLAY_STATS = "play_stats"
 SCORE_SHEET = "scoresheet"  # its matches count per game name (the sheet's title)
 
 
 def apply_play_stats(entries: list[store.LogEntry]) -> None:
-    """Re-derive the rows of every match touched by ``entries`` from its position at its last entry there."""
-    last: dict[int, int] = {}
-    for entry in entries:
-        last[entry.stream_id] = entry.version
+    """Re-derive the rows of every match touched by ``entries`` from its newest committed position (its head
+    row, read with it), so that rows never move back to an older version whichever entries come in which
+    order (the stream read-ahead feeds newer entries before the global reader redelivers older ones)."""
+    touched = {entry.stream_id for entry in entries}
     matches = list(
-        Match.objects.filter(stream_id__in=last).select_related("stream").prefetch_related("seats__player__merged_into")
+        Match.objects.filter(stream_id__in=touched)
+        .select_related("stream")
+        .prefetch_related("seats__player__merged_into")
     )
+    last = {m.stream_id: m.stream.version for m in matches}
     if not matches:
         return
     ids = [m.pk for m in matches]
@@ -38,15 +43,7 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     states = {m.pk: store.position_of_row(m.stream, last[m.stream_id]).state for m in matches}
     # only finished matches have rows: games still in progress cost no read of their log
     matches = [m for m in matches if outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
-    logs: dict[int, list[tuple[int, str, int | None, datetime, Any]]] = defaultdict(list)
-    rows = (
-        EventRow.objects.filter(stream_id__in=[m.stream_id for m in matches])
-        .order_by("stream_id", "version")
-        .values_list("stream_id", "version", "type", "seat", "recorded_at", "data")
-    )
-    for stream_id, version, type_, seat, at, data in rows.iterator(chunk_size=5000):
-        if version <= last[stream_id]:
-            logs[stream_id].append((version, type_, seat, at, data))
+    logs = logs_upto({m.stream_id: last[m.stream_id] for m in matches})
     played, results, facts = [], [], []
     for match in matches:
         _derive(match, states[match.pk], logs[match.stream_id], played, results, facts)
@@ -54,6 +51,21 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     PlayerResult.objects.bulk_create(results, batch_size=2000)
     MatchFact.objects.bulk_create(facts, batch_size=2000)
     rollup_apply(difference(contributions(played, results), before))
+
+
+def logs_upto(last: dict[int, int]) -> dict[int, list[tuple[int, str, int | None, datetime, Any]]]:
+    """Each stream's entries ``(version, type, seat, recorded_at, data)`` up to its version in ``last``, oldest
+    first, read in one query."""
+    logs: dict[int, list[tuple[int, str, int | None, datetime, Any]]] = defaultdict(list)
+    rows = (
+        EventRow.objects.filter(stream_id__in=list(last))
+        .order_by("stream_id", "version")
+        .values_list("stream_id", "version", "type", "seat", "recorded_at", "data")
+    )
+    for stream_id, version, type_, seat, at, data in rows.iterator(chunk_size=5000):
+        if version <= last[stream_id]:
+            logs[stream_id].append((version, type_, seat, at, data))
+    return logs
 
 
 def _derive(
@@ -70,7 +82,7 @@ def _derive(
     played_at = match.played_at or (log[0][3] if log else match.created_at)
     winners = [] if outcome.draw else sorted(outcome.winners)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
-    insight = _facts(ruleset, SPECTATOR.state(ruleset, state))  # stats are read by anyone
+    insight = _facts(ruleset, SPECTATOR.state(ruleset, state), match, log)  # stats are read by anyone
     title = str((match.stream.options or {}).get("title") or "").strip() if match.game == SCORE_SHEET else ""
     common = {
         "game": match.game, "title": title[:120], "is_public": match.is_public, "owner_id": match.owner_id,
@@ -128,11 +140,18 @@ def _minutes(match: Match, moves: list[tuple[int | None, datetime]]) -> int | No
     return max(1, round((moves[-1][1] - moves[0][1]).total_seconds() / 60))
 
 
-def _facts(ruleset: Any, state: dict[str, Any]) -> dict[str, Any]:
-    try:
-        return ruleset.insights(state)
-    except Exception:  # insights are extras: a ruleset bug must not stop the projector
-        return {}
+def _facts(
+    ruleset: Any, state: dict[str, Any], match: Match, log: list[tuple[int, str, int | None, datetime, Any]]
+) -> dict[str, Any]:
+    """The ruleset's insights of the final (spectator's) state, then those it draws from replaying the log.
+    Insights are extras: a ruleset bug in them must not stop the projector (that part is left out)."""
+    facts: dict[str, Any] = {}
+    with contextlib.suppress(Exception):
+        facts.update(ruleset.insights(state))
+    events = ((version, GameEvent(type_, seat, data)) for version, type_, seat, _, data in log)
+    with contextlib.suppress(Exception):
+        facts.update(ruleset.log_insights(walk(ruleset, match.stream.options or {}, match.stream.seat_count, events)))
+    return facts
 
 
 def reset_play_stats() -> None:

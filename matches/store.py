@@ -20,12 +20,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from psycopg.types.numeric import Int2, Int4, Int8
 
+from config.db import prepared_fetch
 from matches.errors import IdempotencyKeyReused, NotFound, RuleBroken, VersionConflict
 from matches.models import Event as EventRow
 from matches.models import Snapshot, Stream
@@ -402,15 +402,7 @@ def _write(head: Head, event: Event, pos: Position, meta: Metadata, key: str | N
 
 
 def _pg_execute(params: dict[str, Any]) -> int | None:
-    """Run the append as a server-side prepared statement on Django's own connection and transaction.
-
-    Django binds parameters on the client and never prepares, so PostgreSQL would parse and plan the CTE
-    on every append; preparing it once per connection roughly halves the server's work. Integer types are
-    fixed so that one prepared statement serves every call. Errors are Django's (``IntegrityError``).
-    """
-    connection.ensure_connection()
-    connection.validate_no_broken_transaction()
-    raw = connection.connection
+    """Run the append as a server-side prepared statement (``config.db``) in Django's transaction."""
     typed = {
         **params,
         "stream_id": Int8(params["stream_id"]),
@@ -420,14 +412,7 @@ def _pg_execute(params: dict[str, Any]) -> int | None:
         "seat": None if params["seat"] is None else Int2(params["seat"]),
         "recorded_by": None if params["recorded_by"] is None else Int8(params["recorded_by"]),
     }
-    threshold = raw.prepare_threshold
-    raw.prepare_threshold = 0  # Django leaves it at None, which disables preparing altogether
-    try:
-        with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
-            cursor.execute(_PG_APPEND, typed, prepare=True)
-            row = cursor.fetchone()
-    finally:
-        raw.prepare_threshold = threshold
+    row = prepared_fetch(_PG_APPEND, typed)
     return None if row is None else int(row[0])
 
 
@@ -593,6 +578,64 @@ def log_read(*, after_txid: int, after_position: int, limit: int = 1000) -> list
     ]
 
 
+# Bounding the stall behind a long transaction in this database (docs/ARCHITECTURE.md). Events the global
+# reader holds back (committed, but at or past the horizon) are read per stream instead: every committed
+# event of such a stream past the checkpoint, in version order. A stream's versions commit in order (n + 1
+# is appended only after n committed), so this is always a complete run of the versions the global reader
+# has not delivered yet, and read models that accept it are guarded by version (or re-derive from it), so
+# the global reader delivering the same events later changes nothing.
+_PG_HELD_BACK = f"""
+SELECT extract(epoch FROM clock_timestamp() - min(recorded_at)),
+       extract(epoch FROM clock_timestamp() - max(recorded_at))
+  FROM matches_event
+ WHERE (txid, position) > (%(txid)s::text::xid8, %(position)s)
+   AND txid >= ({_PG_HORIZON})
+"""
+
+_PG_READ_AHEAD = f"""
+SELECT position, txid::text::bigint, stream_id, version, type, seat, data, recorded_at
+  FROM matches_event
+ WHERE (txid, position) > (%(txid)s::text::xid8, %(position)s)
+   AND stream_id IN (
+       SELECT stream_id FROM matches_event
+        WHERE (txid, position) > (%(txid)s::text::xid8, %(position)s)
+          AND txid >= ({_PG_HORIZON})
+          AND recorded_at < clock_timestamp() - make_interval(secs => %(older_than)s))
+ ORDER BY stream_id, version
+"""
+
+
+def log_held_back(*, after_txid: int, after_position: int) -> tuple[float, float] | None:
+    """Ages in seconds ``(oldest, youngest)`` of the committed events past the checkpoint that the global
+    reader holds back behind a transaction still in flight in this database; None when it holds none back
+    (and always on SQLite, where nothing is held back)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_PG_HELD_BACK, {"txid": after_txid, "position": after_position})
+        oldest, youngest = cursor.fetchone()
+    return None if oldest is None else (float(oldest), float(youngest))
+
+
+def log_read_ahead(*, after_txid: int, after_position: int, older_than: float) -> list[LogEntry]:
+    """Every stream holding an event the global reader has held back for more than ``older_than`` seconds:
+    all its committed events past the checkpoint, in (stream, version) order (PostgreSQL; empty on SQLite).
+
+    For each stream returned, the events are exactly the versions after the last one the global reader
+    delivered up to the newest committed one, without a gap. The global reader delivers them again later.
+    """
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        params = {"txid": after_txid, "position": after_position, "older_than": older_than}
+        cursor.execute(_PG_READ_AHEAD, params)
+        rows = cursor.fetchall()
+    return [
+        LogEntry(p, t, s, v, ty, se, d if isinstance(d, dict) else json.loads(d), at)
+        for p, t, s, v, ty, se, d, at in rows
+    ]
+
+
 def log_settled() -> bool:
     """Whether the global-log reader can see every event committed so far (no horizon holds any back)."""
     if connection.vendor != "postgresql":
@@ -615,7 +658,9 @@ __all__ = [
     "events_iter",
     "head_from_row",
     "head_load",
+    "log_held_back",
     "log_read",
+    "log_read_ahead",
     "log_settled",
     "position_at",
     "position_of_row",

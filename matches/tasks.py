@@ -2,15 +2,45 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+import logging
 
-from matches.projections import PROJECTORS, project
+from celery import shared_task
+from django.conf import settings
+
+from matches.projections import PROJECTORS, project_with_read_ahead
 
 
 @shared_task(name="matches.tasks.project_all", ignore_result=True)
 def project_all() -> int:
-    """Project every pending event into every read model; returns how many events were read."""
-    return sum(project(name) for name in PROJECTORS)
+    """Project every pending event into every read model; returns how many events were read.
+
+    Events held back behind a long transaction in this database are projected per stream once they have
+    waited ``CHRONICLE_PROJECTOR_STALL_BOUND`` seconds; when some are still younger, one run is scheduled for
+    when they are due (one across all workers), so the bound holds even when no append wakes the projector.
+    """
+    done, due = 0, []
+    for name in PROJECTORS:
+        count, wait = project_with_read_ahead(name)
+        done += count
+        if wait is not None:
+            due.append(wait)
+    if due and not settings.CELERY_TASK_ALWAYS_EAGER:  # eager: no worker to run it later; the next append will
+        _run_again_in(min(due))
+    return done
+
+
+def _run_again_in(seconds: float) -> None:
+    """Schedule one more ``project_all`` in ``seconds``, unless another worker has one scheduled already."""
+    from config.throttling import redis_client
+
+    countdown = seconds + 0.05
+    client = redis_client()
+    try:
+        if client is not None and not client.set("chronicle:projector-due", 1, nx=True, px=int(countdown * 1000)):
+            return
+        project_all.apply_async(countdown=countdown)
+    except Exception as exc:  # Redis or the broker down: the beat catch-up runs it
+        logging.getLogger(__name__).warning("projector follow-up not scheduled: %s", exc)
 
 
 @shared_task(name="matches.tasks.projections_catch_up", ignore_result=True)

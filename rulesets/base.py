@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,6 +242,17 @@ class Ruleset:
     def insights(self, state: State) -> dict[str, Any]:
         """Facts of a finished game worth counting across many games (e.g. the winning line's kind), as flat
         JSON values keyed by a stable name; shown on the game's statistics page. Default: none."""
+        return {}
+
+    # insight keys whose values are numbers (one per combat, per seat…): shown as a distribution, not a tally
+    numeric_insights: frozenset[str] = frozenset()
+
+    def log_insights(self, steps: Iterable[tuple[Event, State, State]]) -> dict[str, Any]:
+        """Facts of a finished game drawn from its event log, in the shape of :meth:`insights` (merged with it).
+
+        ``steps`` lazily replays the match (``rulesets.replay.walk``: each counted entry with the states
+        before and after it); a game that does not iterate it costs nothing. The states hold hidden
+        information: a fact must be something a spectator at the table could have counted. Default: none."""
         return {}
 
     def check_setup(self, options: dict[str, Any], seat_count: int) -> list[str]:

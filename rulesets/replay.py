@@ -11,7 +11,7 @@ handled here, once, for every ruleset; :func:`outcome_of` is the one way to ask 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -325,6 +325,28 @@ def states_before(ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, E
         except Exception:  # a history page must never break on an entry that no longer folds
             continue
     return out
+
+
+def walk(
+    ruleset: Ruleset, options: dict[str, Any], seat_count: int, events: Iterable[tuple[int, Event]]
+) -> Iterator[tuple[Event, State, State]]:
+    """Each game entry that counts, oldest first, as ``(event, state before, state after)`` from the initial
+    state: voided entries, voids, overrides and ``result_recorded`` are folded but not yielded. Rules are not
+    re-checked; the walk stops quietly at an entry that no longer folds (statistics never fail a projector).
+    States are the reducer's own (hidden information included): callers keep to what a spectator may see."""
+    numbered = list(events)
+    voided = voided_versions(numbered)
+    pos = Position(ruleset.initial_state(options, seat_count), 0, False)
+    for version, event in numbered:
+        if version in voided or event.type == EVENT_VOIDED:
+            continue
+        try:
+            after = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=False)
+        except Exception:
+            return
+        if event.type not in (RULE_OVERRIDDEN, RESULT_RECORDED):
+            yield replace(event, version=version), pos.state, after.state
+        pos = after
 
 
 def replay(

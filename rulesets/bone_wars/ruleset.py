@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+from collections.abc import Iterable
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
@@ -44,6 +45,9 @@ from rulesets.bone_wars.fields import (
     TURN_ENDED,
 )
 from rulesets.schema import SchemaError, check_payload
+
+SWITCHES_PER_GAME = "patron switches per game"
+SWITCHES_PER_PLAYER = "patron switches per player"
 
 
 def seat_label(seat: int) -> str:
@@ -514,6 +518,21 @@ class BoneWars(Ruleset):
         rps = [p["rp"] for p in state["players"]]
         band = (max(rps) - min(rps)) // 10 * 10
         return {"decided by": decided, "RP spread": f"{band}–{band + 9}"}
+
+    numeric_insights = frozenset({SWITCHES_PER_GAME, SWITCHES_PER_PLAYER})
+
+    def log_insights(self, steps: Iterable[tuple[Event, State, State]]) -> dict[str, Any]:
+        """Replaying the log: how often the players switched patron (per game, per seat) and how (on a pass
+        or by flipping the patron tile); definition in docs/rules/bone-wars.md, "Statistics"."""
+        per_seat: list[int] = []
+        ways: list[str] = []
+        for event, before, after in steps:
+            per_seat = per_seat or [0] * len(before["players"])
+            for seat, (was, now) in enumerate(zip(before["players"], after["players"], strict=True)):
+                if was["patron"] != now["patron"]:
+                    per_seat[seat] += 1
+                    ways.append("returning on a pass" if event.type == PASSED else "flipping the patron tile")
+        return {SWITCHES_PER_GAME: sum(per_seat), SWITCHES_PER_PLAYER: per_seat, "patron switched by": ways}
 
     def warnings(self, state: State) -> list[str]:
         if not state["finished"]:

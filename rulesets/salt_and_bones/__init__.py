@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
@@ -13,6 +14,8 @@ from rulesets.salt_and_bones.catalog import default_catalog
 from rulesets.salt_and_bones.fields import EVENT_TYPES, OPTIONS_SCHEMA, check_options
 
 __all__ = ["RULESET", "SaltAndBones", "default_catalog"]
+
+DAMAGE_PER_COMBAT = "damage per combat"
 
 
 class SaltAndBones(Ruleset):
@@ -135,8 +138,12 @@ class SaltAndBones(Ruleset):
             nxt = E.next_drawer(state)
             if nxt is not None:
                 seats.append(nxt)
-            if not any(state["draw"]["drawn"]):
-                seats += [s for s in E.SEATS if not state["draw"]["discarded"][s] and s not in seats]
+            if not any(state["draw"]["drawn"]):  # the other seat may still discard, if it holds a card
+                seats += [
+                    s
+                    for s in E.SEATS
+                    if not state["draw"]["discarded"][s] and any(state["hands"][s].values()) and s not in seats
+                ]
             what = f"draw up to {state['settings']['hand_size']} cards (one discard first is optional)."
             return TurnInfo(seats=tuple(seats), phase=phase, prompt=what)
         if phase == "preparation":
@@ -211,14 +218,37 @@ class SaltAndBones(Ruleset):
         return check_options(options)
 
     def insights(self, state: State) -> dict[str, Any]:
-        """How the game was decided (a knock-out or Exhaustion), whether a Second Wind happened, its length."""
+        """How the game was decided (a knock-out or Exhaustion) and its length in rounds."""
         result = state.get("result")
         if result is None:
             return {}
-        reason = result.get("reason", "")
-        ending = "Exhaustion" if "Exhaustion" in reason else "0 Health"
-        second_wind = any("Second Wind" in line for line in state.get("log", []))
-        return {"decided by": ending, "second wind": "yes" if second_wind else "no", "rounds": state.get("round")}
+        ending = "Exhaustion" if result.get("reason", "").startswith("Exhaustion") else "0 Health"
+        return {"decided by": ending, "rounds": state.get("round")}
+
+    numeric_insights = frozenset({DAMAGE_PER_COMBAT, "rounds"})
+
+    def log_insights(self, steps: Iterable[tuple[Event, State, State]]) -> dict[str, Any]:
+        """Replaying the log: the damage dealt in each combat, whether a Second Wind happened, and whether
+        the final blow of a won game was a Chain card (definitions in docs/rules/salt-and-bones.md, "Statistics")."""
+        damage: list[int] = []
+        second_wind = False
+        start_health: list[int] = []
+        final_blow = None
+        for _event, before, after in steps:
+            if before.get("combat") is None and after.get("combat") is not None:
+                start_health = list(after["health"])
+            if before.get("combat") is None or after.get("combat") is not None:
+                continue
+            cards = before["field"]["cards"]  # the combat's Attack cards, in the order played, damage settled
+            damage.append(sum(card["damage"] for card in cards))
+            result = after.get("result")
+            second_wind = second_wind or (before["health"] == [0, 0] and result is None)
+            if result and len(result["winners"]) == 1 and start_health:
+                final_blow = E.final_blow(cards, result["winners"][0], start_health[E.other(result["winners"][0])])
+        facts: dict[str, Any] = {DAMAGE_PER_COMBAT: damage, "second wind": "yes" if second_wind else "no"}
+        if final_blow is not None:
+            facts["final blow"] = "a Chain card" if final_blow["as_chain"] else "a regular Attack card"
+        return facts
 
     def warnings(self, state: State) -> list[str]:
         out = []

@@ -942,6 +942,19 @@ def end_combat(state: State, seat: int) -> None:
     _cap_log(state)
 
 
+def final_blow(cards: list[dict[str, Any]], winner: int, loser_health: int) -> dict[str, Any] | None:
+    """The winner's Attack card among ``cards`` (a combat's, in the order played) whose damage brought the
+    loser from ``loser_health`` (at the start of that combat) to 0; None if their damage never got there."""
+    dealt = 0
+    for card in cards:
+        if card["seat"] != winner or card["damage"] <= 0:
+            continue
+        dealt += card["damage"]
+        if dealt >= loser_health:
+            return card
+    return None
+
+
 def _check_end(state: State) -> None:
     h = state["health"]
     if h[0] == 0 and h[1] == 0:

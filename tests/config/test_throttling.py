@@ -66,3 +66,37 @@ def test_unreachable_redis_falls_back_and_rests(settings, caplog):
     assert "rate-limit counters unreachable" in caplog.text
     assert throttling.redis_client() is None  # resting: no connection attempt per request
     throttling._down_until = 0.0
+
+
+def test_every_limit_of_a_request_is_counted_in_one_round_trip(redis_cache, client, settings, monkeypatch):
+    """An anonymous request meets both limits (DRF counts it per user too, by address): one script call."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "5/min", "user": "2/min"}}
+    redis_cache.delete(*redis_cache.keys("rl:throttle_*") or ["rl:none"])
+    calls: list[int] = []
+    real = throttling._count_script
+
+    def counting(c):
+        script = real(c)
+
+        def call(keys, args):
+            calls.append(len(keys))
+            return script(keys=keys, args=args)
+
+        return call
+
+    monkeypatch.setattr(throttling, "_count_script", counting)
+    codes = [client.get("/api/games/").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]  # the tighter (per-user) limit decides
+    assert calls == [4, 4, 4]  # two limits, two windows each, one command per request
+    keys = redis_cache.keys("rl:throttle_*")
+    counts = sorted(int(redis_cache.get(k)) for k in keys)
+    assert counts == [2, 3]  # the refused request counted against the limit that let it through, not the other
+
+
+def test_without_redis_every_limit_still_applies(client, settings):
+    from django.core.cache import cache
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    cache.clear()  # the in-memory cache outlives a test: start from no history
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "5/min", "user": "2/min"}}
+    assert [client.get("/api/games/").status_code for _ in range(3)] == [200, 200, 429]

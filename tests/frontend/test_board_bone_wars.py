@@ -241,7 +241,7 @@ def test_demo_has_a_bone_wars_match_over_two_sittings(client):
     from matches.models import Match
 
     call_command("load_demo")
-    match = Match.objects.get(game="bone-wars")
+    match = Match.objects.get(game="bone-wars", title="Demo: Bone Wars")
     html, page = get(client, match)
     assert len(page.seats) == 3 and len(page.sittings) == 2 and "★ prize" in html
     history = client.get(f"/matches/{match.pk}/history/").content.decode()

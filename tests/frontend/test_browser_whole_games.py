@@ -258,7 +258,7 @@ def test_salt_and_bones(phone: Any) -> None:
         with page.expect_navigation():
             board.get_by_role("link", name=f"Mark [{cell}] as destroyed by the Field card").click()
     submit(page, board.get_by_role("button", name="Record Field card: [0, 2], [5, 3]"))
-    shown(page, "to play — draw up to 7 cards")
+    shown(page, "Ana to play — draw up to 7 cards")  # Bo holds nothing to discard yet
     for button in ("Ana: 4 attack + 3 strategy", "Bo: 4 attack + 3 strategy"):
         submit(page, board.get_by_role("button", name=button))
     shown(page, "Ana to play — place Strategy cards")

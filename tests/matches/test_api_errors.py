@@ -105,6 +105,13 @@ def test_unknown_match_is_404_with_code(api):
     assert r.status_code == 404 and r.json()["code"] == "not_found"
 
 
+@pytest.mark.parametrize("match_id", [2**63, 542589801240916182789488709206016])
+def test_a_match_id_too_large_for_any_row_is_404(api, match_id):
+    for r in (api.post(f"/api/matches/{match_id}/events/", GOOD, format="json"),
+              api.get(f"/api/matches/{match_id}/state/")):  # fmt: skip
+        assert r.status_code == 404 and r.json()["code"] == "not_found"
+
+
 BAD_CREATES = {
     "unknown game": {"game": "chess", "seats": [{"name": "A"}, {"name": "B"}]},
     "too few seats": {"game": "last-stone", "seats": [{"name": "A"}]},

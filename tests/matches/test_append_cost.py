@@ -25,3 +25,25 @@ def test_warm_append_costs_no_extra_query(stone_match, settings):
     else:
         statements = [q for q in logged if q not in ("BEGIN IMMEDIATE", "COMMIT")]
         assert len(statements) == 2, logged  # UPDATE the head, INSERT the event, in one transaction
+
+
+def test_state_read_takes_the_stored_head_without_rebuilding_it(stone_match, client, settings):
+    """``GET …/state/`` reads the head with the match (one query) and uses it as stored: the row is mapped
+    column by column (a shifted mapping once made every read replay the stream and rewrite its head)."""
+    from matches import selectors
+    from rulesets import get_ruleset
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    for seat in (0, 1, 0):
+        store.append(stream_id=stone_match.stream_id, event=Event("stones_taken", seat, {"count": 1}))
+    stone_match.stream.refresh_from_db()
+    match = selectors._match_brief(stone_match.pk, with_state=True)
+    assert match.stream.ruleset_version == get_ruleset("last-stone").version
+    assert (match.stream.version, match.stream.state) == (3, stone_match.stream.state)
+    assert (match.stream.options, match.stream.override_pending) == (stone_match.stream.options, False)
+    store.head_cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        r = client.get(f"/api/matches/{stone_match.pk}/state/")
+    assert r.status_code == 200 and r.json()["state"]["pile"] == stone_match.stream.state["pile"]
+    sql = " ".join(q["sql"] for q in queries).lower()
+    assert "update" not in sql and "matches_event" not in sql  # no replay, no head rewrite

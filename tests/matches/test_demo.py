@@ -26,6 +26,8 @@ def test_load_demo_creates_a_match_per_game_and_is_idempotent():
     history = Match.objects.filter(source_uuid__startswith="demo-play-").count()
     assert history == 16  # earlier plays imported from a BG Stats file, for the dashboards
     assert Player.objects.get(owner__username="demo", name="Ana").user.username == "demo"
+    finished = Match.objects.filter(title__in=["Salt & Bones: won by a Chain", "Bone Wars: a quick game"])
+    assert [m.status for m in finished] == ["finished", "finished"]  # their logs feed the game pages' insights
     total = Match.objects.count()
     call_command("load_demo", stdout=io.StringIO())
     assert Match.objects.count() == total

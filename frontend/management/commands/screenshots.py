@@ -97,6 +97,9 @@ class Command(BaseCommand):
                         "games": "/games/",
                         "game-get-salty": "/games/get-salty/",
                         "stats-game-azul": "/games/scoresheet/?title=Azul",
+                        "game-salt-and-bones": "/games/salt-and-bones/",  # insights drawn from the logs
+                        "game-bone-wars": "/games/bone-wars/",
+                        "game-saltmarsh-adventure": "/games/saltmarsh-adventure/",
                         "stats-players": "/stats/players/",
                         "stats-me": "/stats/me/",
                         "stats-import-export": "/stats/import-export/",

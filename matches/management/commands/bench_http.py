@@ -148,12 +148,15 @@ class Command(BaseCommand):
             pg_cpu = sum(cpu1[2].get(p, c) - c for p, c in cpu0[2].items())
             reads16 = hb.http_state_reads(port, None, matches, len(matches), min(seconds, 3.0))
             reads1 = hb.http_state_reads(port, None, matches, 1, min(seconds, 3.0))
-            elsewhere = hb.transaction_elsewhere(db)  # a long transaction in another database of the server
-            try:
-                hb.http_appends(port, token, versions, 0.0, 1.0)
-                stalled = hb.drain_wait(matches, timeout=60)
-            finally:
-                elsewhere.close()
+            stalled = {}
+            for where, dbname in (("elsewhere", "postgres"), ("here", db["dbname"])):
+                held = hb.transaction_elsewhere(db, dbname)  # a long transaction, in another database or this one
+                try:
+                    hb.http_appends(port, token, versions, 0.0, 1.0)
+                    stalled[where] = hb.drain_wait(matches, timeout=60)
+                finally:
+                    held.close()
+                hb.drain_wait(matches)
             if spy is not None:
                 spy.wait(30)
         finally:
@@ -202,8 +205,10 @@ class Command(BaseCommand):
             row("  load generator CPU per append", f"{r['client_cpu'] / events * 1000:.2f} ms", "asyncio, this process")
             for label, reads in (("GET …/state/, 16 clients", r["reads16"]), ("GET …/state/, 1 client", r["reads1"])):
                 row(label, f"{_n(reads.rate)} req/s", f"p50 {reads.pct(0.5):.1f} ms, p95 {reads.pct(0.95):.1f} ms")
-            row("  projector lag, transaction open elsewhere", f"{r['stalled'] * 1000:.0f} ms",
+            row("  projector lag, transaction open elsewhere", f"{r['stalled']['elsewhere'] * 1000:.0f} ms",
                 "caught up after 1 s of appends while a transaction held an xid in database postgres")  # fmt: skip
+            row("  projector lag, transaction open here", f"{r['stalled']['here'] * 1000:.0f} ms",
+                f"same, the xid in the same database (stall bound {settings.CHRONICLE_PROJECTOR_STALL_BOUND:g} s)")  # fmt: skip
             if r["spy"]:
                 row("  py-spy profile of the web workers", r["spy"])
                 for frame, share in _spy_top(Path(r["spy"])):

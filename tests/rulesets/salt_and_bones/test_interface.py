@@ -63,13 +63,27 @@ def test_turn_names_phase_and_seats(table, rs) -> None:
     assert rs.turn(t.state).phase == "field"
     t.field()
     info = rs.turn(t.state)
-    assert info.phase == "draw" and info.seats[0] == 1
+    assert info.phase == "draw" and info.seats == (1,)  # round 1: seat 0 holds no card to discard first
     t.draw()
     assert rs.turn(t.state).seats == (1,) and rs.turn(t.state).phase == "preparation"
     t.prep(1)
     assert rs.turn(t.state).seats == (0,)
     t.prep(0)
     assert rs.turn(t.state).phase == "combat" and rs.turn(t.state).seats == (1,)
+
+
+def test_turn_in_a_later_draw_phase_names_a_seat_that_may_still_discard(table, rs) -> None:
+    t = table(momentum_seat=1)
+    t.field()
+    t.draw()
+    state = {
+        **t.state,
+        "phase": "draw",
+        "draw": {**t.state["draw"], "drawn": [False, False], "discarded": [False, False]},
+    }
+    assert rs.turn(state).seats == (1, 0)  # both hold cards: the other seat may discard before the draws
+    state["draw"]["discarded"] = [True, False]  # seat 0 has discarded its one card
+    assert rs.turn(state).seats == (1,)
 
 
 def test_turn_while_the_momentum_seat_may_chain(table, rs) -> None:

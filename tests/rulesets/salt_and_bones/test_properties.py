@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesets.base import Event, RuleViolation
-from rulesets.replay import replay
+from rulesets.replay import replay, walk
 from rulesets.salt_and_bones import RULESET as rs
 from rulesets.salt_and_bones.catalog import SLOTS
 from rulesets.salt_and_bones.engine import LOG_CAP
@@ -208,3 +208,27 @@ def test_listed_moves_are_accepted_and_unlisted_ones_rejected(options: dict[str,
             assert json.dumps(state, sort_keys=True) == frozen, "a refusal changed the state"
             continue
         raise AssertionError(f"validate accepted a move legal_moves did not list: {candidate}")
+
+
+@SETTINGS
+@given(options=OPTIONS, data=st.data())
+def test_log_insights_add_up_over_random_games(options: dict[str, Any], data: Any) -> None:
+    """Damage per combat (what the cards dealt) is never less than the Health both seats lost in that combat,
+    one figure per combat that ended; a game won at 0 Health always has its final blow."""
+    state, events = play_random(data, options, 250)
+    numbered = list(enumerate(events, start=1))
+    facts = rs.log_insights(walk(rs, options, 2, numbered))
+    lost: list[int] = []
+    start: list[int] = []
+    for _, before, after in walk(rs, options, 2, numbered):
+        if before["combat"] is None and after["combat"] is not None:
+            start = list(after["health"])
+        if before["combat"] is not None and after["combat"] is None:
+            lost.append(sum(start) - sum(before["health"]))
+    assert len(facts["damage per combat"]) == len(lost)
+    assert all(dealt >= health for dealt, health in zip(facts["damage per combat"], lost, strict=True))
+    result = state["result"]
+    if result is not None and result["winners"]:
+        assert facts["final blow"] in ("a Chain card", "a regular Attack card")
+    else:
+        assert "final blow" not in facts
