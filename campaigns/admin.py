@@ -10,5 +10,6 @@ class CampaignAdmin(admin.ModelAdmin):
     list_display = ("id", "name", "game", "owner", "is_public", "updated_at")
     list_filter = ("game", "is_public")
     search_fields = ("name", "owner__username")
-    readonly_fields = ("stream", "game", "created_at", "updated_at")
+    # visibility is fixed at creation: the campaign statistics read model copies it
+    readonly_fields = ("stream", "game", "is_public", "created_at", "updated_at")
     filter_horizontal = ("recorders",)

@@ -28,12 +28,13 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "title", "owner", "status", "is_public", "created_at")
     list_filter = ("game", "status", "is_public")
     search_fields = ("title", "seats__player__name", "owner__username")
-    readonly_fields = ("stream", "game", "status", "created_at", "updated_at")
+    # visibility is fixed at creation: the statistics read models copy it (``PlayedMatch.is_public``, roll-ups)
+    readonly_fields = ("stream", "game", "status", "is_public", "created_at", "updated_at")
     filter_horizontal = ("recorders",)
     inlines = [SeatInline]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # a match's events are permanent; archive by making it private instead
+        return False  # a match's events are permanent
 
 
 @admin.register(Player)
@@ -41,6 +42,9 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ("name", "owner", "user", "created_at")
     search_fields = ("name", "owner__username", "user__username")
     list_filter = ("owner",)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # seats and statistics refer to players; a duplicate is merged (an event), never deleted
 
 
 @admin.register(Event)

@@ -28,3 +28,15 @@ def test_admin_pages_list_matches_players_events(admin_client_logged, stone_matc
     admin_client_logged.post(f"/admin/matches/event/{event.pk}/change/", {"type": "x"})
     event.refresh_from_db()
     assert event.type == "stones_taken"
+
+
+def test_visibility_is_fixed_and_players_are_merged_not_deleted(admin_client_logged, stone_match):
+    """Read models copy a match's visibility and refer to players: the admin can change neither under them."""
+    page = admin_client_logged.get(f"/admin/matches/match/{stone_match.pk}/change/").content.decode()
+    assert 'name="is_public"' not in page  # shown read-only
+    player = stone_match.seats.first().player
+    assert admin_client_logged.get(f"/admin/matches/player/{player.pk}/delete/").status_code == 403
+    admin_client_logged.post(
+        "/admin/matches/player/", {"action": "delete_selected", "_selected_action": [player.pk], "post": "yes"}
+    )
+    player.refresh_from_db()  # still there
