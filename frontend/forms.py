@@ -214,7 +214,7 @@ def _input(f: Field, name: str, ctx: _Ctx, label: str = "") -> Input:
             checked = bool(f.default)
         return Input(widget="checkbox", value=checked, **common)
     if f.kind == "choice":
-        choices = [(_display(c), str(c)) for c in f.choices]
+        choices = list(zip(map(_display, f.choices), f.choice_labels or map(str, f.choices), strict=True))
         if not f.required or f.nullable or ctx.blank:
             choices.insert(0, ("", "—"))
         return Input(widget="select", value=_display(raw), choices=choices, **common)

@@ -34,7 +34,8 @@ from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_op
 from matches.errors import DomainError, InvalidInput, NotFound
 from matches.visibility import RECORDER, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
-from rulesets.replay import RANDOM, RULE_OVERRIDDEN, describe_entry, event_types_with_meta
+from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
+from rulesets.schema import RANDOM
 
 # -- accounts -------------------------------------------------------------------------------------------
 

@@ -19,7 +19,6 @@ from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, ge
 from rulesets.replay import (
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
-    RANDOM,
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
     event_types_with_meta,
@@ -27,6 +26,7 @@ from rulesets.replay import (
     random_start_refusal,
     result_problems,
 )
+from rulesets.schema import RANDOM
 
 UserLike = AbstractBaseUser | AnonymousUser
 

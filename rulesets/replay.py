@@ -23,7 +23,6 @@ EVENT_VOIDED = "event_voided"
 RULE_OVERRIDDEN = "rule_overridden"
 RESULT_RECORDED = "result_recorded"
 FIRST_PLAYER_DRAWN = "first_player_drawn"
-RANDOM = "random"  # the value of a ruleset's ``start_option`` asking the server to draw who starts
 RESULT_KEY = "recorded_result"  # reserved state key holding a table-recorded result
 MAX_SEATS = 12
 

@@ -43,12 +43,33 @@ class Field:
     fields: tuple[Field, ...] = ()
     open: bool = False
     axes: tuple[str, str] = ("x", "y")  # a cell's two numbers, as forms name them (S&B: row, column)
+    choice_labels: tuple[str, ...] = ()  # words for people, one per ``choices`` entry (default: the value)
     names: str = ""
     item_labels: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown field kind {self.kind!r}")
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"{self.name}: one label per choice")
+
+
+RANDOM = "random"  # the value of a ruleset's ``start_option`` asking the server to draw who starts
+
+
+def start_field(name: str, seats: int, *, label: str, help: str = "") -> Field:
+    """The option choosing who starts: a seat index (default 0) or ``"random"``, drawn by the server at
+    creation and recorded as ``first_player_drawn`` (``rulesets.replay``); forms say "Seat N" and "Random"."""
+    return Field(
+        name,
+        "choice",
+        required=False,
+        default=0,
+        choices=(*range(seats), RANDOM),
+        choice_labels=(*(f"Seat {i}" for i in range(seats)), "Random (Chronicle draws and records it)"),
+        label=label,
+        help=help,
+    )
 
 
 class SchemaError(Exception):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import EventType
-from rulesets.schema import Field
+from rulesets.schema import Field, start_field
 
 SIDES = ("marsh", "cope")
 PATRON_NAMES = {"marsh": "Marsh", "cope": "Cope"}
@@ -86,14 +86,11 @@ CARD_FIELDS = (
 )
 
 OPTIONS_SCHEMA = (
-    Field(
+    start_field(
         "first_seat",
-        "choice",
-        required=False,
-        default=0,
-        choices=(0, 1, 2, 3, "random"),
-        label="First player (seat index)",
-        help="A seat index, or random: Chronicle draws the first player and records the draw.",
+        4,
+        label="First player",
+        help="A seat, or random: Chronicle draws the first player and records the draw.",
     ),
     Field(
         "starting_money",

@@ -18,7 +18,7 @@ from rulesets.get_salty.board import (
     winning_combinations,
 )
 from rulesets.names import seat_ref
-from rulesets.schema import Field
+from rulesets.schema import Field, start_field
 
 RULE_SETUP = "Get Salty › Setup"
 RULE_GAMEPLAY = "Get Salty › Gameplay"
@@ -197,12 +197,9 @@ class GetSalty(Ruleset):
     random_start = True
     start_rule = "Get Salty › Setup: “Randomly select a starting player.”"
     options_schema = (
-        Field(
+        start_field(
             "first_seat",
-            "choice",
-            required=False,
-            default=0,
-            choices=(0, 1, "random"),
+            2,
             label="Who starts",
             help="Seat 0 or 1, or random: Chronicle draws the starting player and records the draw.",
         ),

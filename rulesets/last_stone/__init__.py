@@ -10,7 +10,7 @@ from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
 from rulesets.names import seat_ref
-from rulesets.schema import Field
+from rulesets.schema import Field, start_field
 
 RULE_TURN = "Last Stone › Turns"
 RULE_TAKE = "Last Stone › Taking stones"
@@ -27,7 +27,7 @@ class LastStone(Ruleset):
     start_rule = "Last Stone › Turns: the table chooses who starts (seat 0, seat 1 or a random draw)."
     options_schema = (
         Field("stones", "int", required=False, default=10, minimum=1, maximum=1000, label="Stones in the pile"),
-        Field("first_seat", "choice", required=False, default=0, choices=(0, 1, "random"), label="Who starts"),
+        start_field("first_seat", 2, label="Who starts"),
     )
     event_types = {
         "stones_taken": EventType(

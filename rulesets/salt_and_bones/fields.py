@@ -19,7 +19,7 @@ from rulesets.salt_and_bones.catalog import (
     default_board,
     default_strategy_cards,
 )
-from rulesets.schema import Field
+from rulesets.schema import Field, start_field
 
 ROW_COL = ("row", "column")
 CELL = Field("cell", "cell", label="Tile", axes=ROW_COL)
@@ -80,12 +80,9 @@ STRATEGY_CARD_FIELDS = (
 )
 
 OPTIONS_SCHEMA: tuple[Field, ...] = (
-    Field(
+    start_field(
         "momentum_seat",
-        "choice",
-        choices=(0, 1, "random"),
-        required=False,
-        default=0,
+        2,
         label="Who starts with Momentum",
         help="Seat 0 or 1, or random: Chronicle draws who begins with the Momentum Token and records the draw.",
     ),

@@ -97,3 +97,10 @@ def test_a_seat_the_game_does_not_have_is_refused():
 
 def test_the_history_names_who_was_drawn():
     assert describe_entry(get_ruleset("get-salty"), drawn(1), ["Ana", "Bo"]) == "Bo was drawn to start."
+
+
+def test_a_choice_field_needs_one_label_per_choice() -> None:
+    from rulesets.schema import Field
+
+    with pytest.raises(ValueError, match="one label per choice"):
+        Field("x", "choice", choices=(0, 1), choice_labels=("only one",))
