@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet
 from campaigns.models import Campaign, CampaignAdventure
 from matches import store
 from matches.selectors import UserLike
-from matches.stats import StatsFilter, _bounds
+from matches.stats import StatsFilter
 from matches.stats_projection import logs_upto
 from rulesets import get_ruleset
 from rulesets.base import Event
@@ -81,7 +81,7 @@ def adventures_qs(user: UserLike, game: str, f: StatsFilter) -> QuerySet[Campaig
     """Concluded adventures of the visible campaigns of ``game`` in the filter's dates (players do not apply:
     a campaign's heroes are not players)."""
     qs = CampaignAdventure.objects.filter(_visible(user), game=game)
-    start, end = _bounds(f)
+    start, end = f.bounds()
     if start:
         qs = qs.filter(concluded_at__gte=start)
     if end:

@@ -54,6 +54,13 @@ class StatsFilter:
     until: date | None = None
     players: tuple[int, ...] = ()
 
+    def bounds(self) -> tuple[datetime | None, datetime | None]:
+        """The date range as aware datetimes in the current time zone: the first and last instant (None: open)."""
+        tz = timezone.get_current_timezone()
+        start = datetime.combine(self.since, time.min, tzinfo=tz) if self.since else None
+        end = datetime.combine(self.until, time.max, tzinfo=tz) if self.until else None
+        return start, end
+
     def query_string(self) -> str:
         parts = []
         if self.game:
@@ -119,18 +126,11 @@ def _visible(user: UserLike) -> Q:
     return Q(is_public=True) | Q(owner_id=user.pk) | Q(match_id__in=recorded)
 
 
-def _bounds(f: StatsFilter) -> tuple[datetime | None, datetime | None]:
-    tz = timezone.get_current_timezone()
-    start = datetime.combine(f.since, time.min, tzinfo=tz) if f.since else None
-    end = datetime.combine(f.until, time.max, tzinfo=tz) if f.until else None
-    return start, end
-
-
 def _filtered(qs: QuerySet[Any], user: UserLike, f: StatsFilter) -> QuerySet[Any]:
     """Rows of either read model (they share ``game``, ``title``, ``played_at``, ``match``) that ``user`` may
     see and that pass the filter."""
     qs = qs.filter(_visible(user))
-    start, end = _bounds(f)
+    start, end = f.bounds()
     if f.game:
         qs = qs.filter(game=f.game)
     if f.title:
@@ -198,7 +198,7 @@ def _next_month(month: int) -> int:
 def _rollup_span(f: StatsFilter) -> tuple[tuple[int, int] | None, Q | None]:
     """The whole months inside the filter's days ``(first, last)`` (None: no whole month), and a filter on the
     rows of the days around them (None: no such days). Without dates: every month, no rows."""
-    start, end = _bounds(f)
+    start, end = f.bounds()
     tz = timezone.get_current_timezone()
     first = month_of(start, tz) if start else 1
     last = month_of(end, tz) if end else 999912
@@ -216,7 +216,7 @@ def _rollup_span(f: StatsFilter) -> tuple[tuple[int, int] | None, Q | None]:
 
 
 def _dates_q(f: StatsFilter) -> Q:
-    start, end = _bounds(f)
+    start, end = f.bounds()
     q = Q()
     if start:
         q &= Q(played_at__gte=start)

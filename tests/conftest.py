@@ -85,3 +85,18 @@ def stone_match(owner: Any) -> Any:
     from matches.services import match_create
 
     return match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 10})
+
+
+@pytest.fixture
+def redis_cache(settings: Any) -> Any:
+    """The real Redis (``REDIS_URL``) as Django's cache, its failure back-off reset; the raw client.
+
+    Skips without ``REDIS_URL`` (the SQLite run); the PostgreSQL + Redis run sets it."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("needs REDIS_URL (the CI run on PostgreSQL + Redis sets it)")
+    from config import throttling
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}}
+    throttling._down_until = 0.0
+    return throttling.redis_client()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from config import throttling
@@ -12,15 +10,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def redis_cache(settings):
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        pytest.skip("needs REDIS_URL (the CI run on PostgreSQL + Redis sets it)")
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}}
-    throttling._down_until = 0.0
-    client = throttling.redis_client()
-    client.delete(*client.keys("rl:test:*") or ["rl:none"])
-    return client
+def redis_cache(redis_cache):
+    """The shared real-Redis fixture (tests/conftest.py), with this module's window keys cleared."""
+    redis_cache.delete(*redis_cache.keys("rl:test:*") or ["rl:none"])
+    return redis_cache
 
 
 def test_window_counts_to_the_limit_then_refuses_with_the_time_left(redis_cache):
