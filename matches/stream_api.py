@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from matches import store
 from matches.api import ERRORS, append_body, parse
 from matches.serializers import AppendOutput, EventInput, EventOutput
-from matches.streams import kind_of, stream_get, stream_get_for_write, stream_history, stream_record
+from matches.streams import kind_get, stream_get, stream_get_for_write, stream_history, stream_record
 
 
 class StreamEventsApi(APIView):
@@ -52,7 +52,7 @@ class StreamEventsApi(APIView):
             idempotency_key=data["idempotency_key"] or request.headers.get("Idempotency-Key") or None,
             client_time=data["client_time"], request_id=getattr(request._request, "request_id", ""),
         )  # fmt: skip
-        names = kind_of(obj).seat_names(obj)
+        names = kind_get(self.kind).seat_names(obj)
         response = Response(append_body(result, obj.stream.game, names), status=status.HTTP_201_CREATED)
         if result.repeated:
             response["Idempotent-Replayed"] = "true"

@@ -29,14 +29,20 @@ def project_all() -> int:
     return done
 
 
-def _run_again_in(seconds: float) -> None:
-    """Schedule one more ``project_all`` in ``seconds``, unless another worker has one scheduled already."""
+def _slot_claim(key: str, ms: int) -> bool:
+    """Claim ``key`` for ``ms`` milliseconds across all processes (Redis ``SET NX PX``); True without Redis.
+    Redis errors propagate: each caller decides what a failure means."""
     from config.throttling import redis_client
 
-    countdown = seconds + 0.05
     client = redis_client()
+    return client is None or bool(client.set(key, 1, nx=True, px=ms))
+
+
+def _run_again_in(seconds: float) -> None:
+    """Schedule one more ``project_all`` in ``seconds``, unless another worker has one scheduled already."""
+    countdown = seconds + 0.05
     try:
-        if client is not None and not client.set("chronicle:projector-due", 1, nx=True, px=int(countdown * 1000)):
+        if not _slot_claim("chronicle:projector-due", int(countdown * 1000)):
             return
         project_all.apply_async(countdown=countdown)
     except Exception as exc:  # Redis or the broker down: the beat catch-up runs it
@@ -56,12 +62,7 @@ def wake_slot_claim(window: float) -> bool:
     run starts after every commit that found the slot taken); the others rely on it. Without Redis, or when
     Redis fails, every process claims (a redundant run is harmless).
     """
-    from config.throttling import redis_client
-
-    client = redis_client()
-    if client is None:
-        return True
     try:
-        return bool(client.set("chronicle:projector-wake", 1, nx=True, px=max(1, int(window * 1000))))
+        return _slot_claim("chronicle:projector-wake", max(1, int(window * 1000)))
     except Exception:  # Redis trouble: send the wake-up anyway
         return True
