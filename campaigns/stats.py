@@ -97,7 +97,6 @@ def campaign_figures(*, user: UserLike, match_game: str, f: StatsFilter) -> dict
         return None
     rows = list(
         adventures_qs(user, game, f)
-        .select_related("campaign")
         .order_by("campaign_id", "number")
         .values("campaign_id", "campaign__name", "number", "adventure", "completed", "party_gold", "concluded_at")
     )
