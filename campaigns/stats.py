@@ -26,15 +26,15 @@ CHART_CAMPAIGNS = 8  # the chart draws the most recently active campaigns; the t
 
 
 def apply_campaign_stats(entries: list[store.LogEntry]) -> None:
-    """Re-derive the rows of every campaign touched by ``entries`` from its log up to its last entry there."""
-    last: dict[int, int] = {}
-    for entry in entries:
-        last[entry.stream_id] = entry.version
-    campaigns = list(Campaign.objects.filter(stream_id__in=last, game__in=ADVENTURE_GAME).select_related("stream"))
+    """Re-derive the rows of every campaign touched by ``entries`` from its newest committed version (its stream
+    row), so that rows never move back whichever entries come in which order (the stall bound's read-ahead
+    feeds newer entries before the global reader redelivers older ones), as ``apply_play_stats`` does."""
+    touched = {entry.stream_id for entry in entries}
+    campaigns = list(Campaign.objects.filter(stream_id__in=touched, game__in=ADVENTURE_GAME).select_related("stream"))
     if not campaigns:
         return
     CampaignAdventure.objects.filter(campaign__in=campaigns).delete()
-    logs = logs_upto({c.stream_id: last[c.stream_id] for c in campaigns})
+    logs = logs_upto({c.stream_id: c.stream.version for c in campaigns})
     out: list[CampaignAdventure] = []
     for campaign in campaigns:
         entries = [(v, Event(type_, seat, data), at) for v, type_, seat, at, data in logs[campaign.stream_id]]
@@ -97,7 +97,6 @@ def campaign_figures(*, user: UserLike, match_game: str, f: StatsFilter) -> dict
         return None
     rows = list(
         adventures_qs(user, game, f)
-        .select_related("campaign")
         .order_by("campaign_id", "number")
         .values("campaign_id", "campaign__name", "number", "adventure", "completed", "party_gold", "concluded_at")
     )

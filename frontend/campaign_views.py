@@ -392,12 +392,14 @@ def _town_specs(campaign: Any) -> dict[str, EventType]:
     return {type_: events[type_] for type_, _ in TOWN_ACTIONS}
 
 
-def _town_action_inputs(campaign: Any, loaded: Loaded, i: int, post: Any, errors: dict[str, list[str]]) -> list[Any]:
+def _town_action_inputs(
+    specs: dict[str, EventType], loaded: Loaded, i: int, post: Any, errors: dict[str, list[str]]
+) -> list[Any]:
     """Row ``i``: one group of inputs per town action, built from the action's schema (``a<i>.<type>.<field>``;
     the shop's cards are the shared "Shop" block). The page shows only the chosen action's group with
     ``forms.js``; without it every group is shown, each under its action's name."""
     groups = []
-    for type_, spec in _town_specs(campaign).items():
+    for type_, spec in specs.items():
         fields = () if type_ == "shop_revealed" else spec.fields
         groups.append(
             {
@@ -419,12 +421,13 @@ def _town_action_inputs(campaign: Any, loaded: Loaded, i: int, post: Any, errors
     return groups
 
 
-def _town_rows(campaign: Any, post: Any, count: int) -> tuple[list[tuple[int, dict[str, Any]]], dict[str, list[str]]]:
+def _town_rows(
+    specs: dict[str, EventType], post: Any, count: int
+) -> tuple[list[tuple[int, dict[str, Any]]], dict[str, list[str]]]:
     """The rows with an action chosen, as ``(row, {"type", "data"})``, and the form errors by input name."""
-    specs = _town_specs(campaign)
-    cards, errors = parse_inputs(specs["shop_revealed"].fields, post, "shop.", expand=True)
-    shop_errors = errors
-    actions, errors = [], {}
+    cards, shop_errors = parse_inputs(specs["shop_revealed"].fields, post, "shop.", expand=True)
+    actions: list[tuple[int, dict[str, Any]]] = []
+    errors: dict[str, list[str]] = {}
     for i in range(count):
         type_ = str(post.get(f"a{i}.type", "") or "")
         if not type_:
@@ -452,6 +455,7 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
     post = request.POST if request.method == "POST" else None
     count = int_or_none((post or request.GET).get("rows")) or TOWN_ROWS
     count = max(1, min(count, TOWN_ROWS_MAX))
+    specs = _town_specs(campaign)  # once per request: the rows, the refusal and every row's inputs use them
     problem: dict[str, Any] = {}
     errors: dict[str, list[str]] = {}
     refused_row: int | None = None
@@ -459,7 +463,7 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if post is not None and post.get("more"):
         count = min(count + 4, TOWN_ROWS_MAX)
     elif post is not None:
-        rows_used, errors = _town_rows(campaign, post, count)
+        rows_used, errors = _town_rows(specs, post, count)
         if not rows_used and not errors:
             problem["detail"] = "Choose at least one action."
         elif errors:
@@ -479,7 +483,7 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     problem["action_n"] = refused_row + 1
                     found = problem.get("errors", {})
                     if found:  # the schema's paths (data.hero) on the row's inputs, in the form's words
-                        fields = _town_specs(campaign)[action["type"]].fields
+                        fields = specs[action["type"]].fields
                         problem["detail"] = f"Please correct: {error_sentence(found, fields)}"
                         prefix = "shop." if action["type"] == "shop_revealed" else f"a{refused_row}.{action['type']}."
                         errors = {prefix + k.removeprefix("data."): v for k, v in found.items()}
@@ -505,10 +509,10 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 "type_error": " ".join(errors.get(f"a{i}.type", [])),
                 "has_error": any(k.startswith(f"a{i}.") for k in errors),
                 "refused": refused_row == i,
-                "groups": _town_action_inputs(campaign, loaded, i, post, errors),
+                "groups": _town_action_inputs(specs, loaded, i, post, errors),
             }
         )
-    shop_fields = _town_specs(campaign)["shop_revealed"].fields
+    shop_fields = specs["shop_revealed"].fields
     context = {
         "campaign": campaign,
         "loaded": loaded,

@@ -268,11 +268,7 @@ def _tallies(user: UserLike, f: StatsFilter, monthly: dict[str, bool], players: 
         extra = Q(is_public=False, match_id__in=recorded) & ~Q(owner_id=user.pk) & _rows_q(f) & _dates_q(f)
         rows = extra if rows is None else rows | extra
     if span is not None:
-        base = StatsRollup.objects.filter(own, kind__in=list(monthly))
-        if f.game:
-            base = base.filter(game=f.game)
-        if f.title:
-            base = base.filter(title__iexact=f.title)
+        base = StatsRollup.objects.filter(own, _rows_q(f), kind__in=list(monthly))  # no group here: game, title
         if players:
             base = base.filter(player_id__in=list(players))
         by_month = [k for k, m in monthly.items() if m]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulesets.names import name_seats
-from rulesets.schema import Field
+from rulesets.schema import RANDOM, Field
 
 State = dict[str, Any]
 
@@ -133,11 +133,11 @@ class Ruleset:
     options_schema: tuple[Field, ...] = ()
     event_types: dict[str, EventType] = {}
     # Who starts (``first_player_drawn``, rulesets.replay): ``start_option`` names the option choosing the
-    # starting seat ("" when the game has none); ``random_start`` says it may be ``"random"`` (the server
-    # draws once at creation and records the draw as the first entry); ``start_rule`` is what the rulebook
-    # says about choosing who starts, quoted when a random start is refused.
+    # starting seat ("" when the game has none); it may be ``"random"`` when its field offers that
+    # (``rulesets.schema.start_field``; see ``random_start``): the server draws once at creation and records
+    # the draw as the first entry. ``start_rule`` is what the rulebook says about choosing who starts, quoted
+    # when a random start is refused.
     start_option: str = ""
-    random_start: bool = False
     start_rule: str = ""
 
     # -- the interface ----------------------------------------------------------------------------
@@ -213,6 +213,11 @@ class Ruleset:
         who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Table"
         label = self.event_types[event.type].label if event.type in self.event_types else event.type
         return f"{who}: {label}"
+
+    @property
+    def random_start(self) -> bool:
+        """Whether who starts may be drawn at random: the start option's field offers ``"random"``."""
+        return any(f.name == self.start_option and RANDOM in f.choices for f in self.options_schema)
 
     def start_seat(self, options: dict[str, Any]) -> int:
         """The seat ``options`` name to start (0 while a random start is not drawn yet, or without the option)."""

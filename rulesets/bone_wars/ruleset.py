@@ -90,7 +90,6 @@ class BoneWars(Ruleset):
     rulebook = "bone-wars.txt"
     describe_uses_state = True
     start_option = "first_seat"
-    random_start = True
     start_rule = "Bone Wars › Overview: players act “in player order”; the rulebook leaves who begins to the table."
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES

@@ -194,7 +194,6 @@ class GetSalty(Ruleset):
     rulebook = "get-salty.txt"
     describe_uses_state = True  # history sentences place a move next to a token ("above the red circle")
     start_option = "first_seat"
-    random_start = True
     start_rule = "Get Salty › Setup: “Randomly select a starting player.”"
     options_schema = (
         start_field(

@@ -23,7 +23,6 @@ class LastStone(Ruleset):
     seats = (2,)
     version = 1
     start_option = "first_seat"
-    random_start = True
     start_rule = "Last Stone › Turns: the table chooses who starts (seat 0, seat 1 or a random draw)."
     options_schema = (
         Field("stones", "int", required=False, default=10, minimum=1, maximum=1000, label="Stones in the pile"),

@@ -26,7 +26,6 @@ class SaltAndBones(Ruleset):
     rulebook = "salt-and-bones.txt"
     describe_uses_state = True  # a targeted card is named from the state it was played on
     start_option = "momentum_seat"
-    random_start = True
     start_rule = (
         "Salt & Bones › 4. Detailed Gameplay: “At the start of the game, decide which player begins with Momentum.”"
     )

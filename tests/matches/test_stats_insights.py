@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from campaigns.models import CampaignAdventure
 from campaigns.services import campaign_create, campaign_event_record
@@ -268,3 +269,19 @@ def test_rebuild_gives_the_same_insights(api, owner):
     assert before[0] and len(before[1]) == 3
     call_command("rebuild_projections", "--no-progress")
     assert read() == before
+
+
+def test_an_older_entry_delivered_late_never_moves_the_campaign_rows_back(api, owner):
+    """The stall bound's read-ahead may project newer entries before older ones are redelivered."""
+    from campaigns.models import Campaign
+    from campaigns.stats import apply_campaign_stats
+    from matches import store
+
+    cid = campaign_played(api, owner, "Tuesdays")
+    project_all()
+    rows = lambda: list(CampaignAdventure.objects.values_list("number", "party_gold"))  # noqa: E731
+    assert rows() == [(1, 300), (2, 2900), (3, 2520)]
+    stream_id = Campaign.objects.get(pk=cid).stream_id
+    first = store.LogEntry(0, 0, stream_id, 1, "hero_joined", None, {}, timezone.now())
+    apply_campaign_stats([first])  # entry 1 again, after the whole campaign was projected
+    assert rows() == [(1, 300), (2, 2900), (3, 2520)]
