@@ -1,7 +1,7 @@
 """The measurements behind ``manage.py bench_http``: the web tier as deployed, over real HTTP.
 
 A scratch PostgreSQL database (see ``store_bench.scratch_database``) is served by ``scripts/serve``
-(gunicorn, the production settings) with a real Celery worker projecting the read models, both started as
+(granian, the production settings) with a real Celery worker projecting the read models, both started as
 subprocesses against that database and ``REDIS_URL``. Load comes from N concurrent keep-alive clients on
 one asyncio loop in this process, each recording Last Stone moves on its own match with
 ``expected_version``, as a phone at a table does. CPU is read from ``/proc`` per process tree.
@@ -171,7 +171,7 @@ def start_worker(env: dict[str, str], log_dir: Path, concurrency: int) -> Servic
 
 @dataclass(frozen=True)
 class Stack:
-    """A serving configuration: gunicorn worker class, processes and threads."""
+    """A serving configuration for ``scripts/serve``: granian, or a gunicorn worker class; processes and threads."""
 
     worker_class: str
     workers: int
@@ -179,18 +179,22 @@ class Stack:
 
     @classmethod
     def parse(cls, text: str) -> Stack:
-        """``sync:4``, ``gthread:2x4`` (processes x threads), ``asgi:2`` (gunicorn's ASGI worker, config.asgi)."""
+        """``granian:2x4`` (the production server: processes x threads running Django), or gunicorn's
+        ``sync:4``, ``gthread:2x8`` (processes x threads), ``asgi:2`` (its ASGI worker, config.asgi)."""
         kind, _, size = text.partition(":")
         procs, _, threads = size.partition("x")
         return cls(kind, int(procs or 2), int(threads or 1))
 
     @property
     def label(self) -> str:
-        return f"{self.worker_class}:{self.workers}" + (f"x{self.threads}" if self.worker_class == "gthread" else "")
+        threaded = self.worker_class in ("gthread", "granian")
+        return f"{self.worker_class}:{self.workers}" + (f"x{self.threads}" if threaded else "")
 
     def env(self) -> dict[str, str]:
-        env = {"WEB_WORKER_CLASS": self.worker_class, "WEB_CONCURRENCY": str(self.workers),
-               "WEB_THREADS": str(self.threads)}  # fmt: skip
+        env = {"WEB_CONCURRENCY": str(self.workers), "WEB_THREADS": str(self.threads)}
+        if self.worker_class == "granian":
+            return {**env, "WEB_SERVER": "granian"}
+        env.update(WEB_SERVER="gunicorn", WEB_WORKER_CLASS=self.worker_class)
         if self.worker_class == "asgi":  # Django under ASGI keeps no connection across requests
             env["CHRONICLE_DB_CONN_MAX_AGE"] = "0"
         return env

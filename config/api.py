@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.authentication import FastTokenAuthentication
 from config.text import PROBLEM, unstorable_path
 from config.throttling import WindowThrottle
 from matches.errors import DomainError, InvalidInput
@@ -195,3 +198,63 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     response.data = {"code": code, "detail": str(detail)}
     return response
+
+
+_JSON = JSONRenderer()
+_LEAN_ACCEPT = frozenset({"", "*/*", "application/json"})
+
+
+class LeanPostMixin:
+    """For an ``APIView`` whose POST is the hot path (recording a move): the common request skips DRF's
+    request wrapper, content negotiation and parser selection, with the same answer byte for byte.
+
+    The lean path takes only a JSON body sent with ``Authorization: Token …`` and an ``Accept`` that can only
+    mean JSON; it authenticates (``FastTokenAuthentication``), throttles (the view's throttles, one Redis round
+    trip), parses (``BoundedJSONParser``), calls ``post_data(request, data, **kwargs)`` (which the DRF
+    ``post`` calls too), maps a domain error as ``exception_handler`` does, and lets DRF's
+    ``finalize_response`` render and add its headers. Anything else (another credential, content type or
+    ``Accept``; a refused token; a throttled or unreadable request) goes to DRF's own ``dispatch``, which
+    answers it as it always has; nothing was written before that hand-over (a refused throttle gives its
+    count back). Subclasses implement ``post_data`` and have ``post`` call it with ``request.data``.
+    """
+
+    def post_data(self, request: Any, data: Any, **kwargs: Any) -> Response:
+        raise NotImplementedError
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST" and not args:
+            response = self._lean_post(request, kwargs)
+            if response is not None:
+                return response
+        return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+
+    def _lean_post(self, request: HttpRequest, kwargs: dict[str, Any]) -> HttpResponse | None:
+        """The lean answer, or None to let DRF answer (nothing has been written then)."""
+        meta = request.META
+        if (
+            not meta.get("HTTP_AUTHORIZATION", "").startswith("Token ")
+            or request.content_type != "application/json"
+            or meta.get("HTTP_ACCEPT", "") not in _LEAN_ACCEPT
+        ):
+            return None
+        try:
+            credentials = FastTokenAuthentication().authenticate(request)
+        except exceptions.APIException:
+            return None
+        if credentials is None:
+            return None
+        request.user, request.auth = credentials  # type: ignore[attr-defined]
+        self.args, self.kwargs, self.request = (), kwargs, request
+        self.headers = self.default_response_headers  # type: ignore[attr-defined]
+        if not all(throttle.allow_request(request, self) for throttle in self.get_throttles()):  # type: ignore[attr-defined]
+            return None
+        try:
+            try:
+                data = BoundedJSONParser().parse(io.BytesIO(request.body))
+            except (exceptions.APIException, RequestDataTooBig):
+                return None
+            response = self.post_data(request, data, **kwargs)
+        except DomainError as exc:
+            response = Response(exc.body(), status=exc.status_code)
+        request.accepted_renderer, request.accepted_media_type = _JSON, "application/json"  # type: ignore[attr-defined]
+        return self.finalize_response(request, response, **kwargs)  # type: ignore[attr-defined]

@@ -63,14 +63,15 @@ for i = 1, #KEYS, 2 do
 end
 return out
 """
-_scripts: dict[int, Any] = {}
+_scripts: dict[tuple[int, str], Any] = {}
 
 
-def _count_script(client: Any) -> Any:
-    """The counting script registered on ``client`` (sent by its SHA; loaded again if the server lost it)."""
-    script = _scripts.get(id(client))
+def redis_script(client: Any, source: str) -> Any:
+    """The Lua ``source`` registered on ``client``, kept per process (sent by its SHA; loaded again if the
+    server lost it)."""
+    script = _scripts.get((id(client), source))
     if script is None:
-        script = _scripts[id(client)] = client.register_script(_COUNT)
+        script = _scripts[(id(client), source)] = client.register_script(source)
     return script
 
 
@@ -97,7 +98,7 @@ def window_hits(
         expiries.append(int(duration * 2) + 1)
         windows.append(now - window * duration)
     try:
-        counts = _count_script(client)(keys=keys, args=expiries)
+        counts = redis_script(client, _COUNT)(keys=keys, args=expiries)
     except Exception as exc:  # unreachable or failing Redis: the cache-backed throttle decides meanwhile
         _down_until = time.monotonic() + RETRY_SECONDS
         logger.warning("rate-limit counters unreachable (%s: %s); falling back", type(exc).__name__, exc)

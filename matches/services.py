@@ -349,29 +349,33 @@ def match_recorders_set(*, match: Match, user: UserLike, recorders: list[Abstrac
 
 # -- waking the projector -------------------------------------------------------------------------------
 
-_last_wake = 0.0
+_covered_until = 0.0  # monotonic time before which a scheduled run follows any commit of this process
 
 
 def wake_projector() -> None:
     """Ask a Celery worker to run the projectors soon; never fails the caller.
 
-    One process sends at most one wake-up per ``CHRONICLE_WAKE_WINDOW`` seconds, with that countdown, and
-    all processes together at most one per window (``wake_slot_claim``), so
-    every commit is followed by a projector run that starts after it; the beat catch-up covers a lost one.
+    Every commit is followed by a projector run that starts after it, with at most one wake-up per
+    ``CHRONICLE_WAKE_WINDOW`` seconds across all processes (``wake_slot_claim``): the process that claims
+    the window sends one with that countdown; a process that finds it claimed learns when that run starts
+    and stays quiet until then (not a whole window of its own: a run scheduled earlier by another process
+    would leave its later commits behind). The beat catch-up covers a wake-up the broker lost.
     """
-    global _last_wake
+    global _covered_until
     from matches.tasks import project_all, wake_slot_claim
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
         project_all.apply()
         return
     now = time.monotonic()
-    window = settings.CHRONICLE_WAKE_WINDOW
-    if now - _last_wake < window:
+    if now < _covered_until:
         return
-    _last_wake = now
-    if not wake_slot_claim(window):
-        return  # another process has a run scheduled for this window: it starts after this commit
+    window = settings.CHRONICLE_WAKE_WINDOW
+    scheduled_in = wake_slot_claim(window)
+    if scheduled_in > 0:
+        _covered_until = now + scheduled_in
+        return  # another process has a run scheduled: it starts after this commit
+    _covered_until = now + window
     try:
         project_all.apply_async(countdown=window)
     except Exception as exc:  # broker down: the append stands; the periodic catch-up will project it

@@ -14,14 +14,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import LeanPostMixin
 from matches import store
 from matches.api import ERRORS, append_body, parse
 from matches.serializers import AppendOutput, EventInput, EventOutput
 from matches.streams import kind_get, stream_get, stream_get_for_write, stream_history, stream_record
 
 
-class StreamEventsApi(APIView):
-    """GET: the log (hidden information removed for the reader). POST: record one entry (owner and recorders)."""
+class StreamEventsApi(LeanPostMixin, APIView):
+    """GET: the log (hidden information removed for the reader). POST: record one entry (owner and recorders);
+    a token-authenticated JSON POST takes the lean path (``config.api.LeanPostMixin``), same answers."""
 
     kind: str = ""
     lookup: str = "pk"
@@ -44,13 +46,17 @@ class StreamEventsApi(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
     )
     def post(self, request: Request, **kwargs: Any) -> Response:
+        return self.post_data(request, request.data, **kwargs)
+
+    def post_data(self, request: Any, body: Any, **kwargs: Any) -> Response:
+        """Record the entry ``body`` asks for; ``request`` is DRF's or (lean path) Django's, with ``user``."""
         obj = stream_get_for_write(kind=self.kind, user=request.user, pk=kwargs[self.lookup])
-        data = parse(EventInput, request.data)
+        data = parse(EventInput, body)
         result = self.record(
             obj, request, type=data["type"], seat=data["seat"], data=data["data"],
             expected_version=data["expected_version"],
             idempotency_key=data["idempotency_key"] or request.headers.get("Idempotency-Key") or None,
-            client_time=data["client_time"], request_id=getattr(request._request, "request_id", ""),
+            client_time=data["client_time"], request_id=getattr(request, "request_id", ""),
         )  # fmt: skip
         names = kind_get(self.kind).seat_names(obj)
         response = Response(append_body(result, obj.stream.game, names), status=status.HTTP_201_CREATED)

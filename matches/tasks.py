@@ -29,21 +29,32 @@ def project_all() -> int:
     return done
 
 
-def _slot_claim(key: str, ms: int) -> bool:
-    """Claim ``key`` for ``ms`` milliseconds across all processes (Redis ``SET NX PX``); True without Redis.
-    Redis errors propagate: each caller decides what a failure means."""
-    from config.throttling import redis_client
+# SET NX PX; when the key is taken, its remaining milliseconds instead (-1: claimed; -2: it just expired)
+_CLAIM = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return -1 end
+return redis.call('PTTL', KEYS[1])
+"""
+
+
+def _slot_claim(key: str, ms: int) -> float:
+    """Claim ``key`` for ``ms`` milliseconds across all processes (Redis); 0.0 when this caller got it (always,
+    without Redis), else the seconds until whoever holds it lets go. Redis errors propagate: each caller
+    decides what a failure means."""
+    from config.throttling import redis_client, redis_script
 
     client = redis_client()
-    return client is None or bool(client.set(key, 1, nx=True, px=ms))
+    if client is None:
+        return 0.0
+    left = int(redis_script(client, _CLAIM)(keys=[key], args=[ms]))
+    return left / 1000 if left > 0 else 0.0  # just expired (-2): as good as claimed
 
 
 def _run_again_in(seconds: float) -> None:
     """Schedule one more ``project_all`` in ``seconds``, unless another worker has one scheduled already."""
     countdown = seconds + 0.05
     try:
-        if not _slot_claim("chronicle:projector-due", int(countdown * 1000)):
-            return
+        if _slot_claim("chronicle:projector-due", int(countdown * 1000)):
+            return  # another worker has the follow-up scheduled
         project_all.apply_async(countdown=countdown)
     except Exception as exc:  # Redis or the broker down: the beat catch-up runs it
         logging.getLogger(__name__).warning("projector follow-up not scheduled: %s", exc)
@@ -55,14 +66,15 @@ def projections_catch_up() -> int:
     return project_all()
 
 
-def wake_slot_claim(window: float) -> bool:
-    """Claim the projector wake-up of the current ``window`` for this process, across all processes.
+def wake_slot_claim(window: float) -> float:
+    """Claim the projector wake-up of the current ``window`` across all processes (a Redis slot).
 
-    A Redis ``SET NX PX``: the first process to ask in a window sends the wake-up (with that countdown, so the
-    run starts after every commit that found the slot taken); the others rely on it. Without Redis, or when
-    Redis fails, every process claims (a redundant run is harmless).
+    0.0: this process has it and sends the wake-up, with ``window`` as countdown. Otherwise the seconds until
+    the run another process has scheduled, which starts after any commit made before then: the caller
+    needs no wake-up of its own until that time. Without Redis, or when Redis fails, every process claims
+    (a redundant run is harmless).
     """
     try:
         return _slot_claim("chronicle:projector-wake", max(1, int(window * 1000)))
     except Exception:  # Redis trouble: send the wake-up anyway
-        return True
+        return 0.0

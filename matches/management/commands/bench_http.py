@@ -1,4 +1,4 @@
-"""manage.py bench_http: the web tier as deployed (gunicorn via scripts/serve, a real Celery worker), over HTTP.
+"""manage.py bench_http: the web tier as deployed (scripts/serve, a real Celery worker), over HTTP.
 
 Every figure is printed beside the raw single-writer INSERT rate measured in the same run on the same
 PostgreSQL. Runs in a scratch database that is dropped afterwards; needs PostgreSQL and REDIS_URL.
@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
-DEFAULT_STACKS = ["gthread:2x8"]
+DEFAULT_STACKS = ["granian:2x4"]
 
 
 def _n(value: float) -> str:
@@ -30,14 +30,14 @@ def _n(value: float) -> str:
 
 
 class Command(BaseCommand):
-    help = "Benchmark appends and state reads over real HTTP against gunicorn + a Celery worker (scratch database)."
+    help = "Benchmark appends and state reads over real HTTP against scripts/serve + a Celery worker (scratch database)."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--clients", type=int, default=16, help="concurrent keep-alive HTTP clients (16)")
         parser.add_argument("--seconds", type=float, default=8.0, help="seconds of HTTP appends per stack (8)")
         parser.add_argument(
             "--stack", action="append", dest="stacks", metavar="CLASS:PROCSxTHREADS",
-            help=f"serving stack(s) to measure, e.g. sync:4 gthread:2x4 (repeatable; default {DEFAULT_STACKS[0]})",
+            help=f"serving stack(s) to measure, e.g. granian:2x2 gthread:2x8 sync:4 (repeatable; default {DEFAULT_STACKS[0]})",
         )  # fmt: skip
         parser.add_argument("--worker-concurrency", type=int, default=1, help="Celery worker processes (1)")
         parser.add_argument("--quick", action="store_true", help="smoke run: 2 s per figure")
@@ -198,7 +198,7 @@ class Command(BaseCommand):
             row("HTTP append throughput", f"{_n(res.rate)} ev/s",
                 f"p50 {res.pct(0.5):.1f} ms, p95 {res.pct(0.95):.1f} ms, p99 {res.pct(0.99):.1f} ms",
                 f"{res.rate / raw:.2f}× raw")  # fmt: skip
-            row("  web CPU per append (gunicorn tree)", f"{r['web_cpu'] / events * 1000:.2f} ms", f"{events:,} appends")
+            row("  web CPU per append (server tree)", f"{r['web_cpu'] / events * 1000:.2f} ms", f"{events:,} appends")
             row("  projector CPU per event (Celery tree)", f"{r['worker_cpu'] / events * 1000:.2f} ms",
                 f"caught up {r['drain'] * 1000:.0f} ms after the load stopped")  # fmt: skip
             row("  PostgreSQL CPU per append (its backends)", f"{r['pg_cpu'] / events * 1000:.2f} ms")
