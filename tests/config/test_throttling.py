@@ -66,10 +66,10 @@ def test_every_limit_of_a_request_is_counted_in_one_round_trip(redis_cache, clie
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "5/min", "user": "2/min"}}
     redis_cache.delete(*redis_cache.keys("rl:throttle_*") or ["rl:none"])
     calls: list[int] = []
-    real = throttling._count_script
+    real = throttling.redis_script
 
-    def counting(c):
-        script = real(c)
+    def counting(c, source):
+        script = real(c, source)
 
         def call(keys, args):
             calls.append(len(keys))
@@ -77,7 +77,7 @@ def test_every_limit_of_a_request_is_counted_in_one_round_trip(redis_cache, clie
 
         return call
 
-    monkeypatch.setattr(throttling, "_count_script", counting)
+    monkeypatch.setattr(throttling, "redis_script", counting)
     codes = [client.get("/api/games/").status_code for _ in range(3)]
     assert codes == [200, 200, 429]  # the tighter (per-user) limit decides
     assert calls == [4, 4, 4]  # two limits, two windows each, one command per request
