@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import json
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
@@ -81,10 +83,87 @@ def _fresh_field(field: serializers.Field) -> serializers.Field:
 
 
 class Shape(serializers.Serializer):
-    """The base of every API serializer: a DRF ``Serializer`` whose fields are copied cheaply per instance."""
+    """The base of every API serializer: a DRF ``Serializer`` whose fields are copied cheaply per instance.
+
+    ``Shape.represent(mapping)`` is ``Shape(mapping).data`` without building a serializer (the hot answers)."""
 
     def get_fields(self) -> dict[str, serializers.Field]:
         return {name: _fresh_field(field) for name, field in self._declared_fields.items()}
+
+    @classmethod
+    def represent(cls, instance: Any) -> dict[str, Any]:
+        """``cls(instance).data`` for a plain dict, read off the declared fields; for anything this does not
+        know (another instance type, a field kind or option it does not read) the serializer itself."""
+        out = _represented(cls, instance)
+        return dict(cls(instance).data) if out is _NOT_PLAIN else out
+
+
+_NOT_PLAIN: Any = object()
+
+
+def _represented(cls: type[serializers.Serializer], instance: Any) -> Any:
+    """What ``cls(instance).data`` is when ``instance`` is a dict, or ``_NOT_PLAIN``."""
+    if not isinstance(instance, dict) or cls.to_representation is not serializers.Serializer.to_representation:
+        return _NOT_PLAIN
+    out = {}
+    for name, field in cls._declared_fields.items():
+        if field.write_only:
+            continue
+        if field.source not in (None, name) or isinstance(field, serializers.SerializerMethodField):
+            return _NOT_PLAIN
+        if name not in instance:  # as DRF's Field.get_attribute: a default, else None if allowed, else skipped
+            if field.default is not serializers.empty:
+                return _NOT_PLAIN
+            if field.allow_null:
+                out[name] = None
+            elif not field.required:
+                continue
+            else:
+                return _NOT_PLAIN
+        elif instance[name] is None:
+            out[name] = None
+        else:
+            value = _represented_value(field, instance[name])
+            if value is _NOT_PLAIN:
+                return _NOT_PLAIN
+            out[name] = value
+    return out
+
+
+def _each(items: Any, represent: Any) -> Any:
+    """``[represent(item) …]`` in order, stopping at the first ``_NOT_PLAIN`` (so nothing after it runs)."""
+    out = []
+    for item in items:
+        value = represent(item)
+        if value is _NOT_PLAIN:
+            return _NOT_PLAIN
+        out.append(value)
+    return out
+
+
+def _represented_value(field: serializers.Field, value: Any) -> Any:
+    """``field.to_representation(value)`` for the field kinds the API's answers use, or ``_NOT_PLAIN``."""
+    kind = type(field)
+    if kind is serializers.IntegerField:
+        return int(value)
+    if kind is serializers.FloatField:
+        return float(value)
+    if kind is serializers.CharField:
+        return str(value)
+    if kind is serializers.BooleanField:
+        return value if isinstance(value, bool) else _NOT_PLAIN
+    if kind is serializers.JSONField and not field.binary:
+        return value
+    if kind is serializers.ListField and isinstance(value, list | tuple):
+        return _each(value, lambda v: None if v is None else _represented_value(field.child, v))
+    if kind is serializers.DictField and isinstance(value, dict):
+        values = _each(list(value.values()), lambda v: None if v is None else _represented_value(field.child, v))
+        return values if values is _NOT_PLAIN else dict(zip(map(str, value), values, strict=True))
+    if isinstance(field, serializers.ListSerializer) and isinstance(value, list | tuple):
+        return _each(value, lambda v: _represented(type(field.child), v))
+    if isinstance(field, Shape):
+        return _represented(type(field), value)
+    return _NOT_PLAIN
 
 
 def _json_type_problem(field: serializers.Field, value: Any) -> str | None:
@@ -109,7 +188,35 @@ class JsonInput(Shape):
     """Input serializer for JSON bodies: each value must already have its documented JSON type.
 
     DRF coerces ``"3"`` to 3, ``0`` to false and 5 to ``"5"``; the schema promises types, so the API refuses them.
+    ``quick(data)`` is the same validation for the common body, without building a serializer.
     """
+
+    @classmethod
+    def quick(cls, data: Any) -> dict[str, Any] | None:
+        """``validated_data`` for a body whose every value already has its final form (a string with no
+        surrounding blanks, an integer, a boolean, JSON for a JSON field, each passing its field's validators),
+        read off the declared fields; None whenever DRF might answer anything else, and for field kinds this
+        does not know: the caller then validates the full way, which also words the errors."""
+        if not isinstance(data, dict) or not _quick_checkable(cls):
+            return None
+        out: dict[str, Any] = {}
+        for name, field in cls._declared_fields.items():
+            if name not in data:
+                if field.required:
+                    return None
+                if field.default is not serializers.empty:
+                    out[name] = field.default() if callable(field.default) else field.default
+                continue
+            value = data[name]
+            if value is None:
+                if not field.allow_null:
+                    return None
+                out[name] = None
+            elif _plain_input(field, value):
+                out[name] = value
+            else:
+                return None
+        return out
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
@@ -123,6 +230,46 @@ class JsonInput(Shape):
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
+
+
+@functools.cache
+def _quick_checkable(cls: type[serializers.Serializer]) -> bool:
+    """True when ``cls`` validates nothing beyond its declared fields: no ``validate``/``validate_<field>``
+    of its own, no serializer-level validators, every field under its own name, writable, and without a
+    default that needs context (``_plain_input`` decides each value's kind)."""
+    if cls.validate is not serializers.Serializer.validate or getattr(getattr(cls, "Meta", None), "validators", None):
+        return False
+    return all(
+        not field.read_only
+        and field.source in (None, name)
+        and not getattr(field.default, "requires_context", False)
+        and not hasattr(cls, f"validate_{name}")
+        for name, field in cls._declared_fields.items()
+    )
+
+
+def _plain_input(field: serializers.Field, value: Any) -> bool:
+    """Whether DRF would validate ``value`` (not None) for ``field`` to ``value`` itself."""
+    kind = type(field)
+    if kind is serializers.CharField:
+        if not isinstance(value, str) or (field.trim_whitespace and value.strip() != value):
+            return False
+        if value == "" and not field.allow_blank:
+            return False
+    elif kind is serializers.IntegerField:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return False
+    elif kind is serializers.BooleanField:
+        if not isinstance(value, bool):
+            return False
+    elif kind is not serializers.JSONField or field.binary or not isinstance(value, dict | list | str | int | float):
+        return False
+    try:
+        for validator in field.validators:
+            validator(value)
+    except (DjangoValidationError, serializers.ValidationError):
+        return False
+    return True
 
 
 class PagedListMixin:

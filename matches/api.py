@@ -40,9 +40,15 @@ ERRORS = {
 
 
 def parse(serializer_class: type, data: Any) -> dict[str, Any]:
-    """Validate request data with an input serializer; errors become ``{code: invalid, errors}``."""
+    """Validate request data with an input serializer; errors become ``{code: invalid, errors}``.
+
+    A JSON body's common case is read by the serializer's ``quick`` (same result, no serializer built)."""
     if not isinstance(data, dict):
         raise InvalidInput({"body": ["Send a JSON object."]})
+    quick = getattr(serializer_class, "quick", None)
+    validated = quick(data) if quick is not None else None
+    if validated is not None:
+        return validated
     serializer = serializer_class(data=data)
     if not serializer.is_valid():
         raise InvalidInput(
@@ -65,7 +71,7 @@ def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> 
     """The body answering an append (the same for a repeated idempotency key); every text names the players."""
     names = seat_names or []
     outcome = outcome_of(get_ruleset(game), result.state)
-    return AppendOutput(
+    return AppendOutput.represent(
         {
             "version": result.version,
             "position": result.position,
@@ -74,7 +80,7 @@ def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> 
             "override_pending": result.override_pending,
             "linked": [w.to_dict() for w in result.linked],
         }
-    ).data
+    )
 
 
 class MatchListCreateApi(PagedListMixin, APIView):
