@@ -30,7 +30,9 @@ def _n(value: float) -> str:
 
 
 class Command(BaseCommand):
-    help = "Benchmark appends and state reads over real HTTP against scripts/serve + a Celery worker (scratch database)."
+    help = (
+        "Benchmark appends and state reads over real HTTP against scripts/serve + a Celery worker (scratch database)."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--clients", type=int, default=16, help="concurrent keep-alive HTTP clients (16)")
