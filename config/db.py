@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 
 def prepared_fetch(sql: str, params: Sequence[Any] | Mapping[str, Any]) -> tuple[Any, ...] | None:
@@ -21,13 +21,14 @@ def prepared_fetch(sql: str, params: Sequence[Any] | Mapping[str, Any]) -> tuple
 
     PostgreSQL only: callers keep their portable path for other databases.
     """
-    connection.ensure_connection()
-    connection.validate_no_broken_transaction()
-    raw = connection.connection
+    conn = connections[DEFAULT_DB_ALIAS]  # once: each ``connection.x`` looks the thread's connection up again
+    conn.ensure_connection()
+    conn.validate_no_broken_transaction()
+    raw = conn.connection
     threshold = raw.prepare_threshold
     raw.prepare_threshold = 0  # Django leaves it at None, which disables preparing altogether
     try:
-        with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
+        with conn.wrap_database_errors, psycopg.Cursor(raw) as cursor:
             cursor.execute(sql, params, prepare=True)
             return cursor.fetchone()
     finally:

@@ -27,7 +27,7 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        given = request.headers.get("X-Request-ID", "")
+        given = request.META.get("HTTP_X_REQUEST_ID", "")
         request.request_id = given if _SAFE.match(given) else uuid.uuid4().hex
         token = request_id_var.set(request.request_id)  # log lines written while serving it name it
         try:
@@ -87,7 +87,7 @@ class TextInputMiddleware:
 
         from config.text import is_unstorable
 
-        sources = [request.GET]
+        sources = [request.GET] if request.META.get("QUERY_STRING") else []
         length = request.META.get("CONTENT_LENGTH") or "0"
         small = length.isdecimal() and int(length) <= settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if request.method == "POST" and small and request.content_type in _FORM_TYPES:
@@ -98,7 +98,7 @@ class TextInputMiddleware:
             for key, values in source.lists():
                 if is_unstorable(key) or any(is_unstorable(v) for v in values):
                     return key if not is_unstorable(key) else "parameter name"
-        if is_unstorable(request.headers.get("Idempotency-Key", "")):
+        if is_unstorable(request.META.get("HTTP_IDEMPOTENCY_KEY", "")):
             return "Idempotency-Key"
         return None
 

@@ -55,7 +55,7 @@ class StreamEventsApi(LeanPostMixin, APIView):
         result = self.record(
             obj, request, type=data["type"], seat=data["seat"], data=data["data"],
             expected_version=data["expected_version"],
-            idempotency_key=data["idempotency_key"] or request.headers.get("Idempotency-Key") or None,
+            idempotency_key=data["idempotency_key"] or request.META.get("HTTP_IDEMPOTENCY_KEY") or None,
             client_time=data["client_time"], request_id=getattr(request, "request_id", ""),
         )  # fmt: skip
         names = kind_get(self.kind).seat_names(obj)
