@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
-DEFAULT_STACKS = ["granian:2x4"]
+DEFAULT_STACKS = ["granian:2x2"]
 
 
 def _n(value: float) -> str:
