@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -14,9 +15,9 @@ from campaigns.stats import CAMPAIGN_STATS, apply_campaign_stats, reset_campaign
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
 from matches.stats_projection import PLAY_STATS, apply_play_stats, reset_play_stats
-from rulesets import get_ruleset
+from rulesets import Event, get_ruleset
 from rulesets.names import name_seats
-from rulesets.replay import outcome_of
+from rulesets.replay import EVENT_VOIDED, Position, fold, outcome_of
 
 MATCH_SUMMARY = "match_summary"
 BATCH = 1000
@@ -60,7 +61,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     rows = []
     for stream_id, summary in todo.items():
         entry, match = last[stream_id], matches[stream_id]
-        state = store.position_of_row(match.stream, entry.version).state
+        state = _position(match, entries, entry.version).state
         outcome = outcome_of(get_ruleset(match.game), state)
         rows.append((
             match.pk, entry.version, Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS,
@@ -71,6 +72,38 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
             connection.ops.adapt_datetimefield_value(entry.recorded_at),
         ))  # fmt: skip
     _summaries_write(rows)
+
+
+# The summary projector's last position of each stream, per process (a bounded map, oldest dropped first).
+_positions: OrderedDict[int, Position] = OrderedDict()
+POSITIONS_KEPT = 4096
+
+
+def _position(match: Match, entries: list[store.LogEntry], version: int) -> Position:
+    """The match's position at ``version``, for its summary.
+
+    The stream row read with the match when it is at that version (the projector close behind the writers);
+    else, when writers are ahead, this process's last position of the stream folded forward with the
+    batch's entries, if they continue it without a gap and hold no void (a void may reach behind it); else
+    the store's replay from the newest snapshot, which that fold spares (up to 99 entries and 3 queries).
+    """
+    row = match.stream
+    known = _positions.get(row.pk)
+    if row.version == version or known is None or known.version > version:
+        pos = store.position_of_row(row, version)
+    else:
+        tail = [(e.version, Event(e.type, e.seat, e.data)) for e in entries
+                if e.stream_id == row.pk and known.version < e.version <= version]  # fmt: skip
+        follows = [v for v, _ in tail] == list(range(known.version + 1, version + 1))
+        if follows and not any(event.type == EVENT_VOIDED for _, event in tail):
+            pos = fold(get_ruleset(match.game), known, tail, set())
+        else:
+            pos = store.position_of_row(row, version)
+    _positions[row.pk] = pos
+    _positions.move_to_end(row.pk)
+    while len(_positions) > POSITIONS_KEPT:
+        _positions.popitem(last=False)
+    return pos
 
 
 def _seat_names(match: Match) -> list[str]:
