@@ -200,6 +200,8 @@ class Command(BaseCommand):
             row("HTTP append throughput", f"{_n(res.rate)} ev/s",
                 f"p50 {res.pct(0.5):.1f} ms, p95 {res.pct(0.95):.1f} ms, p99 {res.pct(0.99):.1f} ms",
                 f"{res.rate / raw:.2f}× raw")  # fmt: skip
+            row("  appends per client (slowest / fastest)", f"{min(res.per_client)} / {max(res.per_client)}",
+                "every phone at a table is served, none starved")  # fmt: skip
             row("  web CPU per append (server tree)", f"{r['web_cpu'] / events * 1000:.2f} ms", f"{events:,} appends")
             row("  projector CPU per event (Celery tree)", f"{r['worker_cpu'] / events * 1000:.2f} ms",
                 f"caught up {r['drain'] * 1000:.0f} ms after the load stopped")  # fmt: skip
@@ -225,6 +227,9 @@ class Command(BaseCommand):
             self._target(res.rate >= 0.2 * raw, f"[{label}] HTTP append, {clients} clients ≥ 0.2× raw",
                          f"{res.rate / raw:.2f}× ({_n(res.rate)} vs {_n(raw)} /s)")  # fmt: skip
             self._target(res.pct(0.95) < 50, f"[{label}] HTTP append p95 < 50 ms", f"{res.pct(0.95):.1f} ms")
+            fair = min(res.per_client) >= 0.5 * statistics.mean(res.per_client)
+            self._target(fair, f"[{label}] (ours) every client served, the slowest ≥ half the mean",
+                         f"{min(res.per_client)} vs mean {statistics.mean(res.per_client):.0f}")  # fmt: skip
             per_event = r["worker_cpu"] / max(r["events"], 1) * 1000
             self._target(per_event <= 0.5, f"[{label}] projector CPU ≤ 0.5 ms per event", f"{per_event:.2f} ms")
             self._target(r["reads1"].pct(0.95) < 10, f"[{label}] GET state p95 < 10 ms (1 client)",
