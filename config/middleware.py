@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
+import os
 import re
-import uuid
+import secrets
+import threading
 from collections.abc import Callable
 
 from django.contrib.messages.middleware import MessageMiddleware
@@ -20,6 +23,23 @@ from config.logs import request_id_var
 _SAFE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
+_ids = itertools.count(1)
+_id_lock = threading.Lock()
+_id_process: tuple[int, str] = (0, "")
+
+
+def new_request_id() -> str:
+    """A request id unique across processes and hosts: 16 random hex digits drawn once per process (again
+    after a fork), then a counter; 32 characters like the uuid4 it replaced, without a system call each."""
+    global _id_process
+    pid = os.getpid()
+    if _id_process[0] != pid:
+        with _id_lock:
+            if _id_process[0] != pid:
+                _id_process = (pid, secrets.token_hex(8))
+    return f"{_id_process[1]}{next(_ids):016x}"
+
+
 class RequestIdMiddleware:
     """Sets ``request.request_id`` and echoes it in the ``X-Request-ID`` response header."""
 
@@ -28,7 +48,7 @@ class RequestIdMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         given = request.META.get("HTTP_X_REQUEST_ID", "")
-        request.request_id = given if _SAFE.match(given) else uuid.uuid4().hex
+        request.request_id = given if _SAFE.match(given) else new_request_id()
         token = request_id_var.set(request.request_id)  # log lines written while serving it name it
         try:
             response = self.get_response(request)

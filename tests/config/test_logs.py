@@ -80,3 +80,21 @@ def test_formatter_writes_fields_and_exceptions_as_json():
     assert entry["match_id"] == 7
     assert entry["request_id"] == "r-1"
     assert "ValueError: bad" in entry["exc"]
+
+
+def test_request_ids_are_unique_per_process_and_after_a_fork():
+    import os
+    import re
+
+    from config.middleware import new_request_id
+
+    ids = {new_request_id() for _ in range(1000)}
+    assert len(ids) == 1000 and all(re.fullmatch(r"[0-9a-f]{32}", i) for i in ids)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # a forked worker draws its own prefix: its ids never repeat the parent's
+        os.write(write, new_request_id().encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    child = os.read(read, 64).decode()
+    assert child[:16] != next(iter(ids))[:16] and child not in ids
