@@ -1,8 +1,9 @@
-"""Gunicorn settings for ``scripts/serve`` (the production web tier); every value comes from the environment.
+"""Gunicorn settings for ``WEB_SERVER=gunicorn scripts/serve``; every value comes from the environment.
 
-The defaults are the serving stack chosen by measurement on a 2-core host (docs/PERFORMANCE.md,
-``manage.py bench_http``): threaded workers with keep-alive. ``WEB_CONCURRENCY`` processes of
-``WEB_THREADS`` threads each.
+Production serves through granian (``scripts/serve``'s default, chosen by measurement: docs/PERFORMANCE.md,
+``manage.py bench_http``); gunicorn stays selectable so the two can be measured side by side
+(``--stack gthread:2x8``). Its best configuration measured: threaded workers with keep-alive,
+``WEB_CONCURRENCY`` processes of ``WEB_THREADS`` threads each.
 """
 
 import os
