@@ -235,9 +235,13 @@ class JsonInput(Shape):
 @functools.cache
 def _quick_checkable(cls: type[serializers.Serializer]) -> bool:
     """True when ``cls`` validates nothing beyond its declared fields: no ``validate``/``validate_<field>``
-    of its own, no serializer-level validators, every field under its own name, writable, and without a
+    or ``to_internal_value`` of its own, no serializer-level validators, every field under its own name, writable, and without a
     default that needs context (``_plain_input`` decides each value's kind)."""
-    if cls.validate is not serializers.Serializer.validate or getattr(getattr(cls, "Meta", None), "validators", None):
+    if (
+        cls.validate is not serializers.Serializer.validate
+        or cls.to_internal_value is not JsonInput.to_internal_value
+        or getattr(getattr(cls, "Meta", None), "validators", None)
+    ):
         return False
     return all(
         not field.read_only
