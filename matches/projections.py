@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -76,6 +77,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
 
 # The summary projector's last position of each stream, per process (a bounded map, oldest dropped first).
 _positions: OrderedDict[int, Position] = OrderedDict()
+_positions_lock = threading.Lock()
 POSITIONS_KEPT = 4096
 
 
@@ -99,10 +101,11 @@ def _position(match: Match, entries: list[store.LogEntry], version: int) -> Posi
             pos = fold(get_ruleset(match.game), known, tail, set())
         else:
             pos = store.position_of_row(row, version)
-    _positions[row.pk] = pos
-    _positions.move_to_end(row.pk)
-    while len(_positions) > POSITIONS_KEPT:
-        _positions.popitem(last=False)
+    with _positions_lock:  # eager projections (no worker) run in the web threads
+        _positions[row.pk] = pos
+        _positions.move_to_end(row.pk)
+        while len(_positions) > POSITIONS_KEPT:
+            _positions.popitem(last=False)
     return pos
 
 
