@@ -37,9 +37,10 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     Entries at or below a summary's version were projected already (by the stream read-ahead, or a
     redelivered batch) and count nothing twice.
     """
-    last: dict[int, store.LogEntry] = {}
+    by_stream: dict[int, list[store.LogEntry]] = {}
     for entry in entries:
-        last[entry.stream_id] = entry
+        by_stream.setdefault(entry.stream_id, []).append(entry)
+    last = {stream_id: run[-1] for stream_id, run in by_stream.items()}
     matches = {
         m.stream_id: m
         for m in Match.objects.filter(stream_id__in=last)
@@ -62,7 +63,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     rows = []
     for stream_id, summary in todo.items():
         entry, match = last[stream_id], matches[stream_id]
-        state = _position(match, entries, entry.version).state
+        state = _position(match, by_stream[stream_id], entry.version).state
         outcome = outcome_of(get_ruleset(match.game), state)
         rows.append((
             match.pk, entry.version, Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS,
@@ -82,7 +83,7 @@ POSITIONS_KEPT = 4096
 
 
 def _position(match: Match, entries: list[store.LogEntry], version: int) -> Position:
-    """The match's position at ``version``, for its summary.
+    """The match's position at ``version``, for its summary; ``entries``: the batch's entries of its stream.
 
     The stream row read with the match when it is at that version (the projector close behind the writers);
     else, when writers are ahead, this process's last position of the stream folded forward with the
@@ -94,8 +95,7 @@ def _position(match: Match, entries: list[store.LogEntry], version: int) -> Posi
     if row.version == version or known is None or known.version > version:
         pos = store.position_of_row(row, version)
     else:
-        tail = [(e.version, Event(e.type, e.seat, e.data)) for e in entries
-                if e.stream_id == row.pk and known.version < e.version <= version]  # fmt: skip
+        tail = [(e.version, Event(e.type, e.seat, e.data)) for e in entries if known.version < e.version <= version]
         follows = [v for v, _ in tail] == list(range(known.version + 1, version + 1))
         if follows and not any(event.type == EVENT_VOIDED for _, event in tail):
             pos = fold(get_ruleset(match.game), known, tail, set())
