@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from campaigns.stats import CAMPAIGN_STATS, apply_campaign_stats, reset_campaign_stats
@@ -41,12 +42,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     for entry in entries:
         by_stream.setdefault(entry.stream_id, []).append(entry)
     last = {stream_id: run[-1] for stream_id, run in by_stream.items()}
-    matches = {
-        m.stream_id: m
-        for m in Match.objects.filter(stream_id__in=last)
-        .select_related("summary", "stream")
-        .prefetch_related("seats__player")
-    }
+    matches = {m.stream_id: m for m in Match.objects.filter(stream_id__in=last).select_related("summary", "stream")}
     todo: dict[int, MatchSummary] = {}
     for stream_id, entry in last.items():
         match = matches.get(stream_id)
@@ -60,11 +56,16 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         summary = todo.get(entry.stream_id)
         if summary is not None and entry.type == "event_voided" and entry.version > summary.version:
             voids[entry.stream_id] = voids.get(entry.stream_id, 0) + 1
+    outcomes: dict[int, Any] = {}
+    for stream_id in todo:
+        match = matches[stream_id]
+        state = _position(match, by_stream[stream_id], last[stream_id].version).state
+        outcomes[stream_id] = outcome_of(get_ruleset(match.game), state)
+    # the result names the players: seats read only for the matches that have one
+    prefetch_related_objects([matches[s] for s, outcome in outcomes.items() if outcome], "seats__player")
     rows = []
     for stream_id, summary in todo.items():
-        entry, match = last[stream_id], matches[stream_id]
-        state = _position(match, by_stream[stream_id], entry.version).state
-        outcome = outcome_of(get_ruleset(match.game), state)
+        entry, match, outcome = last[stream_id], matches[stream_id], outcomes[stream_id]
         rows.append((
             match.pk, entry.version, Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS,
             json.dumps(list(outcome.winners) if outcome else []), bool(outcome and outcome.draw),

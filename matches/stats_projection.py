@@ -8,6 +8,8 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
+from django.db.models import prefetch_related_objects
+
 from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match, MatchFact, PlayedMatch, PlayerResult
@@ -27,25 +29,28 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     row, read with it), so that rows never move back to an older version whichever entries come in which
     order (the stream read-ahead feeds newer entries before the global reader redelivers older ones)."""
     touched = {entry.stream_id for entry in entries}
-    matches = list(
-        Match.objects.filter(stream_id__in=touched)
-        .select_related("stream")
-        .prefetch_related("seats__player__merged_into")
-    )
-    last = {m.stream_id: m.stream.version for m in matches}
+    matches = list(Match.objects.filter(stream_id__in=touched).select_related("stream"))
     if not matches:
         return
-    ids = [m.pk for m in matches]
+    last = {m.stream_id: m.stream.version for m in matches}
+    states = {m.pk: store.position_of_row(m.stream, last[m.stream_id]).state for m in matches}
+    # only finished matches have rows (the three tables together): a match in progress costs one indexed
+    # look-up, and is re-derived (its rows dropped) only when it has rows, i.e. a void took back its end
+    finished = [m for m in matches if outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
+    done = {m.pk for m in finished}
+    unfinished = [m.pk for m in matches if m.pk not in done]
+    reopened = PlayedMatch.objects.filter(match_id__in=unfinished).values_list("match_id", flat=True)
+    ids = [*done, *(reopened if unfinished else [])]
+    if not ids:
+        return
+    prefetch_related_objects(finished, "seats__player__merged_into")
     before = contributions(*rows_of(ids))  # the roll-ups move by what these matches' rows change
     PlayerResult.objects.filter(match_id__in=ids).delete()
     MatchFact.objects.filter(match_id__in=ids).delete()
     PlayedMatch.objects.filter(match_id__in=ids).delete()
-    states = {m.pk: store.position_of_row(m.stream, last[m.stream_id]).state for m in matches}
-    # only finished matches have rows: games still in progress cost no read of their log
-    matches = [m for m in matches if outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
-    logs = logs_upto({m.stream_id: last[m.stream_id] for m in matches})
+    logs = logs_upto({m.stream_id: last[m.stream_id] for m in finished})
     played, results, facts = [], [], []
-    for match in matches:
+    for match in finished:
         _derive(match, states[match.pk], logs[match.stream_id], played, results, facts)
     PlayedMatch.objects.bulk_create(played)
     PlayerResult.objects.bulk_create(results, batch_size=2000)

@@ -6,10 +6,14 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from matches import store
 from matches.models import MatchSummary, ProjectionCheckpoint
-from matches.projections import MATCH_SUMMARY, project
+from matches.projections import MATCH_SUMMARY, _apply_match_summary, project
 from matches.services import match_create, match_event_record, match_event_void
+from matches.stats_projection import apply_play_stats
 
 # committed transactions: on PostgreSQL the log reader only trusts committed, settled transactions
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,3 +78,21 @@ def test_projection_in_small_batches_equals_one_batch(some_matches):
     small = summary_rows()
     call_command("rebuild_projections", "--no-progress", stdout=io.StringIO())
     assert summary_rows() == small
+
+
+def test_moves_of_matches_in_progress_cost_no_reads_per_match(owner):
+    """A batch of moves in matches still in progress: the summary and play-stats projectors read no seats,
+    players or logs (those serve results), only the touched matches, a fixed number of queries."""
+    matches = [
+        match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}], options={"stones": 20})
+        for _ in range(5)
+    ]
+    for m in matches:
+        play(m, owner, [(0, 1), (1, 1), (0, 1)])
+    entries = store.log_read(after_txid=0, after_position=0, limit=1000)
+    for apply, most in ((_apply_match_summary, 2), (apply_play_stats, 2)):
+        with CaptureQueriesContext(connection) as queries:
+            apply(entries)
+        sql = " ".join(q["sql"] for q in queries.captured_queries).lower()
+        assert len(queries.captured_queries) <= most, sql
+        assert "matches_seat" not in sql and "matches_player" not in sql and "matches_event" not in sql, sql
