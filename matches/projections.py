@@ -139,12 +139,13 @@ PROJECTORS: dict[str, Callable[[list[store.LogEntry]], None]] = {
 }
 
 
-def _checkpoint_read(name: str) -> tuple[int, int]:
-    """The projector's checkpoint ``(txid, position)``; (0, 0) before its first run."""
+def _checkpoints_read(names: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """Each projector's checkpoint ``(txid, position)``; (0, 0) before its first run."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT txid, position FROM matches_projectioncheckpoint WHERE name = %s", [name])
-        row = cursor.fetchone()
-    return (int(row[0]), int(row[1])) if row else (0, 0)
+        marks = ", ".join(["%s"] * len(names))
+        cursor.execute(f"SELECT name, txid, position FROM matches_projectioncheckpoint WHERE name IN ({marks})", names)
+        found = {name: (int(txid), int(position)) for name, txid, position in cursor.fetchall()}
+    return {name: found.get(name, (0, 0)) for name in names}
 
 
 def _checkpoint_write(name: str, txid: int, position: int) -> None:
@@ -163,33 +164,51 @@ def project(name: str = MATCH_SUMMARY, *, batch: int = BATCH, on_batch: Callable
     Each batch's read-model writes and the new checkpoint commit together, so a crash or a redelivered
     task replays at most an uncommitted batch, which the version guard makes harmless.
     """
-    return _project(name, batch=batch, on_batch=on_batch, ahead=False)[0]
+    return _project((name,), batch=batch, on_batch=on_batch, ahead=False)[0]
 
 
-def project_with_read_ahead(name: str = MATCH_SUMMARY) -> tuple[int, float | None]:
-    """:func:`project`, then bound the stall behind a long transaction in this database: events the global
-    reader has held back for ``CHRONICLE_PROJECTOR_STALL_BOUND`` seconds are fed per stream (``store.
-    log_read_ahead``; not counted, the global reader delivers them again and the read models ignore them).
+def project_with_read_ahead(*names: str) -> tuple[int, float | None]:
+    """:func:`project` for the projectors ``names`` (default: all) together, then bound the stall behind a long
+    transaction in this database: events the global reader has held back for ``CHRONICLE_PROJECTOR_STALL_BOUND``
+    seconds are fed per stream (``store.log_read_ahead``; not counted, the global reader delivers them again
+    and the read models ignore them).
 
-    Returns ``(count, due)``: ``due`` is in how many seconds held-back events still waiting will be due for
-    the read-ahead (the caller runs again then), or None when nothing waits.
+    The projectors share each read of the log (one read, one held-back check per batch instead of one per
+    projector); each applies the batch and moves its checkpoint in a savepoint of its own, so a failing read
+    model rolls back alone and the others move on (its error is raised once the batch has committed).
+    Returns ``(count, due)``: the log entries read, and in how many seconds held-back events still waiting
+    will be due for the read-ahead (the caller runs again then), or None when nothing waits.
     """
-    return _project(name, batch=BATCH, on_batch=None, ahead=True)
+    return _project(names or tuple(PROJECTORS), batch=BATCH, on_batch=None, ahead=True)
 
 
-def _project(name: str, *, batch: int, on_batch: Callable[[int], None] | None, ahead: bool) -> tuple[int, float | None]:
-    apply = PROJECTORS[name]
+def _project(
+    names: tuple[str, ...], *, batch: int, on_batch: Callable[[int], None] | None, ahead: bool
+) -> tuple[int, float | None]:  # fmt: skip
     done = 0
     while True:
+        failure: Exception | None = None
         with transaction.atomic():
-            projection_lock(name)
-            txid, position = _checkpoint_read(name)
-            entries = store.log_read(after_txid=txid, after_position=position, limit=batch)
-            if entries:
-                apply(entries)
-                txid, position = entries[-1].txid, entries[-1].position
-                _checkpoint_write(name, txid, position)
-            due = _read_ahead(apply, txid, position) if ahead and len(entries) < batch else None
+            for name in sorted(names):  # one order everywhere: runs of overlapping sets never deadlock
+                projection_lock(name)
+            marks = _checkpoints_read(names)
+            start = min(marks.values())
+            entries = store.log_read(after_txid=start[0], after_position=start[1], limit=batch)
+            end = (entries[-1].txid, entries[-1].position) if entries else start
+            for name in names:
+                mine = [e for e in entries if (e.txid, e.position) > marks[name]]  # all of them, but after a reset
+                if not mine:
+                    continue
+                try:
+                    with transaction.atomic():
+                        PROJECTORS[name](mine)
+                        _checkpoint_write(name, *end)
+                except Exception as exc:  # raised below, once the other read models have committed
+                    failure = failure or exc
+            # at the log's end every checkpoint is ``end``: the held-back events are the same for all
+            due = _read_ahead(names, *end) if ahead and len(entries) < batch and failure is None else None
+        if failure is not None:
+            raise failure
         done += len(entries)
         if entries and on_batch is not None:
             on_batch(len(entries))
@@ -197,8 +216,9 @@ def _project(name: str, *, batch: int, on_batch: Callable[[int], None] | None, a
             return done, due
 
 
-def _read_ahead(apply: Callable[[list[store.LogEntry]], None], txid: int, position: int) -> float | None:
-    """Feed the streams held back longer than the bound to ``apply``; seconds until the rest is due, or None."""
+def _read_ahead(names: tuple[str, ...], txid: int, position: int) -> float | None:
+    """Feed the streams held back longer than the bound to the projectors ``names``; seconds until the rest is
+    due, or None."""
     bound = settings.CHRONICLE_PROJECTOR_STALL_BOUND
     if bound <= 0:
         return None
@@ -208,8 +228,8 @@ def _read_ahead(apply: Callable[[list[store.LogEntry]], None], txid: int, positi
     oldest, youngest = held
     if oldest >= bound:
         entries = store.log_read_ahead(after_txid=txid, after_position=position, older_than=bound)
-        if entries:
-            apply(entries)
+        for name in names if entries else ():
+            PROJECTORS[name](entries)
     return max(0.0, bound - youngest) if youngest < bound else None
 
 

@@ -18,14 +18,9 @@ def project_all() -> int:
     waited ``CHRONICLE_PROJECTOR_STALL_BOUND`` seconds; when some are still younger, one run is scheduled for
     when they are due (one across all workers), so the bound holds even when no append wakes the projector.
     """
-    done, due = 0, []
-    for name in PROJECTORS:
-        count, wait = project_with_read_ahead(name)
-        done += count
-        if wait is not None:
-            due.append(wait)
-    if due and not settings.CELERY_TASK_ALWAYS_EAGER:  # eager: no worker to run it later; the next append will
-        _run_again_in(min(due))
+    done, due = project_with_read_ahead(*PROJECTORS)
+    if due is not None and not settings.CELERY_TASK_ALWAYS_EAGER:  # eager: no worker to run it later (the
+        _run_again_in(due)  # next append will)
     return done
 
 

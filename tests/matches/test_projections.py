@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches import store
-from matches.models import MatchSummary, ProjectionCheckpoint
+from matches.models import MatchSummary, PlayedMatch, ProjectionCheckpoint
 from matches.projections import MATCH_SUMMARY, _apply_match_summary, project
 from matches.services import match_create, match_event_record, match_event_void
 from matches.stats_projection import apply_play_stats
@@ -96,3 +96,36 @@ def test_moves_of_matches_in_progress_cost_no_reads_per_match(owner):
         sql = " ".join(q["sql"] for q in queries.captured_queries).lower()
         assert len(queries.captured_queries) <= most, sql
         assert "matches_seat" not in sql and "matches_player" not in sql and "matches_event" not in sql, sql
+
+
+def test_the_projectors_share_each_read_and_a_failing_one_rolls_back_alone(some_matches, monkeypatch):
+    """One pass feeds every read model from one read of the log; a read model that fails keeps its checkpoint
+    (its error is raised) while the others commit theirs, and it catches up on the next run."""
+    from matches import projections
+    from matches.stats_projection import PLAY_STATS
+    from matches.tasks import project_all
+
+    a, _, _ = some_matches
+    ProjectionCheckpoint.objects.all().delete()
+    MatchSummary.objects.update(version=0, events_count=0, status="in_progress")
+    reads = []
+    real_read = store.log_read
+    monkeypatch.setattr(store, "log_read", lambda **kw: reads.append(kw) or real_read(**kw))
+
+    def broken(entries):
+        raise RuntimeError("a bug in the statistics")
+
+    monkeypatch.setitem(projections.PROJECTORS, PLAY_STATS, broken)
+    with pytest.raises(RuntimeError, match="a bug in the statistics"):
+        project_all()
+    assert len(reads) == 1  # one read of the log for every read model
+    marks = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
+    assert PLAY_STATS not in marks and marks[MATCH_SUMMARY] == marks["campaign_stats"] > 0
+    a.summary.refresh_from_db()
+    assert (a.summary.status, a.summary.events_count) == ("finished", 2)
+
+    monkeypatch.setitem(projections.PROJECTORS, PLAY_STATS, apply_play_stats)
+    assert project_all() == 6  # the summary's entries again (ignored by its version guard), stats caught up
+    marks = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
+    assert marks[PLAY_STATS] == marks[MATCH_SUMMARY]
+    assert PlayedMatch.objects.filter(match=a).count() == 1
