@@ -3,10 +3,12 @@
 DRF's ``SimpleRateThrottle`` keeps each client's request timestamps in the cache: a read and a write per
 request, each unpickling and pickling the whole history (up to a minute of requests), plus a fresh Redis
 client object per cache call, for each of the API's throttles (an anonymous request meets two: DRF applies
-the per-user limit to it too, by address). Here a request costs one round trip on a client kept per process,
-whatever the number of limits: one Lua script (``EVALSHA``) increments each limit's counter for this window,
-sets its expiry and reads the previous window's counter; per limit, the estimate ``previous × (1 − elapsed/duration) + current`` (the sliding-window approximation) is
-compared with the limit. A refused request gives its count back, so refusals do not use up the budget.
+the per-user limit to it too, by address). Here a request costs at most one round trip on a client kept per
+process, whatever the number of limits: one Lua script (``EVALSHA``) takes from each limit's counter for this
+window, sets its expiry and reads the previous window's counter; per limit, the estimate ``previous ×
+(1 − elapsed/duration) + current`` (the sliding-window approximation) must stay within the limit. A refused
+request is not counted, so refusals do not use up the budget. A large limit is taken a few requests at a time
+(a lease, spent by the process without a round trip; see ``lease_size``).
 
 Where the cache is not Redis (the embedded default) or Redis cannot be reached, the DRF throttle behind it
 decides, through the cache (which degrades to per-process counters on an outage; see ``config.cache``).
@@ -15,10 +17,10 @@ After a failure the fast path rests for ``RETRY_SECONDS`` so an outage costs no 
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
@@ -52,14 +54,24 @@ def redis_client() -> Any | None:
     return client
 
 
-# For each (current, previous) pair of keys: INCR this window's counter, (re)set its expiry, read the previous
-# window's counter. Every limit of a request in one command, one round trip.
-_COUNT = """
+# For each (current, previous) pair of keys, with ARGV (expiry, wanted, limit, weight of the previous window):
+# take up to ``wanted`` requests from this window's counter, as many as the sliding-window estimate leaves
+# room for (``limit - previous × weight - current``), and give the rest back. Returns, per limit, (granted,
+# this window's count, the previous window's count). Every limit of a request in one command, one round trip.
+_TAKE = """
 local out = {}
 for i = 1, #KEYS, 2 do
-  out[#out + 1] = redis.call('INCR', KEYS[i])
-  redis.call('EXPIRE', KEYS[i], ARGV[(i + 1) / 2])
-  out[#out + 1] = redis.call('GET', KEYS[i + 1])
+  local a = (i - 1) * 2
+  local wanted = tonumber(ARGV[a + 2])
+  local current = redis.call('INCRBY', KEYS[i], wanted)
+  redis.call('EXPIRE', KEYS[i], ARGV[a + 1])
+  local previous = tonumber(redis.call('GET', KEYS[i + 1]) or '0')
+  local room = math.floor(tonumber(ARGV[a + 3]) - previous * tonumber(ARGV[a + 4]) - (current - wanted))
+  local granted = math.max(0, math.min(wanted, room))
+  if granted < wanted then current = redis.call('DECRBY', KEYS[i], wanted - granted) end
+  out[#out + 1] = granted
+  out[#out + 1] = current
+  out[#out + 1] = previous
 end
 return out
 """
@@ -81,40 +93,81 @@ def window_hit(key: str, limit: int, duration: float, now: float | None = None) 
     return None if hits is None else hits[0]
 
 
+# Leases: a process takes requests from a large limit a few at a time (one round trip per lease instead of
+# one per request) and spends them locally within the window. The counters never let more requests through
+# than the limit; requests leased but not spent by the end of a window are lost to that client (at most one
+# lease per process and limit: ``LEASE_MAX`` requests, 1/``LEASE_SHARE`` of the limit). Limits under
+# ``2 × LEASE_SHARE`` per window lease one request at a time: counted exactly, as before leases.
+LEASE_SHARE = 50
+LEASE_MAX = 20
+LEASES_KEPT = 10_000
+_leases: OrderedDict[tuple[str, int, float], tuple[int, int]] = OrderedDict()  # limit → (window, requests left)
+
+
+def lease_size(limit: int) -> int:
+    """How many requests of a ``limit`` a process takes from the shared counter at a time."""
+    return max(1, min(LEASE_MAX, limit // LEASE_SHARE))
+
+
+def _spend_lease(key: tuple[str, int, float], window: int) -> bool:
+    """Spend one request of this process's lease on the limit ``key`` in ``window``; False if none is left."""
+    with _lock:
+        held = _leases.get(key)
+        if held is None or held[0] != window or held[1] < 1:
+            return False
+        _leases[key] = (window, held[1] - 1)
+        return True
+
+
+def _keep_lease(key: tuple[str, int, float], window: int, left: int) -> None:
+    with _lock:
+        _leases[key] = (window, left)
+        _leases.move_to_end(key)
+        while len(_leases) > LEASES_KEPT:
+            _leases.popitem(last=False)
+
+
 def window_hits(
     limits: list[tuple[str, int, float]], now: float | None = None
 ) -> list[tuple[bool, float]] | None:  # fmt: skip
-    """Count one request against each ``(key, limit, duration)`` in one round trip; per limit ``(allowed,
-    seconds to wait if refused)``, or None without Redis. A limit that refuses gives its count back."""
+    """Count one request against each ``(key, limit, duration)``, in at most one round trip (none while this
+    process holds a lease on every limit); per limit ``(allowed, seconds to wait if refused)``, or None without
+    Redis. A limit that refuses does not count the request."""
     global _down_until
     client = redis_client()
     if client is None:
         return None
     now = time.time() if now is None else now
-    keys, expiries, windows = [], [], []
-    for key, _, duration in limits:
+    results: list[tuple[bool, float]] = [(True, 0.0)] * len(limits)
+    asked, keys, args = [], [], []
+    for i, (key, limit, duration) in enumerate(limits):
         window = int(now // duration)
+        if _spend_lease((key, limit, duration), window):
+            continue
+        elapsed = now - window * duration
+        asked.append((i, window, elapsed))
         keys += [f"rl:{key}:{window}", f"rl:{key}:{window - 1}"]
-        expiries.append(int(duration * 2) + 1)
-        windows.append(now - window * duration)
+        args += [int(duration * 2) + 1, lease_size(limit), limit, f"{1 - elapsed / duration:.6f}"]
+    if not asked:
+        return results
     try:
-        counts = redis_script(client, _COUNT)(keys=keys, args=expiries)
+        counts = redis_script(client, _TAKE)(keys=keys, args=args)
     except Exception as exc:  # unreachable or failing Redis: the cache-backed throttle decides meanwhile
         _down_until = time.monotonic() + RETRY_SECONDS
         logger.warning("rate-limit counters unreachable (%s: %s); falling back", type(exc).__name__, exc)
         return None
-    results = []
-    for i, (_, limit, duration) in enumerate(limits):
-        current, previous, elapsed = int(counts[2 * i]), int(counts[2 * i + 1] or 0), windows[i]
-        if previous * (1 - elapsed / duration) + current <= limit:
-            results.append((True, 0.0))
+    for n, (i, window, elapsed) in enumerate(asked):
+        granted, current, previous = (int(v or 0) for v in counts[3 * n : 3 * n + 3])
+        key, limit, duration = limits[i]
+        if granted:
+            if granted > 1:
+                _keep_lease((key, limit, duration), window, granted - 1)
             continue
-        with contextlib.suppress(Exception):  # best effort: the window expires anyway
-            client.decr(keys[2 * i])  # a refusal does not use up the budget
+        current += 1  # as if this request had been counted
         if current > limit or previous == 0:
-            results.append((False, duration - elapsed))
+            results[i] = (False, duration - elapsed)
         else:  # wait until the previous window's share has decayed enough for one more request
-            results.append((False, max(0.0, duration * (1 - (limit - current + 1) / previous) - elapsed) or 1.0))
+            results[i] = (False, max(0.0, duration * (1 - (limit - current + 1) / previous) - elapsed) or 1.0)
     return results
 
 

@@ -93,3 +93,56 @@ def test_without_redis_every_limit_still_applies(client, settings):
     cache.clear()  # the in-memory cache outlives a test: start from no history
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "5/min", "user": "2/min"}}
     assert [client.get("/api/games/").status_code for _ in range(3)] == [200, 200, 429]
+
+
+@pytest.fixture
+def script_calls(monkeypatch):
+    """Count the round trips to the counters (calls of the Lua script)."""
+    calls: list[int] = []
+    real = throttling.redis_script
+
+    def counting(c, source):
+        script = real(c, source)
+
+        def call(keys, args):
+            calls.append(len(keys))
+            return script(keys=keys, args=args)
+
+        return call
+
+    monkeypatch.setattr(throttling, "redis_script", counting)
+    monkeypatch.setattr(throttling, "_leases", type(throttling._leases)())
+    return calls
+
+
+def test_a_large_limit_is_leased_a_few_requests_at_a_time(redis_cache, script_calls):
+    now = 1_000_000 * 60 + 5.0
+    assert throttling.lease_size(1000) == 20 and throttling.lease_size(99) == 1
+    assert all(throttling.window_hit("test:e", 1000, 60.0, now=now)[0] for _ in range(25))
+    assert len(script_calls) == 2  # one round trip per 20 requests
+    assert int(redis_cache.get(f"rl:test:e:{int(now // 60)}")) == 40  # what the process holds counts
+    throttling.window_hit("test:e", 1000, 60.0, now=now + 60)  # the next window: the lease ended with its own
+    assert len(script_calls) == 3
+
+
+def test_leases_never_let_more_than_the_limit_through(redis_cache, script_calls, monkeypatch):
+    """Three processes (each its own leases) share a limit of 100 per minute, leased 2 at a time."""
+    now = 1_000_000 * 60 + 5.0
+    processes = [type(throttling._leases)() for _ in range(3)]
+    allowed = 0
+    for i in range(150):
+        monkeypatch.setattr(throttling, "_leases", processes[i % 3])
+        allowed += throttling.window_hit("test:f", 100, 60.0, now=now)[0]
+    assert int(redis_cache.get(f"rl:test:f:{int(now // 60)}")) == 100
+    assert 100 - 3 <= allowed <= 100  # at most one leased request per process left unspent
+
+
+def test_a_lease_takes_what_room_is_left_and_gives_the_rest_back(redis_cache, script_calls):
+    now = 1_000_000 * 60 + 5.0
+    key = f"rl:test:g:{int(now // 60)}"
+    redis_cache.set(key, 99)
+    assert throttling.window_hit("test:g", 100, 60.0, now=now) == (True, 0.0)  # asked for 2, granted 1
+    assert int(redis_cache.get(key)) == 100
+    allowed, wait = throttling.window_hit("test:g", 100, 60.0, now=now)
+    assert not allowed and wait == pytest.approx(55.0)
+    assert int(redis_cache.get(key)) == 100  # the refusal is not counted
