@@ -522,3 +522,63 @@ def rebuild_measure(expected_events: int) -> Rebuild:
 
 def cpu_count() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+# -- projector runs behind busy writers ----------------------------------------------------------------
+
+
+@dataclass
+class ProjectorRuns:
+    """Medians over the runs of one batch size: CPU (this process) of a ``project_all`` run and of the
+    baseline, reading the same batch from the global log (``store.log_read``); queries per run."""
+
+    events: int
+    run_cpu_ms: float
+    read_cpu_ms: float
+    queries: int
+
+
+def projector_runs(sizes: tuple[int, ...], runs: int, tables: int = 16) -> list[ProjectorRuns]:
+    """For each size, ``runs`` times: ``size`` moves spread over ``tables`` matches in progress, then one run of
+    every projector (as the Celery task runs them) over exactly those moves, after the same batch was read
+    once more as the baseline."""
+    from django.test.utils import CaptureQueriesContext
+
+    from matches.projections import MATCH_SUMMARY, _checkpoints_read
+    from matches.tasks import project_all
+
+    owner = bench_owner()
+    matches = [
+        services.match_create(owner=owner, game=GAME, seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 99})
+        for _ in range(tables)
+    ]
+    Stream.objects.filter(pk__in=[m.stream_id for m in matches]).update(
+        options={"stones": BIG_PILE, "first_seat": 0}, state={"pile": BIG_PILE, "turn": 0, "winner": None}
+    )
+    writers = [ServiceWriter(m.stream_id) for m in matches]
+    out = []
+    with projector_wakeups_off():
+        for size in sizes:
+            run_cpu, read_cpu, queries = [], [], 0
+            for i in range(runs + 4):  # 3 warm-up runs (the projector's memo of positions), then one counted
+                for n in range(size):
+                    writers[n % tables].one()
+                log_settled_wait()
+                txid, position = _checkpoints_read((MATCH_SUMMARY,))[MATCH_SUMMARY]
+                t0 = time.thread_time()
+                batch = store.log_read(after_txid=txid, after_position=position)
+                t1 = time.thread_time()
+                if i == runs + 3:
+                    with CaptureQueriesContext(connection) as captured:
+                        project_all()
+                    queries = len(captured.captured_queries)
+                    continue
+                project_all()
+                t2 = time.thread_time()
+                if i >= 3:
+                    if len(batch) != size:
+                        raise AssertionError(f"the batch held {len(batch)} events, expected {size}")
+                    read_cpu.append((t1 - t0) * 1000)
+                    run_cpu.append((t2 - t1) * 1000)
+            out.append(ProjectorRuns(size, statistics.median(run_cpu), statistics.median(read_cpu), queries))
+    return out

@@ -21,6 +21,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
+PROJECTOR_BATCHES = (16, 48, 200)  # events per projector run: a quiet table … a busy club night
 
 
 def _n(value: float) -> str:
@@ -105,6 +106,8 @@ class Command(BaseCommand):
                 one = sb.one_writer_rates(db, seconds, rounds)
             with phase("parallel writers"):
                 par = sb.parallel_rates(db, writers, seconds)
+            with phase("projector runs"):
+                proj = sb.projector_runs(PROJECTOR_BATCHES, runs=8 if quick else 30)
             profile = sb.service_profile(min(seconds, 3.0)) if options["profile"] else ""
 
         def row(label: str, value: str, baseline: str = "", ratio: str = "") -> None:
@@ -147,6 +150,16 @@ class Command(BaseCommand):
         row(f"rebuild peak memory ratio {large // 1000}k/{small // 1000}k", f"{mem_ratio:.2f}×",
             f"tracemalloc peak {_mib(rb_large.traced_peak)} vs {_mib(rb_small.traced_peak)}",
             f"{large // small}× the events")  # fmt: skip
+        out("")
+        out(
+            "Projector runs behind busy writers: every read model (the Celery task's run) over a batch of moves in "
+            "16 matches in progress,"
+        )
+        out("CPU of this process per run (median), beside reading the same batch from the log in the same rounds")
+        for pr in proj:
+            row(f"projector run, {pr.events} events", _ms(pr.run_cpu_ms),
+                f"batch read {_ms(pr.read_cpu_ms)}; {pr.queries} queries per run",
+                f"{pr.run_cpu_ms / pr.events:.3f} ms per event, {pr.run_cpu_ms / pr.read_cpu_ms:.1f}× the read")  # fmt: skip
         out("")
         out("Targets (from the issue; informational)")
         self._target(svc1 >= 0.5 * raw1, "service append 1 writer ≥ 50% of raw insert rate",
