@@ -18,7 +18,6 @@ from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
-from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.authentication import FastTokenAuthentication
 from config.text import PROBLEM, unstorable_path
@@ -338,6 +337,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
+    # imported here: importing DRF's views module resolves the REST_FRAMEWORK settings, which name classes of
+    # this module; at the top, a process importing this module first would import it again half-built
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
