@@ -442,16 +442,23 @@ class Latency:
 
 
 def state_read_latency(match: Match, at: int | None, reads: int) -> Latency:
-    """What GET /api/matches/{id}/state does: ``selectors.match_state(match, at)``, timed per call."""
-    from matches.selectors import match_state
+    """What GET /api/matches/{id}/state does below the HTTP layer, timed per call: the match with its head and
+    seat names in one query (``selectors.match_get_with_head``), then ``selectors.match_state(…, at)``."""
+    from matches.selectors import match_get_with_head, match_state
     from matches.visibility import RECORDER
 
+    owner = bench_owner()
+
+    def read() -> None:
+        found, head = match_get_with_head(user=owner, match_id=match.pk)
+        match_state(match=found, at=at, viewer=RECORDER, head=head)
+
     for _ in range(10):
-        match_state(match=match, at=at, viewer=RECORDER)
+        read()
     samples = []
     for _ in range(reads):
         t0 = time.perf_counter()
-        match_state(match=match, at=at, viewer=RECORDER)
+        read()
         samples.append((time.perf_counter() - t0) * 1000)
     samples.sort()
     return Latency(statistics.median(samples), samples[max(0, int(len(samples) * 0.95) - 1)], reads)
