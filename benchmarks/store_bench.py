@@ -551,7 +551,8 @@ def projector_runs(sizes: tuple[int, ...], runs: int, tables: int = 16) -> list[
     once more as the baseline."""
     from django.test.utils import CaptureQueriesContext
 
-    from matches.projections import MATCH_SUMMARY, _checkpoints_read
+    from matches.models import ProjectionCheckpoint
+    from matches.projections import MATCH_SUMMARY
     from matches.tasks import project_all
 
     owner = bench_owner()
@@ -571,7 +572,8 @@ def projector_runs(sizes: tuple[int, ...], runs: int, tables: int = 16) -> list[
                 for n in range(size):
                     writers[n % tables].one()
                 log_settled_wait()
-                txid, position = _checkpoints_read((MATCH_SUMMARY,))[MATCH_SUMMARY]
+                mark = ProjectionCheckpoint.objects.filter(name=MATCH_SUMMARY).values_list("txid", "position")
+                txid, position = mark.first() or (0, 0)
                 t0 = time.thread_time()
                 batch = store.log_read(after_txid=txid, after_position=position)
                 t1 = time.thread_time()
