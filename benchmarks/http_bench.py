@@ -448,12 +448,30 @@ class ApiClientWriter(Writer):
         self.version = json.loads(response.content)["version"]
 
 
+class EmptyRequestWriter(Writer):
+    """The floor of any request through the test client: ``GET`` of an unknown API path (middleware, URL
+    resolution, the JSON 404), with the same credentials as the append; writes nothing."""
+
+    label = "empty"
+
+    def __init__(self, token: str) -> None:
+        from django.test import Client
+
+        self.client = Client(HTTP_AUTHORIZATION=f"Token {token}")
+
+    def one(self) -> None:
+        response = self.client.get("/api/no-such-path/")
+        if response.status_code != 404:
+            raise RuntimeError(f"the empty request answered {response.status_code}")
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
 __all__ = [
     "ApiClientWriter",
+    "EmptyRequestWriter",
     "LoadResult",
     "Service",
     "Stack",

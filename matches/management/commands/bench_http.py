@@ -103,7 +103,8 @@ class Command(BaseCommand):
 
     def _in_process(self, hb: Any, sb: Any, raw: Any, token: str, match_id: int, seconds: float, rounds: int,
                     log_dir: Path) -> dict[str, Any]:  # fmt: skip
-        """Django's test client, 1 writer, taking turns with the raw INSERT writer in short rounds."""
+        """Django's test client, 1 writer, taking turns in short rounds with the raw INSERT writer and with the
+        two floors of a request: the service append alone and an empty request through the test client."""
         from config.logs import JsonFormatter
 
         saved_rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
@@ -117,16 +118,20 @@ class Command(BaseCommand):
         saved_access = (access.propagate, access.level)
         access.addHandler(handler)
         access.propagate, access.level = False, logging.INFO  # the same log line as the server, to a file
+        not_found = logging.getLogger("django.request")  # its warning per 404 is no part of an append's floor
+        saved_not_found, not_found.level = not_found.level, logging.ERROR
         try:
-            writer = hb.ApiClientWriter(token, match_id)
-            rates = sb.interleaved_rates([raw, writer], seconds, rounds)
+            writers = [raw, hb.ApiClientWriter(token, match_id), sb.ServiceWriter(sb.stream_new()),
+                       hb.EmptyRequestWriter(token)]  # fmt: skip
+            rates = sb.interleaved_rates(writers, seconds, rounds)
         finally:
             settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = saved_rates
             settings.ALLOWED_HOSTS, settings.SECRET_KEY = saved_hosts, saved_key
             access.removeHandler(handler)
             access.propagate, access.level = saved_access
+            not_found.level = saved_not_found
             handler.close()
-        return {"raw": rates[0], "api": rates[1]}
+        return {"raw": rates[0], "api": rates[1], "service": rates[2], "empty": rates[3]}
 
     def _stack(self, hb: Any, raw: Any, worker: Any, stack: Any, env: dict[str, str], log_dir: Path, token: str,
                matches: list[int], db: dict[str, Any], seconds: float, profile: bool) -> dict[str, Any]:  # fmt: skip
@@ -185,6 +190,11 @@ class Command(BaseCommand):
         row("raw INSERT+COMMIT, 1 writer", f"{_n(raw1)} rows/s", "baseline (same rounds)")
         row("API append via test client, 1 writer", f"{_n(api1)} ev/s",
             f"{1000 / api1:.2f} ms per request", f"{api1 / raw1:.2f}× raw")  # fmt: skip
+        svc1, empty1 = statistics.median(inproc["service"]), statistics.median(inproc["empty"])
+        row("  floor: the service append alone", f"{1000 / svc1:.2f} ms", "services.stream_event_record, no request")
+        row("  floor: an empty request (JSON 404)", f"{1000 / empty1:.2f} ms", "test client → middleware → 404")
+        row("  floor together / what 0.25× raw allows", f"{1000 / svc1 + 1000 / empty1:.2f} ms",
+            f"{4000 / raw1:.2f} ms per request")  # fmt: skip
         out("")
         for r in results:
             res, raw = r["result"], statistics.mean(r["raw"])

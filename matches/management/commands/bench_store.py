@@ -135,7 +135,9 @@ class Command(BaseCommand):
         row(f"service append ({writers} writers)", f"{_n(svcn)} ev/s", f"vs raw {_n(rawn)} rows/s; {spread(par['service'])}",
             f"{svcn / rawn:.0%} of raw")  # fmt: skip
         out("")
-        out(f"State reads: selectors.match_state (GET …/state), {stream_len:,}-event stream, {reads} reads")
+        out(
+            f"State reads as GET …/state/ reads (match_get_with_head, match_state), {stream_len:,}-event stream, {reads} reads"
+        )
         row("state read at=latest", f"{_ms(lat_latest.median_ms)} med", f"p95 {_ms(lat_latest.p95_ms)}")
         for at, lat in lat_early:
             row(f"state read at={at}", f"{_ms(lat.median_ms)} med", f"p95 {_ms(lat.p95_ms)}")
