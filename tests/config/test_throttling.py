@@ -16,6 +16,26 @@ def redis_cache(redis_cache):
     return redis_cache
 
 
+@pytest.fixture
+def script_calls(monkeypatch):
+    """Count the round trips to the counters (calls of the Lua script)."""
+    calls: list[int] = []
+    real = throttling.redis_script
+
+    def counting(c, source):
+        script = real(c, source)
+
+        def call(keys, args):
+            calls.append(len(keys))
+            return script(keys=keys, args=args)
+
+        return call
+
+    monkeypatch.setattr(throttling, "redis_script", counting)
+    monkeypatch.setattr(throttling, "_leases", type(throttling._leases)())
+    return calls
+
+
 def test_window_counts_to_the_limit_then_refuses_with_the_time_left(redis_cache):
     now = 1_000_000 * 60 + 15.0  # 15 s into a minute window
     hits = [throttling.window_hit("test:a", 3, 60.0, now=now) for _ in range(4)]
@@ -61,26 +81,13 @@ def test_unreachable_redis_falls_back_and_rests(settings, caplog):
     throttling._down_until = 0.0
 
 
-def test_every_limit_of_a_request_is_counted_in_one_round_trip(redis_cache, client, settings, monkeypatch):
+def test_every_limit_of_a_request_is_counted_in_one_round_trip(redis_cache, client, settings, script_calls):
     """An anonymous request meets both limits (DRF counts it per user too, by address): one script call."""
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "5/min", "user": "2/min"}}
     redis_cache.delete(*redis_cache.keys("rl:throttle_*") or ["rl:none"])
-    calls: list[int] = []
-    real = throttling.redis_script
-
-    def counting(c, source):
-        script = real(c, source)
-
-        def call(keys, args):
-            calls.append(len(keys))
-            return script(keys=keys, args=args)
-
-        return call
-
-    monkeypatch.setattr(throttling, "redis_script", counting)
     codes = [client.get("/api/games/").status_code for _ in range(3)]
     assert codes == [200, 200, 429]  # the tighter (per-user) limit decides
-    assert calls == [4, 4, 4]  # two limits, two windows each, one command per request
+    assert script_calls == [4, 4, 4]  # two limits, two windows each, one command per request
     keys = redis_cache.keys("rl:throttle_*")
     counts = sorted(int(redis_cache.get(k)) for k in keys)
     assert counts == [2, 3]  # the refused request counted against the limit that let it through, not the other
@@ -93,26 +100,6 @@ def test_without_redis_every_limit_still_applies(client, settings):
     cache.clear()  # the in-memory cache outlives a test: start from no history
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "5/min", "user": "2/min"}}
     assert [client.get("/api/games/").status_code for _ in range(3)] == [200, 200, 429]
-
-
-@pytest.fixture
-def script_calls(monkeypatch):
-    """Count the round trips to the counters (calls of the Lua script)."""
-    calls: list[int] = []
-    real = throttling.redis_script
-
-    def counting(c, source):
-        script = real(c, source)
-
-        def call(keys, args):
-            calls.append(len(keys))
-            return script(keys=keys, args=args)
-
-        return call
-
-    monkeypatch.setattr(throttling, "redis_script", counting)
-    monkeypatch.setattr(throttling, "_leases", type(throttling._leases)())
-    return calls
 
 
 def test_a_large_limit_is_leased_a_few_requests_at_a_time(redis_cache, script_calls):
