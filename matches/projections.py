@@ -175,7 +175,7 @@ def project_with_read_ahead(*names: str) -> tuple[int, float | None]:
 
     The projectors share each read of the log (one read, one held-back check per batch instead of one per
     projector); each applies the batch and moves its checkpoint in a savepoint of its own, so a failing read
-    model rolls back alone and the others move on (its error is raised once the batch has committed).
+    model rolls back alone and the others go on to the log's end without it (its error is raised then).
     Returns ``(count, due)``: the log entries read, and in how many seconds held-back events still waiting
     will be due for the read-ahead (the caller runs again then), or None when nothing waits.
     """
@@ -186,8 +186,8 @@ def _project(
     names: tuple[str, ...], *, batch: int, on_batch: Callable[[int], None] | None, ahead: bool
 ) -> tuple[int, float | None]:  # fmt: skip
     done = 0
+    failure: Exception | None = None
     while True:
-        failure: Exception | None = None
         with transaction.atomic():
             for name in sorted(names):  # one order everywhere: runs of overlapping sets never deadlock
                 projection_lock(name)
@@ -195,6 +195,7 @@ def _project(
             start = min(marks.values())
             entries = store.log_read(after_txid=start[0], after_position=start[1], limit=batch)
             end = (entries[-1].txid, entries[-1].position) if entries else start
+            failed: list[str] = []
             for name in names:
                 mine = [e for e in entries if (e.txid, e.position) > marks[name]]  # all of them, but after a reset
                 if not mine:
@@ -203,16 +204,18 @@ def _project(
                     with transaction.atomic():
                         PROJECTORS[name](mine)
                         _checkpoint_write(name, *end)
-                except Exception as exc:  # raised below, once the other read models have committed
+                except Exception as exc:  # raised once the other read models have caught up
                     failure = failure or exc
-            # at the log's end every checkpoint is ``end``: the held-back events are the same for all
-            due = _read_ahead(names, *end) if ahead and len(entries) < batch and failure is None else None
-        if failure is not None:
-            raise failure
+                    failed.append(name)
+            names = tuple(name for name in names if name not in failed)  # the others go on without it
+            # at the log's end every remaining checkpoint is ``end``: the held-back events are the same for all
+            due = _read_ahead(names, *end) if ahead and names and len(entries) < batch else None
         done += len(entries)
         if entries and on_batch is not None:
             on_batch(len(entries))
-        if len(entries) < batch:
+        if len(entries) < batch or not names:
+            if failure is not None:
+                raise failure
             return done, due
 
 

@@ -124,6 +124,13 @@ def test_the_projectors_share_each_read_and_a_failing_one_rolls_back_alone(some_
     a.summary.refresh_from_db()
     assert (a.summary.status, a.summary.events_count) == ("finished", 2)
 
+    # far behind (more than a batch), the failing read model does not hold the others back either
+    end = marks[MATCH_SUMMARY]
+    ProjectionCheckpoint.objects.all().delete()
+    with pytest.raises(RuntimeError, match="a bug in the statistics"):
+        projections._project(tuple(projections.PROJECTORS), batch=2, on_batch=None, ahead=False)
+    marks = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
+    assert PLAY_STATS not in marks and marks[MATCH_SUMMARY] == marks["campaign_stats"] == end
     monkeypatch.setitem(projections.PROJECTORS, PLAY_STATS, apply_play_stats)
     assert project_all() == 6  # the summary's entries again (ignored by its version guard), stats caught up
     marks = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
