@@ -564,30 +564,37 @@ def projector_runs(sizes: tuple[int, ...], runs: int, tables: int = 16) -> list[
         options={"stones": BIG_PILE, "first_seat": 0}, state={"pile": BIG_PILE, "turn": 0, "winner": None}
     )
     writers = [ServiceWriter(m.stream_id) for m in matches]
+
+    def moves_then_batch(size: int) -> tuple[list[store.LogEntry], float]:
+        """``size`` moves, then the batch the projectors will read and the CPU (ms) of reading it."""
+        for n in range(size):
+            writers[n % tables].one()
+        log_settled_wait()
+        # the checkpoint read through the model, not ``projections._checkpoints_read``: this function is also
+        # run against older trees (docs/PERFORMANCE.md, fourth round), which do not have that helper
+        mark = ProjectionCheckpoint.objects.filter(name=MATCH_SUMMARY).values_list("txid", "position")
+        txid, position = mark.first() or (0, 0)
+        t0 = time.thread_time()
+        batch = store.log_read(after_txid=txid, after_position=position)
+        return batch, (time.thread_time() - t0) * 1000
+
     out = []
     with projector_wakeups_off():
         for size in sizes:
-            run_cpu, read_cpu, queries = [], [], 0
-            for i in range(runs + 4):  # 3 warm-up runs (the projector's memo of positions), then one counted
-                for n in range(size):
-                    writers[n % tables].one()
-                log_settled_wait()
-                mark = ProjectionCheckpoint.objects.filter(name=MATCH_SUMMARY).values_list("txid", "position")
-                txid, position = mark.first() or (0, 0)
+            run_cpu, read_cpu = [], []
+            for i in range(runs + 3):  # 3 warm-up runs first: the projector's memo of positions
+                batch, read_ms = moves_then_batch(size)
                 t0 = time.thread_time()
-                batch = store.log_read(after_txid=txid, after_position=position)
-                t1 = time.thread_time()
-                if i == runs + 3:
-                    with CaptureQueriesContext(connection) as captured:
-                        project_all()
-                    queries = len(captured.captured_queries)
-                    continue
                 project_all()
-                t2 = time.thread_time()
+                run_ms = (time.thread_time() - t0) * 1000
                 if i >= 3:
                     if len(batch) != size:
                         raise AssertionError(f"the batch held {len(batch)} events, expected {size}")
-                    read_cpu.append((t1 - t0) * 1000)
-                    run_cpu.append((t2 - t1) * 1000)
-            out.append(ProjectorRuns(size, statistics.median(run_cpu), statistics.median(read_cpu), queries))
+                    read_cpu.append(read_ms)
+                    run_cpu.append(run_ms)
+            moves_then_batch(size)
+            with CaptureQueriesContext(connection) as captured:  # one more run, its queries counted
+                project_all()
+            out.append(ProjectorRuns(size, statistics.median(run_cpu), statistics.median(read_cpu),
+                                     len(captured.captured_queries)))  # fmt: skip
     return out

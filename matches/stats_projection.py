@@ -37,10 +37,9 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     # only finished matches have rows (the three tables together): a match in progress costs one indexed
     # look-up, and is re-derived (its rows dropped) only when it has rows, i.e. a void took back its end
     finished = [m for m in matches if outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
-    done = {m.pk for m in finished}
-    unfinished = [m.pk for m in matches if m.pk not in done]
-    reopened = PlayedMatch.objects.filter(match_id__in=unfinished).values_list("match_id", flat=True)
-    ids = [*done, *(reopened if unfinished else [])]
+    unfinished = [m.pk for m in matches if m not in finished]  # (an empty list costs Django no query)
+    ids = [m.pk for m in finished]
+    ids += PlayedMatch.objects.filter(match_id__in=unfinished).values_list("match_id", flat=True)
     if not ids:
         return
     prefetch_related_objects(finished, "seats__player__merged_into")
