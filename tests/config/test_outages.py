@@ -10,6 +10,8 @@ from django.test import Client
 
 from matches.models import Event as EventRow
 
+pytestmark = pytest.mark.both_dbs
+
 DEAD_REDIS = "redis://127.0.0.1:6399/0"  # nothing listens here on the test machine
 
 

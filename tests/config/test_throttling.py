@@ -6,7 +6,7 @@ import pytest
 
 from config import throttling
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 @pytest.fixture
