@@ -9,10 +9,15 @@ from typing import Any
 
 
 def wsgi_call(
-    method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None, **environ: Any
-) -> tuple[int, dict[str, str], bytes]:
-    """(status, headers, body) of one request; ``headers`` as HTTP names, ``environ`` overrides the rest."""
+    method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None, app: Any = None,
+    signals: bool = True, **environ: Any,
+) -> tuple[int, dict[str, str], bytes]:  # fmt: skip
+    """(status, headers, body) of one request to ``app`` (Django's bare handler by default); ``headers`` as
+    HTTP names, ``environ`` overrides the rest (a None value removes the key). ``signals=False`` keeps the
+    connection across the request, as the test client does (inside a test's transaction)."""
     from django.core.handlers.wsgi import WSGIHandler
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
 
     env: dict[str, Any] = {
         "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1",
@@ -25,16 +30,25 @@ def wsgi_call(
         key = name.upper().replace("-", "_")
         env[key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}"] = value
     env.update(environ)
+    env = {k: v for k, v in env.items() if v is not None}
     answer: dict[str, Any] = {}
 
     def start_response(status: str, response_headers: list[tuple[str, str]], exc_info: Any = None) -> None:
         answer["status"], answer["headers"] = int(status.split()[0]), dict(response_headers)
 
-    chunks = WSGIHandler()(env, start_response)
+    if not signals:
+        request_started.disconnect(close_old_connections)
+        request_finished.disconnect(close_old_connections)
     try:
-        content = b"".join(chunks)
+        chunks = (app or WSGIHandler())(env, start_response)
+        try:
+            content = b"".join(chunks)
+        finally:
+            getattr(chunks, "close", lambda: None)()
     finally:
-        getattr(chunks, "close", lambda: None)()
+        if not signals:
+            request_started.connect(close_old_connections)
+            request_finished.connect(close_old_connections)
     return answer["status"], answer["headers"], content
 
 
