@@ -378,9 +378,12 @@ def wake_projector() -> None:
         _covered_until = now + scheduled_in
         return  # another process has a run scheduled: it starts after this commit
     _covered_until = now + window
+    from config.outage import redis_outage
+
+    outage = redis_outage(settings.CELERY_BROKER_URL)
     try:
         project_all.apply_async(countdown=window)
     except Exception as exc:  # broker down: the append stands; the periodic catch-up will project it
-        import logging
-
-        logging.getLogger(__name__).warning("projector wake-up not sent (broker unreachable): %s", exc)
+        outage.failed(exc, "projector wake-up not sent")  # logged once per outage (config.outage)
+    else:
+        outage.succeeded()
