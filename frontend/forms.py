@@ -618,7 +618,7 @@ def problem_from(
     """Fill a page's ``problem`` from a refusal; returns it and the status to answer with. A malformed entry
     is explained with the labels of ``fields`` (never a path such as ``data.hero``)."""
     if isinstance(exc, VersionConflict):
-        problem.update(conflict=True, detail=exc.detail)
+        problem.update(conflict=True, detail=exc.detail, rebase_why=getattr(exc, "why", ""))
     elif isinstance(exc, RuleBroken):
         # an override lets a game move through; it cannot make a refused correction (a void) valid, nor
         # bend Chronicle's own stream rules (corrections, adventures played as matches)

@@ -117,6 +117,19 @@ def entries_since(*, match: Any, version: int, seat_names: list[str], viewer: Vi
     return [f"{line.text} (entry {line.row.version})" for line in lines if line.row.version > version]
 
 
+def rebased_words(match: Any, result: Any) -> str:
+    """What the bar adds when a stale form's entry was recorded after newer ones (``store.Rebased``): " —
+    recorded after Tomas's entry 22, recorded while you were filling in the form."; "" otherwise."""
+    rebased = getattr(result, "rebased", None)
+    if rebased is None:
+        return ""
+    names = selectors.match_seat_names(match)
+    seat = rebased.seat
+    who = f"{names[seat]}'s" if seat is not None and 0 <= seat < len(names) else "the table's"
+    came = "which came in" if len(rebased.over) == 1 else f"the last of {len(rebased.over)} entries that came in"
+    return f" — recorded after {who} entry {rebased.after}, {came} while you were filling in the form."
+
+
 @dataclass
 class Feedback:
     """The outcome of the last submit (or news from another phone) as the table bar shows it.
@@ -153,10 +166,11 @@ def feedback_for(
             if expected is not None
             else []
         )
+        why = problem.get("rebase_why")
+        first = f"Not recorded: {why[:1].upper()}{why[1:]}" if why else "Not recorded: someone else recorded first."
         return Feedback(
             "conflict",
-            "Not recorded: someone else recorded first. The board shows the new state; "
-            "check it and enter your move again if it still applies.",
+            f"{first} The board shows the new state; check it and enter your move again if it still applies.",
             changes,
         )
     if problem.get("detail"):

@@ -27,7 +27,7 @@ from frontend.forms import (
     parse_options,
     record_or_rerender,
 )
-from frontend.recording import feedback_for, legal_move_choices, move_forms
+from frontend.recording import feedback_for, legal_move_choices, move_forms, rebased_words
 from frontend.selectors import home_activity, last_undoable_version
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
@@ -314,14 +314,14 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     result, refused = record_or_rerender(
         request,
         lambda **guards: services.match_event_record(
-            match=match, user=request.user, type=type_, seat=seat, data=data, **guards
-        ),
+            match=match, user=request.user, type=type_, seat=seat, data=data, rebase=True, **guards
+        ),  # a form drawn before another phone's entry is recorded after it when the store's rule allows
         problem,
         lambda problem, status: _rerender(request, match, problem, status),
     )
     if refused:
         return refused
-    messages.success(request, _recorded_words(match, result, type_, seat, data))
+    messages.success(request, _recorded_words(match, result, type_, seat, data) + rebased_words(match, result))
     stream_views.linked_words(request, result)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 

@@ -79,6 +79,7 @@ def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> 
             "outcome": name_all(outcome.to_dict(), names) if outcome else None,
             "override_pending": result.override_pending,
             "linked": [w.to_dict() for w in result.linked],
+            "rebased": result.rebased.to_dict() if result.rebased else None,
         }
     )
 

@@ -84,8 +84,54 @@ class VersionConflict(DomainError):
         """The same conflict told of a ``noun`` ("campaign", "series") instead of a match."""
         return VersionConflict(self.current_version, self.expected_version, noun)
 
+    def named(self, seat_names: list[str]) -> VersionConflict:
+        """The same conflict with "Seat N" replaced by the players' names (a plain conflict names no seat)."""
+        return self
+
     def body(self) -> dict[str, Any]:
         return {"code": self.code, "detail": self.detail, "current_version": self.current_version}
+
+
+class RebaseRefused(VersionConflict):
+    """A stale entry the client asked to rebase (``rebase: true``) that the rebase rule refuses: still a
+    version conflict (409), with ``reason`` (``same_seat``, ``table_entry``, ``undo_since``,
+    ``override_pending``, ``correction``, ``illegal``) and ``why`` in players' words; ``rule`` and ``violation``
+    name the rule when the entry is no longer legal on the new state (docs/ARCHITECTURE.md, *Rebasing*)."""
+
+    def __init__(
+        self, current_version: int, expected_version: int | None, reason: str, why: str, noun: str = "match",
+        rule: str = "", violation: str = "",
+    ) -> None:  # fmt: skip
+        super().__init__(current_version, expected_version, noun)
+        self.detail = (
+            f"The {noun} has moved on to version {current_version} (you expected {expected_version}) "
+            f"and your entry was not recorded after the new entries: {why}"
+        )
+        self.args = (self.detail,)
+        self.noun = noun
+        self.reason = reason
+        self.why = why
+        self.rule = rule
+        self.violation = violation
+
+    def of(self, noun: str) -> RebaseRefused:
+        return RebaseRefused(
+            self.current_version, self.expected_version, self.reason, self.why, noun, self.rule, self.violation
+        )
+
+    def named(self, seat_names: list[str]) -> RebaseRefused:
+        from rulesets.base import name_seats
+
+        return RebaseRefused(
+            self.current_version, self.expected_version, self.reason, name_seats(self.why, seat_names), self.noun,
+            self.rule, self.violation,
+        )  # fmt: skip
+
+    def body(self) -> dict[str, Any]:
+        refusal = {"reason": self.reason, "why": self.why}
+        if self.rule:
+            refusal.update(rule=self.rule, violation=self.violation)
+        return {**super().body(), "rebase_refused": refusal}
 
 
 class IdempotencyKeyReused(DomainError):

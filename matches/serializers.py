@@ -38,6 +38,13 @@ class EventInput(JsonInput):
     )
     idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=100)
     client_time = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    rebase = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="with a stale expected_version: record the entry after the newer ones when every one of them is "
+        "by another seat or the table (no undo, no house rule waiting) and the move is still legal there; "
+        "else 409 version_conflict with rebase_refused. Without it expected_version is strict.",
+    )
 
 
 class VoidInput(JsonInput):
@@ -127,6 +134,14 @@ class LinkedWriteOutput(Shape):
     version = serializers.IntegerField()
 
 
+class RebasedOutput(Shape):
+    """Set when a stale entry (``rebase: true``) was recorded after entries made since its expected_version."""
+
+    after = serializers.IntegerField(help_text="the entry this one was recorded after")
+    seat = serializers.IntegerField(allow_null=True, help_text="who recorded that entry (null: the table)")
+    over = serializers.ListField(child=serializers.IntegerField(), help_text="every entry since expected_version")
+
+
 class AppendOutput(Shape):
     version = serializers.IntegerField()
     position = serializers.IntegerField()
@@ -134,6 +149,7 @@ class AppendOutput(Shape):
     outcome = OutcomeOutput(allow_null=True)
     override_pending = serializers.BooleanField()
     linked = LinkedWriteOutput(many=True, required=False)
+    rebased = RebasedOutput(allow_null=True, required=False)
 
 
 class EventOutput(Shape):
@@ -165,6 +181,9 @@ class ErrorOutput(Shape):
     rule = serializers.CharField(required=False)
     errors = serializers.JSONField(required=False)
     current_version = serializers.IntegerField(required=False)
+    rebase_refused = serializers.JSONField(
+        required=False, help_text="409 after rebase: true: {reason, why, rule?, violation?}"
+    )
 
 
 class GameOutput(Shape):

@@ -212,8 +212,10 @@ def stream_event_record(
     idempotency_key: str | None = None,
     client_time: datetime | None = None,
     request_id: str = "",
+    rebase: bool = False,
 ) -> store.AppendResult:
-    """Clean and append one event to any stream; wakes the projector after commit."""
+    """Clean and append one event to any stream (``rebase``: see ``store.append``); wakes the projector after
+    commit."""
     ruleset = get_ruleset(game)
     event = event_clean(ruleset, seat_count, type, seat, data)
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
@@ -230,6 +232,7 @@ def stream_event_record(
         expected_version=expected_version,
         idempotency_key=idempotency_key,
         meta=store.Metadata(recorded_by_id=user_id, client_time=client_time, request_id=request_id),
+        rebase=bool(rebase),
     )
     if not result.repeated:
         transaction.on_commit(wake_projector)
@@ -247,8 +250,10 @@ def match_event_record(
     idempotency_key: str | None = None,
     client_time: datetime | None = None,
     request_id: str = "",
+    rebase: bool = False,
 ) -> store.AppendResult:
-    """Record one event on a match after checking the user may record there.
+    """Record one event on a match after checking the user may record there (``rebase``: a stale
+    ``expected_version`` is rebased when the store's rule allows it, ``store.append``).
 
     Raises :class:`NotAllowed`, :class:`InvalidInput`, ``RuleBroken`` or ``VersionConflict``; on any of
     them nothing is written; a refusal's ``detail`` names the seats by the match's names. The shared stream layer does it (``matches.streams.stream_record``): the match
@@ -257,7 +262,7 @@ def match_event_record(
     """
     return stream_record(
         obj=match, user=user, type=type, seat=seat, data=data, expected_version=expected_version,
-        idempotency_key=idempotency_key, client_time=client_time, request_id=request_id,
+        idempotency_key=idempotency_key, client_time=client_time, request_id=request_id, rebase=rebase,
     )  # fmt: skip
 
 

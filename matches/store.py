@@ -26,11 +26,21 @@ from django.utils import timezone
 from psycopg.types.numeric import Int2, Int4, Int8
 
 from config.db import prepared_fetch
-from matches.errors import IdempotencyKeyReused, NotFound, RuleBroken, VersionConflict
+from matches.errors import IdempotencyKeyReused, NotFound, RebaseRefused, RuleBroken, VersionConflict
 from matches.models import Event as EventRow
 from matches.models import Snapshot, Stream
 from rulesets import Event, Ruleset, RuleViolation, get_ruleset
-from rulesets.replay import EVENT_VOIDED, FIRST_PLAYER_DRAWN, RULE_OVERRIDDEN, Position, ReplayError, fold, step
+from rulesets.names import seat_ref
+from rulesets.replay import (
+    EVENT_VOIDED,
+    FIRST_PLAYER_DRAWN,
+    RESULT_RECORDED,
+    RULE_OVERRIDDEN,
+    Position,
+    ReplayError,
+    fold,
+    step,
+)
 
 CORRECTIONS_RULE = "Chronicle › Corrections"
 
@@ -77,11 +87,25 @@ class LinkedWrite:
 
 
 @dataclass(frozen=True)
+class Rebased:
+    """A stale append recorded after the entries made since the version its client expected: ``after`` is the
+    entry it follows, ``seat`` who made that entry (None: the table), ``over`` every entry since."""
+
+    after: int
+    seat: int | None
+    over: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"after": self.after, "seat": self.seat, "over": list(self.over)}
+
+
+@dataclass(frozen=True)
 class AppendResult:
     """The outcome of an append: the event's global ``position``, its ``version`` and the new state.
 
     ``repeated`` is True when an idempotency key matched an earlier append (nothing new was written).
     ``linked``: what other streams the same action wrote, in the same transaction (all or nothing).
+    ``rebased``: set when a stale entry was recorded after newer ones (``append(rebase=True)``).
     """
 
     position: int
@@ -90,6 +114,7 @@ class AppendResult:
     override_pending: bool
     repeated: bool = False
     linked: tuple[LinkedWrite, ...] = ()
+    rebased: Rebased | None = None
 
 
 @dataclass(frozen=True)
@@ -422,8 +447,11 @@ def fingerprint(event: Event) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _find_repeat(stream_id: int, key: str | None, event: Event) -> AppendResult | None:
-    """The earlier append with this idempotency key, as it was answered then.
+def _find_repeat(
+    stream_id: int, key: str | None, event: Event, expected_version: int | None = None
+) -> AppendResult | None:
+    """The earlier append with this idempotency key, as it was answered then (``rebased`` when it was
+    recorded after entries newer than the ``expected_version`` the repeat carries).
 
     Raises :class:`IdempotencyKeyReused` when that append asked for something else than ``event``.
     """
@@ -439,7 +467,58 @@ def _find_repeat(stream_id: int, key: str | None, event: Event) -> AppendResult 
     if row.request_fingerprint and row.request_fingerprint != fingerprint(event):
         raise IdempotencyKeyReused(key, row.version)
     pos = position_at(stream_id, row.version)
-    return AppendResult(row.position, row.version, pos.state, pos.override_pending, repeated=True)
+    rebased = None if expected_version is None else _rebased(stream_id, expected_version, row.version)
+    return AppendResult(row.position, row.version, pos.state, pos.override_pending, repeated=True, rebased=rebased)
+
+
+# -- rebasing a stale entry (docs/ARCHITECTURE.md, *Rebasing a stale entry*) -------------------------------
+
+CORRECTION_TYPES = frozenset({EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN})
+
+
+def rebase_refusal(
+    event: Event, since: list[tuple[int, int | None, str]], override_pending: bool
+) -> tuple[str, str] | None:
+    """The one rebase rule: why ``event``, made for an older version, may not be recorded after the entries
+    ``since`` (``(version, seat, type)`` oldest first), as ``(reason, why)``; None when it may (then it is
+    re-validated on the new head, and refused as ``illegal`` if the rules no longer let it through).
+
+    - a correction (undo, house rule, result) is never rebased: it was meant for the version it names;
+    - an entry by the same seat since is never rebased over (it may be the same physical action twice); for a
+      table-level entry (seat None) every table-level entry since counts as the same seat;
+    - an undo since is never rebased over (the form was drawn on a past that is gone);
+    - nor a house rule still waiting for its move (it belongs to the move its recorder is entering).
+    """
+    if event.type in CORRECTION_TYPES:
+        return "correction", "an undo, a house rule or a result is recorded only on the version it was made for."
+    for version, seat, type_ in since:
+        if type_ == EVENT_VOIDED:
+            return "undo_since", f"entry {version} undid an earlier entry since your form was drawn."
+        if seat == event.seat and type_ not in (RULE_OVERRIDDEN, RESULT_RECORDED):
+            if seat is None:
+                return "table_entry", f"the table recorded entry {version} since your form was drawn."
+            return "same_seat", (
+                f"{seat_ref(seat)} recorded entry {version} since your form was drawn, and one player's entries are "
+                "never counted twice."
+            )
+    if override_pending:
+        last = since[-1][0] if since else 0
+        return "override_pending", f"the house rule of entry {last} waits for its own move."
+    return None
+
+
+def _since(stream_id: int, after: int, upto: int) -> list[tuple[int, int | None, str]]:
+    """``(version, seat, type)`` of the entries ``after < version <= upto``, oldest first."""
+    rows = EventRow.objects.filter(stream_id=stream_id, version__gt=after, version__lte=upto).order_by("version")
+    return list(rows.values_list("version", "seat", "type"))
+
+
+def _rebased(stream_id: int, expected: int, version: int) -> Rebased | None:
+    """What an append recorded at ``version`` for a client expecting ``expected`` was rebased over, if anything."""
+    if version - 1 <= expected:
+        return None
+    seat = EventRow.objects.filter(stream_id=stream_id, version=version - 1).values_list("seat", flat=True).first()
+    return Rebased(after=version - 1, seat=seat, over=tuple(range(expected + 1, version)))
 
 
 def append(
@@ -450,6 +529,7 @@ def append(
     idempotency_key: str | None = None,
     meta: Metadata = Metadata(),
     attempts: int = 5,
+    rebase: bool = False,
 ) -> AppendResult:
     """Validate and append one event; return the new version and state.
 
@@ -458,9 +538,14 @@ def append(
     - ``idempotency_key``: a repeat returns the first result and writes nothing; the same key with another
       type, seat or data raises :class:`IdempotencyKeyReused` (the envelope, e.g. ``expected_version``, is not
       compared: a retry may carry a fresher one).
+    - ``rebase``: with ``expected_version`` behind the head, record the entry after the newer ones when
+      :func:`rebase_refusal` allows it and the rules still do on the new head (``AppendResult.rebased`` says
+      after which entry); else raise :class:`RebaseRefused` (a :class:`VersionConflict`). A repeat of a
+      rebased append answers ``rebased`` again (from its version and the ``expected_version`` it carries).
     - Illegal events raise :class:`RuleBroken`; nothing is written.
     """
     fresh = False
+    rebasing = False
     for _ in range(attempts):
         head = head_load(stream_id, fresh=fresh)
         ruleset = get_ruleset(head.game)
@@ -470,33 +555,44 @@ def append(
             head = head_load(stream_id, fresh=True)
             fresh = True
         if expected_version is not None and head.version != expected_version:
-            repeat = _find_repeat(stream_id, idempotency_key, event)
+            repeat = _find_repeat(stream_id, idempotency_key, event, expected_version)
             if repeat is not None:
                 return repeat
-            raise VersionConflict(head.version, expected_version)
+            if not rebase or head.version < expected_version:
+                raise VersionConflict(head.version, expected_version)
+            since = _since(stream_id, expected_version, head.version)
+            refusal = rebase_refusal(event, since, head.override_pending)
+            if refusal is not None:
+                raise RebaseRefused(head.version, expected_version, *refusal)
+            rebasing = True
         try:
             pos = _next_position(ruleset, head, event)
         except RuleViolation as violation:
-            repeat = _find_repeat(stream_id, idempotency_key, event)
+            repeat = _find_repeat(stream_id, idempotency_key, event, expected_version)
             if repeat is not None:
                 return repeat
             if not fresh:  # the cached head may be stale: judge again on the database's head
                 fresh = True
                 continue
+            if rebasing:
+                why = f"it is no longer legal: {violation.message}"
+                raise RebaseRefused(
+                    head.version, expected_version, "illegal", why, rule=violation.rule, violation=violation.code
+                ) from None
             raise RuleBroken(violation.code, violation.message, violation.rule) from None
         try:
             position = _write(head, event, pos, meta, idempotency_key, ruleset.version)
         except IntegrityError:
             position = None
         if position is None:
-            repeat = _find_repeat(stream_id, idempotency_key, event)
+            repeat = _find_repeat(stream_id, idempotency_key, event, expected_version)
             if repeat is not None:
                 return repeat
             fresh = True
-            if expected_version is not None:
+            if expected_version is not None and not rebase:
                 current = head_load(stream_id, fresh=True)
                 raise VersionConflict(current.version, expected_version)
-            continue
+            continue  # lost a race: judge again on the new head (rebasing when asked)
         new_head = replace(
             head,
             version=pos.version,
@@ -507,7 +603,10 @@ def append(
         _remember(new_head)
         if pos.version % settings.CHRONICLE_SNAPSHOT_EVERY == 0:
             snapshot_take(new_head)
-        return AppendResult(position, pos.version, pos.state, pos.override_pending)
+        rebased = (
+            _rebased(stream_id, expected_version, pos.version) if rebasing and expected_version is not None else None
+        )
+        return AppendResult(position, pos.version, pos.state, pos.override_pending, rebased=rebased)
     current = head_load(stream_id, fresh=True)
     raise VersionConflict(current.version, expected_version)
 
@@ -654,6 +753,7 @@ __all__ = [
     "LinkedWrite",
     "LogEntry",
     "Metadata",
+    "Rebased",
     "append",
     "events_iter",
     "head_from_row",
@@ -664,6 +764,7 @@ __all__ = [
     "log_settled",
     "position_at",
     "position_of_row",
+    "rebase_refusal",
     "snapshot_take",
     "stream_create",
 ]

@@ -68,7 +68,7 @@ class StreamEventsApi(LeanPostMixin, APIView):
             obj, request, type=data["type"], seat=data["seat"], data=data["data"],
             expected_version=data["expected_version"],
             idempotency_key=data["idempotency_key"] or _header_key(request.META),
-            client_time=data["client_time"], request_id=getattr(request, "request_id", ""),
+            client_time=data["client_time"], request_id=getattr(request, "request_id", ""), rebase=data["rebase"],
         )  # fmt: skip
         names = kind_get(self.kind).seat_names(obj)
         response = Response(append_body(result, obj.stream.game, names), status=status.HTTP_201_CREATED)
