@@ -9,6 +9,7 @@ from typing import Any
 
 from frontend.forms import Pick, build_inputs, int_or_none
 from matches import selectors
+from matches.history import history_page
 from matches.visibility import Viewer
 from rulesets import Event, EventType, Ruleset, RuleViolation
 from rulesets.replay import describe_entry
@@ -112,9 +113,11 @@ def move_forms(
 
 
 def entries_since(*, match: Any, version: int, seat_names: list[str], viewer: Viewer) -> list[str]:
-    """The entries recorded after ``version``, as ``viewer`` may read them, with their numbers, oldest first."""
-    lines = selectors.stream_log(stream_id=match.stream_id, game=match.game, seat_names=seat_names, viewer=viewer)
-    return [f"{line.text} (entry {line.row.version})" for line in lines if line.row.version > version]
+    """The entries recorded after ``version``, as ``viewer`` may read them, with their numbers, oldest first (one
+    page of the history: its cost does not grow with the match)."""
+    page = history_page(stream_id=match.stream_id, game=match.game, seat_names=seat_names, viewer=viewer, after=version)
+    lines = [f"{h.line.text} (entry {h.line.row.version})" for h in page.lines]
+    return lines + (["… and more: see the history."] if page.next is not None else [])
 
 
 def rebased_words(match: Any, result: Any) -> str:

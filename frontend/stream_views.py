@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -17,8 +18,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from frontend.forms import posted_void, record_or_rerender
+from matches.errors import InvalidInput
+from matches.history import HistoryLine, cursor_clean, history_page
 from matches.selectors import can_record
-from matches.streams import kind_get, stream_get, stream_history, stream_undo
+from matches.streams import kind_get, stream_get, stream_undo
+from matches.visibility import viewer_for
 from rulesets import get_ruleset
 
 Redraw = Callable[..., HttpResponse]  # (request, pk, *, problem, status) -> the kind's page
@@ -27,17 +31,41 @@ Redraw = Callable[..., HttpResponse]  # (request, pk, *, problem, status) -> the
 def history_view(
     kind: str, page: str, *, anchor: str = "", template: str = "frontend/stream_history.html"
 ) -> Callable[[HttpRequest, int], HttpResponse]:
-    """The log of a ``kind`` object as a timeline (hidden information removed for the reader), each entry
-    linked to ``page`` at that version. ``template`` gets ``obj`` (also under the kind's name), ``lines``,
-    ``ruleset``, ``page_url``, ``anchor`` and ``can_record``."""
+    """The log of a ``kind`` object as a timeline, one page at a time, newest first (``?before=<version>``: the
+    older page; ``?player=<seat>``: one player's entries), grouped by round or turn where the kind has seats;
+    hidden information removed for the reader. ``template`` gets ``obj`` (also under the kind's name),
+    ``lines`` and ``groups`` (``[{label, lines}]``) of the page, ``players``, ``player``, ``older_url``,
+    ``newer_url``, ``ruleset``, ``page_url``, ``anchor`` and ``can_record``."""
 
     def history(request: HttpRequest, **kwargs: Any) -> HttpResponse:
         obj = stream_get(kind=kind, user=request.user, pk=_pk(kwargs))
+        names = kind_get(kind).seat_names(obj)
+        try:
+            before = cursor_clean(request.GET.get("before"), "before")
+            player = cursor_clean(request.GET.get("player"), "player")
+            if player is not None and player >= len(names):
+                raise InvalidInput({"player": [f"There is no player {player} here."]})
+        except InvalidInput as exc:
+            message = " ".join(m for ms in exc.errors.values() for m in ms)
+            context = {"title": "That page of the history does not exist", "message": message}
+            return render(request, "frontend/error.html", context, status=400)
+        history = history_page(
+            stream_id=obj.stream_id, game=obj.stream.game, seat_names=names, viewer=viewer_for(request.user, obj),
+            before=before, newest_first=True, seat=player, groups=bool(names),
+        )  # fmt: skip
+        here = request.path
+        keep = {"player": player} if player is not None else {}
         context = {
             "obj": obj,
             kind: obj,
             "noun": kind_get(kind).noun,
-            "lines": stream_history(obj=obj, user=request.user),
+            "lines": [h.line for h in history.lines],
+            "groups": _grouped(history.lines),
+            "players": list(enumerate(names)),
+            "player": player,
+            "player_name": names[player] if player is not None else "",
+            "older_url": f"{here}?{urlencode({**keep, 'before': history.next})}" if history.next else "",
+            "newer_url": f"{here}?{urlencode(keep)}" if before is not None else "",
             "ruleset": get_ruleset(obj.stream.game),
             "page_url": reverse(page, args=[obj.pk]),
             "anchor": anchor,
@@ -47,6 +75,16 @@ def history_view(
 
     history.__doc__ = f"The {kind}'s history timeline."
     return history
+
+
+def _grouped(lines: list[HistoryLine]) -> list[dict[str, Any]]:
+    """Runs of lines with the same round or turn label, in page order: ``[{label, lines}]``."""
+    groups: list[dict[str, Any]] = []
+    for h in lines:
+        if not groups or groups[-1]["label"] != h.group:
+            groups.append({"label": h.group, "lines": []})
+        groups[-1]["lines"].append(h.line)
+    return groups
 
 
 def undo_view(kind: str, page: str, redraw: Redraw, *, anchor: str = "") -> Callable[[HttpRequest, int], HttpResponse]:

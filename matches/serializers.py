@@ -169,6 +169,15 @@ class EventOutput(Shape):
         return line.row.recorded_by.username if line.row.recorded_by_id else None
 
 
+class EventPageOutput(Shape):
+    """One page of the log (``?after=&limit=``): oldest first, at most ``limit`` entries after version ``after``."""
+
+    results = EventOutput(many=True)
+    next = serializers.CharField(allow_null=True, help_text="URL of the next page; null on the last page")
+    next_after = serializers.IntegerField(allow_null=True, help_text="the cursor of the next page (a version)")
+    limit = serializers.IntegerField()
+
+
 class LegalMoveOutput(Shape):
     type = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)

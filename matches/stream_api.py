@@ -7,6 +7,7 @@ versions, idempotency, corrections and errors are the same for every kind (DESIG
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -18,8 +19,21 @@ from config.api import LeanPostMixin
 from matches import store
 from matches.api import ERRORS, append_body, parse
 from matches.errors import InvalidInput
-from matches.serializers import AppendOutput, EventInput, EventOutput
+from matches.history import HISTORY_LIMIT, HISTORY_LIMIT_MAX, cursor_clean, history_page, limit_clean
+from matches.serializers import AppendOutput, EventInput, EventOutput, EventPageOutput
 from matches.streams import kind_get, stream_get, stream_get_for_write, stream_history, stream_record
+from matches.visibility import viewer_for
+
+PAGE_PARAMETERS = [
+    OpenApiParameter(
+        "after", int, OpenApiParameter.QUERY, required=False,
+        description="cursor: entries after this version (0: from the start); with it or limit the answer is a page",
+    ),
+    OpenApiParameter(
+        "limit", int, OpenApiParameter.QUERY, required=False,
+        description=f"entries per page, 1 to {HISTORY_LIMIT_MAX} (default {HISTORY_LIMIT})",
+    ),
+]  # fmt: skip
 
 
 def _header_key(meta: dict[str, Any]) -> str | None:
@@ -47,10 +61,35 @@ class StreamEventsApi(LeanPostMixin, APIView):
         """Append one entry; a kind with more to do on each entry overrides this (or hooks ``after_record``)."""
         return stream_record(obj=obj, user=request.user, **entry)
 
-    @extend_schema(responses={200: EventOutput(many=True), 404: ERRORS[404]})
+    @extend_schema(
+        parameters=PAGE_PARAMETERS,
+        responses={200: EventPageOutput, 400: ERRORS[400], 404: ERRORS[404]},
+        description="With ``after`` or ``limit``: one page of the log, oldest first, and the next page's link; "
+        "a page costs the same whatever the stream's length. Without either: the whole log as a plain list "
+        "of the same entries (the shape before pages, kept for clients that rely on it; it grows with the "
+        "stream). Hidden information is removed for the reader on every page.",
+    )
     def get(self, request: Request, **kwargs: Any) -> Response:
         obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup])
-        return Response(EventOutput(stream_history(obj=obj, user=request.user), many=True).data)
+        params = request.query_params
+        if "after" not in params and "limit" not in params:
+            return Response(EventOutput(stream_history(obj=obj, user=request.user), many=True).data)
+        after = cursor_clean(params.get("after"), "after") or 0
+        limit = limit_clean(params.get("limit"))
+        page = history_page(
+            stream_id=obj.stream_id, game=obj.stream.game, seat_names=kind_get(self.kind).seat_names(obj),
+            viewer=viewer_for(request.user, obj), after=after, limit=limit,
+        )  # fmt: skip
+        nxt = None
+        if page.next is not None:
+            nxt = request.build_absolute_uri(f"{request.path}?{urlencode({'after': page.next, 'limit': limit})}")
+        body = {
+            "results": EventOutput([h.line for h in page.lines], many=True).data,
+            "next": nxt,
+            "next_after": page.next,
+            "limit": limit,
+        }
+        return Response(body)
 
     @extend_schema(
         request=EventInput,

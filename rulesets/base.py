@@ -214,6 +214,16 @@ class Ruleset:
         label = self.event_types[event.type].label if event.type in self.event_types else event.type
         return f"{who}: {label}"
 
+    def history_group(self, state: State, event: Event) -> str:
+        """The round an entry belongs to, in words, from the state it was recorded on ("Round 2"), for the
+        grouped history; "" where the game counts no rounds (the history then groups by players' turns).
+        The default reads a whole-number ``round`` from the state, else from the entry's data (a score sheet)."""
+        for source in (state, event.data):
+            n = source.get("round") if isinstance(source, dict) else None
+            if isinstance(n, int) and not isinstance(n, bool):
+                return f"Round {n}"
+        return ""
+
     @property
     def random_start(self) -> bool:
         """Whether who starts may be drawn at random: the start option's field offers ``"random"``."""

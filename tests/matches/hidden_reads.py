@@ -25,10 +25,15 @@ def match_reads(match: Match) -> list[str]:
         *(f"/api/matches/{mid}/state/?at={v}" for v in range(latest + 1)),
         *(f"/api/matches/{mid}/state/?at={v}&seat=0" for v in range(latest + 1)),
         f"/api/matches/{mid}/events/",
+        *(f"/api/matches/{mid}/events/?after={v}&limit=1" for v in range(latest)),  # every page of one entry
+        f"/api/matches/{mid}/events/?after=0&limit=200",
         f"/api/matches/{mid}/legal-moves/",
         f"/matches/{mid}/",
         *(f"/matches/{mid}/?at={v}" for v in range(latest + 1)),  # the replay pages
         f"/matches/{mid}/history/",
+        *(f"/matches/{mid}/history/?before={v}" for v in range(2, latest + 1)),  # every older page
+        f"/matches/{mid}/history/?player=0",
+        f"/matches/{mid}/history/?player=1",
         "/",  # recent activity
         f"/admin/matches/stream/{match.stream_id}/change/",
         "/admin/matches/event/",
