@@ -106,7 +106,7 @@ def history_page(
     redacting = not viewer.everything and ruleset.hides_information
     before_states = (
         _states_before(ruleset, stream_id, ordered)
-        if ordered and (groups or redacting or ruleset.describe_uses_state)
+        if ordered and ((groups and ruleset.history_needs_state) or redacting or ruleset.describe_uses_state)
         else {}
     )
     shown = dict(
@@ -179,8 +179,7 @@ def group_labels(ruleset: Ruleset, lines: list[LogLine], states: dict[int, Any],
     labels: list[str] = []
     current = ""
     for line in lines:
-        state = states.get(line.row.version)
-        label = ruleset.history_group(state, line.event) if state is not None else ""
+        label = ruleset.history_group(states.get(line.row.version) or {}, line.event)
         if not label:
             seat = line.event.seat
             if seat is not None and 0 <= seat < len(seat_names):

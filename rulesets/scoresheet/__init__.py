@@ -22,6 +22,7 @@ class ScoreSheet(Ruleset):
     name = "Score sheet (any game)"
     seats = tuple(range(1, 13))
     version = 1
+    history_needs_state = False  # a round is written on the entry itself
     options_schema = (
         Field("title", "str", required=False, default="", max_length=120, label="The game's name"),
         Field("bgg_id", "int", required=False, nullable=True, minimum=1, label="BoardGameGeek id"),

@@ -1,0 +1,140 @@
+"""manage.py bench_history: one page of a match's history (the page and the events API) at 10 and 10,000 entries.
+
+Runs in a scratch PostgreSQL database (created, migrated and dropped), like bench_store. Two score-sheet
+matches, one of 10 entries and one of ``--entries`` (10,000), written in bulk through the real reducer (head
+and snapshots as the store keeps them). Each URL is timed through Django's whole request path (median and p95
+of ``--repeat`` requests), with its body size and SQL statements; the same-run baselines are a request that
+reads no history (the match's state) and the whole log as one list (the shape before pages). Exit code 0
+whatever the figures; "page cost at N ÷ at 10" is printed for each paged URL (the target: about 1).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import connection
+
+DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
+
+
+def _fill(match: Any, owner: Any, count: int) -> None:
+    """``count`` score-sheet entries on ``match`` in bulk: rows, head and a snapshot every
+    ``CHRONICLE_SNAPSHOT_EVERY`` versions, each state the reducer's own."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.models import Event as EventRow
+    from matches.models import Snapshot, Stream
+    from rulesets import Event, get_ruleset
+
+    ruleset = get_ruleset("scoresheet")
+    stream = match.stream
+    state = ruleset.initial_state(stream.options, stream.seat_count)
+    every = settings.CHRONICLE_SNAPSHOT_EVERY
+    now = timezone.now()
+    rows, snaps = [], []
+    for v in range(1, count + 1):
+        event = Event("points_scored", (v - 1) % stream.seat_count, {"points": v % 17, "round": (v - 1) // 4 + 1})
+        state = ruleset.apply(state, event)
+        rows.append(EventRow(stream=stream, version=v, type=event.type, seat=event.seat, data=event.data,
+                             recorded_by=owner, recorded_at=now + timedelta(seconds=v)))  # fmt: skip
+        if v % every == 0:
+            snaps.append(Snapshot(stream=stream, version=v, state=state, ruleset_version=ruleset.version))
+    EventRow.objects.bulk_create(rows, batch_size=2000)
+    Snapshot.objects.bulk_create(snaps)
+    Stream.objects.filter(pk=stream.pk).update(version=count, state=state, ruleset_version=ruleset.version)
+
+
+class Command(BaseCommand):
+    help = "Benchmark one page of history (page and events API) at 10 and N entries (scratch database)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--entries", type=int, default=10_000, help="entries of the long match (10000)")
+        parser.add_argument("--repeat", type=int, default=20, help="requests per URL (20)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if connection.vendor != "postgresql":
+            self._rerun_on_postgres(options)
+            return
+        from django.contrib.auth import get_user_model
+        from django.test import Client
+
+        from benchmarks import stats_bench as stb
+        from benchmarks import store_bench as sb
+        from matches import store
+        from matches.services import match_create
+
+        logging.disable(logging.INFO)
+        out = self.stdout.write
+        n, repeat = options["entries"], options["repeat"]
+        name = f"chronicle_bench_history_{os.getpid()}"
+        with sb.scratch_database(name):
+            settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+            if not os.environ.get("DJANGO_SECRET_KEY") and not settings.DEBUG:
+                settings.SECRET_KEY = os.urandom(32).hex()
+            rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+            settings.REST_FRAMEWORK = {
+                **settings.REST_FRAMEWORK,
+                "DEFAULT_THROTTLE_RATES": dict.fromkeys(rates, "1000000/min"),
+            }
+            owner = get_user_model().objects.create_user("bench-owner", password="bench-pass-123")
+            seats = [{"name": s} for s in ("Ana", "Tomas", "Cy", "Di")]
+            small = match_create(owner=owner, game="scoresheet", seats=seats, is_public=True)
+            big = match_create(owner=owner, game="scoresheet", seats=seats, is_public=True)
+            _fill(small, owner, 10)
+            _fill(big, owner, n)
+            store.head_cache.clear()
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+            client = Client()
+            client.force_login(owner)
+            pg = connection.pg_version
+            out(f"Chronicle history benchmark: PostgreSQL {pg // 10000}.{pg % 10000}, scratch database {name}, "
+                f"{sb.cpu_count()} CPU(s); score sheets of 10 and {n:,} entries, snapshots every "
+                f"{settings.CHRONICLE_SNAPSHOT_EVERY}\n")  # fmt: skip
+            paged = [
+                ("history page, newest 50", "/matches/{id}/history/", None),
+                ("history page, oldest 50", "/matches/{id}/history/?before=51", 51),
+                ("history page, one player", "/matches/{id}/history/?player=1", None),
+                ("events API, first 50", "/api/matches/{id}/events/?after=0&limit=50", None),
+                ("events API, last 50", "/api/matches/{id}/events/?after={last}&limit=50", None),
+                ("new at the table (seen = head - 3)", "/matches/{id}/?seen={seen}", None),
+            ]
+            base = [stb.time_get(client, f"/api/matches/{m.pk}/state/", repeat) for m in (small, big)]
+            whole = [stb.time_get(client, f"/api/matches/{m.pk}/events/", r) for m, r in ((small, repeat), (big, 3))]
+            rows = []
+            for label, pattern, needs in paged:
+                pair = []
+                for m, length in ((small, 10), (big, n)):
+                    url = pattern.format(id=m.pk, last=max(0, length - 50), seen=max(0, length - 3))
+                    if needs is not None and length < needs:
+                        url = pattern.split("?")[0].format(id=m.pk)
+                    pair.append(stb.time_get(client, url, repeat))
+                rows.append((label, pair))
+        out(f"Baselines (same run, median / p95, body, SQL statements; {repeat} requests, the whole log at {n:,}: 3):")
+        for label, (a, b) in (("GET state (no history read)", base), ("GET events, whole log (before pages)", whole)):
+            out(f"  {label:<40} 10: {a.median_ms:7.2f} / {a.p95_ms:7.2f} ms {a.bytes / 1024:7.1f} KiB {a.queries:3d} q"
+                f"   {n:,}: {b.median_ms:8.2f} / {b.p95_ms:8.2f} ms {b.bytes / 1024:8.1f} KiB {b.queries:3d} q")  # fmt: skip
+        out("\nOne page (median / p95, body, SQL statements) at 10 and at N entries; ratio = median at N ÷ at 10:")
+        for label, (a, b) in rows:
+            out(f"  {label:<40} 10: {a.median_ms:7.2f} / {a.p95_ms:7.2f} ms {a.bytes / 1024:7.1f} KiB {a.queries:3d} q"
+                f"   {n:,}: {b.median_ms:8.2f} / {b.p95_ms:8.2f} ms {b.bytes / 1024:8.1f} KiB {b.queries:3d} q"
+                f"   ×{b.median_ms / max(a.median_ms, 1e-9):.2f}")  # fmt: skip
+        out(f"Scratch database {name} dropped.")
+
+    def _rerun_on_postgres(self, options: dict[str, Any]) -> None:
+        url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_SERVER)
+        self.stdout.write(f"DATABASE_URL is not PostgreSQL; re-running against {url} (scratch database there).")
+        argv = [sys.executable, str(settings.BASE_DIR / "manage.py"), "bench_history", "--entries",
+                str(options["entries"]), "--repeat", str(options["repeat"])]  # fmt: skip
+        done = subprocess.run(argv, env={**os.environ, "DATABASE_URL": url}, capture_output=True, text=True)
+        self.stdout.write(done.stdout)
+        if done.returncode:
+            self.stderr.write(done.stderr)
