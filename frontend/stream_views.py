@@ -38,7 +38,7 @@ def history_view(
     ``newer_url``, ``ruleset``, ``page_url``, ``anchor`` and ``can_record``."""
 
     def history(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-        obj = stream_get(kind=kind, user=request.user, pk=_pk(kwargs))
+        obj = stream_get(kind=kind, user=request.user, pk=_pk(kwargs), without_state=True)
         names = kind_get(kind).seat_names(obj)
         try:
             before = cursor_clean(request.GET.get("before"), "before")

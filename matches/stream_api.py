@@ -70,9 +70,10 @@ class StreamEventsApi(LeanPostMixin, APIView):
         "stream). Hidden information is removed for the reader on every page.",
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
-        obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup])
         params = request.query_params
-        if "after" not in params and "limit" not in params:
+        paged = "after" in params or "limit" in params
+        obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup], without_state=paged)
+        if not paged:
             return Response(EventOutput(stream_history(obj=obj, user=request.user), many=True).data)
         after = cursor_clean(params.get("after"), "after") or 0
         limit = limit_clean(params.get("limit"))

@@ -113,11 +113,13 @@ def stream_visible_qs(kind: str, user: UserLike) -> QuerySet[Any]:
     return qs.filter(is_public=True)
 
 
-def stream_get(*, kind: str, user: UserLike, pk: int) -> Any:
+def stream_get(*, kind: str, user: UserLike, pk: int, without_state: bool = False) -> Any:
     """The object of ``kind`` with id ``pk`` if ``user`` may read it, else :class:`NotFound` (existence of a
-    private one does not leak)."""
+    private one does not leak). ``without_state``: the stream's head state is not read (history pages: a long
+    campaign's state is large, and a page of its log does not need it)."""
     spec = kind_get(kind)
-    obj = spec.model.objects.select_related("stream", "owner").filter(pk=pk).first()
+    qs = spec.model.objects.select_related("stream", "owner")
+    obj = (qs.defer("stream__state") if without_state else qs).filter(pk=pk).first()
     if obj is None or not can_view(user, obj):
         raise NotFound(f"No {spec.noun} {pk}.")
     return obj

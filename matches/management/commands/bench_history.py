@@ -1,11 +1,11 @@
 """manage.py bench_history: one page of a match's history (the page and the events API) at 10 and 10,000 entries.
 
-Runs in a scratch PostgreSQL database (created, migrated and dropped), like bench_store. Two score-sheet
-matches, one of 10 entries and one of ``--entries`` (10,000), written in bulk through the real reducer (head
+Runs in a scratch PostgreSQL database (created, migrated and dropped), like bench_store. Three score-sheet
+matches, of 10, 200 and ``--entries`` (10,000) entries, written in bulk through the real reducer (head
 and snapshots as the store keeps them). Each URL is timed through Django's whole request path (median and p95
 of ``--repeat`` requests), with its body size and SQL statements; the same-run baselines are a request that
 reads no history (the match's state) and the whole log as one list (the shape before pages). Exit code 0
-whatever the figures; "page cost at N ÷ at 10" is printed for each paged URL (the target: about 1).
+whatever the figures; "page cost at N ÷ at 200" (the same page size) is printed for each paged URL (target: ~1).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
+FULL = 200  # the middle match: every page of 50 full, the oldest page reached by ?before=51
 
 
 def _fill(match: Any, owner: Any, count: int) -> None:
@@ -87,8 +88,10 @@ class Command(BaseCommand):
             owner = get_user_model().objects.create_user("bench-owner", password="bench-pass-123")
             seats = [{"name": s} for s in ("Ana", "Tomas", "Cy", "Di")]
             small = match_create(owner=owner, game="scoresheet", seats=seats, is_public=True)
+            full = match_create(owner=owner, game="scoresheet", seats=seats, is_public=True)
             big = match_create(owner=owner, game="scoresheet", seats=seats, is_public=True)
             _fill(small, owner, 10)
+            _fill(full, owner, FULL)
             _fill(big, owner, n)
             store.head_cache.clear()
             with connection.cursor() as cursor:
@@ -105,15 +108,14 @@ class Command(BaseCommand):
                 ("history page, one player", "/matches/{id}/history/?player=1", None),
                 ("events API, first 50", "/api/matches/{id}/events/?after=0&limit=50", None),
                 ("events API, last 50", "/api/matches/{id}/events/?after={last}&limit=50", None),
-                ("new at the table (seen = head - 3)", "/matches/{id}/?seen={seen}", None),
             ]
             base = [stb.time_get(client, f"/api/matches/{m.pk}/state/", repeat) for m in (small, big)]
             whole = [stb.time_get(client, f"/api/matches/{m.pk}/events/", r) for m, r in ((small, repeat), (big, 3))]
             rows = []
             for label, pattern, needs in paged:
                 pair = []
-                for m, length in ((small, 10), (big, n)):
-                    url = pattern.format(id=m.pk, last=max(0, length - 50), seen=max(0, length - 3))
+                for m, length in ((small, 10), (full, FULL), (big, n)):
+                    url = pattern.format(id=m.pk, last=max(0, length - 50))
                     if needs is not None and length < needs:
                         url = pattern.split("?")[0].format(id=m.pk)
                     pair.append(stb.time_get(client, url, repeat))
@@ -122,11 +124,13 @@ class Command(BaseCommand):
         for label, (a, b) in (("GET state (no history read)", base), ("GET events, whole log (before pages)", whole)):
             out(f"  {label:<40} 10: {a.median_ms:7.2f} / {a.p95_ms:7.2f} ms {a.bytes / 1024:7.1f} KiB {a.queries:3d} q"
                 f"   {n:,}: {b.median_ms:8.2f} / {b.p95_ms:8.2f} ms {b.bytes / 1024:8.1f} KiB {b.queries:3d} q")  # fmt: skip
-        out("\nOne page (median / p95, body, SQL statements) at 10 and at N entries; ratio = median at N ÷ at 10:")
-        for label, (a, b) in rows:
-            out(f"  {label:<40} 10: {a.median_ms:7.2f} / {a.p95_ms:7.2f} ms {a.bytes / 1024:7.1f} KiB {a.queries:3d} q"
-                f"   {n:,}: {b.median_ms:8.2f} / {b.p95_ms:8.2f} ms {b.bytes / 1024:8.1f} KiB {b.queries:3d} q"
-                f"   ×{b.median_ms / max(a.median_ms, 1e-9):.2f}")  # fmt: skip
+        out(f"\nOne page (median / p95, body, SQL statements) at 10, {FULL} (a full page of 50) and {n:,} entries;")
+        out(f"ratio = median at {n:,} ÷ median at {FULL} (the same page size):")
+        for label, (a, f, b) in rows:
+            out(f"  {label:<26} 10: {a.median_ms:6.2f} / {a.p95_ms:6.2f} ms {a.bytes / 1024:5.1f} KiB {a.queries:2d} q"
+                f" | {FULL}: {f.median_ms:6.2f} / {f.p95_ms:6.2f} ms {f.bytes / 1024:5.1f} KiB {f.queries:2d} q"
+                f" | {n:,}: {b.median_ms:6.2f} / {b.p95_ms:6.2f} ms {b.bytes / 1024:5.1f} KiB {b.queries:2d} q"
+                f"  ×{b.median_ms / max(f.median_ms, 1e-9):.2f}")  # fmt: skip
         out(f"Scratch database {name} dropped.")
 
     def _rerun_on_postgres(self, options: dict[str, Any]) -> None:
