@@ -170,7 +170,7 @@ def feedback_for(
             else []
         )
         why = problem.get("rebase_why")
-        first = f"Not recorded: {why[:1].upper()}{why[1:]}" if why else "Not recorded: someone else recorded first."
+        first = "Not recorded: someone else recorded first" + (f" ({why.rstrip('.')})." if why else ".")
         return Feedback(
             "conflict",
             f"{first} The board shows the new state; check it and enter your move again if it still applies.",

@@ -226,7 +226,7 @@ GAMES = {
     "the-first-spine": Game("the-first-spine", {}, _first_legal_move, _other_entry_refused, None, _first_legal_move),
     "last-stone": Game("last-stone", {}, _first_legal_move, _stones_refuse, None, _first_legal_move),
     "scoresheet": Game(
-        "scoresheet", {"title": "Azul"}, _sheet_points, _sheet_refuse, ("points_scored", 0, {"points": 3}), _sheet_points,
+        "scoresheet", {"title": "Azul"}, _sheet_points, _sheet_refuse, ("points_scored", 1, {"points": 3}), _sheet_points,
     ),
 }  # fmt: skip
 
@@ -250,7 +250,8 @@ def test_outcome_and_turn_stay_in_view(slug, live_server, table, django_user_mod
     game.refuse(page)
     refused(page, match, 0)
 
-    # a stale page: another phone records first; this phone's move is refused with what changed
+    # a stale page: another phone records first for the same seat (never rebased, issue 23 item 7); this phone's
+    # move is refused with what changed
     page.goto(url)
     game.stale(page, lambda: behind_the_back(match, owner, *(game.first or first_legal(match))))
     conflicted(page, match)
