@@ -149,7 +149,7 @@ def test_form_syntax_errors_are_explained(web, stone_match):
 
 def test_stale_version_shows_conflict_and_the_new_state(web, stone_match, owner):
     match_event_record(match=stone_match, user=owner, type="stones_taken", seat=0, data={"count": 3})  # the other phone
-    r = take_form(web, stone_match, 1, 1, expected_version="0", idempotency_key="p2")
+    r = take_form(web, stone_match, 0, 1, expected_version="0", idempotency_key="p2")  # Ana again: never rebased
     assert r.status_code == 409
     page = r.content.decode()
     assert "Someone else recorded first" in page and "pile" in page and "7" in page
