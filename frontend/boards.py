@@ -13,6 +13,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from rulesets.names import plural
+
 BoardFunction = Callable[..., dict[str, Any]]
 
 # slug → "module:function"; imported lazily so a page only loads the board it draws
@@ -48,7 +50,7 @@ def _flatten(value: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, st
         text = (
             ", ".join(str(v) for v in value)
             if all(not isinstance(v, (dict, list)) for v in value)
-            else f"{len(value)} item(s)"
+            else plural(len(value), "item")
         )
     else:
         text = "—" if value is None else str(value)

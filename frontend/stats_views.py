@@ -21,6 +21,7 @@ from matches.errors import DomainError, InvalidInput
 from matches.interop import bgstats_import
 from matches.models import Player
 from rulesets import all_rulesets
+from rulesets.names import plural
 
 
 def _filter(request: HttpRequest) -> tuple[stats.StatsFilter, list[str]]:
@@ -230,7 +231,7 @@ def _gold_chart(campaigns: dict[str, Any] | None) -> dict[str, Any] | None:
     ]
     return line_chart(
         series, title="Party gold after each adventure", x_label="Adventures concluded", y_label="Party gold (gp)",
-        empty="No adventure concluded yet.", unit=("gp", "gp"), steps=("adventure", "adventure(s)"),
+        empty="No adventure concluded yet.", unit=("gp", "gp"), steps=("adventure", "adventures"),
     )  # fmt: skip
 
 
@@ -251,7 +252,7 @@ def interop_page(request: HttpRequest) -> HttpResponse:
         except InvalidInput as exc:
             messages.error(request, exc.detail)
             return redirect("stats-interop")
-        text = f"Imported {report.imported} play(s); {report.skipped} already here."
+        text = f"Imported {plural(report.imported, 'play')}; {report.skipped} already here."
         if report.errors:
             text += " Not imported: " + "; ".join(report.errors[:5])
         messages.success(request, text)

@@ -28,7 +28,7 @@ from frontend.forms import (
     record_or_rerender,
 )
 from frontend.recording import feedback_for, legal_move_choices, move_forms
-from frontend.selectors import home_activity, last_undoable_version
+from frontend.selectors import home_activity, last_undoable_version, undo_words
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
@@ -136,7 +136,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
     seat_count = int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
     if seat_count not in ruleset.seats:
         seat_count = ruleset.seats[0]
-    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": True}
+    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": False}
     if request.method == "POST":
         options, errors = parse_options(ruleset.options_schema, request.POST)
         if request.POST.get("catalog"):
@@ -237,6 +237,7 @@ def match_detail(
         seen=None if replaying else int_or_none(request.GET.get("seen")), latest=ms.latest_version,
         seat_names=seat_names, viewer=viewer,
     )  # fmt: skip
+    undo_version = last_undoable_version(stream_id=match.stream_id) if can_record and not replaying else None
     context = {
         "match": match,
         "ruleset": ruleset,
@@ -257,7 +258,10 @@ def match_detail(
         "problem": problem,
         "feedback": feedback,
         "idempotency_key": uuid.uuid4().hex,
-        "undo_version": last_undoable_version(stream_id=match.stream_id) if can_record else None,
+        "undo_version": undo_version,
+        "undo_words": undo_words(match=match, version=undo_version, viewer=viewer, seat_names=seat_names)
+        if undo_version
+        else "",
         "versions": list(range(ms.latest_version + 1)),
         "state_json": json.dumps(ms.state, indent=1, sort_keys=True),
     }
@@ -374,7 +378,7 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
 
 
 match_undo = stream_views.undo_view(
-    "match", "match", lambda request, pk, **kw: match_detail(request, pk, **kw), anchor="#board"
+    "match", "match", lambda request, pk, **kw: match_detail(request, pk, **kw), anchor="#board", entry_noun="move"
 )
 
 

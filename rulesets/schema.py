@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.names import plural
+
 KINDS = ("int", "number", "str", "bool", "cell", "choice", "list", "object", "any")
 
 
@@ -173,9 +175,9 @@ def _check_value(f: Field, value: Any, path: str, errors: dict[str, list[str]]) 
             _err(errors, path, "Must be a list.")
             return value
         if len(value) < f.min_items:
-            _err(errors, path, f"Needs at least {f.min_items} item(s).")
+            _err(errors, path, f"Needs at least {plural(f.min_items, 'item')}.")
         if len(value) > f.max_items:
-            _err(errors, path, f"At most {f.max_items} item(s).")
+            _err(errors, path, f"At most {plural(f.max_items, 'item')}.")
             return value
         if f.item is None:
             return value

@@ -17,7 +17,7 @@ from rulesets.get_salty.board import (
     Placement,
     winning_combinations,
 )
-from rulesets.names import seat_ref
+from rulesets.names import plural, seat_ref
 from rulesets.schema import Field, start_field
 
 RULE_SETUP = "Get Salty › Setup"
@@ -668,7 +668,7 @@ class GetSalty(Ruleset):
             out.append(f"{seat_ref(skipped[-1]['seat'])} had no legal move, so their turn was skipped.")
         s0, s1 = state["scores"]["0"], state["scores"]["1"]
         if state["winner"] is None and s0 and s0 == s1:
-            out.append(f"Both players have {s0} winning combination(s): a tie, so play continues.")
+            out.append(f"Both players have {plural(s0, 'winning combination')}: a tie, so play continues.")
         return out
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.names import plural
 from rulesets.saltmarsh.cards import CARD_FIELDS, card_field, treasure_card
 from rulesets.schema import Field
 
@@ -74,7 +75,15 @@ EVENT_TYPES: dict[str, EventType] = {
                 label="Attacking monster",
                 names="monsters",
             ),
-            Field("rolls", "list", item=_ROLL, min_items=1, max_items=2, label="d20 roll(s)"),
+            Field(
+                "rolls",
+                "list",
+                item=_ROLL,
+                min_items=1,
+                max_items=2,
+                label="d20 rolls",
+                help="One roll; two with Advantage or Disadvantage.",
+            ),
             Field(
                 "same_attack",
                 "bool",
@@ -291,7 +300,7 @@ class SaltmarshAdventure(Ruleset):
         notes = []
         if given and len(given) != seat_count:
             notes.append(
-                f"{len(given)} hero(es) were described for {seat_count} seat(s); "
+                f"{plural(len(given), 'hero', 'heroes')} were described for {plural(seat_count, 'seat')}; "
                 "missing seats got a default hero and extra heroes were left out."
             )
         option_surge = options.get("surge_hp")

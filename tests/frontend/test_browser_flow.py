@@ -58,14 +58,12 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
     assert "Last Stone › Turns" in problem.inner_text()
     assert EventRow.objects.count() == 3
 
-    # undo the last entry with a reason and a confirmation
+    # undo the last entry with a reason (optional) and a confirmation
     page.goto(match_url)
-    page.locator("details.undo summary").click()
-    page.get_by_label("Reason").last.fill("miscounted")
-    page.get_by_label("Yes, void entry 3").check()
+    page.locator("#f-undo").get_by_label("Reason (optional)").fill("miscounted")
     page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Undo").click()
-    page.get_by_text("Entry 3 undone").wait_for()
+    page.locator("#f-undo").get_by_role("button", name="Undo it").click()
+    page.get_by_text("Undone: the last move").wait_for()
     assert EventRow.objects.count() == 4
 
     # replay to version 1 with the previous button, and check the permalink

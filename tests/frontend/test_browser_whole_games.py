@@ -97,15 +97,15 @@ def test_last_stone(phone: Any) -> None:
     match = new_match(page, "Last Stone", ["Ana", "Bo"], {"Stones in the pile": "5"})
     shown(page, "Ana to play")
     assert "5 stones left in the pile · Ana takes next" in page.locator("#board").inner_text()  # names, not "turn 0"
-    legal_move(page, "Ana took 2 stone(s)")
+    legal_move(page, "Ana took 2 stones")
     shown(page, "Bo to play")
     form = open_form(page, "stones_taken")
     assert form.get_by_label("Player").input_value() == "1"  # the seat on turn is chosen for the form
     form.get_by_label("How many").fill("1")
     submit(page, form.get_by_role("button", name="Record"))
-    shown(page, "Recorded entry 2: Bo took 1 stone(s)")
+    shown(page, "Recorded entry 2: Bo took 1 stone")
     shown(page, "Ana to play")
-    legal_move(page, "Ana took 2 stone(s)")
+    legal_move(page, "Ana took 2 stones")
     shown(page, "Won by Ana: took the last stone")
     assert "0 stones left in the pile · Ana took the last stone" in page.locator("#board").inner_text()
     page.goto(f"{page.base}/matches/{match.pk}/history/")

@@ -43,7 +43,7 @@ def test_a_refused_move_offers_a_house_rule_that_records_both_entries_in_one_ste
     assert r.status_code == 302
     rows = list(EventRow.objects.order_by("version").values_list("type", "seat", "data"))
     assert rows == [("rule_overridden", None, {"reason": "Bo starts"}), ("stones_taken", 1, {"count": 2})]
-    assert "Recorded entry 2: Bo took 2 stone(s) (house rule: Bo starts)" in bar(
+    assert "Recorded entry 2: Bo took 2 stones (house rule: Bo starts)" in bar(
         web.get(r["Location"]).content.decode()
     )
     # a double tap records once
@@ -67,7 +67,7 @@ def test_a_stale_page_says_what_changed_and_news_lists_the_new_entries(web, ston
                                                           "expected_version": "1"})  # fmt: skip
     assert r.status_code == 409
     said = bar(r.content.decode())
-    assert "someone else recorded first" in said and "Bo took 1 stone(s) (entry 2)" in said
+    assert "someone else recorded first" in said and "Bo took 1 stone (entry 2)" in said
     assert "(entry 1)" not in said
     news = bar(web.get(f"/matches/{stone_match.pk}/?seen=0").content.decode())
     assert "New at the table" in news and "(entry 1)" in news and "(entry 2)" in news

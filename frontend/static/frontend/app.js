@@ -7,14 +7,23 @@
     input.addEventListener("input", function () { if (output) output.textContent = input.value + " / " + input.max; });
     input.addEventListener("change", function () { input.form.submit(); });
   });
-  // confirmations (the forms also carry a required checkbox, so they confirm without JS too)
+  // confirmations (without JS the server asks instead, or the form carries a required checkbox); a confirmed
+  // form says so in its data-confirm-field, so the server does not ask again
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
-    form.addEventListener("submit", function (e) { if (!window.confirm(form.dataset.confirm)) e.preventDefault(); });
+    form.addEventListener("submit", function (e) {
+      if (!window.confirm(form.dataset.confirm)) { e.preventDefault(); return; }
+      var field = form.querySelector("[data-confirm-field]");
+      if (field) field.value = "yes";
+    });
   });
-  // a double tap sends one request (the idempotency key makes a second one harmless anyway)
+  // a double tap sends one request (the idempotency key makes a second one harmless anyway); a submit that
+  // was cancelled (a confirmation answered "no") sends nothing, so its buttons stay usable
   document.querySelectorAll("form[method=post]").forEach(function (form) {
-    form.addEventListener("submit", function () {
-      setTimeout(function () { form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; }); }, 0);
+    form.addEventListener("submit", function (e) {
+      setTimeout(function () {
+        if (e.defaultPrevented) return;
+        form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
+      }, 0);
     });
   });
   // arrow keys step through versions on the match page
@@ -46,12 +55,20 @@
       params.delete("seen");
       history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : "") + location.hash);
     }
-    // typing in a form, or a move half-picked on the board, is never thrown away by a reload
+    // the answer to a POST (a refusal, a conflict) is drawn at the URL it was posted to: show the match page's
+    // address, so a reload or a shared link is the match page, not the form's target
+    if (bar.dataset.page && location.pathname !== bar.dataset.page) {
+      history.replaceState(null, "", bar.dataset.page + location.hash);
+    }
+    // typing in a form, a move half-picked on the board, or a refusal being read (its typed values kept) is
+    // never thrown away by a reload: the bar says what is new, with a link to it
+    busy = bar.dataset.hold === "1";
     document.addEventListener("input", function (e) { if (e.target.closest("form[method=post]")) busy = true; });
     var picking = params.toString() !== "";
     var schedule = function (ms) { clearTimeout(timer); timer = setTimeout(poll, ms); };
     var show = function (version) {
-      var url = location.pathname + "?seen=" + seen + "#board";
+      // the match page, whatever URL this page is on (a refusal is drawn at /record/, which takes only POST)
+      var url = (bar.dataset.page || location.pathname) + "?seen=" + seen + "#board";
       if (!busy && !picking) { location.replace(url); return; }
       outcome.className = "tb-feedback tb-news";
       outcome.innerHTML = "";
