@@ -27,6 +27,7 @@ R_MONSTERS = f"{BOOK} › Tile Features › Monster Symbols"
 R_END = f"{BOOK} › Playing the Campaign"
 
 CONDITIONS = ("advantage", "disadvantage", "stunned", "poisoned")
+CONDITION_WORDS = ("Advantage", "Disadvantage", "Stunned", "Poisoned")  # as the condition cards print them
 OPPOSITE = {"advantage": "disadvantage", "disadvantage": "advantage"}
 
 # phases of the active seat's turn
@@ -39,8 +40,14 @@ NAME = 60
 DEFAULT_MAX_HP = 10
 
 
-def _et(name: str, label: str, *fields: Field, seat: bool = True, description: str = "") -> EventType:
-    return EventType(name=name, label=label, fields=fields, seat_required=seat, description=description)
+def _et(
+    name: str, label: str, *fields: Field, seat: bool = True, description: str = "", hero_if: str = ""
+) -> EventType:
+    """An entry type; ``hero_if``: the entry names a hero (a seat) only in that case, said by the form's label."""
+    return EventType(
+        name=name, label=label, fields=fields, seat_required=seat, description=description,
+        seat_optional=bool(hero_if), seat_label=f"Hero ({hero_if})" if hero_if else "",
+    )  # fmt: skip
 
 
 _MONSTER = Field("monster", "str", max_length=NAME, label="Monster")
@@ -65,14 +72,14 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "attack_rolled",
             "Attack rolled",
-            Field("attacker", "choice", choices=("hero", "monster"), label="Attacker"),
+            Field("attacker", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Who attacks"),
             Field(
                 "monster",
                 "str",
                 required=False,
                 nullable=True,
                 max_length=NAME,
-                label="Attacking monster",
+                label="Monster (when a monster attacks)",
                 names="monsters",
             ),
             Field(
@@ -94,8 +101,9 @@ EVENT_TYPES: dict[str, EventType] = {
                 "is not spent again.",
             ),
             seat=False,
+            hero_if="when a hero attacks",
             description="Two rolls with Advantage (higher counts) or Disadvantage (lower counts), else one; the "
-            "marker is discarded. For a hero attack the seat is the hero.",
+            "marker is discarded.",
         ),
         _et("poison_roll_made", "Poison roll made", _ROLL, description="End of a poisoned hero's phase: 10+ cures."),
         _et("hero_phase_ended", "Hero phase ended", description="Stunned is discarded; exploration follows."),
@@ -109,19 +117,26 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "condition_gained",
             "Condition gained",
-            Field("target", "choice", choices=("hero", "monster"), label="Target"),
-            Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Monster", names="monsters"),
-            Field("condition", "choice", choices=CONDITIONS, label="Condition"),
+            Field("target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"),
+            Field(
+                "monster", "str", required=False, nullable=True, max_length=NAME,
+                label="Monster (when the target is a monster)", names="monsters",
+            ),  # fmt: skip
+            Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
             seat=False,
-            description="For a hero the seat is the hero; for a monster name it.",
+            hero_if="when the target is a hero",
         ),
         _et(
             "condition_lost",
             "Condition removed",
-            Field("target", "choice", choices=("hero", "monster"), label="Target"),
-            Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Monster", names="monsters"),
-            Field("condition", "choice", choices=CONDITIONS, label="Condition"),
+            Field("target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"),
+            Field(
+                "monster", "str", required=False, nullable=True, max_length=NAME,
+                label="Monster (when the target is a monster)", names="monsters",
+            ),  # fmt: skip
+            Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
             seat=False,
+            hero_if="when the target is a hero",
             description="An effect (a card, a power) discards a marker.",
         ),
         _et("monster_placed", "Monster placed", _MONSTER, seat=False, description="A monster figure enters play."),
