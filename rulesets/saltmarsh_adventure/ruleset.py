@@ -72,7 +72,13 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "attack_rolled",
             "Attack rolled",
-            Field("attacker", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Who attacks"),
+            Field(
+                "attacker",
+                "choice",
+                choices=("hero", "monster"),
+                choice_labels=("A hero", "A monster"),
+                label="Who attacks",
+            ),
             Field(
                 "monster",
                 "str",
@@ -117,11 +123,18 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "condition_gained",
             "Condition gained",
-            Field("target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"),
             Field(
-                "monster", "str", required=False, nullable=True, max_length=NAME,
-                label="Monster (when the target is a monster)", names="monsters",
-            ),  # fmt: skip
+                "target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"
+            ),
+            Field(
+                "monster",
+                "str",
+                required=False,
+                nullable=True,
+                max_length=NAME,
+                label="Monster (when the target is a monster)",
+                names="monsters",
+            ),
             Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
             seat=False,
             hero_if="when the target is a hero",
@@ -129,11 +142,18 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "condition_lost",
             "Condition removed",
-            Field("target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"),
             Field(
-                "monster", "str", required=False, nullable=True, max_length=NAME,
-                label="Monster (when the target is a monster)", names="monsters",
-            ),  # fmt: skip
+                "target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"
+            ),
+            Field(
+                "monster",
+                "str",
+                required=False,
+                nullable=True,
+                max_length=NAME,
+                label="Monster (when the target is a monster)",
+                names="monsters",
+            ),
             Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
             seat=False,
             hero_if="when the target is a hero",

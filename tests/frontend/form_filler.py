@@ -75,7 +75,7 @@ class _Parser(HTMLParser):
             self.forms.append(self._form)
             return
         form = self._form
-        if form is None or "name" not in a and tag not in ("option",):
+        if form is None or ("name" not in a and tag not in ("option",)):
             return
         if tag == "input":
             kind = a.get("type", "text")

@@ -53,7 +53,7 @@ def stones(django_user_model):
 
 
 def test_the_watching_phone_keeps_updating_live_after_a_refusal(live_server, phones, stones):
-    match, keeper, tomas = stones
+    match, _keeper, tomas = stones
     url = f"{live_server.url}/matches/{match.pk}/"
     first, other = phones("keeper"), phones("tomas")
     first.goto(url)

@@ -109,7 +109,7 @@ SCENARIOS: dict[str, Scenario] = {
             "legal:strategy_card_played",
             "legal:attack_card_played",
             "legal:disengaged",
-        ],  # fmt: skip
+        ],
         not_reached={
             "hand_card_discarded": "offered from the second draw on (a hand holds cards); this scenario stops before",
             "additional_turn_passed": "offered in an additional turn, which this scenario does not reach",
@@ -129,7 +129,7 @@ SCENARIOS: dict[str, Scenario] = {
             "legal:hand_refilled",
             PLACE,
             ev("turn_ended", 1),
-        ],  # fmt: skip
+        ],
         not_reached={
             "card_moved": "needs a card that can run, which the default deck's first hands lack",
             "confrontation_target_chosen": "needs a confrontation with a choice of targets, not reached here",

@@ -43,9 +43,7 @@ def test_a_refused_move_offers_a_house_rule_that_records_both_entries_in_one_ste
     assert r.status_code == 302
     rows = list(EventRow.objects.order_by("version").values_list("type", "seat", "data"))
     assert rows == [("rule_overridden", None, {"reason": "Bo starts"}), ("stones_taken", 1, {"count": 2})]
-    assert "Recorded entry 2: Bo took 2 stones (house rule: Bo starts)" in bar(
-        web.get(r["Location"]).content.decode()
-    )
+    assert "Recorded entry 2: Bo took 2 stones (house rule: Bo starts)" in bar(web.get(r["Location"]).content.decode())
     # a double tap records once
     web.post(f"/matches/{stone_match.pk}/record/", {**again, "house_rule_reason": "Bo starts", "idempotency_key": "h"})
     assert EventRow.objects.count() == 2
