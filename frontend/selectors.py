@@ -50,6 +50,14 @@ def last_undoable_version(*, stream_id: int) -> int | None:
     return None
 
 
+def moves_recorded(*, stream_id: int, upto: int) -> bool:
+    """Whether any game entry (not a table-level one: a result, a void, an override, the draw of who starts)
+    was recorded up to version ``upto``."""
+    from rulesets.replay import TABLE_LEVEL_TYPES
+
+    return EventRow.objects.filter(stream_id=stream_id, version__lte=upto).exclude(type__in=TABLE_LEVEL_TYPES).exists()
+
+
 def undo_words(*, match: Match, version: int, viewer: Any, seat_names: list[str]) -> str:
     """What the entry an undo would void says, as ``viewer`` may read it ("Ana took 2 stones."), for the
     undo button's confirmation; "" when it cannot be read."""
