@@ -334,7 +334,7 @@ def _scalar_list_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[st
     for i in range(f.max_items):
         label = f.item_labels[i] if i < len(f.item_labels) else f"{base} {i + 1}"
         item = _input(f.item, f"{name}.{i}", replace(ctx, values=shown, blank=True), label)
-        item.required = i < f.min_items and ctx.marks
+        item.required = i < f.min_items and ctx.marks and f.required  # an optional list: all empty is its default
         children.append(item)
     return Input(widget="group", children=children, **common)
 
@@ -496,6 +496,11 @@ def parse_inputs(
             data[f.name] = parse_value(f, raw)
         except ValueError as exc:
             errors[name] = [str(exc)]
+            continue
+        if f.kind == "choice" and data[f.name] not in f.choices:  # only what the form offers, in its words
+            words = f.choice_labels or tuple(str(c) for c in f.choices)
+            errors[name] = [f"Choose one of: {', '.join(words)}."]
+            del data[f.name]
     return data, errors
 
 

@@ -35,7 +35,7 @@ from matches.errors import DomainError, InvalidInput, NotFound
 from matches.visibility import RECORDER, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
-from rulesets.schema import RANDOM
+from rulesets.schema import RANDOM, for_seat_count, seat_word
 
 # -- accounts -------------------------------------------------------------------------------------------
 
@@ -136,9 +136,11 @@ def match_new(request: HttpRequest) -> HttpResponse:
     seat_count = int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
     if seat_count not in ruleset.seats:
         seat_count = ruleset.seats[0]
+    schema = for_seat_count(ruleset.options_schema, seat_count)  # only what this many players need
     context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": False}
+    context["seat_counts"] = list(ruleset.seats) if len(ruleset.seats) > 1 else []
     if request.method == "POST":
-        options, errors = parse_options(ruleset.options_schema, request.POST)
+        options, errors = parse_options(schema, request.POST)
         if request.POST.get("catalog"):
             options.update(catalog_options(catalog_get(request.user, request.POST["catalog"])))
         seats = [{"name": request.POST.get(f"seat_{i}", "")} for i in range(seat_count)]
@@ -155,26 +157,30 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"Match created.{_drawn_words(match)} Record the first move below.")
                 return redirect("match", match_id=match.pk)
         context["errors"] = errors
-        extra = {f"seats.{i}": f"Seat {i}" for i in range(seat_count)} | {"seats": "Seats", "title": "Title"}
+        extra = {f"seats.{i}": seat_word(i) for i in range(seat_count)} | {"seats": "Players", "title": "Title"}
         context["error_list"] = [
-            error_sentence(
-                {k if k.startswith(("seats", "title")) else f"options.{k}": v}, ruleset.options_schema, extra
-            )
+            error_sentence({k if k.startswith(("seats", "title")) else f"options.{k}": v}, schema, extra)
             for k, v in errors.items()
         ]
         context["title"] = request.POST.get("title", "")
         context["catalog_value"] = request.POST.get("catalog", "")
         context["is_public"] = request.POST.get("is_public") == "on"
-    context["option_fields"] = option_inputs(
-        ruleset.options_schema, form="opt", post=request.POST if request.method == "POST" else None,
+    option_fields = option_inputs(
+        schema, form="opt", post=request.POST if request.method == "POST" else None,
         errors=context["errors"], exclude=CATALOG_KEYS.get(slug, {}),
     )  # fmt: skip
+    # who starts, and what has no default, first; the rest (the printed game's defaults) folded away
+    main = {ruleset.start_option} | {f.name for f in schema if f.required}
+    context["option_fields"] = [i for i in option_fields if i.name.removeprefix("option.") in main]
+    context["more_options"] = [i for i in option_fields if i.name.removeprefix("option.") not in main]
+    context["more_open"] = any(i.error for i in context["more_options"])
     context["catalog_keys"] = [
         f.label or f.name for f in ruleset.options_schema if f.name in CATALOG_KEYS.get(slug, {})
     ]
     context["seat_inputs"] = [
         {
             "index": i,
+            "label": seat_word(i),
             "value": (context.get("seat_values") or [""] * seat_count)[i],
             "error": " ".join(context["errors"].get(f"seats[{i}].name", [])),
         }

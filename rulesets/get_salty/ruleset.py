@@ -200,7 +200,7 @@ class GetSalty(Ruleset):
             "first_seat",
             2,
             label="Who starts",
-            help="Seat 0 or 1, or random: Chronicle draws the starting player and records the draw.",
+            help="Player 1 or 2, or random: Chronicle draws the starting player and records the draw.",
         ),
         _names_field("shape_names", SHAPES, "Display names for the shapes"),
         _names_field("color_names", COLORS, "Display names for the colors"),

@@ -263,7 +263,8 @@ class SaltmarshAdventure(Ruleset):
             required=False,
             default=[],
             max_items=5,
-            label="Heroes, one per seat",
+            label="Heroes, one per player",
+            per_seat=True,
             item=Field(
                 "hero",
                 "object",

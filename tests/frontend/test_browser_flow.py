@@ -30,8 +30,8 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
 
     page.get_by_role("link", name="New match", exact=True).click()
     page.locator(".card", has_text="Last Stone").get_by_role("button").click()
-    page.get_by_label("Seat 0").fill("Ana")
-    page.get_by_label("Seat 1").fill("Bo")
+    page.get_by_label("Player 1").fill("Ana")
+    page.get_by_label("Player 2").fill("Bo")
     page.get_by_label("Stones in the pile").fill("9")
     page.get_by_role("button", name="Create match").click()
     page.get_by_text("Match created").wait_for()
