@@ -269,7 +269,8 @@ def match_detail(
         if undo_version
         else "",
         "versions": list(range(ms.latest_version + 1)),
-        "state_json": json.dumps(ms.state, indent=1, sort_keys=True),
+        # the state as JSON is for developers: drawn only when asked for (``?data=1``), never shown to players
+        "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if request.GET.get("data") == "1" else "",
     }
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")
@@ -349,13 +350,13 @@ def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data:
     """The bar's sentence after a successful submit: the entry's number and what it says (as the history
     says it to the recorder who just typed it)."""
     if type_ == RULE_OVERRIDDEN:
-        return f"Recorded entry {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
+        return f"Recorded move {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
     ruleset = get_ruleset(match.game)
     before = None
     if ruleset.describe_uses_state:
         before = selectors.match_state(match=match, at=result.version - 1, viewer=RECORDER).state
     text = describe_entry(ruleset, Event(type_, seat, data), selectors.match_seat_names(match), before=before)
-    return f"Recorded entry {result.version}: {text}"
+    return f"Recorded move {result.version}: {text}"
 
 
 def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, Any], data: Any) -> HttpResponse:

@@ -43,7 +43,7 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
         form = page.locator("form[data-event-type=stones_taken]")
         form.get_by_label("How many").fill(count)
         form.get_by_role("button", name="Record").click()
-        page.get_by_text(re.compile(r"Recorded entry \d")).wait_for()
+        page.get_by_text(re.compile(r"Recorded move \d")).wait_for()
     assert EventRow.objects.count() == 3
     assert "3 stones left in the pile" in page.locator("#board").inner_text()  # 9-3-2-1 = 3
 
@@ -68,8 +68,8 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
 
     # replay to version 1 with the previous button, and check the permalink
     for _ in range(3):
-        page.get_by_role("link", name="Previous version").click()
-    page.get_by_text("Replaying version 1 of 4").wait_for()
+        page.get_by_role("link", name="Previous move").click()
+    page.get_by_text("Replaying move 1 of 4").wait_for()
     assert page.url.split("#")[0].endswith("?at=1")
     assert "6 stones left in the pile" in page.locator("#board").inner_text()  # 9 - 3
 

@@ -79,7 +79,7 @@ def legal_move(page: Any, words: str) -> None:
     """Record a move from the list of legal moves, by its words."""
     page.locator("select[name=move]").select_option(label=words)
     submit(page, page.get_by_role("button", name="Record this move"))
-    shown(page, f"Recorded entry {Match.objects.get(pk=match_id(page)).stream.version}: {words}")
+    shown(page, f"Recorded move {Match.objects.get(pk=match_id(page)).stream.version}: {words}")
 
 
 def match_id(page: Any) -> int:
@@ -103,7 +103,7 @@ def test_last_stone(phone: Any) -> None:
     assert form.get_by_label("Player").input_value() == "1"  # the seat on turn is chosen for the form
     form.get_by_label("How many").fill("1")
     submit(page, form.get_by_role("button", name="Record"))
-    shown(page, "Recorded entry 2: Bo took 1 stone")
+    shown(page, "Recorded move 2: Bo took 1 stone")
     shown(page, "Ana to play")
     legal_move(page, "Ana took 2 stones")
     shown(page, "Won by Ana: took the last stone")
@@ -112,7 +112,7 @@ def test_last_stone(phone: Any) -> None:
     text = page.locator("main").inner_text()
     assert text.index("Ana took 2") < text.index("Bo took 1") < text.rindex("Ana took 2")
     page.goto(f"{page.base}/matches/{match.pk}/?at=2")
-    shown(page, "Replaying version 2 of 3")
+    shown(page, "Replaying move 2 of 3")
 
 
 def test_get_salty(phone: Any) -> None:
@@ -133,13 +133,13 @@ def test_get_salty(phone: Any) -> None:
         with page.expect_navigation():
             page.get_by_role("link", name=f"Pick {cracker} (unsalted) in the reserve").click()
         submit(page, page.get_by_role("button", name=f"Place {cracker} at {cell} (then flip it)"))
-        shown(page, "Recorded entry")
+        shown(page, "Recorded move")
     shown(page, "Won by Ana: three red crackers in a row")
     page.goto(f"{page.base}/matches/{match.pk}/history/")
     text = page.locator("main").inner_text()
     assert "Ana chose color" in text and "Ana won" not in text
     page.goto(f"{page.base}/matches/{match.pk}/?at=3")
-    shown(page, "Replaying version 3 of 6")
+    shown(page, "Replaying move 3 of 6")
     assert page.locator("#board [data-cell]").count() >= 3
 
 
@@ -168,7 +168,7 @@ def test_score_sheet_and_a_game_logged_afterwards(phone: Any) -> None:
     shown(page, "Won by Ana: highest score (21)")
     assert sheet(page)[0] == ["Ana winner", "12", "9", "21"]
     page.goto(f"{page.base}/matches/{match.pk}/?at=2")
-    shown(page, "Replaying version 2 of 5")
+    shown(page, "Replaying move 2 of 5")
     assert [r[-1] for r in sheet(page)] == ["12", "20", "0"]
 
     submit(page, page.get_by_role("link", name="New match"))
@@ -210,7 +210,7 @@ def test_the_first_spine(phone: Any) -> None:
     assert len(origins) == 4 and len(set(origins)) == 4  # the recorder can tell the secret origins apart
     for button in ("Ana: Hunter", "Ana: Healer (secret)", "Bo: Conjurer", "Bo: Priest (secret)"):
         submit(page, page.locator("#board").get_by_role("button", name=button))
-        shown(page, "Recorded entry")
+        shown(page, "Recorded move")
     shown(page, "Ana to play — Ana: discard")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
     shown(page, "Ana to play — Ana: place cards")
@@ -219,7 +219,7 @@ def test_the_first_spine(phone: Any) -> None:
     assert "Chose a destiny" not in now and "Discarded and drew (start of turn)" not in now and "Placed a card" in now
     page.locator(".fs-card-link", has_text="Squire").first.click()
     submit(page, page.get_by_role("button", name="Place Squire on [5, 3]"))
-    shown(page, "Recorded entry 6: Ana played Squire on [5, 3]")
+    shown(page, "Recorded move 6: Ana played Squire on [5, 3]")
     submit(page, page.locator(".fs-preview").get_by_role("button", name="End the turn"))
     shown(page, "Bo to play")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
@@ -242,7 +242,7 @@ def test_the_first_spine(phone: Any) -> None:
     text = page.locator("main").inner_text()
     assert "Ana chose an origin (kept secret)" in text and "Fireball" in text
     page.goto(f"{page.base}/matches/{match.pk}/?at=6")
-    shown(page, "Replaying version 6 of")
+    shown(page, "Replaying move 6 of")
     assert page.locator('.fs-piece[data-cell="5,3"]').count() == 1
 
 
@@ -272,7 +272,7 @@ def test_salt_and_bones(phone: Any) -> None:
     with page.expect_navigation():
         board.get_by_role("link", name="Slash: Attack half on [2, 2]").click()
     submit(page, board.get_by_role("button", name="Play Slash: attack on [2, 2], opportunity on [2, 3]"))
-    shown(page, "Recorded entry 6: Ana played Slash")
+    shown(page, "Recorded move 6: Ana played Slash")
     shown(page, "Ana may chain another Attack card, or Bo starts a turn")
     assert "0 / 3 Health" in page.locator("#board").inner_text()
     form = open_form(page, "attack_card_played")
@@ -284,7 +284,7 @@ def test_salt_and_bones(phone: Any) -> None:
         page.locator(f'#board g.sb-tile[data-cell="{cell}"]').click()
         assert ",".join(field.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")) == cell
     submit(page, form.get_by_role("button", name="Record"))
-    shown(page, "Recorded entry 7: Bo played Thrust")
+    shown(page, "Recorded move 7: Bo played Thrust")
     shown(page, "Ana to play")
     submit(page, board.get_by_role("button", name="Ana: disengage"))
     shown(page, "Won by Ana")
@@ -292,7 +292,7 @@ def test_salt_and_bones(phone: Any) -> None:
     text = page.locator("main").inner_text()
     assert "Ana played Slash" in text and "Bo played Thrust" in text and "Seat" not in text
     page.goto(f"{page.base}/matches/{match.pk}/?at=6")
-    shown(page, "Replaying version 6 of 8")
+    shown(page, "Replaying move 6 of 8")
     assert "0 / 3 Health" in page.locator("#board").inner_text()
 
 
@@ -365,8 +365,8 @@ def test_saltmarsh_campaign_town_adventure_and_back(phone: Any) -> None:
             else:
                 field.fill(value)
         submit(page, form.get_by_role("button", name="Record"))
-        shown(page, "Recorded entry")
-    shown(page, "The campaign was updated in the same step (entry 6)")
+        shown(page, "Recorded move")
+    shown(page, "The campaign was updated in the same step (move 6)")
     shown(page, "Won by Ana and Bo: The party completed The Sinister Secret")
     submit(page, page.locator("main").get_by_role("link", name="Saltmarsh Tuesdays", exact=True).first)
     assert page.url.split("#")[0] == sheet_url

@@ -4,7 +4,9 @@
   // the replay slider shows the chosen version as soon as it is released
   document.querySelectorAll("input[data-autosubmit]").forEach(function (input) {
     var output = input.form.querySelector("output");
-    input.addEventListener("input", function () { if (output) output.textContent = input.value + " / " + input.max; });
+    input.addEventListener("input", function () {
+      if (output) output.textContent = (output.dataset.noun || "move") + " " + input.value + " of " + input.max;
+    });
     input.addEventListener("change", function () { input.form.submit(); });
   });
   // confirmations (without JS the server asks instead, or the form carries a required checkbox); a confirmed
@@ -74,7 +76,7 @@
       outcome.innerHTML = "";
       var p = document.createElement("p"), a = document.createElement("a");
       p.className = "tb-text";
-      p.textContent = "New at the table: entry " + version + " was recorded. ";
+      p.textContent = "New at the table: move " + version + " was recorded. ";
       a.href = url;
       a.textContent = "Show it";
       p.appendChild(a);
