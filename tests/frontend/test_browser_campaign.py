@@ -109,7 +109,7 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
     trade.get_by_label("To hero").select_option("Bo")
     trade.get_by_label("Gold pieces").fill("100")
     page.get_by_role("button", name="Record all actions").click()
-    page.get_by_text(re.compile(r"Recorded 2 town action\(s\)")).wait_for()
+    page.get_by_text(re.compile(r"Recorded 2 town actions")).wait_for()
     assert EventRow.objects.count() == before + 2
 
     # the sheet shows the gold

@@ -32,6 +32,7 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
     page.locator(".card", has_text="Last Stone").get_by_role("button").click()
     page.get_by_label("Player 1").fill("Ana")
     page.get_by_label("Player 2").fill("Bo")
+    page.get_by_text("More options").click()  # the printed game's defaults are folded away
     page.get_by_label("Stones in the pile").fill("9")
     page.get_by_role("button", name="Create match").click()
     page.get_by_text("Match created").wait_for()

@@ -56,7 +56,10 @@ def new_match(page: Any, game: str, names: list[str], options: dict[str, str] | 
         card.get_by_label("Players").select_option(str(len(names)))
     submit(page, card.get_by_role("button", name=re.compile("^Choose")))
     for i, name in enumerate(names):
-        page.get_by_label(f"Seat {i}", exact=True).fill(name)
+        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    more = page.locator("details.more-options")  # the printed game's defaults are folded away
+    if options and more.count() and more.get_attribute("open") is None:
+        more.locator("summary").click()
     for label, value in (options or {}).items():
         page.get_by_label(label, exact=True).fill(value)
     submit(page, page.get_by_role("button", name="Create match"))
@@ -366,7 +369,7 @@ def test_saltmarsh_campaign_town_adventure_and_back(phone: Any) -> None:
                 field.fill(value)
         submit(page, form.get_by_role("button", name="Record"))
         shown(page, "Recorded move")
-    shown(page, "The campaign was updated in the same step (move 6)")
+    shown(page, "The campaign was updated in the same step (entry 6)")
     shown(page, "Won by Ana and Bo: The party completed The Sinister Secret")
     submit(page, page.locator("main").get_by_role("link", name="Saltmarsh Tuesdays", exact=True).first)
     assert page.url.split("#")[0] == sheet_url
