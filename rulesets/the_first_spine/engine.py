@@ -143,6 +143,12 @@ def _cell(value: Any) -> B.Cell:
     return (value[0], value[1])
 
 
+def _reading(piece: dict[str, Any]) -> tuple[int, int]:
+    """A piece's place in reading order (row, then column): how a turn end orders what happens at once,
+    so the result depends on the board, never on the order the cards were placed in."""
+    return (piece["at"][0], piece["at"][1])
+
+
 def occupancy(state: State) -> dict[B.Cell, dict[str, Any]]:
     """Every card and wizard on the board by cell."""
     return {_cell(c["at"]): c for c in state["cards"]}
@@ -401,7 +407,7 @@ def plan(state: State) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     chosen = {_cell(t["from"]): _cell(t["target"]) for t in state["turn"]["targets"]}
     pairs: list[dict[str, Any]] = []
     missing: list[dict[str, Any]] = []
-    for card in sorted(state["cards"], key=lambda c: c["id"]):
+    for card in sorted(state["cards"], key=_reading):
         if card["controller"] != seat or card["kind"] == "wizard":
             continue
         at = _cell(card["at"])
@@ -448,10 +454,14 @@ def pair_words(state: State, pair: dict[str, Any]) -> str:
 def resolve_turn_end(state: State) -> None:
     """Resolve the confrontation phase, then pass the turn clockwise (unless the game is over).
 
-    Every confrontation is computed from the board as it stands, then all losses apply together. Then, in
-    the rulebook's priority order: Death (a Death card that lost life is destroyed and so is every creature
-    or artifact that hurt it), Treason (a destroyed Treason card returns under its destroyer's control),
-    Burden earth (the cell of a destroyed card stays blocked until its controller's next turn).
+    The turn end is computed from one board state. Every confrontation is computed from the board as it
+    stands, then all losses apply together. Then, in the rulebook's priority order: Death (a Death card
+    that lost life is destroyed and so is every creature or artifact that hurt it), Treason (a destroyed
+    Treason card returns under the control of the player who controlled its destroyer when the turn
+    ended), Burden earth (the cell of a destroyed card stays blocked until its controller's next turn).
+    Who destroyed whom, and under whose control each destroyer stood, is fixed before any card changes
+    sides, so two cards that destroy each other are both judged on the board as it was (two Treason
+    cards swap sides). Simultaneous things happen in reading order of the cells, never in placement order.
     """
     pairs, _ = plan(state)
     by_id = {c["id"]: c for c in state["cards"]}
@@ -468,26 +478,32 @@ def resolve_turn_end(state: State) -> None:
                 sources.setdefault(hurt, []).append((by, amount))
     for pid, amount in loss.items():
         by_id[pid]["hp"] -= amount
+
+    def reading(pid: int) -> tuple[int, int]:
+        return _reading(by_id[pid])
+
     destroyed: dict[int, int] = {}  # card id → the id of the card that destroyed it
-    for pid in sorted(loss):
+    for pid in sorted(loss, key=reading):
         piece = by_id[pid]
         if piece["kind"] == "wizard":
             continue
         if piece["hp"] <= 0 or "death" in piece["capacities"]:
-            # the destroyer: the card that dealt it the most (the first of them on a tie)
-            destroyed[pid] = max(sources[pid], key=lambda s: s[1])[0]
+            # the destroyer: the card that dealt it the most (on a tie, the first in reading order)
+            destroyed[pid] = min(sources[pid], key=lambda s: (-s[1], reading(s[0])))[0]
             if piece["hp"] > 0:
                 add_log(state, "capacity", f"Death: {piece['name']} lost life, so it is destroyed.")
-    for pid in sorted(destroyed):  # Death also destroys the creature or artifact that destroyed it
+    for pid in sorted(destroyed, key=reading):  # Death also destroys the creature or artifact that destroyed it
         if "death" not in by_id[pid]["capacities"]:
             continue
-        for src, _ in sources[pid]:
+        for src in sorted({s for s, _ in sources[pid]}, key=reading):
             other = by_id[src]
             if other["kind"] in ("creature", "artifact") and src not in destroyed:
                 destroyed[src] = pid
                 add_log(state, "capacity", f"Death: {by_id[pid]['name']} takes {other['name']} with it.")
-    for pid in sorted(destroyed):
-        _destroy(state, by_id[pid], by_seat=by_id[destroyed[pid]]["controller"], by_card=True)
+    # one board state: each destroyer's controller is read now, before any Treason return changes sides
+    by_seat = {pid: by_id[killer]["controller"] for pid, killer in destroyed.items()}
+    for pid in sorted(destroyed, key=reading):
+        _destroy(state, by_id[pid], by_seat=by_seat[pid], by_card=True)
     seat = state["turn"]["seat"]
     _settle(state)
     if state["result"] is None and state["turn"]["seat"] == seat and state["turn"]["phase"] == "actions":
