@@ -13,7 +13,13 @@ from typing import Any
 from rulesets.base import State
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine.cards import AURA_BONUS, GROWTH_TURNS, SIDES, WIZARD, default_cards
-from rulesets.the_first_spine.fields import DEFAULT_BOARD, DEFAULT_DECK_SIZE, DEFAULT_HAND_SIZE, DEFAULT_WIZARD_HP
+from rulesets.the_first_spine.fields import (
+    DEFAULT_BOARD,
+    DEFAULT_DECK_SIZE,
+    DEFAULT_HAND_SIZE,
+    DEFAULT_WIZARD_HP,
+    ORIGIN_CARDS,
+)
 
 LOG_CAP = 200  # the state keeps the latest confrontation/capacity lines; the event log keeps everything
 ZERO = {s: 0 for s in SIDES}
@@ -76,6 +82,7 @@ def new_state(options: dict[str, Any], seat_count: int) -> State:
                 "origin_chosen": False,
                 "origin": None,
                 "origin_revealed": False,
+                "origin_played": 0,
             }
         )
         pieces.append(
@@ -312,6 +319,7 @@ def place_apply(state: State, seat: int, name: str, at: B.Cell) -> None:
     p["hand"] -= 1
     if p["origin"] is not None and card["origin"] == p["origin"]:
         p["origin_revealed"] = True
+        p["origin_played"] = p.get("origin_played", 0) + 1
     if card["kind"] == "spell":
         p["discard"] = [*p["discard"], card["name"]]
         return
@@ -556,17 +564,25 @@ def _settle(state: State) -> None:
         add_log(state, "out", f"{seat_word(p['seat'])}'s wizard has no life left: {seat_word(p['seat'])} is out.")
     living = living_seats(state)
     if len(living) <= 1:
-        state["result"] = {
-            "winners": living,
-            "draw": not living,
-            "reason": f"{seat_word(living[0])}'s wizard is the last one standing."
-            if living
-            else "No wizard is left standing.",
-        }
+        if living:
+            wizard = wizard_of(state, living[0])
+            left = wizard["hp"] if wizard is not None else 0
+            reason = f"the last wizard standing ({left} life left)"
+        else:
+            reason = "no wizard is left standing"
+        state["result"] = {"winners": living, "draw": not living, "reason": reason}
         state["turn"] = {**state["turn"], "phase": "over", "targets": []}
     elif state["turn"]["phase"] != "setup" and state["players"][state["turn"]["seat"]]["out"]:
         pass_turn(state)
     derive(state)
+
+
+def result_line(result: dict[str, Any]) -> str:
+    """The end of the game in one sentence naming the winner: "Seat 0 wins with the last wizard standing
+    (7 life left)." (the outcome's ``reason`` is the part after "with", so pages may name the winner first)."""
+    if result["draw"] or not result["winners"]:
+        return f"The game is a draw: {result['reason']}."
+    return f"{seat_word(result['winners'][0])} wins with {result['reason']}."
 
 
 def pass_turn(state: State) -> None:
@@ -592,9 +608,17 @@ def clone(state: State) -> State:
     return copy.deepcopy(state)
 
 
+def origin_cards_left(state: State, seat: int) -> int:
+    """How many of the 6 cards of its origin ``seat`` has not played yet ("complete your deck with 6
+    additional cards")."""
+    return max(0, ORIGIN_CARDS - state["players"][seat].get("origin_played", 0))
+
+
 def deck_cards(state: State, seat: int) -> list[dict[str, Any]]:
-    """The catalog cards ``seat``'s deck may hold: destiny cards (no origin) and those of its origin."""
+    """The catalog cards ``seat`` may still play: destiny cards (no origin) and those of its origin, while
+    it has played fewer than the 6 origin cards its deck holds."""
     if not 0 <= seat < len(state["players"]):
         return []
     origin = state["players"][seat]["origin"]
-    return [c for c in state["catalog"].values() if c["origin"] is None or c["origin"] == origin]
+    spent = origin_cards_left(state, seat) == 0
+    return [c for c in state["catalog"].values() if c["origin"] is None or (c["origin"] == origin and not spent)]
