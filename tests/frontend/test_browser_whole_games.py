@@ -273,7 +273,10 @@ def test_salt_and_bones(phone: Any) -> None:
         board.get_by_role("link", name="Slash: Attack half on [2, 2]").click()
     submit(page, board.get_by_role("button", name="Play Slash: attack on [2, 2], opportunity on [2, 3]"))
     shown(page, "Recorded entry 6: Ana played Slash")
-    shown(page, "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn")
+    shown(
+        page,
+        "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn",
+    )
     assert "0 / 3 Health" in page.locator("#board").inner_text()
     form = open_form(page, "attack_card_played")
     form.get_by_label("Player").select_option(label="Bo")

@@ -83,7 +83,9 @@ def test_salt_and_bones_combat_log_prompt_and_refusals_name_the_players(api):
     body = api.get(f"/api/matches/{mid}/state/").json()
     assert "Bo takes 3 damage: Health 20 → 17." in body["state"]["log"]
     assert "Ana played Slash (attack [2, 2], opportunity [2, 3])." in body["state"]["log"]
-    assert body["turn"]["line"].startswith("Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn")
+    assert body["turn"]["line"].startswith(
+        "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn"
+    )
     no_seat_numbers(json.dumps(body))
     # a refusal naming the player whose turn it is
     refused = post(api, mid, "disengaged", 0)
