@@ -196,7 +196,7 @@ def test_score_sheet_and_a_game_logged_afterwards(phone: Any) -> None:
     page.get_by_label("Player 2", exact=True).fill("Bo")
     page.get_by_label("Player 2 won").check()
     submit(page, page.get_by_role("button", name="Record the result"))
-    shown(page, "Won by Bo")
+    shown(page, "Won by Bo: the last wizard standing")
     assert sheet(page) == [["Ana", ""], ["Bo winner", ""]]
 
 
@@ -211,9 +211,9 @@ def test_the_first_spine(phone: Any) -> None:
     for button in ("Ana: Hunter", "Ana: Healer (secret)", "Bo: Conjurer", "Bo: Priest (secret)"):
         submit(page, page.locator("#board").get_by_role("button", name=button))
         shown(page, "Recorded entry")
-    shown(page, "Ana to play — Ana: discard")
+    shown(page, "Ana to play — discard")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
-    shown(page, "Ana to play — Ana: place cards")
+    shown(page, "Ana to play — place cards")
     # in the actions phase the setup and start-of-turn entries are not among the forms that apply now
     now = page.locator("#record > details.move-form:not(.other-entries) > summary").all_inner_texts()
     assert "Chose a destiny" not in now and "Discarded and drew (start of turn)" not in now and "Placed a card" in now
@@ -237,7 +237,7 @@ def test_the_first_spine(phone: Any) -> None:
     page.get_by_label("Amount (+ heals, − hurts)").fill("-3")
     page.get_by_label("Why", exact=True).fill("Fireball")
     submit(page, page.get_by_role("button", name="Record the change"))
-    shown(page, "Won by Bo")
+    shown(page, "Won by Bo: the last wizard standing")
     page.goto(f"{page.base}/matches/{match.pk}/history/")
     text = page.locator("main").inner_text()
     assert "Ana chose an origin (kept secret)" in text and "Fireball" in text
