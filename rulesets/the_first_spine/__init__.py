@@ -23,7 +23,7 @@ class TheFirstSpine(Ruleset):
     slug = "the-first-spine"
     name = "The First Spine"
     seats = (2, 3, 4)
-    version = 2  # 2: a turn end reads who destroyed whom from one board state (Treason swaps); origin-card limit; before-turn effects
+    version = 2  # 2: Treason from one board state, the origin-card limit, before-turn effects (docs/rules)
     rulebook = "the-first-spine.txt"
     start_option = "first_seat"
     start_rule = (
