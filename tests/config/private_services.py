@@ -45,6 +45,7 @@ class PrivateRedis:
                     return
             except redis.ConnectionError:
                 if time.monotonic() > deadline or self.proc.poll() is not None:
+                    self.kill()
                     raise RuntimeError(f"redis-server did not start on port {self.port}") from None
                 time.sleep(0.05)
             finally:

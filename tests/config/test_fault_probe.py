@@ -288,16 +288,16 @@ def _converged(dsn: str) -> bool:
 
 def test_every_acknowledged_append_survives_redis_worker_and_postgresql_failures(database, tmp_path):
     redis_server = PrivateRedis(tmp_path)
-    redis_server.start()
-    env = service_env(database.url, redis_server.url, VIRTUAL_ENV=venv(), CHRONICLE_LOG_FORMAT="text")
-    setup = subprocess.run(
-        [sys.executable, "-c", _SETUP.replace("range(N)", f"range({CLIENTS_ALONE + 1})")],
-        env=env, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert setup.returncode == 0, setup.stderr[-3000:]
-    made = json.loads(setup.stdout.strip().splitlines()[-1])
     services: list[Service] = []
     try:
+        redis_server.start()
+        env = service_env(database.url, redis_server.url, VIRTUAL_ENV=venv(), CHRONICLE_LOG_FORMAT="text")
+        setup = subprocess.run(
+            [sys.executable, "-c", _SETUP.replace("range(N)", f"range({CLIENTS_ALONE + 1})")],
+            env=env, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert setup.returncode == 0, setup.stderr[-3000:]
+        made = json.loads(setup.stdout.strip().splitlines()[-1])
         web, port = start_web(env, Stack("granian", 1, 4), tmp_path)
         services.append(web)
         worker = start_celery_worker(env, tmp_path, supervised=True)
