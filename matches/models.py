@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 
+MAX_VERSION = 2**31 - 1  # the version columns' range (PositiveIntegerField): no stream gets longer
+
 
 def game_name(slug: str) -> str:
     """A game's name for people: the ruleset's name ("Bone Wars"); the slug only for a game no longer known."""
