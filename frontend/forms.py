@@ -497,7 +497,9 @@ def parse_inputs(
         except ValueError as exc:
             errors[name] = [str(exc)]
             continue
-        if f.kind == "choice" and data[f.name] not in f.choices:  # only what the form offers, in its words
+        if f.per_seat and f.kind == "choice" and raw.isdigit() and data[f.name] not in f.choices:
+            # a seat this many players do not have: said with the form's words ("Player 2"); other values
+            # (a random start a game refuses) are left to the rules, which quote the rulebook
             words = f.choice_labels or tuple(str(c) for c in f.choices)
             errors[name] = [f"Choose one of: {', '.join(words)}."]
             del data[f.name]
