@@ -298,3 +298,96 @@ def test_every_accepted_move_can_be_made_from_the_page(slug, client, django_user
 
 def test_every_game_has_a_scenario():
     assert {r.slug for r in all_rulesets(kind="match")} == set(SCENARIOS)
+
+
+# -- a Ghosts of Saltmarsh campaign: the sheet's forms and the town form --------------------------------------
+
+CAMPAIGN_SCRIPT = [
+    ev("hero_joined", hero="Ana", **{"class": "Fighter"}),
+    ev("hero_joined", hero="Bo", **{"class": "Wizard"}),
+    ev("hero_joined", hero="Cy", **{"class": "Rogue"}),
+    ev("adventure_started", adventure="The Sinister Secret", heroes=["Ana", "Bo"]),
+    ev("treasure_gained", hero="Ana", item={"name": "Cloak", "buy": 600, "sell": None}),
+    ev("treasure_gained", hero="Bo", item={"name": "Rope", "buy": 20, "sell": 10}),
+    ev("treasure_used", hero="Bo", item="Rope"),
+    ev("gold_gained", hero="Bo", amount=100),
+    ev("adventure_completed", reward=1200),
+    ev("item_sold", hero="Ana", item="Cloak"),
+    ev("trade_made", **{"from": "Bo", "to": "Ana", "items": [], "gold": 100}),
+    ev("leveled_up", hero="Ana"),
+    ev("powers_swapped", hero="Ana", powers=["Cleave", "Shield Bash"]),
+    ev("shop_revealed", cards=[{"name": "Potion", "buy": 100, "sell": 50, "item": True},
+                               {"name": "Sword", "buy": 1250, "sell": 600, "item": True},
+                               {"name": "Curse", "buy": None, "sell": None, "item": False},
+                               {"name": "Lamp", "buy": 20, "sell": 10, "item": True}]),
+    ev("item_bought", hero="Bo", item="Lamp"),
+    ev("hero_retired", hero="Cy"),
+    ev("adventure_started", adventure="Danger at Dunwater", heroes=["Ana", "Bo"]),
+    ev("adventure_failed"),
+]  # fmt: skip
+CAMPAIGN_NOT_REACHED = {
+    "adventure_concluded": "written by an adventure played as its match (the bridge), never typed on a form",
+    "advancement_token_bought": "only with the advancement-token option, which this campaign leaves off",
+}
+
+
+def fill_town(form: Any, move: Event, spec: Any) -> dict[str, list[str]]:
+    """The town form's POST recording ``move`` as its first row (the shop's cards under ``shop.``)."""
+    from tests.frontend.form_filler import _Filler
+
+    filler = _Filler(form)
+    filler.set("a0.type", [move.type], "Action")
+    prefix = "shop." if move.type == "shop_revealed" else f"a0.{move.type}."
+    for f in spec.fields:
+        if f.name in move.data:
+            filler.fill_field(f, move.data[f.name], prefix + f.name)
+    return filler.post
+
+
+def test_every_campaign_entry_can_be_made_from_its_pages(client, django_user_model):
+    from campaigns.services import campaign_create, campaign_event_record
+
+    owner = django_user_model.objects.create_user(username="keeper", password="x")
+    client.force_login(owner)
+    campaign = campaign_create(owner=owner, name="Tuesdays", options={"level_up_cost": 1500})
+    ruleset = get_ruleset(campaign.game)
+    base = f"/campaigns/{campaign.pk}/"
+    made: set[str] = set()
+    failures: list[str] = []
+    for move in CAMPAIGN_SCRIPT:
+        spec = event_types_with_meta(ruleset)[move.type]
+        want = cleaned(ruleset, move.type, None, move.data)
+        why: list[str] = []
+        for page in (base, base + "town/"):
+            for form in page_forms(client.get(page).content.decode()):
+                town = form.action.startswith(base + "town/") or (form.action == "" and page.endswith("town/"))
+                if not (form.action.startswith(base + "record/") or town):
+                    continue
+                try:
+                    post = fill_town(form, move, spec) if town else fill_form(form, move, spec)
+                except CannotFill as exc:
+                    if "another" not in str(exc):
+                        why.append(f"{page} {form.hidden('type') or form.classes}: {exc}")
+                    continue
+                got: Any = None
+                try:
+                    with transaction.atomic():
+                        before = EventRow.objects.filter(stream_id=campaign.stream_id).count()
+                        response = client.post(form.action.split("#")[0] or page, post)
+                        rows = list(EventRow.objects.filter(stream_id=campaign.stream_id).order_by("version"))[before:]
+                        got = (response.status_code, [cleaned(ruleset, r.type, None, r.data) for r in rows])
+                        raise _Undo
+                except _Undo:
+                    pass
+                if got == (302, [want]):
+                    made.add(move.type)
+                    break
+                why.append(f"{page} {form.hidden('type') or form.classes}: posted {post} → {got}")
+            if move.type in made:
+                break
+        if move.type not in made:
+            failures.append(f"{move.to_dict()}:\n    " + "\n    ".join(why or ["no form records it"]))
+        campaign_event_record(campaign=campaign, user=owner, type=move.type, data=move.data)
+    assert not failures, f"{len(failures)} entries cannot be made from the pages:\n" + "\n".join(failures[:10])
+    missing = set(ruleset.event_types) - made - set(CAMPAIGN_NOT_REACHED)
+    assert not missing, f"entry types never made from the pages: {sorted(missing)}"
