@@ -22,7 +22,7 @@ from rulesets.replay import (
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
     event_types_with_meta,
-    outcome_of,
+    final_outcome_of,
     random_start_refusal,
     result_problems,
 )
@@ -264,7 +264,7 @@ def match_status_sync(match: Match, state: dict[str, Any]) -> bool:
 
     Returns True when the match has just finished.
     """
-    outcome = outcome_of(get_ruleset(match.game), state)
+    outcome = final_outcome_of(get_ruleset(match.game), state)
     status = Match.STATUS_FINISHED if outcome is not None else Match.STATUS_IN_PROGRESS
     if status == match.status:
         return False

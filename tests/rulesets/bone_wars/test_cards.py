@@ -37,12 +37,12 @@ def test_no_card_when_every_slot_is_full(table):
 
 def test_an_upgraded_slot_takes_a_sixth_card(table):
     t = table(1, starting_money=50)
-    t.turn(0, ("slot_upgraded", {"cost": 2, "icon": "plant"}))
+    t.turn(0, ("slot_upgraded", {"cost": 3, "icon": "plant"}))  # right of the $3 slot: at least $3
     for _ in range(4):
         t.turn(0)
     t.card(0, "team", "Sixth")
     assert t.player(0)["slots"][5]["card"]["name"] == "Sixth"
-    assert t.player(0)["money"] == 50 - (0 + 1 + 1 + 2 + 3 + 2)
+    assert t.player(0)["money"] == 50 - (0 + 1 + 1 + 2 + 3 + 3)
 
 
 def test_money_may_not_go_below_zero(table):

@@ -38,7 +38,7 @@ def test_legal_moves_after_the_card_list_the_finite_effects(rs, table):
     assert Event("turn_ended", 0, {}) in moves and Event("patron_flipped", 0, {}) in moves
     assert [m.data for m in moves if m.type == "paper_published"] == [{"side": "marsh"}]  # Cope's is full
     assert [m.data for m in moves if m.type == "paper_debunked"] == [{"side": "cope"}]
-    assert types.count("slot_upgraded") == 4 * 5
+    assert types.count("slot_upgraded") == 1 * 5  # right of the $3 slot only a $3 slot (rising to the right)
     for move in moves:
         assert check_payload(rs.event_types[move.type].fields, move.data) == move.data
         rs.validate(t.state, move)
@@ -48,11 +48,11 @@ def test_turn_names_whose_turn_it_is_and_what_comes_next(rs, table):
     t = table(2, first_seat=1)
     info = rs.turn(t.state)
     assert info.seats == (1,) and info.phase == "play"
-    assert info.prompt == "Round 1 of 4: Seat 1 plays a card into slot 1 ($0 + the card's cost) or passes."
+    assert info.prompt == "play a card into slot 1 ($0 + the card's cost) or pass (round 1 of 4)"
     t.card(1)
     info = rs.turn(t.state)
     assert info.phase == "action" and info.prompt == (
-        "Round 1 of 4: Seat 1 records the action's effects, then ends the turn."
+        "finish the action (record its effects), then end the turn (round 1 of 4)"
     )
     t.end(1).card(0).end(0)
     assert "slot 2 ($1" in rs.turn(t.state).prompt
@@ -62,11 +62,17 @@ def test_turn_says_when_the_slots_are_full_and_when_the_game_is_over(rs, table):
     t = table(1, starting_money=99)
     for _ in range(5):
         t.turn(0)
-    assert rs.turn(t.state).prompt == "Round 1 of 4: Seat 0's slots are full: Seat 0 passes."
+    assert rs.turn(t.state).prompt == "pass: every action slot holds a card (round 1 of 4)"
     for _ in range(4):
         t.pass_round()
     info = rs.turn(t.state)
-    assert info.seats == () and info.phase == "over" and info.prompt == "The game is over: most RP (0)."
+    assert info.seats == () and info.phase == "awards" and info.prompt == (
+        "Round 4 is over: record the final awards (RP with a reason), then confirm the end of the game. "
+        "For now Seat 0 leads with 0 RP (most RP)."
+    )
+    t.do("game_concluded")
+    info = rs.turn(t.state)
+    assert info.seats == () and info.phase == "over" and info.prompt == "Seat 0 wins with 0 RP (most RP)."
 
 
 def test_describe_names_the_player_and_with_the_state_the_slot_price_and_prize(rs, table):

@@ -97,16 +97,37 @@ def test_upgraded_slots_stay_after_the_round(table):
 
 
 @pytest.mark.parametrize(
-    "event, code",
+    "event, code, rule, message",
     [
-        (Event("bone_dug", 0, {}), "unknown_event"),
-        (Event("turn_ended", 5, {}), "unknown_seat"),
-        (Event("turn_ended", None, {}), "unknown_seat"),
-        (Event("passed", 0, {"patron": "leidy"}), "invalid_payload"),
-        (Event("card_played", 0, {"card": {"kind": "team"}}), "invalid_payload"),
+        (Event("bone_dug", 0, {}), "unknown_event", "Chronicle › Entries", "Bone Wars has no 'bone_dug' entry."),
+        (
+            Event("turn_ended", 5, {}),
+            "unknown_seat",
+            "Chronicle › Entries",
+            "This match has seats 0 to 1; 5 is not one of them.",
+        ),
+        (
+            Event("turn_ended", None, {}),
+            "unknown_seat",
+            "Chronicle › Entries",
+            "This entry is a player's: say which seat made it.",
+        ),
+        (
+            Event("passed", 0, {"patron": "leidy"}),
+            "invalid_payload",
+            "Bone Wars › Loyalty",
+            "The patrons are Othniel Marsh and Edward Cope: marsh or cope; got 'leidy'.",
+        ),
+        (
+            Event("card_played", 0, {"card": {"kind": "team"}}),
+            "invalid_payload",
+            "Chronicle › Entries",
+            "This entry does not fit: Card › Card name: this field is required.",
+        ),
     ],
 )
-def test_unknown_entries_seats_and_payloads_are_refused(rs, table, event, code):
+def test_unknown_entries_seats_and_payloads_are_refused(rs, table, event, code, rule, message):
+    """Item 9: Chronicle's own checks cite "Chronicle › Entries", a rulebook limit its section, in plain words."""
     with pytest.raises(RuleViolation) as info:
         rs.validate(table(2).state, event)
-    assert info.value.code == code and info.value.rule == "Bone Wars › Overview"
+    assert (info.value.code, info.value.rule, info.value.message) == (code, rule, message)
