@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from rulesets.base import Event
+from rulesets.names import name_seats, turn_line
 from rulesets.registry import get_ruleset
 from rulesets.schema import check_payload
 
@@ -114,3 +115,39 @@ def test_view_is_public(rs, table):
     t = table(3)
     t.card(0, "species", "Hidden?", find="bug")
     assert rs.view(t.state, 1) == rs.view(t.state, None) == t.state
+
+
+def test_the_turn_line_says_what_the_table_must_do_and_names_the_player_once(rs, table):
+    """Item 8: after Ana's card the others are told she must finish her action and end her turn; the turn
+    line (TurnInfo's rule: the prompt never names the seat on turn) names her once."""
+    names = ["Ana", "Bo"]
+    t = table(2)
+    info = rs.turn(t.state)
+    assert turn_line(info.seats, info.prompt, names) == (
+        "Ana to play — play a card into slot 1 ($0 + the card's cost) or pass (round 1 of 4)"
+    )
+    t.card(0)
+    info = rs.turn(t.state)
+    assert turn_line(info.seats, info.prompt, names) == (
+        "Ana to play — finish the action (record its effects), then end the turn (round 1 of 4)"
+    )
+    v = t.bad("not_your_turn", "card_played", 1, card={"kind": "team", "name": "Eager"})
+    assert name_seats(v.message, names) == "It is Ana's turn: Ana must finish the action and end the turn."
+    t.bad("not_your_turn", "passed", 1, patron="cope")
+
+
+def test_the_prompt_never_offers_a_slot_the_seat_cannot_pay_for(rs, table):
+    t = table(1, starting_money=0)
+    t.card(0).end(0)  # slot 1 costs $0; slot 2 costs $1 and the seat has $0
+    assert rs.turn(t.state).prompt == "pass: slot 2 costs $1 and only $0 is left (round 1 of 4)"
+    t.bad("not_enough_money", "card_played", 0, card={"kind": "team", "name": "Broke"})
+
+
+def test_the_end_of_game_line_names_the_winner(rs, table):
+    t = table(2, starting_money=9)
+    t.pas(0).turn(1, ("rp_gained", {"amount": 14, "reason": "awards"}))
+    for _ in range(4):
+        t.pass_round()
+    t.do("game_concluded")
+    info = rs.turn(t.state)
+    assert turn_line(info.seats, info.prompt, ["Ana", "Bo"]) == "Bo wins with 14 RP (most RP)."
