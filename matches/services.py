@@ -26,7 +26,7 @@ from rulesets.replay import (
     random_start_refusal,
     result_problems,
 )
-from rulesets.schema import RANDOM
+from rulesets.schema import RANDOM, explain
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -191,7 +191,9 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     try:
         cleaned = check_payload(spec.fields, data if data is not None else {})
     except SchemaError as exc:
-        raise InvalidInput({f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}) from None
+        errors = {f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}
+        sentence, rule = explain(spec.fields, data, exc)  # a bound that is a rulebook line names its rule
+        raise InvalidInput(errors, detail=sentence, rule=rule) from None
     if type_ == RESULT_RECORDED:
         problems = result_problems(cleaned, seat_count)
         if problems:
