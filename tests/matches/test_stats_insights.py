@@ -163,7 +163,9 @@ def bone_wars(api: Any, **kw: Any) -> int:
     p("passed", 0, patron="marsh")
     p("passed", 0, patron="cope")
     last = p("passed", 1, patron="marsh")
-    assert last["outcome"] is not None
+    assert last["outcome"]["provisional"]  # a provisional result is not counted yet (issue 22 item 4)
+    last = p("game_concluded")
+    assert last["outcome"] is not None and not last["outcome"]["provisional"]
     return mid
 
 
