@@ -263,7 +263,7 @@ def test_a_card_in_a_slot_is_upgraded_and_the_set_up_shows_the_new_card(client, 
     """Issue 22 item 5: the set-up panel shows the upgraded card, not the old one."""
     record(bones, owner, ("card_played", 0, TEAM))
     client.force_login(owner)
-    html, page = get(client, bones)
+    html, _ = get(client, bones)
     assert 'data-event-type="card_upgraded"' in html
     r = client.post(f"/matches/{bones.pk}/record/", {"type": "card_upgraded", "seat": "0", "expand": "1",
                                                      "data.slot": "1", "data.card.kind": "team",

@@ -67,9 +67,14 @@ def test_turn_says_when_the_slots_are_full_and_when_the_game_is_over(rs, table):
     for _ in range(4):
         t.pass_round()
     info = rs.turn(t.state)
-    assert info.seats == () and info.phase == "awards" and info.prompt == (
-        "Round 4 is over: record the final awards (RP with a reason), then confirm the end of the game. "
-        "For now Seat 0 leads with 0 RP (most RP)."
+    assert (
+        info.seats == ()
+        and info.phase == "awards"
+        and info.prompt
+        == (
+            "Round 4 is over: record the final awards (RP with a reason), then confirm the end of the game. "
+            "For now Seat 0 leads with 0 RP (most RP)."
+        )
     )
     t.do("game_concluded")
     info = rs.turn(t.state)
