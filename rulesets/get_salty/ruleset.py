@@ -465,6 +465,11 @@ class GetSalty(Ruleset):
             new["turn"] = seat
             return new
         tokens = new["tokens"]
+        to = data.get("to") if event.type in (CONTAINER_MOVED, CRACKER_MOVED) else None
+        moving = CONTAINER if event.type == CONTAINER_MOVED else data.get("cracker")
+        if to is not None and any(t["cell"] == list(to) and n != moving for n, t in tokens.items()):
+            # only under an override: two tokens cannot share a cell (refused as unplayable, never stacked)
+            raise ValueError(f"cell {list(to)} already holds a token")
         if event.type in (CONTAINER_FLIPPED, CONTAINER_MOVED):
             box = tokens[CONTAINER]
             if event.type == CONTAINER_MOVED:
