@@ -136,9 +136,14 @@ def explain(fields: tuple[Field, ...], data: Any, exc: SchemaError) -> tuple[str
         f = field_at(fields, path)
         if f is not None and f.rule and f.rule_text:
             value = _value_at(data, path)
-            said = f"{value!r}" if isinstance(value, str) else f"{value}"
+            said = (
+                f"{value!r}" if isinstance(value, str)
+                else f"{len(value)}" if isinstance(value, list)
+                else "" if isinstance(value, dict) or value is None
+                else f"{value}"
+            )  # fmt: skip
             text = f.rule_text[0].upper() + f.rule_text[1:]
-            return (f"{text}; got {said}." if value is not None else f"{text}."), f.rule
+            return (f"{text}; got {said}." if said else f"{text}."), f.rule
     parts = []
     for path, messages in exc.errors.items():
         what = " ".join(m[0].lower() + m[1:] if m else m for m in messages)
