@@ -201,7 +201,7 @@ class GetSalty(Ruleset):
     slug = "get-salty"
     name = "Get Salty"
     seats = (2,)
-    version = 1
+    version = 2  # 2: an overridden move onto an occupied cell is unplayable (issue 22)
     rulebook = "get-salty.txt"
     describe_uses_state = True  # history sentences place a move next to a token ("above the red circle")
     start_option = "first_seat"

@@ -219,7 +219,7 @@ class SaltmarshAdventure(Ruleset):
     slug = "saltmarsh-adventure"
     name = "Ghosts of Saltmarsh (adventure)"
     seats = (1, 2, 3, 4, 5)
-    version = 2
+    version = 3  # 3: an overridden Encounter cancel without the XP is unplayable, not clamped (issue 22)
     kind = "match"
     rulebook = "ghosts-of-saltmarsh.txt"
     options_schema = (
