@@ -189,6 +189,7 @@ def test_the_display_of_four_cards_is_refused_naming_the_rule(api, campaign):
     """Issue 22 item 10: "Reveal four cards from the Treasure deck" is a rulebook line: the API names it."""
     body = ev(api, campaign, "shop_revealed", cards=[{"name": "Potion", "item": True, "buy": 100}] * 3).json()
     assert body["code"] == "invalid" and body["rule"] == "Ghosts of Saltmarsh › Town Actions › 3. Buy Items"
-    assert body["detail"] == (
-        "The Buy Items display is four cards (“Reveal four cards from the Treasure deck”); got 3."
-    ) and "data.cards" in body["errors"]
+    assert (
+        body["detail"] == ("The Buy Items display is four cards (“Reveal four cards from the Treasure deck”); got 3.")
+        and "data.cards" in body["errors"]
+    )

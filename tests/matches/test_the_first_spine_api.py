@@ -81,6 +81,7 @@ def test_a_whole_game_to_a_win_over_the_api(api, mid):
         "draw": False,
         "reason": "Ana's wizard is the last one standing.",  # the API names the players
         "scores": None,
+        "provisional": False,
     }
     log_lines = [e["text"] for e in body["state"]["log"] if e["kind"] == "confrontation"]
     assert "Paladin deals 3 to Barbed Wire (attack 3 − defense 0), takes 2 (attack 4 − defense 2)." in log_lines
