@@ -129,6 +129,12 @@ class TurnInfo:
     do now, in the imperative, without naming the seats on turn ("move or flip an unsalted cracker");
     other seats it mentions are "Seat N". The server shows "Bo to play — move or flip an unsalted
     cracker" (:func:`rulesets.names.turn_line`); an empty prompt reads "Bo to play".
+
+    The prompt says what the table must do *next*, including how the turn ends ("finish the action (record
+    its effects), then end the turn"), and never offers a move the seat cannot make (a slot it cannot pay
+    for). With nobody on turn (``seats == ()``) the prompt is the whole line: once the game is over it names
+    the winner and why ("Seat 1 wins with 14 RP (most RP)."); while the outcome is provisional, what is left
+    to record and who leads.
     """
 
     seats: tuple[int, ...]
