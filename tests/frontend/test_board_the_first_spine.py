@@ -14,7 +14,7 @@ from matches.services import match_create, match_event_record
 from rulesets.the_first_spine import RULESET
 from tests.frontend.board_page import BoardPage, parse_board
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def parse(html: str) -> BoardPage:

@@ -11,7 +11,7 @@ import pytest
 from matches.services import match_create, match_event_record
 from tests.matches.test_seat_names import SLASH_HIT
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 SEAT_NUMBER = re.compile(r"\b[Ss]eat [0-9]+('s| to| takes| played| wins| has| is| must| may)|\bphase: [a-z_]+")
 

@@ -11,7 +11,7 @@ import pytest
 from matches.models import Player
 from matches.projections import project
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 SEAT_NUMBER = re.compile(r"\bseat [0-9]", re.IGNORECASE)
 

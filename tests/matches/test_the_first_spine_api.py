@@ -15,7 +15,7 @@ from rulesets.replay import replay
 from rulesets.schema import check_payload
 from rulesets.the_first_spine import RULESET
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 GAME = [
     ("destiny_chosen", 0, {"destiny": "conjurer"}),

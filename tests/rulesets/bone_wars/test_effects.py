@@ -7,6 +7,8 @@ import pytest
 from rulesets.base import Event, RuleViolation
 from rulesets.replay import Position, replay, step
 
+pytestmark = pytest.mark.pure
+
 EFFECTS = [
     ("money_changed", {"amount": 2}),
     ("loyalty_gained", {"amount": 1}),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,8 @@ from rulesets.salt_and_bones import RULESET as rs
 from rulesets.salt_and_bones.catalog import SLOTS
 from rulesets.salt_and_bones.engine import LOG_CAP
 from tests.rulesets.salt_and_bones.catalogs import with_automatic_instincts
+
+pytestmark = pytest.mark.pure
 
 AUTOMATIC = with_automatic_instincts(4)
 

@@ -9,6 +9,8 @@ import pytest
 from rulesets.base import Event, RuleViolation
 from rulesets.saltmarsh import RULESET
 
+pytestmark = pytest.mark.pure
+
 
 def test_registered_as_a_campaign_without_seats() -> None:
     ruleset = importlib.import_module("rulesets.saltmarsh").RULESET  # what the registry loads

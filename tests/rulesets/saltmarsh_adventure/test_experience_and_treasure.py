@@ -6,6 +6,8 @@ import pytest
 
 from rulesets.saltmarsh_adventure import RULESET
 
+pytestmark = pytest.mark.pure
+
 
 def test_monster_names_are_unique_in_play(villain, ev, rejected) -> None:
     assert rejected(villain, ev("monster_placed", monster="kobold")) == "duplicate_monster"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +10,8 @@ from rulesets import Event, get_ruleset
 from rulesets.base import RuleViolation
 from rulesets.replay import Position, outcome_of, replay, step
 from tests.rulesets.scenario import play_with, rejected_with, try_step
+
+pytestmark = pytest.mark.pure
 
 SHEET = get_ruleset("scoresheet")
 play = play_with(SHEET)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def example(table):
     """The rulebook's example: seat 0's Paladin and seat 1's Barbed Wire face each other."""

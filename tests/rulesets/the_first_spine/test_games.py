@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def test_a_two_player_game_to_a_win(rs, table):
     t = table(2, board=[4, 5], wizard_hp=6).setup()

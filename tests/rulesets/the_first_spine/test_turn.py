@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def test_discard_draw_is_mandatory_first(table):
     t = table(2).setup()
