@@ -48,7 +48,9 @@ def options_clean(ruleset: Ruleset, options: Any, seat_count: int | None = None)
     try:
         cleaned = check_payload(ruleset.options_schema, options if options is not None else {})
     except SchemaError as exc:
-        raise InvalidInput({f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}) from None
+        errors = {f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}
+        sentence, rule = explain(ruleset.options_schema, options, exc)  # a rulebook bound names its rule
+        raise InvalidInput(errors, detail=sentence if rule else "", rule=rule) from None
     problems = ruleset.check_options(cleaned)
     if seat_count is not None:
         problems = [*problems, *ruleset.check_setup(cleaned, seat_count)]

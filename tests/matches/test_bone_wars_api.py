@@ -392,3 +392,16 @@ def test_a_card_already_in_a_slot_is_upgraded(two):
     assert body["state"]["players"][0]["slots"][0]["card"]["name"] == "Advanced Team"
     assert body["state"]["players"][0]["money"] == 0
     assert two.log()[-1] == "Ana upgraded Basic Team to Advanced Team in slot 1 (cost 2)"
+
+
+def test_options_outside_a_rulebook_limit_name_the_rule(api):
+    """Issue 22 item 9: a slot costing $4 or a third patron in the options is refused naming the rule."""
+    for options, rule, words in [
+        ({"slots": [{"cost": c, "icon": "bug"} for c in (0, 1, 1, 2, 4)]}, PLAYING, "An action slot costs $0 to $3"),
+        ({"patrons": ["marsh", "leidy"]}, LOYALTY, "The patrons are Othniel Marsh and Edward Cope"),
+    ]:
+        r = api.post("/api/matches/", {"game": "bone-wars", "seats": [{"name": "A"}, {"name": "B"}],
+                                       "options": options}, format="json")  # fmt: skip
+        body = r.json()
+        assert r.status_code == 400 and body["code"] == "invalid" and body["rule"] == rule, body
+        assert body["detail"].startswith(words) and body["errors"], body
