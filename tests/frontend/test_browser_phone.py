@@ -26,7 +26,7 @@ SMALL_TARGETS = """() => {
     if (el.tagName === 'LABEL' && !el.querySelector('input[type=checkbox], input[type=radio]')) continue;
     if (el.matches('input[type=checkbox], input[type=radio]') && el.closest('label')) continue;
     const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
-    if (r.width <= 1 || r.height <= 1 || cs.visibility === 'hidden') continue;  // not drawn, or visually hidden
+    if (r.width <= 1 || r.height <= 1 || r.right <= 0 || cs.visibility === 'hidden') continue;  // not drawn, hidden, or off-screen until focused (the skip link)
     if (el.tagName === 'A' && inSentence(el)) continue;
     if (r.width < 43.5 || r.height < 43.5) {
       const text = (el.textContent || el.getAttribute('aria-label') || el.name || '').trim().slice(0, 40);
@@ -42,7 +42,7 @@ SMALL_TEXT = """() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!node.textContent.trim() || !el || seen.has(el) || el.closest('script, style, option')) continue;
+    if (!node.textContent.trim() || !el || seen.has(el) || el.closest('script, style, option, [aria-hidden=true]')) continue;  // an icon's letter is decoration
     seen.add(el);
     const range = document.createRange();
     range.selectNodeContents(node);
@@ -62,6 +62,15 @@ DARK_SURFACES = """() => {
     .filter(el => getComputedStyle(el).backgroundColor !== 'rgba(0, 0, 0, 0)' && lum(el) > 0.35)
     .map(el => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
 }"""
+
+
+def report(found: dict[str, list[str]]) -> str:
+    """Each problem once, with the first page showing it."""
+    first: dict[str, str] = {}
+    for path, problems in found.items():
+        for problem in problems:
+            first.setdefault(problem, path)
+    return "\n".join(f"{problem}  (on {path})" for problem, path in first.items())
 
 
 def sign_in(context: Any, base: str) -> Any:
@@ -143,8 +152,8 @@ def test_text_size_and_touch_targets_on_every_page(live_server, browser, every_p
                 small_text[path] = found
             if found := page.evaluate(SMALL_TARGETS):
                 small_targets[path] = found
-        assert small_text == {}, "text under 12 px"
-        assert small_targets == {}, "touch targets under 44×44 px"
+        assert not small_text, "text under 12 px:\n" + report(small_text)
+        assert not small_targets, "touch targets under 44×44 px:\n" + report(small_targets)
     finally:
         context.close()
 
@@ -165,14 +174,14 @@ def test_contrast_and_dark_mode_on_every_page(live_server, browser, every_page, 
             page.add_script_tag(path=str(AXE))
             result = page.evaluate(
                 "async () => (await axe.run(document, {runOnly: {type: 'rule', values: ['color-contrast']}}))"
-                ".violations.flatMap(v => v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary.split('\\n').pop().trim()))"
+                ".violations.flatMap(v => v.nodes.map(n => n.target.join(' ') + ': ' + n.any.map(c => c.message).join(' ')))"
             )
             if result:
                 failures[path] = result
             if scheme == "dark" and (found := page.evaluate(DARK_SURFACES)):
                 bright[path] = found
-        assert failures == {}, f"contrast under WCAG AA ({scheme})"
-        assert bright == {}, "bright surfaces in dark mode"
+        assert not failures, f"contrast under WCAG AA ({scheme}):\n" + report(failures)
+        assert not bright, "bright surfaces in dark mode:\n" + report(bright)
     finally:
         context.close()
 
