@@ -63,6 +63,13 @@ GAMES: dict[str, tuple[dict[str, Any], Callable[[Any], Any]]] = {
 }
 
 
+BAR_MAX = 0.15 * 844  # the sticky table bar and its message: one or two lines, about 15 % of the screen
+
+
+def bar_height(page: Any) -> float:
+    return page.locator("#tablebar").evaluate("b => b.getBoundingClientRect().height")
+
+
 def mark_window(page: Any) -> None:
     """A marker only this document has: a reload or a navigation loses it."""
     page.evaluate("window.__notReloaded = true")
@@ -108,6 +115,7 @@ def test_a_move_on_every_games_page_is_answered_in_place(live_server, signed_in_
         assert_not_reloaded(page)
         assert EventRow.objects.filter(stream_id=match.stream_id).count() == 1, slug
         assert "Recorded entry 1" in page.locator("#outcome").inner_text(), slug
+        assert bar_height(page) <= BAR_MAX, f"{slug}: the table bar takes {bar_height(page)} px"
         assert page.url == f"{live_server.url}/matches/{match.pk}/", slug
         now_top = page.evaluate(f"document.getElementById({place!r}).getBoundingClientRect().top")
         assert abs(now_top - top) <= 2, f"{slug}: #{place} moved from {top} to {now_top} on screen"
@@ -133,6 +141,7 @@ def test_a_refusal_and_its_house_rule_are_answered_in_place(live_server, signed_
         "p => { const r = p.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
     )
     assert "Rule:" in problem.inner_text()
+    assert bar_height(page) <= BAR_MAX  # the bar says it in a line or two; the explanation is next to the form
     kept = open_form(page, "stones_taken")
     assert kept.get_by_label("How many").input_value() == "2"  # what was typed is kept
     assert kept.get_by_label("Player").input_value() == "1"
@@ -161,6 +170,7 @@ def test_the_watching_phone_is_updated_in_place(live_server, browser, signed_in_
         assert_not_reloaded(watcher)
         assert "(entry 1)" in watcher.locator("#outcome").inner_text()
         assert "Bo to play" in watcher.locator("#turn").inner_text()
+        assert bar_height(watcher) <= BAR_MAX
         assert watcher.url == url  # no ?seen= left in the address
     finally:
         watcher_context.close()
