@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.both_dbs
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # README › Running for real: the production environment (the database and Redis do not matter to the checks)

@@ -15,6 +15,8 @@ import pytest
 
 from benchmarks.http_bench import Stack
 
+pytestmark = pytest.mark.pure
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = str(ROOT / "scripts" / "serve")
 
