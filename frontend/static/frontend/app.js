@@ -132,6 +132,7 @@
       if (s.status < 400) {
         document.documentElement.dataset.inPlace = String(Number(document.documentElement.dataset.inPlace || 0) + 1);
       }
+      // counted on <html> (data-swaps, data-in-place: the successful ones) for the browser tests to wait on
       document.documentElement.dataset.swaps = String(Number(document.documentElement.dataset.swaps || 0) + 1);
     });
     document.addEventListener("htmx:afterRequest", function (e) {
