@@ -155,6 +155,10 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, "max_retries": 0}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that lost the broker keeps reconnecting however long Redis is down (Celery's default gives up after
+# 100 attempts and exits); scripts/worker restarts a worker that exits anyway (docs/ARCHITECTURE.md).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE = {
     "projections-catch-up": {"task": "matches.tasks.projections_catch_up", "schedule": 15.0},
 }

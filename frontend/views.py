@@ -222,13 +222,15 @@ def match_detail(
     can_record = can_record and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
-    # only recorders are offered moves; their state is the full one, so no second read of the head
-    legal = None if replaying or ms.outcome or not can_record else viewer.moves(ruleset, ms.state)
+    # only recorders are offered moves; their state is the full one, so no second read of the head. A
+    # provisional outcome (Bone Wars' awards after the last pass) still takes entries until the table confirms
+    final = bool(ms.outcome) and not ms.outcome.get("provisional")
+    legal = None if replaying or final or not can_record else viewer.moves(ruleset, ms.state)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms_now: list[dict[str, Any]] = []
     forms_other: list[dict[str, Any]] = []
-    if can_record and not replaying and not ms.outcome:
+    if can_record and not replaying and not final:
         forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem)
     board = boards.board_for(
         match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying,
