@@ -146,6 +146,7 @@ SCENARIOS: dict[str, Scenario] = {
             ev("paper_debunked", 0, side="marsh"),
             ev("patron_flipped", 0),
             ev("rp_gained", 0, amount=2, reason="Award"),
+            ev("card_upgraded", 0, slot=1, card={"kind": "team", "name": "Cope's Team", "cost": 1}),
             ev("turn_ended", 0),
             ev("card_played", 1, card={"kind": "species", "name": "Triceratops", "minor_find": "bug"}),
             ev("species_archived", 1, name="Triceratops"),
@@ -153,8 +154,8 @@ SCENARIOS: dict[str, Scenario] = {
             ev("turn_ended", 1),
             ev("cranial_circumference_recorded", 0, cm=57.5),
             ev("table_paused"),
-            "legal:passed",
-            "legal:passed",
+            *["legal:passed"] * 8,  # to the end of round 4
+            "legal:game_concluded",
         ],
     ),
     "saltmarsh-adventure": Scenario(
