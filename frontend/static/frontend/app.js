@@ -131,7 +131,11 @@
         if (same || first) (same || first).focus({ preventScroll: true });
       }
       var problem = live.querySelector("#problem");
-      if (s.status >= 400 && problem) problem.scrollIntoView({ block: "nearest" });
+      if (s.status >= 400 && problem) {
+        problem.scrollIntoView({ block: "nearest" });
+        var below = problem.getBoundingClientRect().bottom - window.innerHeight;  // scrolling rounds to whole px
+        if (below > 0 && below < 1) window.scrollBy(0, 1);
+      }
       busy = s.status >= 400 && !!problem;  // a refusal keeps what was typed: not thrown away by a live update
       seen = parseInt(bar().dataset.version, 10);
       if (s.status < 400) {
