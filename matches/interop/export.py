@@ -48,8 +48,8 @@ def _plays(owner: AbstractBaseUser) -> Iterator[Match]:
 def _local(match: Match) -> str:
     """The play's date and time on the table's clock, as the file wrote it (else the server's local time)."""
     text = str((match.details or {}).get("played_local") or "")
-    if len(text) == 16:
-        return text + ":00"
+    if len(text) == 19:
+        return text
     if len(text) == 10:
         return text + " 00:00:00"
     return timezone.localtime(match.played_at or match.created_at).strftime(DATE_FORMAT)

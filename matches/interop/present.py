@@ -15,8 +15,8 @@ SOURCE_LABELS = {"bgstats": "imported from BG Stats", "bgg": "imported from Boar
 def _when(match: Match) -> str:
     local = str((match.details or {}).get("played_local") or "")
     try:
-        if len(local) == 16:
-            return datetime.strptime(local, "%Y-%m-%d %H:%M").strftime("%-d %b %Y %H:%M")
+        if len(local) == 19:
+            return datetime.strptime(local, "%Y-%m-%d %H:%M:%S").strftime("%-d %b %Y %H:%M")
         if len(local) == 10:
             return datetime.strptime(local, "%Y-%m-%d").strftime("%-d %b %Y")
     except ValueError:

@@ -30,14 +30,14 @@ def clean_text(value: Any, *, limit: int, what: str, multiline: bool = False) ->
 
 def local_datetime(value: Any, *, what: str = "the play date") -> tuple[datetime, str]:
     """A file's local date and time (the table's clock) as an aware datetime in ``TIME_ZONE``, and the text
-    kept for showing it exactly ("2021-03-12 19:30"). Raises :class:`PlaySkipped`."""
+    kept for showing it exactly ("2021-03-12 19:30:00", or a date alone). Raises :class:`PlaySkipped`."""
     text = str(value or "").strip()
     for fmt in DATE_FORMATS:
         try:
             naive = datetime.strptime(text, fmt)
         except ValueError:
             continue
-        local = naive.strftime("%Y-%m-%d %H:%M") if fmt != "%Y-%m-%d" else naive.strftime("%Y-%m-%d")
+        local = naive.strftime("%Y-%m-%d %H:%M:%S") if fmt != "%Y-%m-%d" else naive.strftime("%Y-%m-%d")
         return timezone.make_aware(naive), local
     raise PlaySkipped(f'{what} {text!r} is not a date like "2021-03-12 19:30:00".')
 

@@ -7,8 +7,7 @@ from collections import Counter
 import pytest
 
 from matches.models import Match, PlayedMatch, Player, PlayerResult
-from matches.tasks import project_all
-from tests.matches.interop.builders import BgStatsFile, bgstats_counts, quirky_bgstats
+from tests.matches.interop.builders import BgStatsFile, bgstats_counts, project, quirky_bgstats
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
@@ -26,7 +25,7 @@ def quirky():
 def imported(api, quirky):
     r = post(api, quirky.bytes())
     assert r.status_code == 201, r.content
-    project_all()
+    project()
     return r.json()
 
 
@@ -60,7 +59,7 @@ def test_sum_scores_are_exact_and_their_text_is_kept(api, imported):
     assert seats[1]["new"] is True and seats[0]["start"] is True and azul.first_seat == 0
     assert azul.details["expansions"] == ["Azul: Crystal Mosaic"] and azul.details["rounds"] == 5
     assert azul.details["comments"] == "Great game\nrematch soon"
-    assert azul.details["played_local"] == "2021-03-12 19:30" and azul.location == "the Kitchen"
+    assert azul.details["played_local"] == "2021-03-12 19:30:00" and azul.location == "the Kitchen"
     assert azul.duration_min == 70 and azul.stream.options["bgg_id"] == 230802 and azul.source == "bgstats"
 
 
