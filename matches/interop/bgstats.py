@@ -20,6 +20,7 @@ from matches.interop.text import clean_text, flag, local_datetime, whole
 
 SOURCE = "bgstats"
 CHUNK = 256 * 1024
+_PLAY_KEY = b'"playerScores"'
 MAX_SEATS = 12
 
 
@@ -53,19 +54,18 @@ def _ref(value: Any) -> Any:
 
 
 def bgstats_scan(fp: IO[bytes]) -> BgStatsIndex:
-    """First pass: the lists plays refer to, and the number of plays. Raises :class:`FileRefused` when the
-    file is not JSON, or not an object with the ``games`` / ``plays`` lists of a BG Stats export."""
+    """First pass: the lists plays refer to, and the number of plays (counted by their ``playerScores`` key: the
+    job's progress total, made exact as the plays are read). Raises :class:`FileRefused` when the file is not
+    JSON, or not an object with the ``games`` / ``plays`` lists of a BG Stats export."""
     index = BgStatsIndex()
-    sinks: dict[str, list[Any]] = {
-        name: ijson.sendable_list() for name in ("games", "players", "locations", "me", "plays")
-    }
+    sinks: dict[str, list[Any]] = {name: ijson.sendable_list() for name in ("games", "players", "locations", "me")}
     coros = {
         "games": ijson.items_coro(sinks["games"], "games.item"),
         "players": ijson.items_coro(sinks["players"], "players.item"),
         "locations": ijson.items_coro(sinks["locations"], "locations.item"),
         "me": ijson.items_coro(sinks["me"], "userInfo.meRefId"),
-        "plays": ijson.items_coro(sinks["plays"], "plays.item"),
     }
+    tail = b""  # the plays are counted by their one ``playerScores`` key each (a progress total, not a parse)
     targets = {"games": index.games, "players": index.players, "locations": index.locations}
     first = True
     try:
@@ -75,15 +75,16 @@ def bgstats_scan(fp: IO[bytes]) -> BgStatsIndex:
                 if not chunk.lstrip()[:1] == b"{":
                     raise FileRefused("Not a BG Stats export: expected a JSON object (games, players, plays).")
                 first = False
+            window = tail + chunk
+            index.plays += window.count(_PLAY_KEY) - tail.count(_PLAY_KEY)
+            tail = window[-len(_PLAY_KEY) :]
             for name, coro in coros.items():
                 if chunk:
                     coro.send(chunk)
                 else:
                     coro.close()
                 sink = sinks[name]
-                if name == "plays":
-                    index.plays += len(sink)
-                elif name == "me":
+                if name == "me":
                     if sink:
                         index.me_ref = _ref(sink[-1])
                 else:

@@ -17,14 +17,14 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from matches.errors import InvalidInput
+from matches.errors import DomainError, InvalidInput
 from matches.interop import bgg, bgstats
 from matches.interop.models import ImportJob
 from matches.interop.records import FileRefused, PlayIn, PlaySkipped
-from matches.interop.writer import WriteCache, play_write
+from matches.interop.writer import Prepared, WriteCache, play_prepare, play_write, plays_write
 from matches.models import Player
 
 REPORT_LIMIT = 2000  # reasons kept per list; the counts stay exact
@@ -127,7 +127,7 @@ def import_job_run(job_id: int, *, batch: int | None = None) -> ImportJob:
     ImportJob.objects.filter(pk=job.pk).update(status=ImportJob.RUNNING, started_at=job.started_at or timezone.now())
     cache = WriteCache(owner=job.owner)
     pending: list[tuple[int, PlayIn | PlaySkipped]] = []
-    start = job.done
+    start = projected = job.done
     try:
         for i, item in _plays(job):
             if i < start:
@@ -137,7 +137,9 @@ def import_job_run(job_id: int, *, batch: int | None = None) -> ImportJob:
                 if not _batch(job.pk, pending, cache):
                     return ImportJob.objects.get(pk=job.pk)  # another run of this job is ahead: it finishes
                 pending = []
-                transaction.on_commit(wake_projector)
+                if i + 1 - projected >= settings.CHRONICLE_IMPORT_PROJECT_EVERY:
+                    projected = i + 1
+                    wake_projector()  # the read models follow the import every so many plays, and at its end
         if pending and not _batch(job.pk, pending, cache):
             return ImportJob.objects.get(pk=job.pk)
     except FileRefused as exc:
@@ -148,8 +150,8 @@ def import_job_run(job_id: int, *, batch: int | None = None) -> ImportJob:
     if owner_name:
         player = Player.objects.filter(owner=job.owner, name__iexact=owner_name).first()
         job.owner_ref = {**job.owner_ref, "player_id": player.pk if player else None}
-    job.status, job.finished_at = ImportJob.DONE, timezone.now()
-    job.save(update_fields=["status", "finished_at", "owner_ref", "updated_at"])
+    job.status, job.finished_at, job.total = ImportJob.DONE, timezone.now(), job.done  # the total made exact
+    job.save(update_fields=["status", "finished_at", "owner_ref", "total", "updated_at"])
     with contextlib.suppress(OSError):
         os.unlink(job.path)
     wake_projector()
@@ -164,6 +166,8 @@ def _batch(job_id: int, items: list[tuple[int, PlayIn | PlaySkipped]], cache: Wr
         if job.done != items[0][0]:
             return False
         report = job.report or {}
+        ready: list[tuple[int, Prepared]] = []
+        keys: set[str] = set()
         for i, item in items:
             if isinstance(item, PlaySkipped):
                 job.skipped += 1
@@ -172,15 +176,32 @@ def _batch(job_id: int, items: list[tuple[int, PlayIn | PlaySkipped]], cache: Wr
             for warning in item.warnings:
                 _note(report, "warnings", f"{_label(i, item)}: {warning}")
             try:
-                written = play_write(item, cache)
+                prepared = play_prepare(item, cache)
             except PlaySkipped as exc:
                 job.skipped += 1
                 _note(report, "skipped", {"play": i + 1, "label": _label(i, item), "key": item.key, "reason": str(exc)})
                 continue
-            if written is None:
+            if prepared is None or item.key in keys:  # already in, or twice in this file
                 job.already += 1
-            else:
-                job.imported += 1
+                continue
+            keys.add(item.key)
+            ready.append((i, prepared))
+        try:
+            plays_write([p for _, p in ready], cache)  # the whole batch in a few statements
+            job.imported += len(ready)
+        except (DomainError, PlaySkipped, IntegrityError):
+            for i, p in ready:  # one play refused the batch: each on its own, the odd one reported
+                try:
+                    written = play_write(p.play, cache)
+                except PlaySkipped as exc:
+                    job.skipped += 1
+                    _note(report, "skipped", {"play": i + 1, "label": _label(i, p.play), "key": p.play.key,
+                                              "reason": str(exc)})  # fmt: skip
+                    continue
+                if written is None:
+                    job.already += 1
+                else:
+                    job.imported += 1
         job.done = items[-1][0] + 1
         job.total = max(job.total, job.done)
         job.report = report

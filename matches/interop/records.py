@@ -54,7 +54,9 @@ class PlayIn:
     source: str
     game_name: str
     played_at: datetime
-    played_local: str  # the table's local date and time as written in the file ("2021-03-12 19:30:00", or "2021-03-12" alone)
+    played_local: (
+        str  # the table's local date and time as written in the file ("2021-03-12 19:30:00", or "2021-03-12" alone)
+    )
     seats: list[SeatIn]
     bgg_id: int | None = None
     bgg_name: str = ""

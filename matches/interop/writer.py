@@ -86,50 +86,91 @@ def _ruleset_options(play: PlayIn, cache: WriteCache) -> tuple[Ruleset, dict[str
     return sheet, options_clean(sheet, options, n)
 
 
-def play_write(play: PlayIn, cache: WriteCache) -> Match | None:
-    """Write one play as a finished match of ``cache.owner``; None when its key is already in.
-    Raises :class:`PlaySkipped` with the reason (nothing of the play is written then)."""
+@dataclass
+class Prepared:
+    """A play checked and ready to write: its stream (with the result entry) and its match row."""
+
+    play: PlayIn
+    stream: store.NewStream
+    match: dict[str, Any]
+    players: list[Player]
+
+
+def play_prepare(play: PlayIn, cache: WriteCache) -> Prepared | None:
+    """Check one play and find (or create) its players; None when its key is already in. Raises
+    :class:`PlaySkipped` with the reason. Writes only the players it names for the first time."""
     from matches.services import event_clean
 
-    known = cache.known_keys()
-    if play.key in known:
+    if play.key in cache.known_keys():
         return None
     if not 1 <= len(play.seats) <= MAX_SEATS:
         raise PlaySkipped(f"Name 1 to {MAX_SEATS} players.")
     try:
-        with transaction.atomic():
-            ruleset, options = _ruleset_options(play, cache)
-            n = len(play.seats)
-            winners = [i for i, s in enumerate(play.seats) if s.winner] if play.counts_wins() else []
-            scores = {str(i): score_number(s.score) for i, s in enumerate(play.seats) if s.score is not None}
-            data = {"winners": winners, "draw": False, "scores": scores or None, "note": SOURCE_NOTES[play.source]}
-            event = event_clean(ruleset, n, RESULT_RECORDED, None, data)
-            starts = [i for i, s in enumerate(play.seats) if s.start]
-            stream = store.stream_create(kind=Stream.KIND_MATCH, game=ruleset.slug, options=options, seat_count=n)
-            match = Match.objects.create(
-                stream=stream, game=ruleset.slug, title=play.game_name[:120], owner=cache.owner, is_public=False,
-                status=Match.STATUS_FINISHED, played_at=play.played_at, duration_min=play.duration,
-                location=play.location[:120], first_seat=starts[0] if starts else None, source_uuid=play.key,
-                source=play.source, ignored=play.ignored, details=play.details(),
-            )  # fmt: skip
-            Seat.objects.bulk_create(
-                Seat(match=match, index=i, player=cache.player(s, play.key, i)) for i, s in enumerate(play.seats)
-            )
-            result = store.append(
-                stream_id=stream.pk, event=event, expected_version=0,
-                meta=store.Metadata(recorded_by_id=cache.owner.pk, request_id="import"),
-            )  # fmt: skip
-            if outcome_of(ruleset, result.state) is None:
+        ruleset, options = _ruleset_options(play, cache)
+        n = len(play.seats)
+        winners = [i for i, s in enumerate(play.seats) if s.winner] if play.counts_wins() else []
+        scores = {str(i): score_number(s.score) for i, s in enumerate(play.seats) if s.score is not None}
+        data = {"winners": winners, "draw": False, "scores": scores or None, "note": SOURCE_NOTES[play.source]}
+        event = event_clean(ruleset, n, RESULT_RECORDED, None, data)
+    except DomainError as exc:
+        raise PlaySkipped(str(exc.detail)) from None
+    starts = [i for i, s in enumerate(play.seats) if s.start]
+    meta = store.Metadata(recorded_by_id=cache.owner.pk, request_id="import")
+    new = store.NewStream(Stream.KIND_MATCH, ruleset.slug, options, n, (event,), meta)
+    match = {
+        "game": ruleset.slug, "title": play.game_name[:120], "owner": cache.owner, "is_public": False,
+        "status": Match.STATUS_FINISHED, "played_at": play.played_at, "duration_min": play.duration,
+        "location": play.location[:120], "first_seat": starts[0] if starts else None, "source_uuid": play.key,
+        "source": play.source, "ignored": play.ignored, "details": play.details(),
+    }  # fmt: skip
+    players = [cache.player(s, play.key, i) for i, s in enumerate(play.seats)]
+    return Prepared(play, new, match, players)
+
+
+def plays_write(prepared: list[Prepared], cache: WriteCache) -> list[Match]:
+    """Write prepared plays together: their streams born with the result entry (``store``'s batched append),
+    matches, seats and summaries, a fixed number of statements for the lot, in one transaction. Raises
+    :class:`PlaySkipped` (a result that does not end its match), ``RuleBroken`` or ``IntegrityError`` (a key
+    written meanwhile): nothing is written then."""
+    if not prepared:
+        return []
+    with transaction.atomic():
+        streams = store.streams_create_with_events([p.stream for p in prepared])
+        for stream in streams:
+            if outcome_of(get_ruleset(stream.game), stream.state) is None:
                 raise PlaySkipped("The recorded result does not end the match.")
-            MatchSummary.objects.create(
-                match=match, version=0, status=Match.STATUS_IN_PROGRESS, last_activity=match.created_at
-            )
+        matches = Match.objects.bulk_create(
+            [Match(stream=stream, **p.match) for p, stream in zip(prepared, streams, strict=True)]
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(match=m, index=i, player=player)
+                for m, p in zip(matches, prepared, strict=True)
+                for i, player in enumerate(p.players)
+            ]
+        )
+        MatchSummary.objects.bulk_create(
+            [
+                MatchSummary(match=m, version=0, status=Match.STATUS_IN_PROGRESS, last_activity=m.created_at)
+                for m in matches
+            ]
+        )
+    cache.known_keys().update(p.play.key for p in prepared)
+    return matches
+
+
+def play_write(play: PlayIn, cache: WriteCache) -> Match | None:
+    """Write one play as a finished match of ``cache.owner`` (whole, or nothing of it); None when its key is
+    already in. Raises :class:`PlaySkipped` with the reason."""
+    prepared = play_prepare(play, cache)
+    if prepared is None:
+        return None
+    try:
+        return plays_write([prepared], cache)[0]
     except DomainError as exc:
         raise PlaySkipped(str(exc.detail)) from None
     except IntegrityError:
         if Match.objects.filter(owner=cache.owner, source_uuid=play.key).exists():
-            known.add(play.key)
+            cache.known_keys().add(play.key)
             return None  # written meanwhile by another run of the same job
         raise
-    known.add(play.key)
-    return match

@@ -58,16 +58,17 @@ def test_a_big_file_is_queued_and_its_progress_read(api, owner, settings, monkey
 
 def test_an_interrupted_job_leaves_whole_plays_and_resumes(owner, monkeypatch):
     job = jobs.import_job_create(owner=owner, fp=io.BytesIO(many(10).bytes()), source="bgstats")
-    real = jobs.play_write
+    real = jobs.plays_write
     calls = {"n": 0}
 
-    def dying(play, cache):
+    def dying(prepared, cache):  # the worker dies while writing the second batch
         calls["n"] += 1
-        if calls["n"] == 6:
+        if calls["n"] == 2:
+            real(prepared[:2], cache)  # half of it is in the batch's transaction when it dies
             raise RuntimeError("worker killed")
-        return real(play, cache)
+        return real(prepared, cache)
 
-    monkeypatch.setattr(jobs, "play_write", dying)
+    monkeypatch.setattr(jobs, "plays_write", dying)
     with pytest.raises(RuntimeError):
         jobs.import_job_run(job.pk, batch=4)
     job.refresh_from_db()
@@ -75,7 +76,7 @@ def test_an_interrupted_job_leaves_whole_plays_and_resumes(owner, monkeypatch):
     assert Match.objects.count() == 4  # the batch in flight left nothing
     for m in Match.objects.all():  # each play whole: its seats and its result
         assert m.seats.count() == 2 and EventRow.objects.filter(stream_id=m.stream_id).count() == 1
-    monkeypatch.setattr(jobs, "play_write", real)
+    monkeypatch.setattr(jobs, "plays_write", real)
     job = jobs.import_job_run(job.pk, batch=4)  # the redelivered task
     assert (job.status, job.done, job.imported, job.already) == ("done", 10, 10, 0)
     assert Match.objects.count() == 10
