@@ -7,6 +7,7 @@ import io
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from matches.interop import jobs
 from matches.interop.models import ImportJob
@@ -28,9 +29,9 @@ def test_progress_bar_follows_the_job_then_shows_the_report(live_server: Any, si
     assert bar.get_attribute("max") == "6" and bar.get_attribute("value") == "0"
     assert "0 of 6 plays" in page.locator("#import-status").inner_text()
     ImportJob.objects.filter(pk=job.pk).update(status=ImportJob.RUNNING, done=3)  # a worker halfway
-    page.wait_for_function("document.getElementById('import-progress').value === 3")
-    page.wait_for_function("document.getElementById('import-status').textContent.includes('3 of 6 plays')")
+    expect(bar).to_have_attribute("value", "3")
+    expect(page.locator("#import-status")).to_contain_text("3 of 6 plays")
     ImportJob.objects.filter(pk=job.pk).update(status=ImportJob.QUEUED, done=0)
     jobs.import_job_run(job.pk)  # the worker finishes it; the page reloads into the report
-    page.wait_for_function("document.getElementById('import-status').textContent.includes('Done: 6 of 6')")
-    assert "Imported: 6" in page.locator("#import-report").inner_text()
+    expect(page.locator("#import-status")).to_contain_text("Done: 6 of 6 plays")
+    expect(page.locator("#import-report")).to_contain_text("Imported: 6")
