@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
@@ -68,7 +69,18 @@ class _ImportApi(APIView):
     parser_classes: list = []  # the body is streamed to a file by upload_job, never parsed into memory
     source = ""
 
-    @extend_schema(request=bytes, responses={201: ImportOutput, 202: OpenApiResponse(description="queued job")})
+    @extend_schema(
+        request={
+            "application/json": OpenApiTypes.OBJECT,
+            "application/xml": OpenApiTypes.STR,
+            "multipart/form-data": inline_serializer("ImportUpload", {"file": serializers.FileField()}),
+        },
+        responses={
+            201: ImportOutput,
+            202: OpenApiResponse(description="queued: follow the job at `url`"),
+            400: OpenApiResponse(description="not a play log of that source, unsafe XML, too big; nothing written"),
+        },
+    )
     def post(self, request: Request) -> Response:
         return _answer(import_job_start(upload_job(request, self.source)))
 

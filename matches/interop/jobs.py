@@ -144,6 +144,8 @@ def import_job_run(job_id: int, *, batch: int | None = None) -> ImportJob:
             return ImportJob.objects.get(pk=job.pk)
     except FileRefused as exc:
         ImportJob.objects.filter(pk=job.pk).update(status=ImportJob.FAILED, message=str(exc)[:500])
+        with contextlib.suppress(OSError):
+            os.unlink(job.path)
         return ImportJob.objects.get(pk=job.pk)
     job = ImportJob.objects.get(pk=job.pk)
     owner_name = (job.owner_ref or {}).get("name")
