@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 
 from matches import store
 from matches.errors import InvalidInput, NotAllowed
-from matches.models import Match, MatchSummary, Player, Seat, Stream
+from matches.models import MAX_VERSION, Match, MatchSummary, Player, Seat, Stream
 from matches.streams import stream_record
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
 from rulesets.replay import (
@@ -219,9 +219,11 @@ def stream_event_record(
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
         raise InvalidInput({"idempotency_key": ["Must be a string of 1 to 100 characters."]})
     if expected_version is not None and (
-        not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 0
+        not isinstance(expected_version, int)
+        or isinstance(expected_version, bool)
+        or not 0 <= expected_version <= MAX_VERSION
     ):
-        raise InvalidInput({"expected_version": ["Must be a whole number ≥ 0."]})
+        raise InvalidInput({"expected_version": [f"Must be a whole number from 0 to {MAX_VERSION}."]})
     result = store.append(
         stream_id=stream_id,
         event=event,
@@ -376,9 +378,12 @@ def wake_projector() -> None:
         _covered_until = now + scheduled_in
         return  # another process has a run scheduled: it starts after this commit
     _covered_until = now + window
+    from config.outage import redis_outage
+
+    outage = redis_outage(settings.CELERY_BROKER_URL)
     try:
         project_all.apply_async(countdown=window)
     except Exception as exc:  # broker down: the append stands; the periodic catch-up will project it
-        import logging
-
-        logging.getLogger(__name__).warning("projector wake-up not sent (broker unreachable): %s", exc)
+        outage.failed(exc, "projector wake-up not sent")  # logged once per outage (config.outage)
+    else:
+        outage.succeeded()

@@ -8,7 +8,7 @@ from campaigns.models import Campaign
 from matches.models import Event as EventRow
 from matches.models import Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def ev(api, cid, type_, **data):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,8 @@ import matches.api
 import matches.stream_api  # noqa: F401
 from config.api import JsonInput, Shape
 from matches.serializers import AppendOutput, EventInput, VoidInput
+
+pytestmark = pytest.mark.pure
 
 
 def _subclasses(cls: type) -> list[type]:

@@ -12,7 +12,7 @@ import pytest
 
 from tests.frontend.board_page import BoardPage, parse_board
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 TEAM = {"card": {"kind": "team", "name": "Marsh's Team", "cost": 1}}
 RAPTOR = {"card": {"kind": "species", "name": "Triceratops", "minor_find": "bug"}}

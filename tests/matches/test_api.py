@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 MOVE = {"type": "stones_taken", "seat": 0, "data": {"count": 1}}
 

@@ -10,7 +10,7 @@ import pytest
 
 from matches.models import Event as EventRow
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 OVERVIEW = "Bone Wars › Overview"
 PLAYING = "Bone Wars › Playing a card"

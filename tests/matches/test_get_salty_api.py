@@ -7,7 +7,7 @@ import pytest
 from rulesets.get_salty import RULESET, hints
 from rulesets.replay import replay
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def test_a_whole_game_to_a_win_over_the_api(api):

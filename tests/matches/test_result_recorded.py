@@ -11,7 +11,7 @@ from matches.models import Match, MatchSummary
 from matches.projections import MATCH_SUMMARY, project
 from matches.services import match_create
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 
 def post(api, match, body):

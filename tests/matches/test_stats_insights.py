@@ -16,7 +16,7 @@ from matches.models import MatchFact
 from matches.tasks import project_all
 from tests.rulesets.salt_and_bones.conftest import Table as SaltTable
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def _match(api: Any, game: str, names: list[str], options: dict[str, Any], *, is_public: bool = True) -> int:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def test_a_card_goes_into_the_leftmost_empty_slot_and_pays_slot_plus_card_cost(table):
     t = table(1, starting_money=10)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.pure
+
 EFFECTS = [
     ("money_changed", {"amount": 2}),
     ("loyalty_gained", {"amount": 1}),

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.registry import get_ruleset
 from rulesets.schema import check_payload
+
+pytestmark = pytest.mark.pure
 
 
 def test_registered_under_its_slug(rs):

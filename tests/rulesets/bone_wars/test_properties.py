@@ -6,6 +6,7 @@ import copy
 import itertools
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,8 @@ from rulesets.bone_wars import RULESET
 from rulesets.bone_wars.fields import ICONS, KINDS, SIDES
 from rulesets.replay import replay
 from rulesets.schema import check_payload
+
+pytestmark = pytest.mark.pure
 
 FINITE = (
     "passed",

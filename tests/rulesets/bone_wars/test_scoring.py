@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.base import Outcome
+
+pytestmark = pytest.mark.pure
 
 
 def _loyal(t, seat: int, marsh: int, cope: int) -> None:

@@ -6,6 +6,8 @@ import pytest
 
 from rulesets.base import Event, RuleViolation
 
+pytestmark = pytest.mark.pure
+
 
 def test_turn_passes_to_the_next_seat_by_index_and_wraps(table):
     t = table(3, first_seat=1)

@@ -6,6 +6,8 @@ import pytest
 
 from rulesets.base import Event
 
+pytestmark = pytest.mark.pure
+
 ROW = {"square-yellow": (1, 0), "triangle-blue": (2, 0), "circle-yellow": (3, 0)}  # with the container on [0, 0]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,8 @@ from rulesets.get_salty import RULESET, hints
 from rulesets.get_salty.board import CRACKERS, MAX_SPAN, components
 from rulesets.get_salty.brute import brute_force_legal_moves
 from rulesets.replay import replay
+
+pytestmark = pytest.mark.pure
 
 TYPES = [
     "victory_attribute_chosen",

@@ -8,6 +8,8 @@ import pytest
 
 from rulesets.base import Event
 
+pytestmark = pytest.mark.pure
+
 
 def test_turns_alternate(gs):
     state = gs.started()

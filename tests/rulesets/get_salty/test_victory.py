@@ -6,6 +6,8 @@ import pytest
 
 from rulesets.get_salty import RULESET
 
+pytestmark = pytest.mark.pure
+
 
 def _won(state, seat, score, other=0):
     outcome = RULESET.outcome(state)

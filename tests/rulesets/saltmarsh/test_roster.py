@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import importlib
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.saltmarsh import RULESET
+
+pytestmark = pytest.mark.pure
 
 
 def test_registered_as_a_campaign_without_seats() -> None:

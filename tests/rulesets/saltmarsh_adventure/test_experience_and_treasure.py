@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def test_monster_names_are_unique_in_play(villain, ev, rejected) -> None:
     assert rejected(villain, ev("monster_placed", monster="kobold")) == "duplicate_monster"

@@ -12,6 +12,8 @@ from rulesets.base import Event, RuleViolation
 from rulesets.saltmarsh_adventure import RULESET
 from rulesets.schema import check_payload
 
+pytestmark = pytest.mark.pure
+
 
 def test_registered_as_a_match_for_one_to_five_heroes() -> None:
     ruleset = importlib.import_module("rulesets.saltmarsh_adventure").RULESET  # what the registry loads

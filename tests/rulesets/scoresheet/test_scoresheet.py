@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets import Event, get_ruleset
 from rulesets.replay import Position, outcome_of, replay, step
 from tests.rulesets.scenario import play_with, rejected_with, try_step
+
+pytestmark = pytest.mark.pure
 
 SHEET = get_ruleset("scoresheet")
 play = play_with(SHEET)
