@@ -40,6 +40,28 @@ class BgStatsIndex:
         player = self.players.get(self.me_ref) if self.me_ref is not None else None
         return str(player.get("name") or "") if player else ""
 
+    def to_json(self) -> dict[str, Any]:
+        """The index as JSON (kept on the job, so the run needs no second scan)."""
+        import json
+        from decimal import Decimal
+
+        def plain(value: Any) -> Any:
+            if isinstance(value, Decimal):
+                return int(value) if value == value.to_integral_value() else float(value)
+            raise TypeError(type(value).__name__)
+
+        lists = {"games": list(self.games.values()), "players": list(self.players.values()),
+                 "locations": list(self.locations.values())}  # fmt: skip
+        doc = {**lists, "me_ref": self.me_ref, "plays": self.plays, "has_games": self.has_games}
+        return json.loads(json.dumps(doc, default=plain))
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> BgStatsIndex:
+        index = cls(me_ref=doc.get("me_ref"), plays=doc.get("plays", 0), has_games=doc.get("has_games", False))
+        for name in ("games", "players", "locations"):
+            getattr(index, name).update({_ref(item["id"]): item for item in doc.get(name, [])})
+        return index
+
 
 def _ref(value: Any) -> Any:
     """An id as a dict key (ids are numbers in the app's files; text ids are accepted too)."""

@@ -9,6 +9,7 @@ anything written meanwhile. Progress (``done`` of ``total``) is read from the jo
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import tempfile
 import uuid
@@ -85,15 +86,22 @@ def import_job_create(*, owner: AbstractBaseUser, fp: IO[bytes], file_name: str 
     except FileRefused as exc:
         os.unlink(path)
         raise InvalidInput({"file": [str(exc)]}, detail=f"{exc} Nothing was imported.") from None
+    kept = index.to_json() if found == ImportJob.SOURCE_BGSTATS else dataclasses.asdict(index)
     return ImportJob.objects.create(
         owner=owner, source=found, file_name=file_name[:200], path=path, size=size, total=index.plays,
-        owner_ref={"name": index.owner_name} if index.owner_name else {},
+        owner_ref={"name": index.owner_name} if index.owner_name else {}, report={"index": kept},
     )  # fmt: skip
 
 
 def _plays(job: ImportJob) -> Iterator[tuple[int, PlayIn | PlaySkipped]]:
-    with open(job.path, "rb") as fp:
-        index = bgstats.bgstats_scan(fp) if job.source == ImportJob.SOURCE_BGSTATS else bgg.bgg_scan(fp)
+    """The job's plays in file order, read with the index its scan kept (scanned again if it kept none)."""
+    kept = (job.report or {}).get("index")
+    if kept is None:
+        index: Any = _scan(job.source, job.path)
+    elif job.source == ImportJob.SOURCE_BGSTATS:
+        index = bgstats.BgStatsIndex.from_json(kept)
+    else:
+        index = bgg.BggIndex(**kept)
     with open(job.path, "rb") as fp:
         if job.source == ImportJob.SOURCE_BGSTATS:
             yield from bgstats.bgstats_plays(fp, index)
@@ -153,7 +161,8 @@ def import_job_run(job_id: int, *, batch: int | None = None) -> ImportJob:
         player = Player.objects.filter(owner=job.owner, name__iexact=owner_name).first()
         job.owner_ref = {**job.owner_ref, "player_id": player.pk if player else None}
     job.status, job.finished_at, job.total = ImportJob.DONE, timezone.now(), job.done  # the total made exact
-    job.save(update_fields=["status", "finished_at", "owner_ref", "total", "updated_at"])
+    job.report = {k: v for k, v in (job.report or {}).items() if k != "index"}  # the report alone stays
+    job.save(update_fields=["status", "finished_at", "owner_ref", "total", "report", "updated_at"])
     with contextlib.suppress(OSError):
         os.unlink(job.path)
     wake_projector()
