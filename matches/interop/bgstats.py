@@ -16,7 +16,7 @@ import ijson
 
 from matches.interop.records import FileRefused, PlayIn, PlaySkipped, SeatIn
 from matches.interop.scores import ScoreError, score_evaluate, score_text
-from matches.interop.text import clean_text, flag, local_datetime, whole
+from matches.interop.text import UNSTORABLE, clean_text, flag, local_datetime, whole
 
 SOURCE = "bgstats"
 CHUNK = 256 * 1024
@@ -38,7 +38,10 @@ class BgStatsIndex:
     @property
     def owner_name(self) -> str:
         player = self.players.get(self.me_ref) if self.me_ref is not None else None
-        return str(player.get("name") or "") if player else ""
+        try:
+            return clean_text(player.get("name"), limit=80, what="name") if player else ""
+        except PlaySkipped:
+            return ""
 
     def to_json(self) -> dict[str, Any]:
         """The index as JSON (kept on the job, so the run needs no second scan)."""
@@ -50,10 +53,19 @@ class BgStatsIndex:
                 return int(value) if value == value.to_integral_value() else float(value)
             raise TypeError(type(value).__name__)
 
+        def storable(value: Any) -> Any:  # text the database cannot hold is marked, and refused where used
+            if isinstance(value, str) and ("\x00" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value)):
+                return {UNSTORABLE: True}
+            if isinstance(value, dict):
+                return {storable(k) if isinstance(k, str) else k: storable(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [storable(v) for v in value]
+            return value
+
         lists = {"games": list(self.games.values()), "players": list(self.players.values()),
                  "locations": list(self.locations.values())}  # fmt: skip
         doc = {**lists, "me_ref": self.me_ref, "plays": self.plays, "has_games": self.has_games}
-        return json.loads(json.dumps(doc, default=plain))
+        return storable(json.loads(json.dumps(doc, default=plain)))
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> BgStatsIndex:

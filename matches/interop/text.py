@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from matches.interop.records import PlaySkipped
 
+UNSTORABLE = "__unstorable__"  # marks text a stored index could not keep (see ``BgStatsIndex.to_json``)
 DATE_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d")
 
 
@@ -17,6 +18,8 @@ def clean_text(value: Any, *, limit: int, what: str, multiline: bool = False) ->
     Raises :class:`PlaySkipped` for text the database cannot store (NUL, lone surrogates)."""
     if value is None or isinstance(value, bool):
         return ""
+    if isinstance(value, dict) and value.get(UNSTORABLE):
+        raise PlaySkipped(f"{what} contains a character that cannot be stored.")
     text = str(value)
     if "\x00" in text or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         raise PlaySkipped(f"{what} contains a character that cannot be stored.")

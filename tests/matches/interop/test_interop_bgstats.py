@@ -136,3 +136,14 @@ def test_unknown_fields_everywhere_are_tolerated(api):
     f.doc["challenges"] = [{"id": 1}]
     f.doc["groups"] = {"x": [1, 2]}
     assert post(api, f.bytes()).json()["imported"] == 1
+
+
+def test_text_the_database_cannot_store_skips_the_plays_that_use_it(api, owner):
+    f = BgStatsFile()
+    g = f.game("Azul")
+    bad, bo = f.player("A\u0000na"), f.player("Bo")
+    f.me(bad)
+    f.play(g, [{"playerRefId": bad, "winner": True}, {"playerRefId": bo}])
+    f.play(g, [{"playerRefId": bo, "winner": True}], comments="fine")
+    r = post(api, f.bytes())
+    assert r.status_code == 201 and r.json()["imported"] == 1 and "cannot be stored" in r.json()["errors"][0]
