@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_htmx",
     "matches",
     "campaigns",
     "frontend",
@@ -55,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.TextInputMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",  # request.htmx: the match page answers a move in place
     "config.middleware.LazyMessageMiddleware",  # Django's, building the storage only when used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.RequestIdMiddleware",

@@ -10,10 +10,12 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db.models.functions import Coalesce
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
+from django_htmx.http import replace_url
 from rest_framework.authtoken.models import Token
 
 from campaigns.selectors import adventure_match_closed
@@ -223,13 +225,15 @@ def match_detail(
     can_record = can_record and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
-    # only recorders are offered moves; their state is the full one, so no second read of the head
-    legal = None if replaying or ms.outcome or not can_record else viewer.moves(ruleset, ms.state)
+    # only recorders are offered moves; their state is the full one, so no second read of the head. A
+    # provisional outcome (Bone Wars' awards after the last pass) still takes entries until the table confirms
+    final = bool(ms.outcome) and not ms.outcome.get("provisional")
+    legal = None if replaying or final or not can_record else viewer.moves(ruleset, ms.state)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms_now: list[dict[str, Any]] = []
     forms_other: list[dict[str, Any]] = []
-    if can_record and not replaying and not ms.outcome:
+    if can_record and not replaying and not final:
         forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem)
     board = boards.board_for(
         match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying,
@@ -267,7 +271,22 @@ def match_detail(
     }
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")
-    return render(request, "frontend/match_detail.html", context, status=status)
+    in_place = answered_in_place(request)
+    context["base_template"] = "frontend/_fragment.html" if in_place else "frontend/base.html"
+    response = render(request, "frontend/match_detail.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])  # one URL, two answers: a browser cache must tell them apart
+    if in_place:  # the address bar shows the match page (never /record/), keeping a board pick's query
+        query = request.GET.copy() if request.method == "GET" else QueryDict(mutable=True)
+        query.pop("seen", None)
+        replace_url(response, reverse("match", args=[match.pk]) + (f"?{query.urlencode()}" if query else ""))
+    return response
+
+
+def answered_in_place(request: HttpRequest) -> bool:
+    """Whether the request comes from the match page's own htmx (a move, a board tap, a live update), which
+    swaps only ``#match-live``: it gets that fragment, not the whole page. A history restore gets the page."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and htmx.target == "match-live" and not htmx.history_restore_request
 
 
 def _played(match: Any, outcome: Any) -> dict[str, Any] | None:
@@ -337,6 +356,14 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
         return refused
     messages.success(request, _recorded_words(match, result, type_, seat, data))
     stream_views.linked_words(request, result)
+    return _recorded_answer(request, match)
+
+
+def _recorded_answer(request: HttpRequest, match: Any) -> HttpResponse:
+    """After a recorded move: the page's changed part at once when asked in place (no redirect, no second
+    request), else the redirect to the match page (post/redirect/get)."""
+    if answered_in_place(request):
+        return match_detail(request, match.pk)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
@@ -384,7 +411,7 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
     words = _recorded_words(match, result, problem["type"], problem["seat"], data)
     messages.success(request, f"{words} (house rule: {reason})")
     stream_views.linked_words(request, result)
-    return redirect(reverse("match", args=[match.pk]) + "#board")
+    return _recorded_answer(request, match)
 
 
 match_undo = stream_views.undo_view(

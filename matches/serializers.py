@@ -103,6 +103,10 @@ class OutcomeOutput(Shape):
     draw = serializers.BooleanField()
     reason = serializers.CharField()
     scores = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+    provisional = serializers.BooleanField(
+        help_text="The rules are played out but the table may still add to the final scoring (Bone Wars' awards)"
+        " until it confirms the end: the winners are who leads now."
+    )
 
 
 class StateOutput(Shape):

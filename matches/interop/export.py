@@ -18,7 +18,7 @@ from matches.interop.bgg import bgg_xml_lines
 from matches.interop.scores import score_text
 from matches.models import Match, Player
 from rulesets import get_ruleset
-from rulesets.replay import outcome_of
+from rulesets.replay import final_outcome_of
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 NATIVE_NAMESPACE = uuid.UUID("5b0f3f8e-6f7c-4d47-9d25-0c7e3c1f2a10")
@@ -56,7 +56,7 @@ def _local(match: Match) -> str:
 
 
 def _result(match: Match) -> tuple[set[int], dict[int, Any]]:
-    outcome = outcome_of(get_ruleset(match.game), match.stream.state)  # the head: no projector lag
+    outcome = final_outcome_of(get_ruleset(match.game), match.stream.state)  # the head: no projector lag
     winners = set(outcome.winners) if outcome and not outcome.draw else set()
     return winners, (outcome.scores or {}) if outcome else {}
 

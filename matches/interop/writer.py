@@ -16,7 +16,7 @@ from matches.interop.records import PlayIn, PlaySkipped, SeatIn
 from matches.interop.scores import score_number
 from matches.models import Match, MatchSummary, Player, Seat, Stream
 from rulesets import Ruleset, all_rulesets, get_ruleset
-from rulesets.replay import RESULT_RECORDED, outcome_of
+from rulesets.replay import RESULT_RECORDED, final_outcome_of
 
 MAX_SEATS = 12
 SOURCE_NOTES = {"bgstats": "imported from BG Stats", "bgg": "imported from BoardGameGeek", "": ""}
@@ -137,7 +137,7 @@ def plays_write(prepared: list[Prepared], cache: WriteCache) -> list[Match]:
     with transaction.atomic():
         streams = store.streams_create_with_events([p.stream for p in prepared])
         for stream in streams:
-            if outcome_of(get_ruleset(stream.game), stream.state) is None:
+            if final_outcome_of(get_ruleset(stream.game), stream.state) is None:
                 raise PlaySkipped("The recorded result does not end the match.")
         matches = Match.objects.bulk_create(
             [Match(stream=stream, **p.match) for p, stream in zip(prepared, streams, strict=True)]

@@ -81,6 +81,7 @@ def test_a_whole_game_to_a_win_over_the_api(api, mid):
         "draw": False,
         "reason": "the last wizard standing (6 life left)",
         "scores": None,
+        "provisional": False,
     }
     assert body["turn"]["line"] == "Ana wins with the last wizard standing (6 life left)."  # the end names the winner
     log_lines = [e["text"] for e in body["state"]["log"] if e["kind"] == "confrontation"]

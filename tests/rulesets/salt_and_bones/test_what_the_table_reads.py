@@ -4,14 +4,13 @@ and overrides that never bend a count."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from rulesets.base import Event, RuleViolation
-from rulesets.names import name_seats, turn_line
+from rulesets.names import name_seats
 from rulesets.replay import Position, step
 from rulesets.salt_and_bones import RULESET
+from tests.rulesets.scenario import assert_names_each_once, turn_line_of
 
 pytestmark = pytest.mark.pure
 
@@ -19,13 +18,11 @@ NAMES = ["Ana", "Bo"]
 
 
 def line(state) -> str:
-    info = RULESET.turn(state)
-    return turn_line(info.seats, info.prompt, NAMES)
+    return turn_line_of(RULESET, state, NAMES)
 
 
 def named_once(text: str) -> None:
-    for name in NAMES:
-        assert len(re.findall(rf"\b{name}\b", text)) <= 1, text
+    assert_names_each_once(text, NAMES)
 
 
 def test_every_turn_line_of_a_game_names_each_player_once(table):

@@ -3,14 +3,13 @@ end-of-game line naming the winner, Chronicle's own refusals cited as such, over
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from rulesets.base import Event, RuleViolation
 from rulesets.names import name_seats, turn_line
 from rulesets.replay import Position, step
 from rulesets.the_first_spine import RULESET
+from tests.rulesets.scenario import assert_names_each_once, turn_line_of
 
 pytestmark = pytest.mark.pure
 
@@ -18,13 +17,11 @@ NAMES = ["Ana", "Bo", "Cy"]
 
 
 def line(state) -> str:
-    info = RULESET.turn(state)
-    return turn_line(info.seats, info.prompt, NAMES)
+    return turn_line_of(RULESET, state, NAMES)
 
 
 def named_once(text: str) -> None:
-    for name in NAMES:
-        assert len(re.findall(rf"\b{name}\b", text)) <= 1, text
+    assert_names_each_once(text, NAMES)
 
 
 def test_turn_lines_name_each_player_once(table):
