@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -99,11 +100,13 @@ def match_list(request: HttpRequest) -> HttpResponse:
     except InvalidInput:
         matches = selectors.match_list(user=request.user, game=game, player=player)
         status = None
+    when = Coalesce("played_at", "created_at")  # lists sort by when the game was played
+    matches = matches.select_related("summary", "stream").prefetch_related("seats__player")
     return render(
         request,
         "frontend/match_list.html",
         {
-            "matches": matches[:100],
+            "matches": matches.order_by(when.desc(), "-pk")[:100],
             "games": all_rulesets(kind="match"),
             "game": game,
             "player": player or "",
@@ -275,6 +278,7 @@ def match_detail(
         "versions": list(range(ms.latest_version + 1)),
         # the state as JSON is for developers: drawn only when asked for (``?data=1``), never shown to players
         "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if request.GET.get("data") == "1" else "",
+        "played": _played(match, ms.outcome),
     }
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")
@@ -294,6 +298,16 @@ def answered_in_place(request: HttpRequest) -> bool:
     swaps only ``#match-live``: it gets that fragment, not the whole page. A history restore gets the page."""
     htmx = getattr(request, "htmx", None)
     return bool(htmx) and htmx.target == "match-live" and not htmx.history_restore_request
+
+
+def _played(match: Any, outcome: Any) -> dict[str, Any] | None:
+    """When, where and how long a finished or imported play was, and each seat's score as typed."""
+    from matches.interop.present import play_line, seat_notes
+
+    if not outcome and not match.source:
+        return None
+    notes = seat_notes(match, (outcome or {}).get("scores"), (outcome or {}).get("winners")) if match.source else {}
+    return {"line": play_line(match), "notes": notes, "details": match.details or {}}
 
 
 def _posted_event(request: HttpRequest, match: Any) -> tuple[str, int | None, Any, Any, dict[str, list[str]]]:
