@@ -116,13 +116,13 @@ def entries_since(*, match: Any, version: int, seat_names: list[str], viewer: Vi
     """The entries recorded after ``version``, as ``viewer`` may read them, with their numbers, oldest first (one
     page of the history: its cost does not grow with the match)."""
     page = history_page(stream_id=match.stream_id, game=match.game, seat_names=seat_names, viewer=viewer, after=version)
-    lines = [f"{h.line.text} (entry {h.line.row.version})" for h in page.lines]
+    lines = [f"{h.line.text} (move {h.line.row.version})" for h in page.lines]
     return lines + (["… and more: see the history."] if page.next is not None else [])
 
 
 def rebased_words(match: Any, result: Any) -> str:
     """What the bar adds when a stale form's entry was recorded after newer ones (``store.Rebased``): " —
-    recorded after Tomas's entry 22, recorded while you were filling in the form."; "" otherwise."""
+    recorded after Tomas's move 22, which came in while you were filling in the form."; "" otherwise."""
     rebased = getattr(result, "rebased", None)
     if rebased is None:
         return ""
@@ -130,7 +130,7 @@ def rebased_words(match: Any, result: Any) -> str:
     seat = rebased.seat
     who = f"{names[seat]}'s" if seat is not None and 0 <= seat < len(names) else "the table's"
     came = "which came in" if len(rebased.over) == 1 else f"the last of {len(rebased.over)} entries that came in"
-    return f" — recorded after {who} entry {rebased.after}, {came} while you were filling in the form."
+    return f" — recorded after {who} move {rebased.after}, {came} while you were filling in the form."
 
 
 @dataclass
@@ -170,10 +170,10 @@ def feedback_for(
             else []
         )
         why = problem.get("rebase_why")
-        first = "Not recorded: someone else recorded first" + (f" ({why.rstrip('.')})." if why else ".")
+        first = "Not recorded: someone else recorded first" + (f" ({why.rstrip('.')})" if why else "")
         return Feedback(
             "conflict",
-            f"{first} The board shows the new state; check it and enter your move again if it still applies.",
+            f"{first}:",  # the bar's line; the advice is next to the control
             changes,
         )
     if problem.get("detail"):

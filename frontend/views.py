@@ -9,10 +9,13 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
+from django_htmx.http import replace_url
 from rest_framework.authtoken.models import Token
 
 from campaigns.selectors import adventure_match_closed
@@ -28,14 +31,14 @@ from frontend.forms import (
     record_or_rerender,
 )
 from frontend.recording import feedback_for, legal_move_choices, move_forms, rebased_words
-from frontend.selectors import home_activity, last_undoable_version
+from frontend.selectors import home_activity, last_undoable_version, undo_words
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
 from matches.visibility import RECORDER, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
-from rulesets.schema import RANDOM
+from rulesets.schema import RANDOM, for_seat_count, seat_word
 
 # -- accounts -------------------------------------------------------------------------------------------
 
@@ -97,11 +100,13 @@ def match_list(request: HttpRequest) -> HttpResponse:
     except InvalidInput:
         matches = selectors.match_list(user=request.user, game=game, player=player)
         status = None
+    when = Coalesce("played_at", "created_at")  # lists sort by when the game was played
+    matches = matches.select_related("summary", "stream").prefetch_related("seats__player")
     return render(
         request,
         "frontend/match_list.html",
         {
-            "matches": matches[:100],
+            "matches": matches.order_by(when.desc(), "-pk")[:100],
             "games": all_rulesets(kind="match"),
             "game": game,
             "player": player or "",
@@ -136,9 +141,11 @@ def match_new(request: HttpRequest) -> HttpResponse:
     seat_count = int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
     if seat_count not in ruleset.seats:
         seat_count = ruleset.seats[0]
-    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": True}
+    schema = for_seat_count(ruleset.options_schema, seat_count)  # only what this many players need
+    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": False}
+    context["seat_counts"] = list(ruleset.seats) if len(ruleset.seats) > 1 else []
     if request.method == "POST":
-        options, errors = parse_options(ruleset.options_schema, request.POST)
+        options, errors = parse_options(schema, request.POST)
         if request.POST.get("catalog"):
             options.update(catalog_options(catalog_get(request.user, request.POST["catalog"])))
         seats = [{"name": request.POST.get(f"seat_{i}", "")} for i in range(seat_count)]
@@ -155,26 +162,30 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"Match created.{_drawn_words(match)} Record the first move below.")
                 return redirect("match", match_id=match.pk)
         context["errors"] = errors
-        extra = {f"seats.{i}": f"Seat {i}" for i in range(seat_count)} | {"seats": "Seats", "title": "Title"}
+        extra = {f"seats.{i}": seat_word(i) for i in range(seat_count)} | {"seats": "Players", "title": "Title"}
         context["error_list"] = [
-            error_sentence(
-                {k if k.startswith(("seats", "title")) else f"options.{k}": v}, ruleset.options_schema, extra
-            )
+            error_sentence({k if k.startswith(("seats", "title")) else f"options.{k}": v}, schema, extra)
             for k, v in errors.items()
         ]
         context["title"] = request.POST.get("title", "")
         context["catalog_value"] = request.POST.get("catalog", "")
         context["is_public"] = request.POST.get("is_public") == "on"
-    context["option_fields"] = option_inputs(
-        ruleset.options_schema, form="opt", post=request.POST if request.method == "POST" else None,
+    option_fields = option_inputs(
+        schema, form="opt", post=request.POST if request.method == "POST" else None,
         errors=context["errors"], exclude=CATALOG_KEYS.get(slug, {}),
     )  # fmt: skip
+    # who starts, and what has no default, first; the rest (the printed game's defaults) folded away
+    main = {ruleset.start_option} | {f.name for f in schema if f.required}
+    context["option_fields"] = [i for i in option_fields if i.name.removeprefix("option.") in main]
+    context["more_options"] = [i for i in option_fields if i.name.removeprefix("option.") not in main]
+    context["more_open"] = any(i.error for i in context["more_options"])
     context["catalog_keys"] = [
         f.label or f.name for f in ruleset.options_schema if f.name in CATALOG_KEYS.get(slug, {})
     ]
     context["seat_inputs"] = [
         {
             "index": i,
+            "label": seat_word(i),
             "value": (context.get("seat_values") or [""] * seat_count)[i],
             "error": " ".join(context["errors"].get(f"seats[{i}].name", [])),
         }
@@ -220,13 +231,15 @@ def match_detail(
     can_record = can_record and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
-    # only recorders are offered moves; their state is the full one, so no second read of the head
-    legal = None if replaying or ms.outcome or not can_record else viewer.moves(ruleset, ms.state)
+    # only recorders are offered moves; their state is the full one, so no second read of the head. A
+    # provisional outcome (Bone Wars' awards after the last pass) still takes entries until the table confirms
+    final = bool(ms.outcome) and not ms.outcome.get("provisional")
+    legal = None if replaying or final or not can_record else viewer.moves(ruleset, ms.state)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms_now: list[dict[str, Any]] = []
     forms_other: list[dict[str, Any]] = []
-    if can_record and not replaying and not ms.outcome:
+    if can_record and not replaying and not final:
         forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem)
     board = boards.board_for(
         match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying,
@@ -237,6 +250,7 @@ def match_detail(
         seen=None if replaying else int_or_none(request.GET.get("seen")), latest=ms.latest_version,
         seat_names=seat_names, viewer=viewer,
     )  # fmt: skip
+    undo_version = last_undoable_version(stream_id=match.stream_id) if can_record and not replaying else None
     context = {
         "match": match,
         "ruleset": ruleset,
@@ -257,13 +271,43 @@ def match_detail(
         "problem": problem,
         "feedback": feedback,
         "idempotency_key": uuid.uuid4().hex,
-        "undo_version": last_undoable_version(stream_id=match.stream_id) if can_record else None,
+        "undo_version": undo_version,
+        "undo_words": undo_words(match=match, version=undo_version, viewer=viewer, seat_names=seat_names)
+        if undo_version
+        else "",
         "versions": list(range(ms.latest_version + 1)),
-        "state_json": json.dumps(ms.state, indent=1, sort_keys=True),
+        # the state as JSON is for developers: drawn only when asked for (``?data=1``), never shown to players
+        "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if request.GET.get("data") == "1" else "",
+        "played": _played(match, ms.outcome),
     }
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")
-    return render(request, "frontend/match_detail.html", context, status=status)
+    in_place = answered_in_place(request)
+    context["base_template"] = "frontend/_fragment.html" if in_place else "frontend/base.html"
+    response = render(request, "frontend/match_detail.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])  # one URL, two answers: a browser cache must tell them apart
+    if in_place:  # the address bar shows the match page (never /record/), keeping a board pick's query
+        query = request.GET.copy() if request.method == "GET" else QueryDict(mutable=True)
+        query.pop("seen", None)
+        replace_url(response, reverse("match", args=[match.pk]) + (f"?{query.urlencode()}" if query else ""))
+    return response
+
+
+def answered_in_place(request: HttpRequest) -> bool:
+    """Whether the request comes from the match page's own htmx (a move, a board tap, a live update), which
+    swaps only ``#match-live``: it gets that fragment, not the whole page. A history restore gets the page."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and htmx.target == "match-live" and not htmx.history_restore_request
+
+
+def _played(match: Any, outcome: Any) -> dict[str, Any] | None:
+    """When, where and how long a finished or imported play was, and each seat's score as typed."""
+    from matches.interop.present import play_line, seat_notes
+
+    if not outcome and not match.source:
+        return None
+    notes = seat_notes(match, (outcome or {}).get("scores"), (outcome or {}).get("winners")) if match.source else {}
+    return {"line": play_line(match), "notes": notes, "details": match.details or {}}
 
 
 def _posted_event(request: HttpRequest, match: Any) -> tuple[str, int | None, Any, Any, dict[str, list[str]]]:
@@ -323,6 +367,14 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
         return refused
     messages.success(request, _recorded_words(match, result, type_, seat, data) + rebased_words(match, result))
     stream_views.linked_words(request, result)
+    return _recorded_answer(request, match)
+
+
+def _recorded_answer(request: HttpRequest, match: Any) -> HttpResponse:
+    """After a recorded move: the page's changed part at once when asked in place (no redirect, no second
+    request), else the redirect to the match page (post/redirect/get)."""
+    if answered_in_place(request):
+        return match_detail(request, match.pk)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
@@ -339,13 +391,13 @@ def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data:
     """The bar's sentence after a successful submit: the entry's number and what it says (as the history
     says it to the recorder who just typed it)."""
     if type_ == RULE_OVERRIDDEN:
-        return f"Recorded entry {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
+        return f"Recorded move {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
     ruleset = get_ruleset(match.game)
     before = None
     if ruleset.describe_uses_state:
         before = selectors.match_state(match=match, at=result.version - 1, viewer=RECORDER).state
     text = describe_entry(ruleset, Event(type_, seat, data), selectors.match_seat_names(match), before=before)
-    return f"Recorded entry {result.version}: {text}"
+    return f"Recorded move {result.version}: {text}"
 
 
 def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, Any], data: Any) -> HttpResponse:
@@ -370,11 +422,11 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
     words = _recorded_words(match, result, problem["type"], problem["seat"], data)
     messages.success(request, f"{words} (house rule: {reason})")
     stream_views.linked_words(request, result)
-    return redirect(reverse("match", args=[match.pk]) + "#board")
+    return _recorded_answer(request, match)
 
 
 match_undo = stream_views.undo_view(
-    "match", "match", lambda request, pk, **kw: match_detail(request, pk, **kw), anchor="#board"
+    "match", "match", lambda request, pk, **kw: match_detail(request, pk, **kw), anchor="#board", entry_noun="move"
 )
 
 

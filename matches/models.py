@@ -9,6 +9,16 @@ from django.db.models.functions import Lower
 MAX_VERSION = 2**31 - 1  # the version columns' range (PositiveIntegerField): no stream gets longer
 
 
+def game_name(slug: str) -> str:
+    """A game's name for people: the ruleset's name ("Bone Wars"); the slug only for a game no longer known."""
+    from rulesets import get_ruleset
+
+    try:
+        return get_ruleset(slug).name
+    except KeyError:
+        return slug
+
+
 class Stream(models.Model):
     """One event stream and its head: the latest state and version, kept in the append's transaction."""
 
@@ -188,6 +198,11 @@ class Match(models.Model):
     location = models.CharField(max_length=120, blank=True, default="")
     first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     source_uuid = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL = not imported)
+    # Imported plays (matches.interop): where from, BG Stats' "ignore for stats", and what the source told
+    # that has no column (expansions, rounds, comments, the local play date, each seat's score text, team...).
+    source = models.CharField(max_length=16, blank=True, default="")
+    ignored = models.BooleanField(default=False)
+    details = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -203,7 +218,12 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"{self.game} #{self.pk}"
+        return self.title or f"{self.game_name} #{self.pk}"
+
+    @property
+    def game_name(self) -> str:
+        """The game's name as printed ("The First Spine"), never its slug."""
+        return game_name(self.game)
 
 
 class Seat(models.Model):
@@ -395,3 +415,6 @@ class MatchFact(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}={self.value} in match {self.match_id}"
+
+
+from matches.interop.models import ImportJob  # noqa: E402, F401  (declared with the import code, in this app)

@@ -22,11 +22,11 @@ from rulesets.replay import (
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
     event_types_with_meta,
-    outcome_of,
+    final_outcome_of,
     random_start_refusal,
     result_problems,
 )
-from rulesets.schema import RANDOM
+from rulesets.schema import RANDOM, explain
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -48,7 +48,9 @@ def options_clean(ruleset: Ruleset, options: Any, seat_count: int | None = None)
     try:
         cleaned = check_payload(ruleset.options_schema, options if options is not None else {})
     except SchemaError as exc:
-        raise InvalidInput({f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}) from None
+        errors = {f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}
+        sentence, rule = explain(ruleset.options_schema, options, exc)  # a rulebook bound names its rule
+        raise InvalidInput(errors, detail=sentence if rule else "", rule=rule) from None
     problems = ruleset.check_options(cleaned)
     if seat_count is not None:
         problems = [*problems, *ruleset.check_setup(cleaned, seat_count)]
@@ -191,7 +193,9 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     try:
         cleaned = check_payload(spec.fields, data if data is not None else {})
     except SchemaError as exc:
-        raise InvalidInput({f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}) from None
+        errors = {f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}
+        sentence, rule = explain(spec.fields, data, exc)  # a bound that is a rulebook line names its rule
+        raise InvalidInput(errors, detail=sentence, rule=rule) from None
     if type_ == RESULT_RECORDED:
         problems = result_problems(cleaned, seat_count)
         if problems:
@@ -271,7 +275,7 @@ def match_status_sync(match: Match, state: dict[str, Any]) -> bool:
 
     Returns True when the match has just finished.
     """
-    outcome = outcome_of(get_ruleset(match.game), state)
+    outcome = final_outcome_of(get_ruleset(match.game), state)
     status = Match.STATUS_FINISHED if outcome is not None else Match.STATUS_IN_PROGRESS
     if status == match.status:
         return False

@@ -7,8 +7,10 @@ drives API validation (``check_payload``), OpenAPI (``json_schema``) and the web
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+
+from rulesets.names import plural
 
 KINDS = ("int", "number", "str", "bool", "cell", "choice", "list", "object", "any")
 
@@ -22,8 +24,13 @@ class Field:
     ``list`` (of ``item``; ``min_items``/``max_items``), ``object`` (``fields``; unknown keys rejected unless
     ``open``), ``any`` (JSON, bounded in size).
     ``default`` is used when the field is missing and not ``required``.
+    ``rule``/``rule_text``: when the field's bounds are a rulebook line (a card's own cost "$0 to $3"), the
+    section it comes from and the line in plain words ("a card's own cost is $0 to $3"); a value out of them
+    is refused naming that rule (:func:`explain`), not as a bare schema error.
     For forms only: ``names`` says which list of names a ``str``/``any`` field picks from (a key of the ruleset's
-    ``names(state, seat)``, e.g. ``"hand"``), ``item_labels`` names the items of a short fixed-size list.
+    ``names(state, seat)``, e.g. ``"hand"``), ``item_labels`` names the items of a short fixed-size list,
+    ``per_seat`` says the field follows the number of players: a ``choice`` of seat indexes offers the seats
+    of the match only (named "Player 1", …), a ``list`` has one item per seat.
     """
 
     name: str
@@ -46,6 +53,9 @@ class Field:
     choice_labels: tuple[str, ...] = ()  # words for people, one per ``choices`` entry (default: the value)
     names: str = ""
     item_labels: tuple[str, ...] = ()
+    per_seat: bool = False
+    rule: str = ""
+    rule_text: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -59,17 +69,43 @@ RANDOM = "random"  # the value of a ruleset's ``start_option`` asking the server
 
 def start_field(name: str, seats: int, *, label: str, help: str = "") -> Field:
     """The option choosing who starts: a seat index (default 0) or ``"random"``, drawn by the server at
-    creation and recorded as ``first_player_drawn`` (``rulesets.replay``); forms say "Seat N" and "Random"."""
+    creation and recorded as ``first_player_drawn`` (``rulesets.replay``); forms say "Player N" (counted
+    from 1, the seats of the match only) and "Random"."""
     return Field(
         name,
         "choice",
         required=False,
         default=0,
         choices=(*range(seats), RANDOM),
-        choice_labels=(*(f"Seat {i}" for i in range(seats)), "Random (Chronicle draws and records it)"),
+        choice_labels=(*(seat_word(i) for i in range(seats)), "Random (Chronicle draws and records it)"),
         label=label,
         help=help,
+        per_seat=True,
     )
+
+
+def seat_word(seat: int) -> str:
+    """A seat as a form offers it before the players are named: "Player 1" for seat 0."""
+    return f"Player {seat + 1}"
+
+
+def for_seat_count(fields: tuple[Field, ...], seat_count: int) -> tuple[Field, ...]:
+    """``fields`` as a form for ``seat_count`` players shows them (``Field.per_seat``): a seat choice offers the
+    seats of the match (and its other values, such as random), a per-seat list one item per seat."""
+    out = []
+    for f in fields:
+        if f.per_seat and f.kind == "choice":
+            labels = f.choice_labels or tuple(str(c) for c in f.choices)
+            kept = [
+                (c, seat_word(c) if isinstance(c, int) else text)
+                for c, text in zip(f.choices, labels, strict=True)
+                if not isinstance(c, int) or c < seat_count
+            ]
+            f = replace(f, choices=tuple(c for c, _ in kept), choice_labels=tuple(t for _, t in kept))
+        elif f.per_seat and f.kind == "list":
+            f = replace(f, max_items=min(f.max_items, seat_count), min_items=min(f.min_items, seat_count))
+        out.append(f)
+    return tuple(out)
 
 
 class SchemaError(Exception):
@@ -78,6 +114,72 @@ class SchemaError(Exception):
     def __init__(self, errors: dict[str, list[str]]) -> None:
         super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
         self.errors = errors
+
+
+def field_at(fields: tuple[Field, ...], path: str) -> Field | None:
+    """The field a dotted error path (``card.cost``, ``slots[2].icon``) of :class:`SchemaError` names, or None."""
+    found: Field | None = None
+    for part in path.split("."):
+        name = part.split("[", 1)[0]
+        found = next((f for f in fields if f.name == name), None)
+        if found is None:
+            return None
+        if "[" in part and found.item is not None:
+            found = found.item
+        fields = found.fields
+    return found
+
+
+def _value_at(data: Any, path: str) -> Any:
+    for part in path.replace("[", ".[").split("."):
+        if part.startswith("[") and isinstance(data, list):
+            index = int(part[1:-1])
+            data = data[index] if 0 <= index < len(data) else None
+        elif isinstance(data, dict):
+            data = data.get(part)
+        else:
+            return None
+    return data
+
+
+def _labels(fields: tuple[Field, ...], path: str) -> str:
+    words = []
+    for part in path.split("."):
+        name = part.split("[", 1)[0]
+        f = next((f for f in fields if f.name == name), None)
+        if f is None:
+            words.append(name)
+            break
+        words.append(f.label or f.name)
+        fields = f.item.fields if "[" in part and f.item is not None else f.fields
+    return " › ".join(words)
+
+
+def explain(fields: tuple[Field, ...], data: Any, exc: SchemaError) -> tuple[str, str]:
+    """``exc`` (raised checking ``data`` against ``fields``) in plain words, and the rule it breaks.
+
+    Returns ``(sentence, rule)``. When an erring field carries a rulebook ``rule`` the sentence states that
+    rule with the value given ("A card's own cost is $0 to $3 (…); got 4.") and ``rule`` is its section;
+    otherwise the sentence names each erring field by its label ("Card › Card cost ($): must be a whole
+    number.") and ``rule`` is "".
+    """
+    for path in exc.errors:
+        f = field_at(fields, path)
+        if f is not None and f.rule and f.rule_text:
+            value = _value_at(data, path)
+            said = (
+                f"{value!r}" if isinstance(value, str)
+                else f"{len(value)}" if isinstance(value, list)
+                else "" if isinstance(value, dict) or value is None
+                else f"{value}"
+            )  # fmt: skip
+            text = f.rule_text[0].upper() + f.rule_text[1:]
+            return (f"{text}; got {said}." if said else f"{text}."), f.rule
+    parts = []
+    for path, messages in exc.errors.items():
+        what = " ".join(m[0].lower() + m[1:] if m else m for m in messages)
+        parts.append(f"{_labels(fields, path) if path != 'data' else 'The data'}: {what}")
+    return "This entry does not fit: " + "; ".join(parts), ""
 
 
 def check_payload(fields: tuple[Field, ...], data: Any, *, open_object: bool = False) -> dict[str, Any]:
@@ -173,9 +275,9 @@ def _check_value(f: Field, value: Any, path: str, errors: dict[str, list[str]]) 
             _err(errors, path, "Must be a list.")
             return value
         if len(value) < f.min_items:
-            _err(errors, path, f"Needs at least {f.min_items} item(s).")
+            _err(errors, path, f"Needs at least {plural(f.min_items, 'item')}.")
         if len(value) > f.max_items:
-            _err(errors, path, f"At most {f.max_items} item(s).")
+            _err(errors, path, f"At most {plural(f.max_items, 'item')}.")
             return value
         if f.item is None:
             return value

@@ -6,7 +6,18 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.base import (
+    ENTRIES_RULE,
+    Event,
+    EventType,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    State,
+    TurnInfo,
+    unknown_event,
+)
+from rulesets.names import plural
 from rulesets.saltmarsh.cards import CARD_FIELDS, card_field, treasure_card
 from rulesets.schema import Field
 
@@ -26,6 +37,7 @@ R_MONSTERS = f"{BOOK} › Tile Features › Monster Symbols"
 R_END = f"{BOOK} › Playing the Campaign"
 
 CONDITIONS = ("advantage", "disadvantage", "stunned", "poisoned")
+CONDITION_WORDS = ("Advantage", "Disadvantage", "Stunned", "Poisoned")  # as the condition cards print them
 OPPOSITE = {"advantage": "disadvantage", "disadvantage": "advantage"}
 
 # phases of the active seat's turn
@@ -38,8 +50,14 @@ NAME = 60
 DEFAULT_MAX_HP = 10
 
 
-def _et(name: str, label: str, *fields: Field, seat: bool = True, description: str = "") -> EventType:
-    return EventType(name=name, label=label, fields=fields, seat_required=seat, description=description)
+def _et(
+    name: str, label: str, *fields: Field, seat: bool = True, description: str = "", hero_if: str = ""
+) -> EventType:
+    """An entry type; ``hero_if``: the entry names a hero (a seat) only in that case, said by the form's label."""
+    return EventType(
+        name=name, label=label, fields=fields, seat_required=seat, description=description,
+        seat_optional=bool(hero_if), seat_label=f"Hero ({hero_if})" if hero_if else "",
+    )  # fmt: skip
 
 
 _MONSTER = Field("monster", "str", max_length=NAME, label="Monster")
@@ -64,17 +82,31 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "attack_rolled",
             "Attack rolled",
-            Field("attacker", "choice", choices=("hero", "monster"), label="Attacker"),
+            Field(
+                "attacker",
+                "choice",
+                choices=("hero", "monster"),
+                choice_labels=("A hero", "A monster"),
+                label="Who attacks",
+            ),
             Field(
                 "monster",
                 "str",
                 required=False,
                 nullable=True,
                 max_length=NAME,
-                label="Attacking monster",
+                label="Monster (when a monster attacks)",
                 names="monsters",
             ),
-            Field("rolls", "list", item=_ROLL, min_items=1, max_items=2, label="d20 roll(s)"),
+            Field(
+                "rolls",
+                "list",
+                item=_ROLL,
+                min_items=1,
+                max_items=2,
+                label="d20 rolls",
+                help="One roll; two with Advantage or Disadvantage.",
+            ),
             Field(
                 "same_attack",
                 "bool",
@@ -85,8 +117,9 @@ EVENT_TYPES: dict[str, EventType] = {
                 "is not spent again.",
             ),
             seat=False,
+            hero_if="when a hero attacks",
             description="Two rolls with Advantage (higher counts) or Disadvantage (lower counts), else one; the "
-            "marker is discarded. For a hero attack the seat is the hero.",
+            "marker is discarded.",
         ),
         _et("poison_roll_made", "Poison roll made", _ROLL, description="End of a poisoned hero's phase: 10+ cures."),
         _et("hero_phase_ended", "Hero phase ended", description="Stunned is discarded; exploration follows."),
@@ -100,19 +133,40 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "condition_gained",
             "Condition gained",
-            Field("target", "choice", choices=("hero", "monster"), label="Target"),
-            Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Monster", names="monsters"),
-            Field("condition", "choice", choices=CONDITIONS, label="Condition"),
+            Field(
+                "target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"
+            ),
+            Field(
+                "monster",
+                "str",
+                required=False,
+                nullable=True,
+                max_length=NAME,
+                label="Monster (when the target is a monster)",
+                names="monsters",
+            ),
+            Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
             seat=False,
-            description="For a hero the seat is the hero; for a monster name it.",
+            hero_if="when the target is a hero",
         ),
         _et(
             "condition_lost",
             "Condition removed",
-            Field("target", "choice", choices=("hero", "monster"), label="Target"),
-            Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Monster", names="monsters"),
-            Field("condition", "choice", choices=CONDITIONS, label="Condition"),
+            Field(
+                "target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"
+            ),
+            Field(
+                "monster",
+                "str",
+                required=False,
+                nullable=True,
+                max_length=NAME,
+                label="Monster (when the target is a monster)",
+                names="monsters",
+            ),
+            Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
             seat=False,
+            hero_if="when the target is a hero",
             description="An effect (a card, a power) discards a marker.",
         ),
         _et("monster_placed", "Monster placed", _MONSTER, seat=False, description="A monster figure enters play."),
@@ -209,7 +263,7 @@ class SaltmarshAdventure(Ruleset):
     slug = "saltmarsh-adventure"
     name = "Ghosts of Saltmarsh (adventure)"
     seats = (1, 2, 3, 4, 5)
-    version = 2
+    version = 3  # 3: an overridden Encounter cancel without the XP is unplayable, not clamped (issue 22)
     kind = "match"
     rulebook = "ghosts-of-saltmarsh.txt"
     options_schema = (
@@ -219,7 +273,8 @@ class SaltmarshAdventure(Ruleset):
             required=False,
             default=[],
             max_items=5,
-            label="Heroes, one per seat",
+            label="Heroes, one per player",
+            per_seat=True,
             item=Field(
                 "hero",
                 "object",
@@ -291,7 +346,7 @@ class SaltmarshAdventure(Ruleset):
         notes = []
         if given and len(given) != seat_count:
             notes.append(
-                f"{len(given)} hero(es) were described for {seat_count} seat(s); "
+                f"{plural(len(given), 'hero', 'heroes')} were described for {plural(seat_count, 'seat')}; "
                 "missing seats got a default hero and extra heroes were left out."
             )
         option_surge = options.get("surge_hp")
@@ -345,12 +400,16 @@ class SaltmarshAdventure(Ruleset):
             raise _v("game_over", f"The adventure is over: {self._end_words(state)}", R_END)
         etype = self.event_types.get(event.type)
         if etype is None:
-            raise _v("unknown_event", f"A Saltmarsh adventure has no '{event.type}' entry.", R_TURN)
+            raise unknown_event("A Saltmarsh adventure", event.type)
         n = len(state["heroes"])
         if event.seat is not None and not (0 <= event.seat < n):
-            raise _v("no_such_seat", f"There is no seat {event.seat}; this adventure has {n}.", R_TURN)
+            raise _v(
+                "no_such_seat",
+                f"This adventure has seats 0 to {n - 1}; {event.seat!r} is not one of them.",
+                ENTRIES_RULE,
+            )
         if etype.seat_required and event.seat is None:
-            raise _v("seat_required", "Say which hero this entry is about (choose a seat).", R_TURN)
+            raise _v("seat_required", "Say which hero this entry is about (choose a seat).", ENTRIES_RULE)
         check: Callable[[State, Event], None] = getattr(self, f"_check_{event.type}")
         check(state, event)
 
@@ -691,7 +750,9 @@ class SaltmarshAdventure(Ruleset):
             s["activation"] = None
 
     def _apply_encounter_cancelled(self, s: State, event: Event) -> None:
-        s["xp"] = max(0, s["xp"] - s["encounter_cancel_xp"])
+        if s["xp"] < s["encounter_cancel_xp"]:  # only under an override: the party cannot spend XP it lacks
+            raise ValueError(f"cancelling costs {s['encounter_cancel_xp']} XP and the party has {s['xp']}")
+        s["xp"] -= s["encounter_cancel_xp"]
         s["encounters_cancelled"].append(event.data["encounter"])
 
     def _apply_treasure_found(self, s: State, event: Event) -> None:
@@ -749,13 +810,21 @@ class SaltmarshAdventure(Ruleset):
     def turn(self, state: State) -> TurnInfo:
         """The active seat and its phase: ``start``, ``hero``, ``villain`` (exploration + villain) or ``over``."""
         if state["result"] is not None:
-            return TurnInfo(seats=(), phase=OVER, prompt=self._end_words(state))
+            words = self._end_words(state)
+            return TurnInfo(seats=(), phase=OVER, prompt=words[0].upper() + words[1:])
         seat = state["active"]
-        name = state["heroes"][seat]["name"]
+        hero = state["heroes"][seat]
+        name = hero["name"]  # the hero, not the seat: the turn line names the player in front (TurnInfo)
+        if state["phase"] == HERO and state["poison_rolled"]:
+            hero_phase = f"end {name}'s Hero Phase (the poison roll is made)"
+        elif state["phase"] == HERO and "poisoned" in hero["conditions"]:
+            hero_phase = f"play {name}'s Hero Phase, roll against poison, then end the phase"
+        else:
+            hero_phase = f"play {name}'s Hero Phase, then end it"
         prompts = {
-            START: f"{name}: start the Hero Phase.",
-            HERO: f"{name}'s Hero Phase.",
-            VILLAIN: f"{name}'s Exploration and Villain Phase.",
+            START: f"start {name}'s Hero Phase",
+            HERO: hero_phase,
+            VILLAIN: f"play {name}'s Exploration and Villain Phase, then end it",
         }
         return TurnInfo(seats=(seat,), phase=state["phase"], prompt=prompts[state["phase"]])
 

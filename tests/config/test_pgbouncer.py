@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from rest_framework.authtoken.models import Token
 
 from matches.models import Event as EventRow
 from tests.config.wsgi_call import append_call
+from tests.processes import free_port, wait_listening
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db(transaction=True)]
 
@@ -31,21 +30,11 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "pgbouncer-transactio
 @pytest.fixture(scope="module")
 def bouncer_port() -> Iterator[int]:
     """A PgBouncer (pool_mode = transaction) in front of the test PostgreSQL; its port."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     with tempfile.TemporaryDirectory(prefix="chronicle-pgbouncer-") as work:
         proc = subprocess.Popen([str(SCRIPT), work, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    assert proc.poll() is None, proc.stderr.read() if proc.stderr else b""
-                    assert time.monotonic() < deadline, "PgBouncer did not listen"
-                    time.sleep(0.05)
+            wait_listening(port, proc, what="PgBouncer", timeout=10)
             yield port
         finally:
             proc.terminate()

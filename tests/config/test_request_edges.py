@@ -11,7 +11,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from rest_framework.authtoken.models import Token
 from matches.models import MAX_VERSION
 from matches.models import Event as EventRow
 from tests.config.wsgi_call import append_call
+from tests.processes import free_port, wait_listening
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
@@ -143,9 +143,7 @@ def server(django_db_setup, django_db_blocker) -> Iterator[int]:
     """``scripts/serve`` (granian, one process, one thread) on the test database; its port."""
     if connection.vendor != "postgresql":
         pytest.skip("serves the PostgreSQL test database")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     db = connection.settings_dict
     env = {
         **os.environ, "VIRTUAL_ENV": str(Path(sys.executable).parent.parent), "HOST": "127.0.0.1", "PORT": str(port),
@@ -156,15 +154,7 @@ def server(django_db_setup, django_db_blocker) -> Iterator[int]:
         [str(ROOT / "scripts" / "serve")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert proc.poll() is None, proc.stderr.read() if proc.stderr else b""
-                assert time.monotonic() < deadline, "scripts/serve did not listen"
-                time.sleep(0.1)
+        wait_listening(port, proc, what="scripts/serve")
         yield port
     finally:
         proc.terminate()

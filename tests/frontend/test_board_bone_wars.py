@@ -94,7 +94,9 @@ def test_each_seat_board_slots_tracks_bookshelf_money_and_rp(client, owner, bone
     )
     for icon in ("bug", "footprint", "fossil", "hammer", "plant"):
         assert f'href="#bw-icon-{icon}"' in html and f'id="bw-icon-{icon}"' in html
-    assert "Round 1 of 4</strong> · Bo records the action's effects, then ends the turn." in unescape(html)
+    assert "Round 1 of 4</strong> · Bo to play — finish the action (record its effects), then end the turn</p>" in (
+        unescape(html)
+    )  # the player named once, the round once (issue 22 item 8)
 
 
 def test_forms_prefill_the_seat_on_turn_and_the_next_slot(client, owner, bones):
@@ -184,8 +186,8 @@ def test_sittings_show_date_versions_rounds_and_rp(client, owner, bones):
     assert [s["data-sitting"] for s in page.sittings] == ["1", "2"]
     sittings = section(html, "bw-sittings")
     first = state["sittings"][0]
-    assert f"versions 1–{first['to_version']}" in sittings and "rounds 1–2" in sittings
-    assert "Ana +2, Bo +0" in sittings and f"versions {first['to_version'] + 1}–{version}" in sittings
+    assert f"moves 1–{first['to_version']}" in sittings and "rounds 1–2" in sittings
+    assert "Ana +2, Bo +0" in sittings and f"moves {first['to_version'] + 1}–{version}" in sittings
     from matches.models import Event as EventRow
 
     day = EventRow.objects.get(stream_id=bones.stream_id, version=1).recorded_at
@@ -201,7 +203,7 @@ def test_set_up_the_table_at_any_version(client, owner, bones):
     )  # fmt: skip
     html, page = get(client, bones)
     setup = section(html, "bw-setup")
-    assert "As at version 6" in setup and "Bo to play" in setup
+    assert "As at move 6" in setup and "Bo to play" in setup
     assert "1 paper on Cope" in setup and "0 papers on Marsh" in setup
     assert len(page.setup_seats) == 2
     assert "Money $6 · patron tile Marsh" in setup  # Ana: $7 − $1
@@ -210,7 +212,7 @@ def test_set_up_the_table_at_any_version(client, owner, bones):
     assert "Marsh's Team" in setup
     html, _ = get(client, bones, "?at=2")
     setup = section(html, "bw-setup")
-    assert "As at version 2" in setup and "0 papers on Cope" in setup and "Triceratops" not in setup
+    assert "As at move 2" in setup and "0 papers on Cope" in setup and "Triceratops" not in setup
     assert "@media print" in open_css()
 
 
@@ -230,9 +232,59 @@ def test_the_page_of_a_finished_game_names_the_winner(client, owner):
         record(match, owner, ("passed", 0, {"patron": "marsh"}))
     client.force_login(owner)
     html, _ = get(client, match)
+    # issue 22 item 4: after the last pass the result is provisional, the awards are offered
+    assert "provisional result" in html and "badge finished" not in html and ">leads<" in html
+    assert 'data-event-type="rp_gained"' in html and "Confirm the end of the game" in html
+    assert "Solo leads with 6 RP (most RP)" in unescape(html)  # 3 loyalty × 1 paper, twice
+    record(match, owner, ("rp_gained", 0, {"amount": 2, "reason": "discoverer award"}), ("game_concluded", None, {}))
+    match.refresh_from_db()
+    assert match.status == "finished"
+    html, _ = get(client, match)
     assert "game over" in html and "badge finished" in html and "bw-moves" not in html
+    assert "Solo wins with 8 RP (most RP)." in unescape(html)
     assert "Final scoring after round 4" in html
     assert "bw-cm" in html  # the tie-break may still be measured
+
+
+def test_an_award_after_the_last_pass_is_recorded_from_the_page(client, owner, bones):
+    for _ in range(4):
+        record(bones, owner, ("passed", 0, {"patron": "marsh"}), ("passed", 1, {"patron": "cope"}))
+    client.force_login(owner)
+    version, _ = head(bones)
+    r = client.post(f"/matches/{bones.pk}/record/", {"type": "rp_gained", "seat": "1", "data.amount": "4",
+                                                     "data.reason": "discoverer award", "expected_version": version})  # fmt: skip
+    assert r.status_code == 302, r.content.decode()[:2000]
+    assert head(bones)[1]["players"][1]["rp"] == 4
+    html, _ = get(client, bones)
+    assert "Bo leads with 4 RP (most RP)" in unescape(html) and "Provisional result" in html
+
+
+def test_a_card_in_a_slot_is_upgraded_and_the_set_up_shows_the_new_card(client, owner, bones):
+    """Issue 22 item 5: the set-up panel shows the upgraded card, not the old one."""
+    record(bones, owner, ("card_played", 0, TEAM))
+    client.force_login(owner)
+    html, _ = get(client, bones)
+    assert 'data-event-type="card_upgraded"' in html
+    r = client.post(f"/matches/{bones.pk}/record/", {"type": "card_upgraded", "seat": "0", "expand": "1",
+                                                     "data.slot": "1", "data.card.kind": "team",
+                                                     "data.card.name": "Advanced Team", "data.card.cost": "2",
+                                                     "expected_version": "1"})  # fmt: skip
+    assert r.status_code == 302, r.content.decode()[:2000]
+    html, _ = get(client, bones)
+    setup = section(html, "bw-setup")
+    assert "1: Advanced Team" in setup and "Marsh's Team" not in setup and "Money $4" in setup
+
+
+def test_the_card_form_never_offers_a_slot_the_seat_cannot_pay_for(client, owner):
+    """Issue 22 item 8: with $0 and a $1 slot next, the page says the seat can only pass."""
+    from matches.services import match_create
+
+    match = match_create(owner=owner, game="bone-wars", seats=[{"name": "Ana"}], options={"starting_money": 0})
+    record(match, owner, ("card_played", 0, {"card": {"kind": "team", "name": "T"}}), ("turn_ended", 0, {}))
+    client.force_login(owner)
+    html = unescape(get(client, match)[0])
+    assert "Slot 2 costs" in html and "Ana can only pass" in html and "Play a card into" not in html
+    assert "Ana to play — pass: slot 2 costs $1 and only $0 is left" in html
 
 
 def test_demo_has_a_bone_wars_match_over_two_sittings(client):
@@ -264,4 +316,5 @@ def test_a_bone_wars_match_is_created_from_the_new_match_page(client, owner):
     assert [(p["money"], p["patron"]) for p in state["players"]] == [(4, "cope"), (4, "cope"), (4, "marsh")]
     r = client.post("/matches/new/", {"game": "bone-wars", "seat_count": "2", "seat_0": "Ana", "seat_1": "Bo",
                                       "option.first_seat": "3"})  # fmt: skip
-    assert r.status_code == 400 and "first_seat must be a seat of this match" in r.content.decode()
+    said = r.content.decode()  # the form offers the seats of a 2-player match only, and says so in its words
+    assert r.status_code == 400 and "First player: Choose one of: Player 1, Player 2, Random" in said

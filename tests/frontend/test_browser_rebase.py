@@ -1,6 +1,6 @@
 """Two phones at one table, 390×844 (headless Chromium): a move typed on a page that another phone's entry made
 stale is recorded after it when that entry was another player's and the move is still legal ("recorded after
-Tomas's entry 1"); after an entry by the same player it is refused with what changed (issue 23 item 7)."""
+Tomas's move 1"); after an entry by the same player it is refused with what changed (issue 23 item 7)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_two_phones_a_stale_move_is_rebased_after_another_players_entry_and_not_
         with mine.expect_navigation():
             mine.locator("form[data-event-type=points_scored]").get_by_role("button", name="Record").click()
         said = mine.locator("#outcome").inner_text()
-        assert "Recorded entry 2" in said and "recorded after Tomas's entry 1" in said, said
+        assert "Recorded move 2" in said and "recorded after Tomas's move 1" in said, said
         assert store.head_load(match.stream_id, fresh=True).state["totals"] == [3, 5]
 
         points(mine, "Ana", 4, send=False)  # drawn at version 2
@@ -72,8 +72,8 @@ def test_two_phones_a_stale_move_is_rebased_after_another_players_entry_and_not_
         with mine.expect_navigation():
             mine.locator("form[data-event-type=points_scored]").get_by_role("button", name="Record").click()
         said = mine.locator("#outcome").inner_text()
-        assert "Not recorded" in said and "Ana recorded entry 3 since your form was drawn" in said, said
-        assert "Ana scored 4" in said or "(entry 3)" in said, said  # what changed is listed
+        assert "Not recorded" in said and "Ana recorded move 3 since your form was drawn" in said, said
+        assert "Ana scored 4" in said or "(move 3)" in said, said  # what changed is listed
         assert EventRow.objects.filter(stream_id=match.stream_id).count() == 3
         box = mine.locator("#outcome").bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844  # said on screen

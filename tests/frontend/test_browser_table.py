@@ -17,6 +17,7 @@ from matches.models import Event as EventRow
 from matches.models import Match
 from matches.services import match_create, match_event_record
 from rulesets import get_ruleset
+from tests.frontend.taps import tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -90,7 +91,7 @@ def refused(page: Any, match: Any, count_before: int) -> None:
 def conflicted(page: Any, match: Any) -> None:
     """A stale page's move: the bar says someone else recorded first and what they recorded."""
     assert_told(page, match, re.compile(r"someone else recorded first", re.I))
-    assert "(entry 1)" in page.locator("#outcome").inner_text()
+    assert "(move 1)" in page.locator("#outcome").inner_text()
 
 
 def open_form(page: Any, event_type: str) -> Any:
@@ -105,8 +106,7 @@ def open_form(page: Any, event_type: str) -> Any:
 
 
 def submit(page: Any, button: Any) -> None:
-    with page.expect_navigation():
-        button.click()
+    tap(page, button)  # in place on the match page, else a new page
 
 
 def behind_the_back(match: Any, user: Any, type_: str, seat: int | None, data: dict[str, Any]) -> None:
@@ -164,8 +164,7 @@ def _sab_refuse(page: Any) -> None:
 
 
 def _sab_stale(page: Any, meanwhile: Callable[[], None]) -> None:
-    with page.expect_navigation():
-        page.locator("a.sb-hit").first.click()  # tap a tile the Field card destroys
+    tap(page, page.locator("a.sb-hit").first)  # tap a tile the Field card destroys
     meanwhile()
     submit(page, page.locator("button.sb-flip"))
 
@@ -260,7 +259,7 @@ def test_outcome_and_turn_stay_in_view(slug, live_server, table, django_user_mod
     # a legal move from the fresh page: recorded, said on screen, and the next player named
     page.goto(url)
     game.legal(page)
-    assert_told(page, match, "Recorded entry 2")
+    assert_told(page, match, "Recorded move 2")
     assert EventRow.objects.filter(stream_id=match.stream_id).count() == 2
 
 
@@ -275,7 +274,7 @@ def test_house_rule_offered_on_the_refusal_in_one_step(live_server, table, djang
     problem.get_by_label(re.compile("house rule", re.I)).fill("Bo always picks first at our table")
     submit(page, problem.get_by_role("button", name=re.compile("Record it anyway")))
     page.wait_for_load_state()
-    assert "Recorded entry 2" in page.locator("#outcome").inner_text()
+    assert "Recorded move 2" in page.locator("#outcome").inner_text()
     rows = list(EventRow.objects.filter(stream_id=match.stream_id).order_by("version").values_list("type", "seat"))
     assert rows == [("rule_overridden", None), ("victory_attribute_chosen", 1)]
 
@@ -297,7 +296,7 @@ def test_a_second_phone_sees_the_move_within_3_seconds(slug, live_server, table,
     watcher.locator("#outcome", has_text="New at the table").wait_for(timeout=3000)
     assert time.monotonic() - recorded_at < 3
     assert_told(watcher, match, "New at the table")
-    assert "(entry 1)" in watcher.locator("#outcome").inner_text()
+    assert "(move 1)" in watcher.locator("#outcome").inner_text()
 
 
 def test_a_random_start_is_on_screen_by_name(live_server, table, django_user_model):
@@ -305,8 +304,8 @@ def test_a_random_start_is_on_screen_by_name(live_server, table, django_user_mod
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     page = table(live_server, "keeper")
     page.goto(f"{live_server.url}/matches/new/?game=get-salty")
-    page.get_by_label("Seat 0").fill("Ana")
-    page.get_by_label("Seat 1").fill("Bo")
+    page.get_by_label("Player 1").fill("Ana")
+    page.get_by_label("Player 2").fill("Bo")
     page.get_by_label("Who starts").select_option("random")
     submit(page, page.get_by_role("button", name="Create match"))
     match = Match.objects.get(owner=owner)
@@ -321,15 +320,13 @@ def test_a_replay_keeps_its_banner_and_controls_on_screen(live_server, table, dj
     behind_the_back(match, owner, *first_legal(match))
     page = table(live_server, None)
     page.goto(f"{live_server.url}/matches/{match.pk}/history/")
-    with page.expect_navigation():
-        page.locator(".timeline a.version", has_text="1").first.click()
-    assert "Replaying version 1 of 2" in page.locator("#tablebar").inner_text()
+    tap(page, page.locator(".timeline a.version", has_text="1").first)
+    assert "Replaying move 1 of 2" in page.locator("#tablebar").inner_text()
     for _ in range(3):  # the long page scrolls under the bar; the banner and ◀ ▶ stay put
         assert in_viewport(page, ".tb-replay") and in_viewport(page, "#tablebar a[rel=next]")
         page.mouse.wheel(0, 700)
         page.wait_for_timeout(100)
     assert page.evaluate("window.scrollY") > 300
-    with page.expect_navigation():
-        page.locator("#tablebar a[rel=next]").click()  # version 2 is the latest: the live game again
+    tap(page, page.locator("#tablebar a[rel=next]"))  # version 2 is the latest: the live game again
     assert f"{expected_turn(match)} to play" in page.locator("#turn").inner_text()
     assert in_viewport(page, "#turn") and page.locator(".tb-replay").count() == 0

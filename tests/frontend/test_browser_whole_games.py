@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from matches.models import Match
+from tests.frontend.taps import tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,8 +44,7 @@ def shown(page: Any, text: str) -> None:
 
 def submit(page: Any, button: Any) -> None:
     """Click a submit button and wait for the page it leads to; never a server error."""
-    with page.expect_navigation():
-        button.click()
+    tap(page, button)  # in place on the match page, else a new page
     assert "Server Error" not in page.content()
 
 
@@ -56,7 +56,10 @@ def new_match(page: Any, game: str, names: list[str], options: dict[str, str] | 
         card.get_by_label("Players").select_option(str(len(names)))
     submit(page, card.get_by_role("button", name=re.compile("^Choose")))
     for i, name in enumerate(names):
-        page.get_by_label(f"Seat {i}", exact=True).fill(name)
+        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    more = page.locator("details.more-options")  # the printed game's defaults are folded away
+    if options and more.count() and more.get_attribute("open") is None:
+        more.locator("summary").click()
     for label, value in (options or {}).items():
         page.get_by_label(label, exact=True).fill(value)
     submit(page, page.get_by_role("button", name="Create match"))
@@ -79,7 +82,7 @@ def legal_move(page: Any, words: str) -> None:
     """Record a move from the list of legal moves, by its words."""
     page.locator("select[name=move]").select_option(label=words)
     submit(page, page.get_by_role("button", name="Record this move"))
-    shown(page, f"Recorded entry {Match.objects.get(pk=match_id(page)).stream.version}: {words}")
+    shown(page, f"Recorded move {Match.objects.get(pk=match_id(page)).stream.version}: {words}")
 
 
 def match_id(page: Any) -> int:
@@ -97,22 +100,22 @@ def test_last_stone(phone: Any) -> None:
     match = new_match(page, "Last Stone", ["Ana", "Bo"], {"Stones in the pile": "5"})
     shown(page, "Ana to play")
     assert "5 stones left in the pile · Ana takes next" in page.locator("#board").inner_text()  # names, not "turn 0"
-    legal_move(page, "Ana took 2 stone(s)")
+    legal_move(page, "Ana took 2 stones")
     shown(page, "Bo to play")
     form = open_form(page, "stones_taken")
     assert form.get_by_label("Player").input_value() == "1"  # the seat on turn is chosen for the form
     form.get_by_label("How many").fill("1")
     submit(page, form.get_by_role("button", name="Record"))
-    shown(page, "Recorded entry 2: Bo took 1 stone(s)")
+    shown(page, "Recorded move 2: Bo took 1 stone")
     shown(page, "Ana to play")
-    legal_move(page, "Ana took 2 stone(s)")
+    legal_move(page, "Ana took 2 stones")
     shown(page, "Won by Ana: took the last stone")
     assert "0 stones left in the pile · Ana took the last stone" in page.locator("#board").inner_text()
     page.goto(f"{page.base}/matches/{match.pk}/history/")
     text = page.locator("main").inner_text()
     assert text.index("Ana took 2") < text.index("Bo took 1") < text.rindex("Ana took 2")
     page.goto(f"{page.base}/matches/{match.pk}/?at=2")
-    shown(page, "Replaying version 2 of 3")
+    shown(page, "Replaying move 2 of 3")
 
 
 def test_get_salty(phone: Any) -> None:
@@ -130,16 +133,15 @@ def test_get_salty(phone: Any) -> None:
         ("Ana", "red triangle", "[3, 0]"),
     ):
         shown(page, f"{who} to play")
-        with page.expect_navigation():
-            page.get_by_role("link", name=f"Pick {cracker} (unsalted) in the reserve").click()
+        tap(page, page.get_by_role("link", name=f"Pick {cracker} (unsalted) in the reserve"))
         submit(page, page.get_by_role("button", name=f"Place {cracker} at {cell} (then flip it)"))
-        shown(page, "Recorded entry")
+        shown(page, "Recorded move")
     shown(page, "Won by Ana: three red crackers in a row")
     page.goto(f"{page.base}/matches/{match.pk}/history/")
     text = page.locator("main").inner_text()
     assert "Ana chose color" in text and "Ana won" not in text
     page.goto(f"{page.base}/matches/{match.pk}/?at=3")
-    shown(page, "Replaying version 3 of 6")
+    shown(page, "Replaying move 3 of 6")
     assert page.locator("#board [data-cell]").count() >= 3
 
 
@@ -168,7 +170,7 @@ def test_score_sheet_and_a_game_logged_afterwards(phone: Any) -> None:
     shown(page, "Won by Ana: highest score (21)")
     assert sheet(page)[0] == ["Ana winner", "12", "9", "21"]
     page.goto(f"{page.base}/matches/{match.pk}/?at=2")
-    shown(page, "Replaying version 2 of 5")
+    shown(page, "Replaying move 2 of 5")
     assert [r[-1] for r in sheet(page)] == ["12", "20", "0"]
 
     submit(page, page.get_by_role("link", name="New match"))
@@ -210,16 +212,16 @@ def test_the_first_spine(phone: Any) -> None:
     assert len(origins) == 4 and len(set(origins)) == 4  # the recorder can tell the secret origins apart
     for button in ("Ana: Hunter", "Ana: Healer (secret)", "Bo: Conjurer", "Bo: Priest (secret)"):
         submit(page, page.locator("#board").get_by_role("button", name=button))
-        shown(page, "Recorded entry")
-    shown(page, "Ana to play — Ana: discard")
+        shown(page, "Recorded move")
+    shown(page, "Ana to play — discard")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
-    shown(page, "Ana to play — Ana: place cards")
+    shown(page, "Ana to play — place cards")
     # in the actions phase the setup and start-of-turn entries are not among the forms that apply now
     now = page.locator("#record > details.move-form:not(.other-entries) > summary").all_inner_texts()
     assert "Chose a destiny" not in now and "Discarded and drew (start of turn)" not in now and "Placed a card" in now
     page.locator(".fs-card-link", has_text="Squire").first.click()
     submit(page, page.get_by_role("button", name="Place Squire on [5, 3]"))
-    shown(page, "Recorded entry 6: Ana played Squire on [5, 3]")
+    shown(page, "Recorded move 6: Ana played Squire on [5, 3]")
     submit(page, page.locator(".fs-preview").get_by_role("button", name="End the turn"))
     shown(page, "Bo to play")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
@@ -232,17 +234,16 @@ def test_the_first_spine(phone: Any) -> None:
     assert [cell.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")] == ["1", "3"]
     submit(page, form.get_by_role("button", name="Record"))
     shown(page, "Bo played Squire on [1, 3]")
-    with page.expect_navigation():
-        page.get_by_role("link", name="Change the life of Ana's wizard on [6, 3]").click()
+    tap(page, page.get_by_role("link", name="Change the life of Ana's wizard on [6, 3]"))
     page.get_by_label("Amount (+ heals, − hurts)").fill("-3")
     page.get_by_label("Why", exact=True).fill("Fireball")
     submit(page, page.get_by_role("button", name="Record the change"))
-    shown(page, "Won by Bo")
+    shown(page, "Won by Bo: the last wizard standing")
     page.goto(f"{page.base}/matches/{match.pk}/history/")
     text = page.locator("main").inner_text()
     assert "Ana chose an origin (kept secret)" in text and "Fireball" in text
     page.goto(f"{page.base}/matches/{match.pk}/?at=6")
-    shown(page, "Replaying version 6 of")
+    shown(page, "Replaying move 6 of")
     assert page.locator('.fs-piece[data-cell="5,3"]').count() == 1
 
 
@@ -255,8 +256,7 @@ def test_salt_and_bones(phone: Any) -> None:
     assert "type the tiles" not in page.locator("#board").inner_text()
     board = page.locator("#board")
     for cell in ("0, 2", "5, 3"):
-        with page.expect_navigation():
-            board.get_by_role("link", name=f"Mark [{cell}] as destroyed by the Field card").click()
+        tap(page, board.get_by_role("link", name=f"Mark [{cell}] as destroyed by the Field card"))
     submit(page, board.get_by_role("button", name="Record Field card: [0, 2], [5, 3]"))
     shown(page, "Ana to play — draw up to 7 cards")  # Bo holds nothing to discard yet
     for button in ("Ana: 4 attack + 3 strategy", "Bo: 4 attack + 3 strategy"):
@@ -267,13 +267,14 @@ def test_salt_and_bones(phone: Any) -> None:
     for button in ("Ana: finished preparing", "Bo: finished preparing"):
         submit(page, board.get_by_role("button", name=button))
     shown(page, "Ana to play — play an Attack card or disengage")
-    with page.expect_navigation():
-        board.get_by_role("link", name="Slash 3/1").click()
-    with page.expect_navigation():
-        board.get_by_role("link", name="Slash: Attack half on [2, 2]").click()
+    tap(page, board.get_by_role("link", name="Slash 3/1"))
+    tap(page, board.get_by_role("link", name="Slash: Attack half on [2, 2]"))
     submit(page, board.get_by_role("button", name="Play Slash: attack on [2, 2], opportunity on [2, 3]"))
-    shown(page, "Recorded entry 6: Ana played Slash")
-    shown(page, "Ana may chain another Attack card, or Bo starts a turn")
+    shown(page, "Recorded move 6: Ana played Slash")
+    shown(
+        page,
+        "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn",
+    )
     assert "0 / 3 Health" in page.locator("#board").inner_text()
     form = open_form(page, "attack_card_played")
     form.get_by_label("Player").select_option(label="Bo")
@@ -284,7 +285,7 @@ def test_salt_and_bones(phone: Any) -> None:
         page.locator(f'#board g.sb-tile[data-cell="{cell}"]').click()
         assert ",".join(field.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")) == cell
     submit(page, form.get_by_role("button", name="Record"))
-    shown(page, "Recorded entry 7: Bo played Thrust")
+    shown(page, "Recorded move 7: Bo played Thrust")
     shown(page, "Ana to play")
     submit(page, board.get_by_role("button", name="Ana: disengage"))
     shown(page, "Won by Ana")
@@ -292,7 +293,7 @@ def test_salt_and_bones(phone: Any) -> None:
     text = page.locator("main").inner_text()
     assert "Ana played Slash" in text and "Bo played Thrust" in text and "Seat" not in text
     page.goto(f"{page.base}/matches/{match.pk}/?at=6")
-    shown(page, "Replaying version 6 of 8")
+    shown(page, "Replaying move 6 of 8")
     assert "0 / 3 Health" in page.locator("#board").inner_text()
 
 
@@ -365,7 +366,7 @@ def test_saltmarsh_campaign_town_adventure_and_back(phone: Any) -> None:
             else:
                 field.fill(value)
         submit(page, form.get_by_role("button", name="Record"))
-        shown(page, "Recorded entry")
+        shown(page, "Recorded move")
     shown(page, "The campaign was updated in the same step (entry 6)")
     shown(page, "Won by Ana and Bo: The party completed The Sinister Secret")
     submit(page, page.locator("main").get_by_role("link", name="Saltmarsh Tuesdays", exact=True).first)

@@ -44,7 +44,10 @@ def sab(owner: Any) -> Any:
 
 def test_salt_and_bones_page_names_the_players(web, sab):
     page = text_of(web.get(f"/matches/{sab.pk}/"))
-    assert "Ana or Bo to play — Ana may chain another Attack card, or Bo starts a turn" in page
+    assert (
+        "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn"
+        in page
+    )
     assert "Bo takes 3 damage: Health 20 → 17." in page
     no_seat_numbers(page)
 

@@ -109,7 +109,9 @@ def test_outcome_is_reported_when_the_game_ends(api, owner):
     r = api.post(
         f"/api/matches/{match.pk}/events/", {"type": "stones_taken", "seat": 0, "data": {"count": 2}}, format="json"
     )
-    assert r.json()["outcome"] == {"winners": [0], "draw": False, "reason": "took the last stone", "scores": None}
+    assert r.json()["outcome"] == {
+        "winners": [0], "draw": False, "reason": "took the last stone", "scores": None, "provisional": False,
+    }  # fmt: skip
     match.refresh_from_db()
     assert match.status == "finished"
     assert api.get(f"/api/matches/{match.pk}/legal-moves/").json() == []

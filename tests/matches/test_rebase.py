@@ -46,7 +46,7 @@ def test_the_same_seats_entry_since_is_never_rebased(sheet, owner):
     with pytest.raises(RebaseRefused) as refused:
         score(sheet, owner, 1, expected_version=0, rebase=True)
     assert refused.value.reason == "same_seat" and refused.value.status_code == 409
-    assert "Tomas recorded entry 1 since your form was drawn" in refused.value.detail  # players' names
+    assert "Tomas recorded move 1 since your form was drawn" in refused.value.detail  # players' names
     assert EventRow.objects.filter(stream_id=sheet.stream_id).count() == 1
 
 
@@ -132,7 +132,7 @@ def test_api_refuses_a_same_seat_rebase_with_what_changed(api, sheet, owner):
     body = r.json()
     assert r.status_code == 409 and body["code"] == "version_conflict" and body["current_version"] == 1
     assert body["rebase_refused"] == {"reason": "same_seat", "why": body["rebase_refused"]["why"]}
-    assert "Ana recorded entry 1" in body["rebase_refused"]["why"]
+    assert "Ana recorded move 1" in body["rebase_refused"]["why"]
 
 
 def test_api_rebase_must_be_a_boolean(api, sheet):

@@ -52,6 +52,7 @@ def test_a_recorded_result_ends_the_match_everywhere(api, stone_match):
         "draw": False,
         "reason": "we ran out of time",
         "scores": {"0": 4, "1": 9},
+        "provisional": False,
     }
     stone_match.refresh_from_db()
     assert stone_match.status == Match.STATUS_FINISHED

@@ -46,7 +46,7 @@ def post(api: Any, mid: int, type_: str, seat: int | None, **data: Any) -> Any:
 @pytest.mark.parametrize(
     ("game", "first_move", "prompt"),
     [
-        ("last-stone", ("stones_taken", 0, {"count": 1}), "Bo to play — take 1 to 3 of the 9 stone(s) left"),
+        ("last-stone", ("stones_taken", 0, {"count": 1}), "Bo to play — take 1 to 3 of the 9 stones left"),
         (
             "get-salty",
             ("victory_attribute_chosen", 0, {"attribute": "shape"}),
@@ -83,7 +83,9 @@ def test_salt_and_bones_combat_log_prompt_and_refusals_name_the_players(api):
     body = api.get(f"/api/matches/{mid}/state/").json()
     assert "Bo takes 3 damage: Health 20 → 17." in body["state"]["log"]
     assert "Ana played Slash (attack [2, 2], opportunity [2, 3])." in body["state"]["log"]
-    assert body["turn"]["line"].startswith("Ana or Bo to play — Ana may chain another Attack card, or Bo starts")
+    assert body["turn"]["line"].startswith(
+        "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn"
+    )
     no_seat_numbers(json.dumps(body))
     # a refusal naming the player whose turn it is
     refused = post(api, mid, "disengaged", 0)
@@ -109,7 +111,8 @@ def test_the_append_answer_and_the_result_name_the_players(api):
     assert body["outcome"]["reason"] == "Bo is at 0 Health at the end of combat."
     assert "Ana wins. Bo is at 0 Health at the end of combat." in body["state"]["log"]
     state = api.get(f"/api/matches/{mid}/state/").json()
-    assert state["turn"]["line"] == state["turn"]["prompt"] == "Bo is at 0 Health at the end of combat."
+    assert state["turn"]["line"] == state["turn"]["prompt"]
+    assert state["turn"]["line"] == "Ana wins with 2 Health left (Bo is at 0 Health at the end of combat)."
 
 
 @pytest.mark.django_db(transaction=True)
