@@ -129,7 +129,7 @@ def rebased_words(match: Any, result: Any) -> str:
     names = selectors.match_seat_names(match)
     seat = rebased.seat
     who = f"{names[seat]}'s" if seat is not None and 0 <= seat < len(names) else "the table's"
-    came = "which came in" if len(rebased.over) == 1 else f"the last of {len(rebased.over)} entries that came in"
+    came = "which came in" if len(rebased.over) == 1 else f"the last of {len(rebased.over)} moves that came in"
     return f" — recorded after {who} move {rebased.after}, {came} while you were filling in the form."
 
 
