@@ -12,6 +12,7 @@ from matches import selectors
 from matches.visibility import Viewer
 from rulesets import Event, EventType, Ruleset, RuleViolation
 from rulesets.replay import describe_entry
+from rulesets.schema import SchemaError, check_payload
 
 # validate checks game over → phase → whose turn → the move (DESIGN §2), so these codes on an entry with an
 # empty payload mean "this kind of entry cannot be recorded at this moment", whatever its payload
@@ -34,6 +35,25 @@ def types_now(ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None
         except Exception:  # an empty payload may trip a check that expects its fields: the phase passed
             pass
         out.add(name)
+    return out
+
+
+def recordable(ruleset: Ruleset, moves: list[Event] | None) -> list[Event] | None:
+    """The listed moves a page may offer as they are: those whose payload fits the entry type's fields. A move
+    listed with a hidden value blanked (another seat's secret origin, as a seat holder or a seatless recorder
+    knows it) is not one; the forms take it, typed by the player whose secret it is."""
+    if moves is None:
+        return None
+    types = ruleset.event_types
+    out = []
+    for move in moves:
+        spec = types.get(move.type)
+        if spec is not None:
+            try:
+                check_payload(spec.fields, move.data)
+            except SchemaError:
+                continue
+        out.append(move)
     return out
 
 
@@ -174,7 +194,8 @@ def legal_move_choices(ruleset: Ruleset, legal: list[Event] | None, seat_names: 
     """The legal moves as ``{json, text}`` options of the page's move list, in words. Moves the ruleset describes
     alike (a secret origin: "Ana chose an origin (kept secret).") are told apart by the payload values that
     differ between them, labelled as on the forms ("… — Origin: Healer"): only recorders get this list, and
-    they see everything."""
+    only the moves their viewer may know (``matches.visibility``), so a seat's secret is listed only on its
+    own seat holder's phone, or on a shared phone while that seat reveals it."""
     options = [{"json": json.dumps(m.to_dict()), "text": describe_entry(ruleset, m, seat_names)} for m in legal or []]
     by_text: dict[str, list[int]] = {}
     for i, option in enumerate(options):

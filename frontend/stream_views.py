@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from frontend.forms import posted_void, record_or_rerender
-from matches.selectors import can_record
 from matches.streams import kind_get, stream_get, stream_history, stream_undo
+from matches.visibility import can_record
 from rulesets import get_ruleset
 
 Redraw = Callable[..., HttpResponse]  # (request, pk, *, problem, status) -> the kind's page
@@ -37,7 +37,7 @@ def history_view(
             "obj": obj,
             kind: obj,
             "noun": kind_get(kind).noun,
-            "lines": stream_history(obj=obj, user=request.user),
+            "lines": stream_history(obj=obj, user=request.user, session=request.session),
             "ruleset": get_ruleset(obj.stream.game),
             "page_url": reverse(page, args=[obj.pk]),
             "anchor": anchor,

@@ -19,6 +19,7 @@ from matches import store
 from matches.api import ERRORS, append_body, parse
 from matches.serializers import AppendOutput, EventInput, EventOutput
 from matches.streams import kind_get, stream_get, stream_get_for_write, stream_history, stream_record
+from matches.visibility import viewer_for
 
 
 class StreamEventsApi(LeanPostMixin, APIView):
@@ -38,7 +39,8 @@ class StreamEventsApi(LeanPostMixin, APIView):
     @extend_schema(responses={200: EventOutput(many=True), 404: ERRORS[404]})
     def get(self, request: Request, **kwargs: Any) -> Response:
         obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup])
-        return Response(EventOutput(stream_history(obj=obj, user=request.user), many=True).data)
+        lines = stream_history(obj=obj, user=request.user, session=getattr(request, "session", None))
+        return Response(EventOutput(lines, many=True).data)
 
     @extend_schema(
         request=EventInput,
@@ -59,7 +61,8 @@ class StreamEventsApi(LeanPostMixin, APIView):
             client_time=data["client_time"], request_id=getattr(request, "request_id", ""),
         )  # fmt: skip
         names = kind_get(self.kind).seat_names(obj)
-        response = Response(append_body(result, obj.stream.game, names), status=status.HTTP_201_CREATED)
+        viewer = viewer_for(request.user, obj)  # the entry ends any reveal on this device (matches.visibility)
+        response = Response(append_body(result, obj.stream.game, viewer, names), status=status.HTTP_201_CREATED)
         if result.repeated:
             response["Idempotent-Replayed"] = "true"
         return response

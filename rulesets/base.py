@@ -127,6 +127,7 @@ class Ruleset:
     kind: str = "match"  # "match" or "campaign": which kind of stream the ruleset drives
     rulebook: str = ""  # file name under shared/rulebooks
     describe_uses_state: bool = False  # describe() wants ``before=``, the state the entry was played on
+    secret_noun: str = "secrets"  # what a seat keeps hidden, for "Show Ana's …" (games with hidden information)
     # violation codes (besides ``wrong_phase``) that mean "this kind of entry does not belong to the phase":
     # pages file such entry types under "Other entries" (``frontend.recording.types_now``)
     phase_codes: frozenset[str] = frozenset()

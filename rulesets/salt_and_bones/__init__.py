@@ -24,6 +24,7 @@ class SaltAndBones(Ruleset):
     seats = (2,)
     version = 3
     rulebook = "salt-and-bones.txt"
+    secret_noun = "face-down cards"
     describe_uses_state = True  # a targeted card is named from the state it was played on
     start_option = "momentum_seat"
     start_rule = (
