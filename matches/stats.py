@@ -642,17 +642,31 @@ def _head_to_head(opponents: dict[int, Record]) -> list[dict[str, Any]]:
 # -- one game ---------------------------------------------------------------------------------------------
 
 
+DashboardPart = Callable[..., dict[str, Any] | None]
+# key → ``part(user=, match_game=, f=)``: figures another app adds to a game's dashboard from its own read model
+# (``campaigns.stats`` adds "campaigns"), registered when that app is ready; None where it has nothing to add
+_DASHBOARD_PARTS: dict[str, DashboardPart] = {}
+
+
+def dashboard_part_register(key: str, part: DashboardPart) -> DashboardPart:
+    """Add ``part``'s figures under ``key`` to every game dashboard that it answers (not None) for."""
+    _DASHBOARD_PARTS[key] = part
+    return part
+
+
 def game_dashboard(*, user: UserLike, game: str, f: StatsFilter) -> dict[str, Any]:
-    """Plays over time, seat and first-player win rates with sample sizes, length, scores, insights, players."""
+    """Plays over time, seat and first-player win rates with sample sizes, length, scores, insights, players,
+    and what registered parts add (:func:`dashboard_part_register`: a campaign game's campaigns)."""
     try:
         ruleset = get_ruleset(game)
     except UnknownGame:
         raise NotFound(f"No game '{game}'.") from None
     figures = _memo("game", user, f, game, lambda: _game_figures(ruleset, user, game, f))
-    from campaigns.stats import campaign_figures  # campaigns build on matches: imported when needed
-
-    campaigns = campaign_figures(user=user, match_game=game, f=f)  # its own read model: not kept in the memo
-    return figures if campaigns is None else {**figures, "campaigns": campaigns}
+    for key, part in _DASHBOARD_PARTS.items():  # their own read models: not kept in the memo
+        extra = part(user=user, match_game=game, f=f)
+        if extra is not None:
+            figures = {**figures, key: extra}
+    return figures
 
 
 def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> dict[str, Any]:
