@@ -23,7 +23,7 @@ def match_reads(match: Match, *, brief: bool = False) -> list[str]:
     latest = match.stream.version
     if brief:
         return [f"/api/matches/{mid}/state/", f"/api/matches/{mid}/events/", f"/matches/{mid}/",
-                f"/matches/{mid}/history/", "/", "/api/export/bgstats/", "/api/export/bgg/"]  # fmt: skip
+                f"/matches/{mid}/history/", "/", "/matches/", "/api/export/bgstats/", "/api/export/bgg/"]  # fmt: skip
     replays = sorted({1, latest // 2, latest - 1} & set(range(latest)))  # replay pages: a few versions suffice
     urls = [
         f"/api/matches/{mid}/",
@@ -38,6 +38,7 @@ def match_reads(match: Match, *, brief: bool = False) -> list[str]:
         f"/matches/{mid}/version/",  # the live update's poll
         f"/matches/{mid}/?seen=0",  # the page it reloads: what was recorded since
         "/",  # recent activity
+        "/matches/",  # the list (each match's summary; the API's list answers /api/matches/{id}/ for each)
         "/api/export/bgstats/",  # the reader's own finished matches
         "/api/export/bgg/",
         f"/admin/matches/stream/{match.stream_id}/change/",
