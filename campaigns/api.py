@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from campaigns import selectors, services
 from config.api import JsonInput, PagedListMixin, Shape
 from matches.api import ERRORS, append_body, parse, users_by_name
+from matches.models import MAX_VERSION
 from matches.visibility import viewer_for
 
 
@@ -38,7 +39,9 @@ class CampaignOutput(Shape):
 
 class BatchInput(JsonInput):
     actions = serializers.ListField(child=serializers.JSONField(), max_length=50)
-    expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    expected_version = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0, max_value=MAX_VERSION
+    )
     idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=90)
 
 

@@ -147,9 +147,9 @@ def adventure_match_record(
         with transaction.atomic():
             campaign, head = adventure_match_guard(match=match)
             result = record()
-            match_status_sync(match, result.state)
-            if result.repeated:
+            if result.repeated:  # a replay has no side effects (its state is the replayed version's, not the head's)
                 return result
+            match_status_sync(match, result.state)
             linked = campaign_adventure_sync(
                 match=match, campaign=campaign, head=head, user=user, match_state=result.state,
                 match_version=result.version, request_id=request_id,

@@ -15,7 +15,7 @@ from matches.selectors import UserLike, match_visible_qs
 from matches.streams import stream_get, stream_visible_qs
 from matches.visibility import viewer_for
 from rulesets import get_ruleset
-from rulesets.replay import outcome_of
+from rulesets.replay import final_outcome_of
 from rulesets.series.standings import Result, Row, standings
 
 
@@ -102,7 +102,7 @@ def series_standings(*, series: Series, user: UserLike, at: int | None = None) -
         match = visible.get(match_id)
         if match is None:
             continue
-        outcome = outcome_of(get_ruleset(match.game), match.stream.state)
+        outcome = final_outcome_of(get_ruleset(match.game), match.stream.state)
         line = MatchLine(match=match, finished=outcome is not None)
         lines.append(line)
         if outcome is None:

@@ -1,13 +1,13 @@
 """A Redis cache that degrades instead of failing: while Redis is unreachable, a per-process memory cache serves.
 
 The cache holds only what may be lost (API throttling counters): with Redis down, throttling falls back to
-per-process counters rather than failing every request. A failure is logged, and Redis is tried again after
-``RETRY_SECONDS`` (so an outage costs one failed connection per process every few seconds, not one per call).
+per-process counters rather than failing every request. Redis is tried again after ``RETRY_SECONDS`` (so an
+outage costs one failed connection per process every few seconds, not one per call); the outage is logged
+once, and its end once (``config.outage``).
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable
@@ -18,7 +18,7 @@ from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-logger = logging.getLogger("chronicle.cache")
+from config.outage import redis_outage
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 
@@ -33,6 +33,7 @@ class FailSafeRedisCache(RedisCache):
         self._fallback = LocMemCache(f"chronicle-fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
         self._down_until = 0.0
         self._lock = threading.Lock()
+        self._outage = redis_outage(server if isinstance(server, str) else server[0])
 
     @property
     def redis_down(self) -> bool:
@@ -41,15 +42,8 @@ class FailSafeRedisCache(RedisCache):
 
     def _failed(self, exc: Exception) -> None:
         with self._lock:
-            first = not self.redis_down
             self._down_until = time.monotonic() + self.RETRY_SECONDS
-        if first:
-            logger.warning(
-                "Redis cache unreachable (%s: %s); using a per-process cache for %.0f s",
-                type(exc).__name__,
-                exc,
-                self.RETRY_SECONDS,
-            )
+        self._outage.failed(exc, "cache")
 
 
 def _failsafe(name: str) -> Callable[..., Any]:
@@ -58,9 +52,12 @@ def _failsafe(name: str) -> Callable[..., Any]:
     def method(self: FailSafeRedisCache, *args: Any, **kwargs: Any) -> Any:
         if not self.redis_down:
             try:
-                return redis_method(self, *args, **kwargs)
+                result = redis_method(self, *args, **kwargs)
             except _UNREACHABLE as exc:
                 self._failed(exc)
+            else:
+                self._outage.succeeded()
+                return result
         return getattr(self._fallback, name)(*args, **kwargs)
 
     method.__name__ = name

@@ -1,10 +1,15 @@
 """The Celery app: broker and schedule come from Django settings (CELERY_* names)."""
 
 import os
+import sys
 
 from celery import Celery
 from celery.signals import beat_init, worker_init
 
+from config import kombu_fix
+
+EX_CONFIG = 78
+kombu_fix.apply()  # the worker must survive Redis dying while it holds unacked tasks (config/kombu_fix.py)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("chronicle")
@@ -23,4 +28,7 @@ def _refuse_without_secret_key(**kwargs: object) -> None:
     try:
         require_secret_key()
     except ImproperlyConfigured as exc:
-        raise SystemExit(str(exc)) from None  # Celery logs and ignores a handler's ordinary exceptions
+        print(exc, file=sys.stderr)
+        # Celery logs and ignores a handler's ordinary exceptions. 78 (EX_CONFIG): scripts/worker and the systemd
+        # units do not restart a process that cannot work until someone fixes its configuration.
+        raise SystemExit(EX_CONFIG) from None

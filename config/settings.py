@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -81,10 +82,19 @@ TEMPLATES = [
 
 # -- Database: PostgreSQL when DATABASE_URL is set, else the embedded SQLite default ----------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# "transaction" when DATABASE_URL points at a transaction pooler (PgBouncer pool_mode = transaction); "" otherwise
+CHRONICLE_DB_POOLER = os.environ.get("CHRONICLE_DB_POOLER", "").strip().lower()
+if CHRONICLE_DB_POOLER not in {"", "transaction"}:
+    raise ImproperlyConfigured(f"CHRONICLE_DB_POOLER must be 'transaction' or empty, not {CHRONICLE_DB_POOLER!r}.")
 if DATABASE_URL:
     # persistent connections (seconds); 0 under an ASGI server, where Django opens one per request anyway
     CONN_MAX_AGE = int(os.environ.get("CHRONICLE_DB_CONN_MAX_AGE", "60"))
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)}
+    if CHRONICLE_DB_POOLER == "transaction":
+        # behind PgBouncer's transaction pooling a connection's next transaction may run on another server
+        # connection: no server-side prepared statements (``config.db``, psycopg) and no server-side cursors
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 else:
     DATABASES = {
         "default": {
@@ -143,6 +153,10 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, "max_retries": 0}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that lost the broker keeps reconnecting however long Redis is down (Celery's default gives up after
+# 100 attempts and exits); scripts/worker restarts a worker that exits anyway (docs/ARCHITECTURE.md).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE = {
     "projections-catch-up": {"task": "matches.tasks.projections_catch_up", "schedule": 15.0},
 }

@@ -17,7 +17,6 @@ After a failure the fast path rests for ``RETRY_SECONDS`` so an outage costs no 
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections import OrderedDict
@@ -25,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 
-logger = logging.getLogger("chronicle.throttling")
+from config.outage import redis_outage
 
 RETRY_SECONDS = 5.0
 _lock = threading.Lock()
@@ -150,12 +149,14 @@ def window_hits(
         args += [int(duration * 2) + 1, lease_size(limit), limit, f"{1 - elapsed / duration:.6f}"]
     if not asked:
         return results
+    outage = redis_outage(settings.CACHES["default"]["LOCATION"])
     try:
         counts = redis_script(client, _TAKE)(keys=keys, args=args)
     except Exception as exc:  # unreachable or failing Redis: the cache-backed throttle decides meanwhile
         _down_until = time.monotonic() + RETRY_SECONDS
-        logger.warning("rate-limit counters unreachable (%s: %s); falling back", type(exc).__name__, exc)
+        outage.failed(exc, "rate-limit counters")  # logged once per outage (config.outage)
         return None
+    outage.succeeded()
     for n, (i, window, elapsed) in enumerate(asked):
         granted, current, previous = (int(v or 0) for v in counts[3 * n : 3 * n + 3])
         key, limit, duration = limits[i]

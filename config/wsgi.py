@@ -11,9 +11,11 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from config.chunked import ChunkedBody
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_wsgi_application()
+application = ChunkedBody(get_wsgi_application())  # a chunked request body is read, not taken as empty
 
 from config.security import require_secret_key  # noqa: E402  (settings are loaded by now)
 

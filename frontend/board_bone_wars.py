@@ -18,8 +18,10 @@ from matches.selectors import match_seat_names, stream_times
 from rulesets.base import Event
 from rulesets.bone_wars.fields import (
     CARD_PLAYED,
+    CARD_UPGRADED,
     CRANIUM_RECORDED,
     EVENT_TYPES,
+    GAME_CONCLUDED,
     LOYALTY_GAINED,
     MONEY_CHANGED,
     PAPER_DEBUNKED,
@@ -40,7 +42,7 @@ from rulesets.bone_wars.ruleset import next_slot, products
 TEMPLATE = "frontend/boards/bone-wars.html"
 
 # the effects drawn as forms, in the order a turn usually records them
-EFFECT_FORMS = (MONEY_CHANGED, LOYALTY_GAINED, SPECIES_ARCHIVED, SLOT_UPGRADED, RP_GAINED)
+EFFECT_FORMS = (MONEY_CHANGED, LOYALTY_GAINED, SPECIES_ARCHIVED, SLOT_UPGRADED, CARD_UPGRADED, RP_GAINED)
 
 
 def _move(event: Event) -> str:
@@ -56,6 +58,7 @@ def _button_label(event: Event) -> str:
         PAPER_PUBLISHED: f"Publish for {side}",
         PAPER_DEBUNKED: f"Debunk {side}",
         TABLE_PAUSED: "Pause the table (end of sitting)",
+        GAME_CONCLUDED: "Confirm the end of the game (the awards are recorded)",
     }.get(event.type, event.type)
 
 
@@ -145,9 +148,11 @@ def _forms(state: dict[str, Any], turn: int, problem: dict[str, Any]) -> dict[st
     player = state["players"][turn]
     index = next_slot(player)
     last = player["slots"][-1]
+    filled = [i + 1 for i, slot in enumerate(player["slots"]) if slot["card"] is not None]
     prefill: dict[str, dict[str, str]] = {
         CARD_PLAYED: {"data.card.kind": "team", "data.card.cost": "0"},
         SLOT_UPGRADED: {"data.cost": str(last["cost"]), "data.icon": last["icon"]},
+        CARD_UPGRADED: {"data.slot": str(filled[-1] if filled else 1), "data.card.kind": "team"},
     }
 
     def inputs(type_: str, expand: bool = False) -> list[Input]:
@@ -164,20 +169,30 @@ def _forms(state: dict[str, Any], turn: int, problem: dict[str, Any]) -> dict[st
 
     card_inputs = inputs(CARD_PLAYED, expand=True)
     card_fields = card_inputs[0].children if card_inputs and card_inputs[0].widget == "group" else card_inputs
+    slot = None if index is None else {"n": index + 1, **player["slots"][index]}
     return {
         "card": {
             "type": CARD_PLAYED,
             "inputs": card_fields,
-            "slot": None if index is None else {"n": index + 1, **player["slots"][index]},
+            "slot": slot,
+            "affordable": slot is not None and slot["cost"] <= player["money"],
+            "money": player["money"],
             "open": problem.get("type") == CARD_PLAYED,
         },
         "effects": [
             {
                 "type": t,
                 "label": EVENT_TYPES[t].label,
-                "inputs": inputs(t),
+                "inputs": inputs(t, expand=t == CARD_UPGRADED),
+                "expand": t == CARD_UPGRADED,
                 "open": problem.get("type") == t,
-                "note": f"onto {PATRON_NAMES[player['patron']]}'s track" if t == LOYALTY_GAINED else "",
+                "note": (
+                    f"onto {PATRON_NAMES[player['patron']]}'s track"
+                    if t == LOYALTY_GAINED
+                    else "a card already in a slot; pays the new card's own cost"
+                    if t == CARD_UPGRADED
+                    else ""
+                ),
             }
             for t in EFFECT_FORMS
         ],
@@ -201,17 +216,34 @@ def board(
     turn = state["turn"]
     live = ms.version == ms.latest_version
     interactive = bool(can_record and live and not state["finished"])
-    moves = list(legal or []) if interactive else []
+    awarding = state["finished"] and not state.get("concluded", False)  # the outcome is provisional
+    award = bool(can_record and live and awarding)
+    moves = list(legal or []) if interactive or award else []
     problem = problem or {}
+    again = problem.get("type") == RP_GAINED and problem.get("values") is not None
     context: dict[str, Any] = {
         "template": TEMPLATE,
         "round": state["round"],
         "rounds": ROUNDS,
         "finished": state["finished"],
+        "awarding": awarding,
+        "award": award,
+        "award_inputs": build_inputs(
+            EVENT_TYPES[RP_GAINED].fields,
+            "data.",
+            form="bw-award",
+            values=problem["values"] if again else None,
+            errors=problem.get("errors") if again else None,
+        )
+        if award
+        else [],
+        "award_open": again,
+        "winners_provisional": awarding,
         "turn_name": names[turn] if isinstance(turn, int) and turn < len(names) else None,
         "turn_seat": turn,
         "card_played": state["card_played"],
-        "prompt": re.sub(r"^Round \d+ of \d+: ", "", ms.prompt),  # named by match_state
+        # the whole turn line ("Bo to play — finish the action …"), named by match_state; the round is shown apart
+        "prompt": re.sub(r" \(round \d+ of \d+\)$", "", ms.turn_line),
         "seats": _seat_boards(state, names, turn, winners),
         "bookshelf": _bookshelf(state),
         "shelves": state["shelves"],

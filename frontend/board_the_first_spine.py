@@ -147,10 +147,11 @@ def board(
                     }
                 )
 
-    # a spell or a card text changing a piece's life: tap the piece (a link), then type the amount
+    # a spell or a card text changing a piece's life: tap the piece (a link), then type the amount; also at the
+    # start of the turn, for effects that happen "before your turn" (they resolve before the discard/draw)
     piece_links: list[dict[str, Any]] = []
     life: dict[str, Any] | None = None
-    if interactive and turn["phase"] == "actions" and picked is None:
+    if interactive and turn["phase"] in ("start", "actions") and picked is None:
         wanted_at = request.GET.get("at") or ""
         for p in state["cards"]:
             r, c = p["at"]

@@ -626,7 +626,9 @@ def problem_from(
         problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code, overridable=overridable)
     elif isinstance(exc, InvalidInput):
         detail = f"Please correct: {error_sentence(exc.errors, fields)}" if exc.errors else exc.detail
-        problem.update(detail=detail, errors=exc.errors)
+        if exc.rule:  # a bound that is a rulebook line: say the rule, not the bound
+            detail = exc.detail
+        problem.update(detail=detail, errors=exc.errors, rule=exc.rule or problem.get("rule"))
     else:
         problem.update(detail=exc.detail)
     return problem, exc.status_code

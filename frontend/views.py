@@ -220,9 +220,11 @@ def match_detail(
     can_record_now = recorder and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
-    # only recorders are offered moves, as their viewer may know them (a hidden value is never offered)
+    # only recorders are offered moves, as their viewer may know them (a hidden value is never offered). A
+    # provisional outcome (Bone Wars' awards after the last pass) still takes entries until the table confirms
+    final = bool(ms.outcome) and not ms.outcome.get("provisional")
     legal = None
-    if not (replaying or ms.outcome or not can_record_now):
+    if not (replaying or final or not can_record_now):
         # the whole table's state is ``ms.state`` itself; else the moves are listed from the head's full state
         moves = (
             viewer.moves(ruleset, ms.state)
@@ -234,7 +236,7 @@ def match_detail(
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms_now: list[dict[str, Any]] = []
     forms_other: list[dict[str, Any]] = []
-    if can_record_now and not replaying and not ms.outcome:
+    if can_record_now and not replaying and not final:
         forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem)
     board = boards.board_for(
         match=match, ruleset=ruleset, ms=ms, legal=legal, request=request,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from matches import store
 from matches.models import MatchSummary, Stream
 from rulesets import get_ruleset
-from rulesets.replay import Position, ReplayError, fold, outcome_of, voided_versions
+from rulesets.replay import Position, ReplayError, final_outcome_of, fold, voided_versions
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ def stream_recheck(stream_id: int) -> RecheckReport:
         return RecheckReport(stream_id, stream.game, f"no longer valid: {exc.detail}")
     if pos.state != stream.state and stream.ruleset_version == ruleset.version:
         return RecheckReport(stream_id, stream.game, "the replayed state differs from the stored head")
-    after = outcome_of(ruleset, pos.state)
+    after = final_outcome_of(ruleset, pos.state)
     now = (sorted(after.winners), after.draw, True) if after else ([], False, False)
     summary = MatchSummary.objects.filter(match__stream_id=stream_id, version=stream.version).first()
     if summary is not None:

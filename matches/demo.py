@@ -96,6 +96,7 @@ INSIGHT_DEMOS: list[tuple[str, str, dict[str, object], list[tuple[str, int | Non
         ("passed", 1, {"patron": "marsh"}), ("passed", 0, {"patron": "marsh"}),
         ("passed", 0, {"patron": "marsh"}), ("passed", 1, {"patron": "marsh"}),
         ("passed", 0, {"patron": "cope"}), ("passed", 1, {"patron": "marsh"}),
+        ("game_concluded", None, {}),  # no awards: the table confirms the end (docs/rules/bone-wars.md)
     ]),
 ]  # fmt: skip
 

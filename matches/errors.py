@@ -33,17 +33,25 @@ class WrappedRefusal(DomainError):
 
 
 class InvalidInput(DomainError):
-    """A malformed payload: wrong types, missing or unknown fields. ``errors``: field path → messages."""
+    """A malformed payload: wrong types, missing or unknown fields. ``errors``: field path → messages.
+
+    ``rule``: the rulebook section when the broken bound is a rulebook line (a card's cost "$0 to $3"); the
+    body then carries it beside ``errors`` and ``detail`` states the rule in plain words.
+    """
 
     code = "invalid"
 
-    def __init__(self, errors: dict[str, list[str]], detail: str = "") -> None:
+    def __init__(self, errors: dict[str, list[str]], detail: str = "", rule: str = "") -> None:
         first = next(iter(errors.items()), ("", [""]))
         super().__init__(detail or f"Invalid {first[0]}: {' '.join(first[1])}")
         self.errors = errors
+        self.rule = rule
 
     def body(self) -> dict[str, Any]:
-        return {"code": self.code, "detail": self.detail, "errors": self.errors}
+        body = {"code": self.code, "detail": self.detail, "errors": self.errors}
+        if self.rule:
+            body["rule"] = self.rule
+        return body
 
 
 class RuleBroken(DomainError):

@@ -23,7 +23,7 @@ from config.text import spreadsheet_safe
 from matches.errors import DomainError, InvalidInput
 from matches.models import Match, Seat
 from rulesets import all_rulesets, get_ruleset
-from rulesets.replay import RESULT_RECORDED, outcome_of
+from rulesets.replay import RESULT_RECORDED, final_outcome_of
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 MAX_PLAYS = 5000
@@ -116,7 +116,7 @@ def bgstats_export(*, owner: AbstractBaseUser) -> dict[str, Any]:
                 },
             )
             location_ref = loc["id"]
-        outcome = outcome_of(get_ruleset(m.game), m.stream.state)  # the head: no projector lag
+        outcome = final_outcome_of(get_ruleset(m.game), m.stream.state)  # the head: no projector lag
         winners = set(outcome.winners) if outcome and not outcome.draw else set()
         scores = (outcome.scores or {}) if outcome else {}
         first = m.first_seat if m.first_seat is not None else (m.stream.options or {}).get("first_seat")

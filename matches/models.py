@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 
+MAX_VERSION = 2**31 - 1  # the version columns' range (PositiveIntegerField): no stream gets longer
+
 
 class Stream(models.Model):
     """One event stream and its head: the latest state and version, kept in the append's transaction."""

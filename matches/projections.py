@@ -24,7 +24,7 @@ from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
 from rulesets import Event, get_ruleset
 from rulesets.names import name_seats
-from rulesets.replay import EVENT_VOIDED, Position, fold, outcome_of
+from rulesets.replay import EVENT_VOIDED, Position, final_outcome_of, fold
 
 MATCH_SUMMARY = "match_summary"
 BATCH = 1000
@@ -65,7 +65,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     for stream_id in todo:
         match = matches[stream_id]
         state = _position(match, by_stream[stream_id], last[stream_id].version).state
-        outcomes[stream_id] = outcome_of(get_ruleset(match.game), state)
+        outcomes[stream_id] = final_outcome_of(get_ruleset(match.game), state)
     # the result names the players: seats read only for the matches that have one
     prefetch_related_objects([matches[s] for s, outcome in outcomes.items() if outcome], "seats__player")
     rows = []

@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from config.api import JsonInput, Shape
-from matches.models import Match
+from matches.models import MAX_VERSION, Match
 from rulesets import Ruleset
 from rulesets.replay import event_types_with_meta
 from rulesets.schema import json_schema
@@ -33,15 +33,19 @@ class EventInput(JsonInput):
     type = serializers.CharField(max_length=64, help_text="event type, e.g. cracker_moved")
     seat = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=99)
     data = serializers.JSONField(required=False, default=dict, help_text="payload; see /api/games/{slug}/")
-    expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    expected_version = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0, max_value=MAX_VERSION
+    )
     idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=100)
     client_time = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
 class VoidInput(JsonInput):
-    version = serializers.IntegerField(min_value=1)
+    version = serializers.IntegerField(min_value=1, max_value=MAX_VERSION)
     reason = serializers.CharField(max_length=500)
-    expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    expected_version = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0, max_value=MAX_VERSION
+    )
     idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=100)
 
 
@@ -103,6 +107,10 @@ class OutcomeOutput(Shape):
     draw = serializers.BooleanField()
     reason = serializers.CharField()
     scores = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+    provisional = serializers.BooleanField(
+        help_text="The rules are played out but the table may still add to the final scoring (Bone Wars' awards)"
+        " until it confirms the end: the winners are who leads now."
+    )
 
 
 class StateOutput(Shape):

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 
 from matches import store
 from matches.errors import InvalidInput, NotAllowed
-from matches.models import Match, MatchSummary, Player, Seat, Stream
+from matches.models import MAX_VERSION, Match, MatchSummary, Player, Seat, Stream
 from matches.streams import stream_record
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
 from rulesets.replay import (
@@ -22,11 +22,11 @@ from rulesets.replay import (
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
     event_types_with_meta,
-    outcome_of,
+    final_outcome_of,
     random_start_refusal,
     result_problems,
 )
-from rulesets.schema import RANDOM
+from rulesets.schema import RANDOM, explain
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -48,7 +48,9 @@ def options_clean(ruleset: Ruleset, options: Any, seat_count: int | None = None)
     try:
         cleaned = check_payload(ruleset.options_schema, options if options is not None else {})
     except SchemaError as exc:
-        raise InvalidInput({f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}) from None
+        errors = {f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}
+        sentence, rule = explain(ruleset.options_schema, options, exc)  # a rulebook bound names its rule
+        raise InvalidInput(errors, detail=sentence if rule else "", rule=rule) from None
     problems = ruleset.check_options(cleaned)
     if seat_count is not None:
         problems = [*problems, *ruleset.check_setup(cleaned, seat_count)]
@@ -191,7 +193,9 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     try:
         cleaned = check_payload(spec.fields, data if data is not None else {})
     except SchemaError as exc:
-        raise InvalidInput({f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}) from None
+        errors = {f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}
+        sentence, rule = explain(spec.fields, data, exc)  # a bound that is a rulebook line names its rule
+        raise InvalidInput(errors, detail=sentence, rule=rule) from None
     if type_ == RESULT_RECORDED:
         problems = result_problems(cleaned, seat_count)
         if problems:
@@ -219,9 +223,11 @@ def stream_event_record(
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
         raise InvalidInput({"idempotency_key": ["Must be a string of 1 to 100 characters."]})
     if expected_version is not None and (
-        not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 0
+        not isinstance(expected_version, int)
+        or isinstance(expected_version, bool)
+        or not 0 <= expected_version <= MAX_VERSION
     ):
-        raise InvalidInput({"expected_version": ["Must be a whole number ≥ 0."]})
+        raise InvalidInput({"expected_version": [f"Must be a whole number from 0 to {MAX_VERSION}."]})
     result = store.append(
         stream_id=stream_id,
         event=event,
@@ -264,7 +270,7 @@ def match_status_sync(match: Match, state: dict[str, Any]) -> bool:
 
     Returns True when the match has just finished.
     """
-    outcome = outcome_of(get_ruleset(match.game), state)
+    outcome = final_outcome_of(get_ruleset(match.game), state)
     status = Match.STATUS_FINISHED if outcome is not None else Match.STATUS_IN_PROGRESS
     if status == match.status:
         return False
@@ -376,9 +382,12 @@ def wake_projector() -> None:
         _covered_until = now + scheduled_in
         return  # another process has a run scheduled: it starts after this commit
     _covered_until = now + window
+    from config.outage import redis_outage
+
+    outage = redis_outage(settings.CELERY_BROKER_URL)
     try:
         project_all.apply_async(countdown=window)
     except Exception as exc:  # broker down: the append stands; the periodic catch-up will project it
-        import logging
-
-        logging.getLogger(__name__).warning("projector wake-up not sent (broker unreachable): %s", exc)
+        outage.failed(exc, "projector wake-up not sent")  # logged once per outage (config.outage)
+    else:
+        outage.succeeded()

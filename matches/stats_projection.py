@@ -19,7 +19,7 @@ from matches.stats_rollup import contributions, difference, rollup_apply, rollup
 from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
 from rulesets.base import Event as GameEvent
-from rulesets.replay import EVENT_VOIDED, TABLE_LEVEL_TYPES, outcome_of, walk
+from rulesets.replay import EVENT_VOIDED, TABLE_LEVEL_TYPES, final_outcome_of, walk
 
 PLAY_STATS = "play_stats"
 SCORE_SHEET = "scoresheet"  # its matches count per game name (the sheet's title)
@@ -37,7 +37,7 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     states = {m.pk: store.position_of_row(m.stream, last[m.stream_id]).state for m in matches}
     # only finished matches have rows (the three tables together): a match in progress costs one indexed
     # look-up, and is re-derived (its rows dropped) only when it has rows, i.e. a void took back its end
-    finished = [m for m in matches if outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
+    finished = [m for m in matches if final_outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
     unfinished = [m.pk for m in matches if m not in finished]  # (an empty list costs Django no query)
     ids = [m.pk for m in finished]
     ids += PlayedMatch.objects.filter(match_id__in=unfinished).values_list("match_id", flat=True)
@@ -78,7 +78,7 @@ def _derive(
     played: list[PlayedMatch], results: list[PlayerResult], facts: list[MatchFact],
 ) -> None:  # fmt: skip
     ruleset = get_ruleset(match.game)
-    outcome = outcome_of(ruleset, state)
+    outcome = final_outcome_of(ruleset, state)
     if outcome is None:
         return
     voided = {int(data["version"]) for _, type_, _, _, data in log if type_ == EVENT_VOIDED}

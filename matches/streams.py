@@ -77,8 +77,11 @@ def kind_of(obj: Any) -> StreamKind:
 
 
 def after_record(kind: str) -> Callable[[AfterHook], AfterHook]:
-    """Decorator: call ``hook(obj, user, result)`` right after each entry appended on a stream of ``kind``
-    (a repeated idempotency key included; ``result.repeated`` says so)."""
+    """Decorator: call ``hook(obj, user, result)`` right after each entry appended on a stream of ``kind``.
+
+    Never for a repeated idempotency key: a replay has no side effects (its ``result.state`` is the replayed
+    version's, not the head's; re-running a consequence with it would undo later ones, e.g. un-finish a match).
+    """
 
     def register(hook: AfterHook) -> AfterHook:
         _AFTER_RECORD.setdefault(kind, []).append(hook)
@@ -144,8 +147,8 @@ def stream_record(
     client_time: datetime | None = None, request_id: str = "",
 ) -> store.AppendResult:  # fmt: skip
     """Record one entry on any kind of stream: the owner and named recorders only; the kind's database
-    checks; the append (a refusal names the players); the kind's ``after_record`` hooks; all of it inside
-    the kind's ``around_record`` hooks.
+    checks; the append (a refusal names the players); the kind's ``after_record`` hooks (not for a replayed
+    idempotency key); all of it inside the kind's ``around_record`` hooks.
 
     Raises :class:`NotAllowed`, ``InvalidInput``, ``RuleBroken`` or ``VersionConflict``; then nothing is written.
     """
@@ -168,6 +171,8 @@ def stream_record(
             raise refused.named(spec.seat_names(obj)) from None
         except VersionConflict as conflict:  # the store speaks of matches; say what moved on
             raise conflict.of(spec.noun) from None
+        if result.repeated:  # a replay has no side effects: consequences follow the head (``after_record``)
+            return result
         for hook in _AFTER_RECORD.get(spec.name, []):
             hook(obj, user, result)
         return result

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from celery import shared_task
 from django.conf import settings
 
@@ -35,24 +33,39 @@ def _slot_claim(key: str, ms: int) -> float:
     """Claim ``key`` for ``ms`` milliseconds across all processes (Redis); 0.0 when this caller got it (always,
     without Redis), else the seconds until whoever holds it lets go. Redis errors propagate: each caller
     decides what a failure means."""
+    from config.outage import redis_outage
     from config.throttling import redis_client, redis_script
 
     client = redis_client()
     if client is None:
         return 0.0
-    left = int(redis_script(client, _CLAIM)(keys=[key], args=[ms]))
+    outage = redis_outage(settings.CACHES["default"]["LOCATION"])
+    try:
+        left = int(redis_script(client, _CLAIM)(keys=[key], args=[ms]))
+    except Exception as exc:
+        outage.failed(exc, "projector slot")  # logged once per outage (config.outage)
+        raise
+    outage.succeeded()
     return left / 1000 if left > 0 else 0.0  # just expired (-2): as good as claimed
 
 
 def _run_again_in(seconds: float) -> None:
     """Schedule one more ``project_all`` in ``seconds``, unless another worker has one scheduled already."""
+    from config.outage import redis_outage
+
     countdown = seconds + 0.05
     try:
         if _slot_claim("chronicle:projector-due", int(countdown * 1000)):
             return  # another worker has the follow-up scheduled
+    except Exception:  # Redis down (reported by the claim): the beat catch-up runs it
+        return
+    outage = redis_outage(settings.CELERY_BROKER_URL)
+    try:
         project_all.apply_async(countdown=countdown)
-    except Exception as exc:  # Redis or the broker down: the beat catch-up runs it
-        logging.getLogger(__name__).warning("projector follow-up not scheduled: %s", exc)
+    except Exception as exc:  # the broker down: the beat catch-up runs it
+        outage.failed(exc, "projector follow-up not scheduled")  # logged once per outage (config.outage)
+    else:
+        outage.succeeded()
 
 
 @shared_task(name="matches.tasks.projections_catch_up", ignore_result=True)

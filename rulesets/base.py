@@ -9,11 +9,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulesets.names import name_seats
-from rulesets.schema import RANDOM, Field
+from rulesets.schema import RANDOM, Field, SchemaError, explain
 
 State = dict[str, Any]
 
 __all__ = ["name_seats"]  # players by name: see rulesets.names (kept importable from here)
+
+# Refusals that are Chronicle's own, not a rulebook's (docs/ARCHITECTURE.md › Entries): an entry type the
+# game does not have, data that does not fit the entry's fields, a seat the match does not have, an entry
+# that changes nothing. A limit the rulebook itself sets cites the rulebook instead (``Field.rule``).
+ENTRIES_RULE = "Chronicle › Entries"
 
 
 class RuleViolation(Exception):
@@ -33,6 +38,29 @@ class RuleViolation(Exception):
 
     def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message, "rule": self.rule}
+
+
+def unknown_event(game: str, type_: str) -> RuleViolation:
+    """The refusal of an entry type ``game`` does not have (Chronicle's own rule, not the rulebook's)."""
+    return RuleViolation("unknown_event", f"{game} has no '{type_}' entry.", ENTRIES_RULE)
+
+
+def unknown_seat(seat: Any, seat_count: int) -> RuleViolation:
+    """The refusal of an entry whose acting seat is missing (None) or not a seat of a ``seat_count``-seat match."""
+    if seat is None:
+        return RuleViolation("unknown_seat", "This entry is a player's: say which seat made it.", ENTRIES_RULE)
+    return RuleViolation(
+        "unknown_seat",
+        f"This match has seats 0 to {seat_count - 1}; {seat!r} is not one of them.",
+        ENTRIES_RULE,
+    )
+
+
+def payload_refusal(fields: tuple[Field, ...], data: Any, exc: SchemaError) -> RuleViolation:
+    """The refusal of data that does not fit ``fields`` (``invalid_payload``), in plain words: it cites the
+    rulebook when the broken bound is a rulebook line (``Field.rule``), else "Chronicle › Entries"."""
+    sentence, rule = explain(fields, data, exc)
+    return RuleViolation("invalid_payload", sentence, rule or ENTRIES_RULE)
 
 
 @dataclass(frozen=True)
@@ -57,12 +85,17 @@ class Outcome:
     """How a finished game ended. ``winners`` are seat indexes; ``scores`` maps seat → points or is None.
 
     ``reason`` is words for people; it names seats as "Seat N" (shown with the players' names).
+    ``provisional``: the rules are played out but the table may still record what the final scoring adds
+    (Bone Wars' awards after the last pass) until it confirms the end; the winners are who leads now. A
+    provisional outcome is shown, never counted: the match stays in progress for lists, statistics, series
+    and exports (:func:`rulesets.replay.final_outcome_of`).
     """
 
     winners: tuple[int, ...] = ()
     draw: bool = False
     reason: str = ""
     scores: dict[int, int | float] | None = None
+    provisional: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,6 +103,7 @@ class Outcome:
             "draw": self.draw,
             "reason": self.reason,
             "scores": None if self.scores is None else {str(k): v for k, v in self.scores.items()},
+            "provisional": self.provisional,
         }
 
 
@@ -95,6 +129,12 @@ class TurnInfo:
     do now, in the imperative, without naming the seats on turn ("move or flip an unsalted cracker");
     other seats it mentions are "Seat N". The server shows "Bo to play — move or flip an unsalted
     cracker" (:func:`rulesets.names.turn_line`); an empty prompt reads "Bo to play".
+
+    The prompt says what the table must do *next*, including how the turn ends ("finish the action (record
+    its effects), then end the turn"), and never offers a move the seat cannot make (a slot it cannot pay
+    for). With nobody on turn (``seats == ()``) the prompt is the whole line: once the game is over it names
+    the winner and why ("Seat 1 wins with 14 RP (most RP)."); while the outcome is provisional, what is left
+    to record and who leads.
     """
 
     seats: tuple[int, ...]

@@ -142,6 +142,13 @@ def outcome_of(ruleset: Ruleset, state: State) -> Outcome | None:
     return ruleset.outcome(state)
 
 
+def final_outcome_of(ruleset: Ruleset, state: State) -> Outcome | None:
+    """:func:`outcome_of`, but None while that outcome is provisional (the table may still add to the final
+    scoring): what match status, statistics, series and exports count."""
+    outcome = outcome_of(ruleset, state)
+    return None if outcome is None or outcome.provisional else outcome
+
+
 def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before: State | None = None) -> str:
     """One plain sentence for any entry of a stream, table-level ones included; never raises. ``before``: the
     state the entry was recorded on, passed on to rulesets that describe with it (``describe_uses_state``).

@@ -22,6 +22,9 @@ class Field:
     ``list`` (of ``item``; ``min_items``/``max_items``), ``object`` (``fields``; unknown keys rejected unless
     ``open``), ``any`` (JSON, bounded in size).
     ``default`` is used when the field is missing and not ``required``.
+    ``rule``/``rule_text``: when the field's bounds are a rulebook line (a card's own cost "$0 to $3"), the
+    section it comes from and the line in plain words ("a card's own cost is $0 to $3"); a value out of them
+    is refused naming that rule (:func:`explain`), not as a bare schema error.
     For forms only: ``names`` says which list of names a ``str``/``any`` field picks from (a key of the ruleset's
     ``names(state, seat)``, e.g. ``"hand"``), ``item_labels`` names the items of a short fixed-size list.
     """
@@ -46,6 +49,8 @@ class Field:
     choice_labels: tuple[str, ...] = ()  # words for people, one per ``choices`` entry (default: the value)
     names: str = ""
     item_labels: tuple[str, ...] = ()
+    rule: str = ""
+    rule_text: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -78,6 +83,72 @@ class SchemaError(Exception):
     def __init__(self, errors: dict[str, list[str]]) -> None:
         super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
         self.errors = errors
+
+
+def field_at(fields: tuple[Field, ...], path: str) -> Field | None:
+    """The field a dotted error path (``card.cost``, ``slots[2].icon``) of :class:`SchemaError` names, or None."""
+    found: Field | None = None
+    for part in path.split("."):
+        name = part.split("[", 1)[0]
+        found = next((f for f in fields if f.name == name), None)
+        if found is None:
+            return None
+        if "[" in part and found.item is not None:
+            found = found.item
+        fields = found.fields
+    return found
+
+
+def _value_at(data: Any, path: str) -> Any:
+    for part in path.replace("[", ".[").split("."):
+        if part.startswith("[") and isinstance(data, list):
+            index = int(part[1:-1])
+            data = data[index] if 0 <= index < len(data) else None
+        elif isinstance(data, dict):
+            data = data.get(part)
+        else:
+            return None
+    return data
+
+
+def _labels(fields: tuple[Field, ...], path: str) -> str:
+    words = []
+    for part in path.split("."):
+        name = part.split("[", 1)[0]
+        f = next((f for f in fields if f.name == name), None)
+        if f is None:
+            words.append(name)
+            break
+        words.append(f.label or f.name)
+        fields = f.item.fields if "[" in part and f.item is not None else f.fields
+    return " › ".join(words)
+
+
+def explain(fields: tuple[Field, ...], data: Any, exc: SchemaError) -> tuple[str, str]:
+    """``exc`` (raised checking ``data`` against ``fields``) in plain words, and the rule it breaks.
+
+    Returns ``(sentence, rule)``. When an erring field carries a rulebook ``rule`` the sentence states that
+    rule with the value given ("A card's own cost is $0 to $3 (…); got 4.") and ``rule`` is its section;
+    otherwise the sentence names each erring field by its label ("Card › Card cost ($): must be a whole
+    number.") and ``rule`` is "".
+    """
+    for path in exc.errors:
+        f = field_at(fields, path)
+        if f is not None and f.rule and f.rule_text:
+            value = _value_at(data, path)
+            said = (
+                f"{value!r}" if isinstance(value, str)
+                else f"{len(value)}" if isinstance(value, list)
+                else "" if isinstance(value, dict) or value is None
+                else f"{value}"
+            )  # fmt: skip
+            text = f.rule_text[0].upper() + f.rule_text[1:]
+            return (f"{text}; got {said}." if said else f"{text}."), f.rule
+    parts = []
+    for path, messages in exc.errors.items():
+        what = " ".join(m[0].lower() + m[1:] if m else m for m in messages)
+        parts.append(f"{_labels(fields, path) if path != 'data' else 'The data'}: {what}")
+    return "This entry does not fit: " + "; ".join(parts), ""
 
 
 def check_payload(fields: tuple[Field, ...], data: Any, *, open_object: bool = False) -> dict[str, Any]:

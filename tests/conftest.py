@@ -22,6 +22,43 @@ if "django" in sys.modules:
         _settings.SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
 
 
+# The four test groups (docs/TESTING.md): every test module carries exactly one of them as a module-level mark, and
+# scripts/test selects by them (`-m`): pure and one_db tests run once, both_dbs on PostgreSQL and SQLite, browser once.
+TEST_GROUPS = ("pure", "one_db", "both_dbs", "browser")
+_DB_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}
+
+
+def group_problems(items: list[pytest.Item]) -> dict[str, str]:
+    """Test files whose group is missing, doubled or contradicted by what their tests use, with the reason."""
+    problems: dict[str, str] = {}
+    for item in items:
+        module = item.getparent(pytest.Module)
+        if module is None or str(module.path) in problems:
+            continue
+        where = module.nodeid
+        groups = sorted({m.name for m in module.own_markers} & set(TEST_GROUPS))
+        if len(groups) != 1:
+            problems[str(module.path)] = (
+                f"{where}: {'no test group' if not groups else 'several test groups: ' + ', '.join(groups)}; "
+                f"add exactly one module-level mark of {', '.join(TEST_GROUPS)} (pytestmark = pytest.mark.<group>)"
+            )
+            continue
+        uses_db = item.get_closest_marker("django_db") is not None or bool(_DB_FIXTURES & set(item.fixturenames))
+        if groups[0] == "pure" and uses_db:
+            problems[str(module.path)] = f"{where}: marked pure but {item.name} uses the database"
+        elif groups[0] == "browser" and "browser" not in item.fixturenames:
+            problems[str(module.path)] = f"{where}: marked browser but {item.name} drives no browser"
+    return problems
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Refuse to run when a collected test file is in no group, in several, or in the wrong one (before `-m`)."""
+    problems = group_problems(items)
+    if problems:
+        raise pytest.UsageError("Test files outside the test groups:\n  " + "\n  ".join(sorted(problems.values())))
+
+
 @pytest.fixture(autouse=True)
 def _isolation(request: pytest.FixtureRequest) -> Any:
     """Django tests start with an empty head cache and generous throttles."""

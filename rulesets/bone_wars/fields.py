@@ -22,6 +22,17 @@ RULE_CARDS = "Bone Wars › The three kinds of cards"
 RULE_SCORING = "Bone Wars › Overview › Mid-game and final scoring"
 RULE_TIES = "Bone Wars › Overview › Ties"
 RULE_SITTINGS = "Chronicle › Sittings"
+RULE_ENTRIES = "Chronicle › Entries"  # rulesets.base.ENTRIES_RULE: Chronicle's own checks of an entry
+
+# the rulebook's limits that are also bounds of a field (refused naming the rule, rulesets.schema.explain)
+SLOT_COST_TEXT = "an action slot costs $0 to $3 (“the slot’s cost ($0 to $3, rising to the right)”)"
+CARD_COST_TEXT = "a card's own cost is $0 to $3 (“plus the card’s own cost ($0 to $3 …)”)"
+LOYALTY_TEXT = (
+    "loyalty is gained, never lost: 1 or more (up to 99 in one entry) onto your patron's track "
+    "(“Loyalty you gain goes on the track of your current patron”)"
+)
+PATRON_TEXT = "the patrons are Othniel Marsh and Edward Cope: marsh or cope"
+SIDE_TEXT = "the bookshelf has two sides, Marsh’s and Cope’s: marsh or cope"
 
 # the printed board as Chronicle assumes it when a table gives no layout (docs/rules/bone-wars.md)
 DEFAULT_SLOTS: tuple[dict[str, Any], ...] = (
@@ -42,6 +53,8 @@ PAPER_DEBUNKED = "paper_debunked"
 PATRON_FLIPPED = "patron_flipped"
 SPECIES_ARCHIVED = "species_archived"
 SLOT_UPGRADED = "slot_upgraded"
+CARD_UPGRADED = "card_upgraded"
+GAME_CONCLUDED = "game_concluded"
 RP_GAINED = "rp_gained"
 TURN_ENDED = "turn_ended"
 PASSED = "passed"
@@ -57,23 +70,34 @@ EFFECTS = (
     PATRON_FLIPPED,
     SPECIES_ARCHIVED,
     SLOT_UPGRADED,
+    CARD_UPGRADED,
     RP_GAINED,
 )
 
 
 def _side(label: str = "Side of the bookshelf") -> Field:
-    return Field("side", "choice", choices=SIDES, label=label)
+    return Field("side", "choice", choices=SIDES, label=label, rule=RULE_LOYALTY, rule_text=SIDE_TEXT)
 
 
 SLOT_FIELDS = (
-    Field("cost", "int", minimum=0, maximum=3, label="Slot cost ($)"),
+    Field("cost", "int", minimum=0, maximum=3, label="Slot cost ($)", rule=RULE_PLAYING, rule_text=SLOT_COST_TEXT),
     Field("icon", "choice", choices=ICONS, label="Minor find icon"),
 )
 
 CARD_FIELDS = (
     Field("kind", "choice", choices=KINDS, label="Kind of card"),
     Field("name", "str", max_length=80, label="Card name"),
-    Field("cost", "int", required=False, default=0, minimum=0, maximum=3, label="Card cost ($)"),
+    Field(
+        "cost",
+        "int",
+        required=False,
+        default=0,
+        minimum=0,
+        maximum=3,
+        label="Card cost ($)",
+        rule=RULE_PLAYING,
+        rule_text=CARD_COST_TEXT,
+    ),
     Field(
         "minor_find",
         "choice",
@@ -106,7 +130,7 @@ OPTIONS_SCHEMA = (
         "list",
         required=False,
         nullable=True,
-        item=Field("patron", "choice", choices=SIDES),
+        item=Field("patron", "choice", choices=SIDES, rule=RULE_LOYALTY, rule_text=PATRON_TEXT),
         min_items=1,
         max_items=4,
         label="Starting patron per seat",
@@ -150,7 +174,9 @@ EVENT_TYPES: dict[str, EventType] = {
     LOYALTY_GAINED: EventType(
         name=LOYALTY_GAINED,
         label="Gained loyalty",
-        fields=(Field("amount", "int", minimum=1, maximum=99, label="Loyalty"),),
+        fields=(
+            Field("amount", "int", minimum=1, maximum=99, label="Loyalty", rule=RULE_LOYALTY, rule_text=LOYALTY_TEXT),
+        ),
         description="An effect of the action: loyalty on the current patron's track.",
     ),
     PAPER_PUBLISHED: EventType(
@@ -180,7 +206,18 @@ EVENT_TYPES: dict[str, EventType] = {
         name=SLOT_UPGRADED,
         label="Upgraded an action slot",
         fields=SLOT_FIELDS,
-        description="An effect of the action: one more action slot at the right end of the seat's board.",
+        description="An effect of the action: one more action slot at the right end of the seat's board, "
+        "costing at least as much as the slot to its left.",
+    ),
+    CARD_UPGRADED: EventType(
+        name=CARD_UPGRADED,
+        label="Upgraded a card in a slot",
+        fields=(
+            Field("slot", "int", minimum=1, maximum=20, label="Slot (1 = leftmost)"),
+            Field("card", "object", fields=CARD_FIELDS, label="New card"),
+        ),
+        description="An effect of the action: a team card already in a slot is replaced by a better one (pays "
+        "the new card's own cost; the slot stays spent for this round).",
     ),
     RP_GAINED: EventType(
         name=RP_GAINED,
@@ -189,7 +226,14 @@ EVENT_TYPES: dict[str, EventType] = {
             Field("amount", "int", minimum=-999, maximum=999, label="RP"),
             Field("reason", "str", max_length=120, label="Why (award, bonus, …)"),
         ),
-        description="An effect of the action: RP scored outside the two scorings (awards and the like).",
+        description="An effect of the action: RP scored outside the two scorings; after the last pass, the "
+        "awards of the final scoring (any seat) until the table confirms the end.",
+    ),
+    GAME_CONCLUDED: EventType(
+        name=GAME_CONCLUDED,
+        label="End of the game confirmed (awards recorded)",
+        seat_required=False,
+        description="After the last pass and the awards: the result is final.",
     ),
     TURN_ENDED: EventType(
         name=TURN_ENDED,
@@ -199,7 +243,16 @@ EVENT_TYPES: dict[str, EventType] = {
     PASSED: EventType(
         name=PASSED,
         label="Passed",
-        fields=(Field("patron", "choice", choices=SIDES, label="Patron (the university you return to)"),),
+        fields=(
+            Field(
+                "patron",
+                "choice",
+                choices=SIDES,
+                label="Patron (the university you return to)",
+                rule=RULE_LOYALTY,
+                rule_text=PATRON_TEXT,
+            ),
+        ),
         description="Instead of a card: out for the round, working for the chosen patron from now on.",
     ),
     CRANIUM_RECORDED: EventType(

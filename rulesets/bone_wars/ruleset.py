@@ -4,6 +4,8 @@ The state is public (no hidden cards are tracked: hands stay at the table). Each
 card into its leftmost empty slot, followed by that action's effects and ``turn_ended``, or ``passed``.
 When every seat has passed the round ends; rounds 2 and 4 are scored; after round 4 the game is over.
 A table can pack the game away with ``table_paused``; the state keeps one entry per sitting.
+After the last pass the table records the final awards (``rp_gained``, any seat) and confirms the end with
+``game_concluded``; until then the outcome is provisional.
 """
 
 from __future__ import annotations
@@ -13,14 +15,27 @@ import itertools
 from collections.abc import Iterable
 from typing import Any
 
-from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.base import (
+    Event,
+    EventType,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    State,
+    TurnInfo,
+    payload_refusal,
+    unknown_event,
+    unknown_seat,
+)
 from rulesets.bone_wars.fields import (
     CARD_PLAYED,
+    CARD_UPGRADED,
     CRANIUM_RECORDED,
     DEFAULT_SHELVES,
     DEFAULT_SLOTS,
     DEFAULT_STARTING_MONEY,
     EVENT_TYPES,
+    GAME_CONCLUDED,
     ICONS,
     LOYALTY_GAINED,
     MONEY_CHANGED,
@@ -33,10 +48,13 @@ from rulesets.bone_wars.fields import (
     ROUNDS,
     RP_GAINED,
     RULE_CARDS,
+    RULE_ENTRIES,
     RULE_LOYALTY,
     RULE_OVERVIEW,
     RULE_PLAYING,
+    RULE_SCORING,
     RULE_SITTINGS,
+    RULE_TIES,
     SCORING_ROUNDS,
     SIDES,
     SLOT_UPGRADED,
@@ -77,6 +95,18 @@ def products(player: dict[str, Any], credibility: dict[str, int]) -> dict[str, i
     return out
 
 
+def _check_rp(state: State, seat: int, amount: int) -> None:
+    """An RP entry changes something and never takes a seat below 0 (Chronicle's own check: the rulebook has
+    no line on RP below 0; an override records the loss as the table says it)."""
+    if amount == 0:
+        raise RuleViolation("zero_amount", "Gaining 0 RP changes nothing.", RULE_ENTRIES)
+    rp = state["players"][seat]["rp"]
+    if rp + amount < 0:
+        raise RuleViolation(
+            "rp_below_zero", f"{seat_label(seat)} has {rp} RP; losing {-amount} would go below 0.", RULE_ENTRIES
+        )
+
+
 def _current_sitting(state: State) -> dict[str, Any] | None:
     sittings = state["sittings"]
     return sittings[-1] if sittings and not sittings[-1]["paused"] else None
@@ -86,7 +116,7 @@ class BoneWars(Ruleset):
     slug = "bone-wars"
     name = "Bone Wars"
     seats = (1, 2, 3, 4)
-    version = 1
+    version = 2  # 2: awards after the last pass (``concluded``), card upgrades, no clamped numbers
     rulebook = "bone-wars.txt"
     describe_uses_state = True
     start_option = "first_seat"
@@ -130,6 +160,7 @@ class BoneWars(Ruleset):
         return {
             "round": 1,
             "finished": False,
+            "concluded": False,
             "first_seat": first if 0 <= first < seat_count else 0,
             "turn": first if 0 <= first < seat_count else 0,
             "card_played": False,
@@ -157,26 +188,31 @@ class BoneWars(Ruleset):
         """Raise RuleViolation unless ``event`` may be recorded now (game over → turn → the move)."""
         spec = self.event_types.get(event.type)
         if spec is None:
-            raise RuleViolation("unknown_event", f"Bone Wars has no '{event.type}' entry.", RULE_OVERVIEW)
+            raise unknown_event(self.name, event.type)
         try:
             data = check_payload(spec.fields, event.data)
         except SchemaError as exc:
-            raise RuleViolation("invalid_payload", f"This entry's data does not fit: {exc}", RULE_OVERVIEW) from None
+            raise payload_refusal(spec.fields, event.data, exc) from None
         players = state["players"]
         seat = event.seat
         if spec.seat_required and not (
             isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players)
         ):
-            raise RuleViolation("unknown_seat", f"There is no seat {seat!r} in this match.", RULE_OVERVIEW)
+            raise unknown_seat(seat, len(players))
         if event.type == CRANIUM_RECORDED:
             if data["cm"] <= 0:
                 raise RuleViolation(
-                    "invalid_circumference", "A cranial circumference is a length above 0 cm.", RULE_OVERVIEW
+                    "invalid_circumference", "A cranial circumference is a length above 0 cm.", RULE_TIES
                 )
             return  # at any time, even after the game: it only breaks ties
         if state["finished"]:
+            self._check_after_last_pass(state, event, data)
+            return
+        if event.type == GAME_CONCLUDED:
             raise RuleViolation(
-                "game_over", "The game is over: the final scoring after round 4 has been made.", RULE_OVERVIEW
+                "game_not_over",
+                f"The game lasts 4 rounds: round {state['round']} is still being played.",
+                RULE_OVERVIEW,
             )
         if event.type == TABLE_PAUSED:
             if _current_sitting(state) is None:
@@ -195,8 +231,34 @@ class BoneWars(Ruleset):
                 RULE_OVERVIEW,
             )
         if seat != state["turn"]:
-            raise RuleViolation("not_your_turn", f"It is {seat_label(state['turn'])}'s turn.", RULE_OVERVIEW)
+            on_turn = seat_label(state["turn"])
+            if state["card_played"]:  # the commonest slip at a table: the turn was never ended
+                message = f"It is {on_turn}'s turn: {on_turn} must finish the action and end the turn."
+            else:
+                message = f"It is {on_turn}'s turn."
+            raise RuleViolation("not_your_turn", message, RULE_OVERVIEW)
         getattr(self, "_check_" + event.type)(state, seat, data)
+
+    @staticmethod
+    def _check_after_last_pass(state: State, event: Event, data: dict[str, Any]) -> None:
+        """After the final scoring: awards (``rp_gained``, any seat) and ``game_concluded`` until the table
+        confirms the end; nothing at all once it has (a circumference is checked before this)."""
+        if state.get("concluded", False):
+            raise RuleViolation(
+                "game_over", "The game is over: the final scoring after round 4 has been made.", RULE_OVERVIEW
+            )
+        if event.type == GAME_CONCLUDED:
+            return
+        if event.type == RP_GAINED:
+            assert isinstance(event.seat, int)
+            _check_rp(state, event.seat, data["amount"])
+            return
+        raise RuleViolation(
+            "game_over",
+            "Round 4 is over: only the final awards (RP with a reason) may be recorded now, then confirm the end "
+            "of the game.",
+            RULE_SCORING,
+        )
 
     def _check_card_played(self, state: State, seat: int, data: dict[str, Any]) -> None:
         if state["card_played"]:
@@ -255,13 +317,13 @@ class BoneWars(Ruleset):
         self._check_after_card(state, seat, "the action changes money")
         amount = data["amount"]
         if amount == 0:
-            raise RuleViolation("zero_amount", "A money change of $0 changes nothing.", RULE_PLAYING)
+            raise RuleViolation("zero_amount", "A money change of $0 changes nothing.", RULE_ENTRIES)
         money = state["players"][seat]["money"]
         if money + amount < 0:
             raise RuleViolation(
                 "money_below_zero",
                 f"{seat_label(seat)} has ${money}; paying ${-amount} would leave less than $0.",
-                RULE_PLAYING,
+                RULE_ENTRIES,
             )
 
     def _check_loyalty_gained(self, state: State, seat: int, data: dict[str, Any]) -> None:
@@ -295,17 +357,51 @@ class BoneWars(Ruleset):
 
     def _check_slot_upgraded(self, state: State, seat: int, data: dict[str, Any]) -> None:
         self._check_after_card(state, seat, "upgrading an action slot")
+        left = state["players"][seat]["slots"][-1]
+        if data["cost"] < left["cost"]:
+            raise RuleViolation(
+                "upgrade_cheaper",
+                f"Slot costs rise to the right (“the slot’s cost ($0 to $3, rising to the right)”): the new slot "
+                f"goes right of a ${left['cost']} slot, so it costs at least ${left['cost']}, not ${data['cost']}.",
+                RULE_PLAYING,
+            )
+
+    def _check_card_upgraded(self, state: State, seat: int, data: dict[str, Any]) -> None:
+        self._check_after_card(state, seat, "upgrading a card in a slot")
+        player = state["players"][seat]
+        number = data["slot"]
+        if number > len(player["slots"]):
+            raise RuleViolation(
+                "no_such_slot", f"{seat_label(seat)} has {len(player['slots'])} action slots, not {number}.", RULE_CARDS
+            )
+        held = player["slots"][number - 1]["card"]
+        if held is None:
+            raise RuleViolation(
+                "slot_empty",
+                f"Slot {number} holds no card: only a card already in an action slot can be upgraded.",
+                RULE_CARDS,
+            )
+        card = data["card"]
+        if held["kind"] != "team" or card["kind"] != "team":
+            raise RuleViolation(
+                "upgrade_not_team",
+                f"Only a team card is upgraded, to another team card (slot {number} holds a {held['kind']} card; "
+                f"the new card is a {card['kind']} card).",
+                RULE_CARDS,
+            )
+        if card.get("minor_find") is not None:
+            raise RuleViolation("minor_find_not_species", "Only species cards show a minor find.", RULE_CARDS)
+        if card["cost"] > player["money"]:
+            raise RuleViolation(
+                "not_enough_money",
+                f"The new card costs ${card['cost']} (the slot stays paid), but {seat_label(seat)} has "
+                f"${player['money']}.",
+                RULE_PLAYING,
+            )
 
     def _check_rp_gained(self, state: State, seat: int, data: dict[str, Any]) -> None:
         self._check_after_card(state, seat, "gaining RP")
-        amount = data["amount"]
-        if amount == 0:
-            raise RuleViolation("zero_amount", "Gaining 0 RP changes nothing.", RULE_OVERVIEW)
-        rp = state["players"][seat]["rp"]
-        if rp + amount < 0:
-            raise RuleViolation(
-                "rp_below_zero", f"{seat_label(seat)} has {rp} RP; losing {-amount} would go below 0.", RULE_OVERVIEW
-            )
+        _check_rp(state, seat, data["amount"])
 
     def _check_turn_ended(self, state: State, seat: int, data: dict[str, Any]) -> None:
         self._check_after_card(state, seat, "ending the turn (or pass instead)")
@@ -341,24 +437,38 @@ class BoneWars(Ruleset):
             slot = player["slots"][index]
             slot["card"] = card
             slot["prize"] = card["kind"] == "species" and card.get("minor_find") == slot["icon"]
-            player["money"] = max(0, player["money"] - slot["cost"] - card["cost"])
+            player["money"] -= slot["cost"] + card["cost"]  # an override may leave a debt: kept as recorded
             new["card_played"] = True
         elif kind == MONEY_CHANGED and player is not None:
-            player["money"] = max(0, player["money"] + data["amount"])
+            player["money"] += data["amount"]
         elif kind == LOYALTY_GAINED and player is not None:
             player["loyalty"][player["patron"]] += data["amount"]
         elif kind == PAPER_PUBLISHED:
+            if new["credibility"][data["side"]] >= new["shelves"]:  # only under an override: there is no shelf
+                raise ValueError(f"{PATRON_NAMES[data['side']]}'s side has no empty shelf for another paper")
             new["credibility"][data["side"]] += 1
         elif kind == PAPER_DEBUNKED:
-            new["credibility"][data["side"]] = max(0, new["credibility"][data["side"]] - 1)
+            if new["credibility"][data["side"]] <= 0:  # only under an override: there is no paper
+                raise ValueError(f"{PATRON_NAMES[data['side']]}'s side holds no paper to debunk")
+            new["credibility"][data["side"]] -= 1
         elif kind == PATRON_FLIPPED and player is not None:
             player["patron"] = "cope" if player["patron"] == "marsh" else "marsh"
         elif kind == SPECIES_ARCHIVED and player is not None:
             player["archive"].append(data["name"])
         elif kind == SLOT_UPGRADED and player is not None:
             player["slots"].append(empty_slot(data))
+        elif kind == CARD_UPGRADED and player is not None:
+            slot = player["slots"][data["slot"] - 1]  # an overridden slot number past the board: unplayable
+            if slot["card"] is None:
+                raise ValueError(f"slot {data['slot']} holds no card to upgrade")
+            card = {**data["card"], "cost": data["card"].get("cost") or 0, "upgraded_from": slot["card"]["name"]}
+            slot["card"] = card
+            slot["prize"] = card["kind"] == "species" and card.get("minor_find") == slot["icon"]
+            player["money"] -= card["cost"]
         elif kind == RP_GAINED and player is not None:
-            player["rp"] = max(0, player["rp"] + data["amount"])
+            player["rp"] += data["amount"]  # an overridden loss below 0 is kept as the table said it
+        elif kind == GAME_CONCLUDED:
+            new["concluded"] = True
         elif kind == TURN_ENDED and isinstance(seat, int):
             _pass_turn(new, seat)
         elif kind == PASSED and player is not None:
@@ -376,35 +486,15 @@ class BoneWars(Ruleset):
     # -- outcome ------------------------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
         """After the final scoring: most RP, then most archived species, then the largest cranial
-        circumference; seats still level (or level with a circumference missing) win together."""
+        circumference; seats still level (or level with a circumference missing) win together.
+
+        ``provisional`` until the table confirms the end (``game_concluded``): the awards may still change it.
+        """
         if not state["finished"]:
             return None
-        players = state["players"]
-        scores = {seat: p["rp"] for seat, p in enumerate(players)}
-        best = max(scores.values())
-        tied = [s for s, rp in scores.items() if rp == best]
-        if len(tied) == 1:
-            return Outcome(winners=(tied[0],), reason=f"most RP ({best})", scores=scores)
-        species = {s: len(players[s]["archive"]) for s in tied}
-        most = max(species.values())
-        level = [s for s in tied if species[s] == most]
-        if len(level) == 1:
-            reason = f"tied on {best} RP; most species in the archive ({most})"
-            return Outcome(winners=(level[0],), reason=reason, scores=scores)
-        sizes = {s: players[s]["cranial_circumference"] for s in level}
-        if any(v is None for v in sizes.values()):
-            reason = (
-                f"tied on {best} RP and {most} archived species; a cranial circumference is missing, "
-                "so the tied players win together"
-            )
-            return Outcome(winners=tuple(level), reason=reason, scores=scores)
-        largest = max(v for v in sizes.values() if v is not None)
-        heads = [s for s in level if sizes[s] == largest]
-        if len(heads) == 1:
-            reason = f"tied on {best} RP and {most} archived species; largest cranial circumference ({largest:g} cm)"
-            return Outcome(winners=(heads[0],), reason=reason, scores=scores)
-        reason = f"tied on {best} RP, {most} archived species and {largest:g} cm: the tied players win together"
-        return Outcome(winners=tuple(heads), reason=reason, scores=scores)
+        winners, reason, _ = _standing(state)
+        scores = {seat: p["rp"] for seat, p in enumerate(state["players"])}
+        return Outcome(winners=winners, reason=reason, scores=scores, provisional=not state.get("concluded", False))
 
     # -- listing moves --------------------------------------------------------------------------------
     def legal_moves(self, state: State) -> list[Event]:
@@ -415,6 +505,8 @@ class BoneWars(Ruleset):
         """
         moves: list[Event] = []
         if state["finished"]:
+            if not state.get("concluded", False):
+                moves.append(Event(GAME_CONCLUDED, None, {}))
             return moves
         seat = state["turn"]
         if not state["card_played"]:
@@ -425,8 +517,9 @@ class BoneWars(Ruleset):
             cred = state["credibility"]
             moves.extend(Event(PAPER_PUBLISHED, seat, {"side": s}) for s in SIDES if cred[s] < state["shelves"])
             moves.extend(Event(PAPER_DEBUNKED, seat, {"side": s}) for s in SIDES if cred[s] > 0)
+            left = state["players"][seat]["slots"][-1]["cost"]
             moves.extend(
-                Event(SLOT_UPGRADED, seat, {"cost": cost, "icon": icon}) for cost in range(4) for icon in ICONS
+                Event(SLOT_UPGRADED, seat, {"cost": cost, "icon": icon}) for cost in range(left, 4) for icon in ICONS
             )
         if _current_sitting(state) is not None:
             moves.append(Event(TABLE_PAUSED, None, {}))
@@ -434,22 +527,38 @@ class BoneWars(Ruleset):
 
     # -- presentation ----------------------------------------------------------------------------------
     def turn(self, state: State) -> TurnInfo:
+        """Whose turn and what the table must do next, never naming the seat on turn (``TurnInfo``); after
+        the last pass the awards, then the winner."""
         if state["finished"]:
-            result = self.outcome(state)
-            return TurnInfo(seats=(), phase="over", prompt=f"The game is over: {result.reason if result else ''}.")
+            winners, _, decided = _standing(state)
+            rp = state["players"][winners[0]]["rp"]
+            names = " and ".join(seat_label(w) for w in winners)
+            if state.get("concluded", False):
+                verb = "wins" if len(winners) == 1 else "win together"
+                return TurnInfo(seats=(), phase="over", prompt=f"{names} {verb} with {rp} RP ({decided}).")
+            verb = "leads" if len(winners) == 1 else "lead together"
+            prompt = (
+                "Round 4 is over: record the final awards (RP with a reason), then confirm the end of the game. "
+                f"For now {names} {verb} with {rp} RP ({decided})."
+            )
+            return TurnInfo(seats=(), phase="awards", prompt=prompt)
         seat = state["turn"]
-        who = seat_label(seat)
-        head = f"Round {state['round']} of {ROUNDS}: "
+        where = f" (round {state['round']} of {ROUNDS})"
         if state["card_played"]:
             return TurnInfo(
-                seats=(seat,), phase="action", prompt=head + f"{who} records the action's effects, then ends the turn."
+                seats=(seat,),
+                phase="action",
+                prompt="finish the action (record its effects), then end the turn" + where,
             )
         player = state["players"][seat]
         index = next_slot(player)
         if index is None:
-            return TurnInfo(seats=(seat,), phase="play", prompt=head + f"{who}'s slots are full: {who} passes.")
+            return TurnInfo(seats=(seat,), phase="play", prompt="pass: every action slot holds a card" + where)
         cost = player["slots"][index]["cost"]
-        prompt = head + f"{who} plays a card into slot {index + 1} (${cost} + the card's cost) or passes."
+        if cost > player["money"]:
+            prompt = f"pass: slot {index + 1} costs ${cost} and only ${player['money']} is left" + where
+            return TurnInfo(seats=(seat,), phase="play", prompt=prompt)
+        prompt = f"play a card into slot {index + 1} (${cost} + the card's cost) or pass" + where
         return TurnInfo(seats=(seat,), phase="play", prompt=prompt)
 
     def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
@@ -489,8 +598,23 @@ class BoneWars(Ruleset):
             return f"{who} archived {data.get('name')}"
         if kind == SLOT_UPGRADED:
             return f"{who} added an action slot (${data.get('cost')}, {data.get('icon')})"
+        if kind == CARD_UPGRADED:
+            card = data.get("card") or {}
+            slot = data.get("slot")
+            held = None
+            if (
+                before
+                and isinstance(seat, int)
+                and isinstance(slot, int)
+                and 0 < slot <= len(before["players"][seat]["slots"])
+            ):
+                held = before["players"][seat]["slots"][slot - 1]["card"]
+            old = f" {held['name']} to" if held else ""
+            return f"{who} upgraded{old} {card.get('name', 'a card')} in slot {slot} (cost {card.get('cost') or 0})"
         if kind == RP_GAINED:
             return f"{who} gained {amount} RP: {data.get('reason')}"
+        if kind == GAME_CONCLUDED:
+            return "The table confirmed the end of the game: the result is final"
         if kind == TURN_ENDED:
             return f"{who} ended the turn"
         if kind == PASSED:
@@ -545,6 +669,37 @@ class BoneWars(Ruleset):
         if result and len(result.winners) > 1 and missing:
             return [f"Tied: measure the cranial circumference of {', '.join(missing)} to break the tie."]
         return []
+
+
+def _standing(state: State) -> tuple[tuple[int, ...], str, str]:
+    """Who is ahead of a finished game: ``(winners, reason, decided)``. ``reason`` is the outcome's ("most RP
+    (12)"), ``decided`` what settled it in a few words for the winner's line ("most RP")."""
+    players = state["players"]
+    scores = {seat: p["rp"] for seat, p in enumerate(players)}
+    best = max(scores.values())
+    tied = [s for s, rp in scores.items() if rp == best]
+    if len(tied) == 1:
+        return (tied[0],), f"most RP ({best})", "most RP"
+    species = {s: len(players[s]["archive"]) for s in tied}
+    most = max(species.values())
+    level = [s for s in tied if species[s] == most]
+    if len(level) == 1:
+        reason = f"tied on {best} RP; most species in the archive ({most})"
+        return (level[0],), reason, f"tied on RP; most species in the archive: {most}"
+    sizes = {s: players[s]["cranial_circumference"] for s in level}
+    if any(v is None for v in sizes.values()):
+        reason = (
+            f"tied on {best} RP and {most} archived species; a cranial circumference is missing, "
+            "so the tied players win together"
+        )
+        return tuple(level), reason, "tied on RP and species; a cranial circumference is missing"
+    largest = max(v for v in sizes.values() if v is not None)
+    heads = [s for s in level if sizes[s] == largest]
+    if len(heads) == 1:
+        reason = f"tied on {best} RP and {most} archived species; largest cranial circumference ({largest:g} cm)"
+        return (heads[0],), reason, f"tied on RP and species; largest cranial circumference: {largest:g} cm"
+    reason = f"tied on {best} RP, {most} archived species and {largest:g} cm: the tied players win together"
+    return tuple(heads), reason, "tied on RP, species and cranial circumference"
 
 
 def _pass_turn(state: State, seat: int) -> None:

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.base import (
+    ENTRIES_RULE,
+    Event,
+    EventType,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    State,
+    TurnInfo,
+    unknown_event,
+    unknown_seat,
+)
 from rulesets.get_salty.board import (
     ATTRIBUTES,
     COLORS,
@@ -190,7 +201,7 @@ class GetSalty(Ruleset):
     slug = "get-salty"
     name = "Get Salty"
     seats = (2,)
-    version = 1
+    version = 2  # 2: an overridden move onto an occupied cell is unplayable (issue 22)
     rulebook = "get-salty.txt"
     describe_uses_state = True  # history sentences place a move next to a token ("above the red circle")
     start_option = "first_seat"
@@ -209,7 +220,16 @@ class GetSalty(Ruleset):
         ATTRIBUTE_CHOSEN: EventType(
             name=ATTRIBUTE_CHOSEN,
             label="Chose a victory attribute",
-            fields=(Field("attribute", "choice", choices=ATTRIBUTES, label="Victory attribute"),),
+            fields=(
+                Field(
+                    "attribute",
+                    "choice",
+                    choices=ATTRIBUTES,
+                    label="Victory attribute",
+                    rule=RULE_SETUP,
+                    rule_text="the victory attribute is “either shape or color”",
+                ),
+            ),
             description="The starting player picks shape or color; the opponent takes the other.",
         ),
         CONTAINER_FLIPPED: EventType(
@@ -280,7 +300,7 @@ class GetSalty(Ruleset):
     def start_with(self, state: State, seat: int) -> State:
         """The starting player is ``seat``: they choose the victory attribute first."""
         if not _seat_ok(seat):
-            raise RuleViolation("unknown_seat", f"Get Salty has seats 0 and 1 only, not {seat!r}.", RULE_SETUP)
+            raise unknown_seat(seat, 2)
         return {**state, "first_seat": seat, "turn": seat}
 
     # -- the rules ---------------------------------------------------------------------------------
@@ -291,13 +311,13 @@ class GetSalty(Ruleset):
                 "game_over", f"The game is over: {seat_ref(state['winner'])} has won. No more moves.", RULE_VICTORY
             )
         if event.type not in self.event_types:
-            raise RuleViolation("unknown_event", f"Get Salty has no '{event.type}' action.", RULE_GAMEPLAY)
+            raise unknown_event(self.name, event.type)
         if not _seat_ok(event.seat):
-            raise RuleViolation("unknown_seat", f"Get Salty has seats 0 and 1 only, not {event.seat!r}.", RULE_GAMEPLAY)
+            raise unknown_seat(event.seat, 2)
         data = event.data
         if not isinstance(data, dict) or set(data) != _PAYLOAD_KEYS[event.type]:
             keys = ", ".join(sorted(_PAYLOAD_KEYS[event.type])) or "nothing"
-            raise RuleViolation("invalid_payload", f"This action takes exactly: {keys}.", RULE_GAMEPLAY)
+            raise RuleViolation("invalid_payload", f"This action takes exactly: {keys}.", ENTRIES_RULE)
         if state["attributes"] is None:
             if event.type != ATTRIBUTE_CHOSEN:
                 raise RuleViolation(
@@ -367,7 +387,7 @@ class GetSalty(Ruleset):
     def _cell(value: Any, rule: str) -> Cell:
         cell = _read_cell(value)
         if cell is None:
-            raise RuleViolation("invalid_cell", "A cell is a list of two whole numbers, e.g. [0, 1].", rule)
+            raise RuleViolation("invalid_cell", "A cell is a list of two whole numbers, e.g. [0, 1].", ENTRIES_RULE)
         return cell
 
     @staticmethod
@@ -445,6 +465,11 @@ class GetSalty(Ruleset):
             new["turn"] = seat
             return new
         tokens = new["tokens"]
+        to = data.get("to") if event.type in (CONTAINER_MOVED, CRACKER_MOVED) else None
+        moving = CONTAINER if event.type == CONTAINER_MOVED else data.get("cracker")
+        if to is not None and any(t["cell"] == list(to) and n != moving for n, t in tokens.items()):
+            # only under an override: two tokens cannot share a cell (refused as unplayable, never stacked)
+            raise ValueError(f"cell {list(to)} already holds a token")
         if event.type in (CONTAINER_FLIPPED, CONTAINER_MOVED):
             box = tokens[CONTAINER]
             if event.type == CONTAINER_MOVED:
@@ -567,8 +592,9 @@ class GetSalty(Ruleset):
 
     # -- presentation ----------------------------------------------------------------------------------
     def turn(self, state: State) -> TurnInfo:
-        if state["winner"] is not None:
-            return TurnInfo(seats=(), phase="over", prompt=f"{seat_ref(state['winner'])} has won.")
+        result = self.outcome(state)
+        if result is not None:  # the winner's line: "Bo wins with three red crackers in a row."
+            return TurnInfo(seats=(), phase="over", prompt=f"{seat_ref(state['winner'])} wins with {result.reason}.")
         seat = state["turn"]
         if state["attributes"] is None:
             what = "choose the victory attribute: shape or color"

@@ -22,7 +22,7 @@ class SaltAndBones(Ruleset):
     slug = "salt-and-bones"
     name = "Salt & Bones"
     seats = (2,)
-    version = 3
+    version = 4  # 4: an overridden move that would take a count below 0 or stack cards is unplayable
     rulebook = "salt-and-bones.txt"
     secret_noun = "face-down cards"
     describe_uses_state = True  # a targeted card is named from the state it was played on
@@ -40,7 +40,7 @@ class SaltAndBones(Ruleset):
     def start_with(self, state: State, seat: int) -> State:
         """``seat`` begins with the Momentum Token (the opening log line says so)."""
         if seat not in (0, 1):
-            raise RuleViolation("unknown_seat", f"Salt & Bones has seats 0 and 1 only, not {seat!r}.", R.R_LOOP)
+            raise RuleViolation("unknown_seat", f"Salt & Bones has seats 0 and 1 only, not {seat!r}.", R.R_ENTRIES)
         log = [f"Round 1 begins. {seat_ref(seat)} has Momentum.", *state["log"][1:]]
         return {**state, "momentum": seat, "log": log}
 
@@ -50,6 +50,7 @@ class SaltAndBones(Ruleset):
 
     def apply(self, state: State, event: Event) -> State:
         """The state after a validated ``event``; ``state`` is not modified."""
+        _check_playable(state, event)
         new = copy.deepcopy(state)
         seat = event.seat
         data = event.data
@@ -128,7 +129,7 @@ class SaltAndBones(Ruleset):
         """Who acts now; the prompt says what they do ("Seat N" for anyone else it mentions)."""
         phase = state["phase"]
         if state["result"] is not None:
-            return TurnInfo(seats=(), phase="over", prompt=state["result"]["reason"])
+            return TurnInfo(seats=(), phase="over", prompt=E.result_line(state["result"], state["health"]))
         if phase == "field":
             left = state["decks"]["field"]
             what = f"round {state['round']}: flip the top Field card ({left} left) and mark its tiles."
@@ -162,12 +163,13 @@ class SaltAndBones(Ruleset):
                     f"then {seat_ref(p)}'s disengage succeeds."
                 )
                 return TurnInfo(seats=(turn,), phase=phase, prompt=what)
-            what = f"{seat_ref(turn)} may chain, or {seat_ref(p)} records the disengage again."
+            # both seats on turn: the prompt names neither (the turn line names them once)
+            what = "a Chain card may follow the Attack card just played, or the disengage is recorded again."
             return TurnInfo(seats=(turn, p), phase=phase, prompt=what)
         if E.turn_open_for_chain(state):
-            what = (
-                f"{seat_ref(turn)} may chain another Attack card, "
-                f"or {seat_ref(E.other(turn))} starts a turn (play or disengage)."
+            what = (  # both seats on turn: the prompt names neither (the turn line names them once)
+                "the player with Momentum may chain another Attack card, or the other player starts a turn "
+                "(play or disengage)."
             )
             return TurnInfo(seats=(turn, E.other(turn)), phase=phase, prompt=what)
         if c["forced"][turn] or state["hands"][turn]["attack"] <= 0:
@@ -252,6 +254,12 @@ class SaltAndBones(Ruleset):
 
     def warnings(self, state: State) -> list[str]:
         out = []
+        if state["result"] is None and state["phase"] == "combat" and 0 in state["health"]:
+            down = [seat_ref(s) for s in E.SEATS if state["health"][s] == 0]
+            out.append(
+                f"{' and '.join(down)} at 0 Health: nothing is decided until combat ends with a successful "
+                "disengage (a win if only one player is at 0 then; Second Wind if both are)."
+            )
         if state["result"] is None and state["last_round"]:
             out.append("A deck ran out: this is the last round. Without a winner at the end of combat it is a draw.")
         if state["phase"] == "combat" and not E.live_cards(state):
@@ -270,6 +278,28 @@ class SaltAndBones(Ruleset):
                 f"{', '.join(auto_instincts)} triggers, record it as a played INSTINCT card."
             )
         return out
+
+
+def _check_playable(state: State, event: Event) -> None:
+    """Raise ValueError when ``event`` cannot be put in the state even under a house rule (the replay layer
+    refuses it as ``unplayable``): an override records what the table said, it never takes a hand or a deck
+    below 0 or stacks two Attack cards on a tile. ``validate`` refuses all of these first."""
+    seat, d = event.seat, event.data
+    hands, decks = state["hands"], state["decks"]
+    if event.type == "hand_card_discarded" and hands[seat][d["kind"]] <= 0:
+        raise ValueError(f"{seat_ref(seat)} holds no {d['kind']} card to discard")
+    if event.type == "cards_drawn" and (d["attack"] > decks["attack"] or d["strategy"] > decks["strategy"]):
+        raise ValueError(f"the decks hold {decks['attack']} Attack and {decks['strategy']} Strategy card(s)")
+    if event.type == "strategy_card_placed" and hands[seat]["strategy"] <= 0:
+        raise ValueError(f"{seat_ref(seat)} holds no Strategy card to place")
+    if event.type == "attack_card_played":
+        if hands[seat]["attack"] <= 0:
+            raise ValueError(f"{seat_ref(seat)} holds no Attack card to play")
+        occupied = E.occupancy(state)
+        for key in ("attack_tile", "opportunity_tile"):
+            cell = E.cell_key(d[key])
+            if not E.on_board(state, cell) or cell in occupied:
+                raise ValueError(f"tile {list(cell)} is not a free tile of the Field Board")
 
 
 def _card_ref(before: State | None, seat: int | None, target: dict[str, Any], *, field: bool) -> str:

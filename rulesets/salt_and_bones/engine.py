@@ -981,6 +981,15 @@ def _finish(state: State, winners: list[int], draw: bool, reason: str) -> None:
     log(state, ("Draw. " if draw else f"{seat_ref(winners[0])} wins. ") + reason)
 
 
+def result_line(result: dict[str, Any], health: list[int]) -> str:
+    """The end of the game in one sentence naming the winner: "Seat 0 wins with 5 Health left (Seat 1 is at
+    0 Health at the end of combat)."; a draw says so with its reason."""
+    if result["draw"] or not result["winners"]:
+        return f"The game is a draw. {result['reason']}"
+    winner = result["winners"][0]
+    return f"{seat_ref(winner)} wins with {health[winner]} Health left ({result['reason'].rstrip('.')})."
+
+
 def _next_round(state: State) -> None:
     state["round"] += 1
     state["phase"] = "field" if state["decks"]["field"] > 0 else "draw"

@@ -27,6 +27,8 @@ R_DISENGAGE = f"{BOOK} › 6. Glossary › Disengage"
 R_NEGATION = f"{BOOK} › 6. Glossary › Card Negation"
 R_DAMAGE_NEGATION = f"{BOOK} › 6. Glossary › Damage Negation"
 R_ACTIVATION = f"{BOOK} › 6. Glossary › Activation Rules"
+# refusals that are not rulebook rules (an entry the app cannot read: its type, seat, or card data)
+R_ENTRIES = "Chronicle › Entries"
 
 PHASE_OF = {
     "field_card_flipped": "field",
@@ -61,14 +63,15 @@ def _a(word: str) -> str:
 def validate(state: State, event: Event) -> None:
     """Raise :class:`RuleViolation` unless ``event`` may be recorded now."""
     if state["result"] is not None:
-        raise _v("game_over", f"The game is over: {state['result']['reason']}", R_WIN)
+        raise _v("game_over", f"The game is over: {E.result_line(state['result'], state['health'])}", R_WIN)
     if event.type not in EVENT_TYPES:
-        raise _v("unknown_event", f"Salt & Bones has no '{event.type}' action.", R_LOOP)
+        known = ", ".join(EVENT_TYPES)
+        raise _v("unknown_event", f"Salt & Bones has no '{event.type}' entry; it knows {known}.", R_ENTRIES)
     seat = event.seat
     if seat is not None and (isinstance(seat, bool) or seat not in E.SEATS):
-        raise _v("unknown_seat", f"There is no seat {seat!r}; the seats are 0 and 1.", R_LOOP)
+        raise _v("unknown_seat", f"This match has no seat {seat!r}: its seats are 0 and 1.", R_ENTRIES)
     if seat is None and EVENT_TYPES[event.type].seat_required:
-        raise _v("unknown_seat", "Say which seat does this.", R_LOOP)
+        raise _v("unknown_seat", "Say which seat this entry is for: the seats are 0 and 1.", R_ENTRIES)
     phase = PHASE_OF[event.type]
     if state["phase"] != phase:
         raise _v(
@@ -139,7 +142,7 @@ def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
 def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     prep = E.preparing_seat(state)
     if seat != prep:
-        raise _v("not_your_turn", f"{seat_ref(prep)} is placing Strategy cards now (Momentum first).", R_PREP)
+        raise _v("not_your_turn", _preparing_first(prep), R_PREP)
     if state["hands"][seat]["strategy"] <= 0:
         raise _v("no_strategy_cards", "You hold no Strategy card to place.", R_PREP)
     slot, name = data["slot"], data["card"]
@@ -152,7 +155,7 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
         return
     d = E.strategy_def(state, name)
     if d is None:
-        raise _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_CARDS)
+        raise _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_ENTRIES)
     if d["type"] != kind:
         raise _v("wrong_slot", f"{name} is {_a(d['type'])} card; it cannot go in {_a(kind)} slot.", R_PREP)
     if E.copies_left(state, "strategy", name) <= 0:
@@ -162,7 +165,14 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
 def _check_prep_done(state: State, seat: int, data: dict[str, Any]) -> None:
     prep = E.preparing_seat(state)
     if seat != prep:
-        raise _v("not_your_turn", f"{seat_ref(prep)} is placing Strategy cards now (Momentum first).", R_PREP)
+        raise _v("not_your_turn", _preparing_first(prep), R_PREP)
+
+
+def _preparing_first(prep: int | None) -> str:
+    return (
+        f"{seat_ref(prep)} is placing Strategy cards now (Momentum first): they place theirs and finish "
+        "preparing, then the other player prepares."
+    )
 
 
 # ---------------------------------------------------------------------------------------------- combat: turns
@@ -202,7 +212,7 @@ def _attack_turn_problem(state: State, seat: int, spec: Any = None) -> RuleViola
             return _v("not_your_turn", f"{its_turn}: {why}.", R_CHAIN)
         if state["hands"][seat]["attack"] <= 0:
             return _v("not_your_turn", f"{its_turn}: you had no Attack card left to chain.", R_COMBAT)
-    return _v("not_your_turn", f"{its_turn} in combat.", R_COMBAT)
+    return _v("not_your_turn", f"{its_turn} in combat: they play an Attack card or disengage.", R_COMBAT)
 
 
 def _attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViolation | None:
@@ -228,24 +238,24 @@ def card_problem(state: State, spec: Any) -> RuleViolation | None:
     """Problems with the ``card`` of an ``attack_card_played`` payload (name or inline object)."""
     if isinstance(spec, str):
         if spec not in state["catalog"]["attack"]:
-            return _v("unknown_card", f"There is no Attack card called '{spec}' in this match's catalog.", R_CARDS)
+            return _v("unknown_card", f"There is no Attack card called '{spec}' in this match's catalog.", R_ENTRIES)
         if E.copies_left(state, "attack", spec) <= 0:
             return _v("no_copies_left", f"Every copy of {spec} has already been played this game.", R_CARDS)
         return None
     if not isinstance(spec, dict):
-        return _v("bad_card", "Name the Attack card, or give {name, attack, opportunity, bonus}.", R_CARDS)
+        return _v("bad_card", "Name the Attack card, or give {name, attack, opportunity, bonus}.", R_ENTRIES)
     allowed = {"name", "attack", "opportunity", "bonus", "bonus_damage", "bonus_instances"}
     if set(spec) - allowed or not {"name", "attack", "opportunity", "bonus"} <= set(spec):
-        return _v("bad_card", "An inline Attack card needs exactly name, attack, opportunity and bonus.", R_CARDS)
+        return _v("bad_card", "An inline Attack card needs exactly name, attack, opportunity and bonus.", R_ENTRIES)
     name = spec["name"]
     if not isinstance(name, str) or not name.strip() or len(name) > 60:
-        return _v("bad_card", "An inline Attack card needs a name of 1 to 60 characters.", R_CARDS)
+        return _v("bad_card", "An inline Attack card needs a name of 1 to 60 characters.", R_ENTRIES)
     for key, top in (("attack", 99), ("opportunity", 99), ("bonus_damage", 99), ("bonus_instances", 10)):
         value = spec.get(key, 0)
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= top:
-            return _v("bad_card", f"The card's {key} must be a whole number from 0 to {top}.", R_CARDS)
+            return _v("bad_card", f"The card's {key} must be a whole number from 0 to {top}.", R_ENTRIES)
     if spec["bonus"] not in ATTACK_BONUSES:
-        return _v("bad_card", f"Unknown Bonus Effect '{spec['bonus']}'.", R_CARDS)
+        return _v("bad_card", f"Unknown Bonus Effect '{spec['bonus']}'.", R_ENTRIES)
     return None
 
 
@@ -356,7 +366,7 @@ def strategy_problem(state: State, seat: int, name: str, target: Any) -> RuleVio
     """Problems with ``seat`` playing the INSTINCT ``name`` against ``target`` now."""
     d = E.strategy_def(state, name)
     if d is None:
-        return _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_CARDS)
+        return _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_ENTRIES)
     if d["type"] != "INSTINCT":
         return _v(
             "not_instinct",

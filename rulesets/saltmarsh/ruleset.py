@@ -6,7 +6,16 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.base import (
+    Event,
+    EventType,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    State,
+    TurnInfo,
+    unknown_event,
+)
 from rulesets.saltmarsh.bridge import conclusion_from_adventure
 from rulesets.saltmarsh.cards import CARD_FIELDS, card_field, is_item, treasure_card
 from rulesets.saltmarsh.sheet import gold_ledger, norm, sheet
@@ -188,7 +197,16 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "shop_revealed",
             "Shop revealed",
-            Field("cards", "list", item=_SHOP_CARD, min_items=4, max_items=4),
+            Field(
+                "cards",
+                "list",
+                item=_SHOP_CARD,
+                min_items=4,
+                max_items=4,
+                label="The four cards",
+                rule=R_BUY,
+                rule_text="the Buy Items display is four cards (“Reveal four cards from the Treasure deck”)",
+            ),
             description="Four Treasure cards revealed for the Buy Items display (replaces any earlier display).",
         ),
         _et(
@@ -431,8 +449,8 @@ class SaltmarshCampaign(Ruleset):
     # -- validation -----------------------------------------------------------------------------
     def validate(self, state: State, event: Event) -> None:
         """Raise :class:`RuleViolation` unless ``event`` may be recorded now (campaigns never end)."""
-        if event.type not in self.event_types:
-            raise _violation("unknown_event", f"A Saltmarsh campaign has no '{event.type}' entry.", R_STREAM)
+        if event.type not in self.event_types:  # the data itself is checked against the fields by the API
+            raise unknown_event("A Saltmarsh campaign", event.type)
         if event.seat is not None:
             raise _violation(
                 "no_seats",
@@ -792,7 +810,12 @@ class SaltmarshCampaign(Ruleset):
         current = _current_adventure(state)
         if current is not None:
             where = f" as match #{current['match']}" if current.get("match") is not None else ""
-            return TurnInfo(seats=(), phase=ADVENTURE, prompt=f"{current['adventure']} is in progress{where}.")
+            if current.get("match") is not None:  # what the table does next, where it does it
+                what = "play it there; its match brings the result here when it is won or lost"
+            else:
+                what = "record the treasure and gold found, then whether it was completed or failed"
+            prompt = f"{current['adventure']} is in progress{where}: {what}."
+            return TurnInfo(seats=(), phase=ADVENTURE, prompt=prompt)
         return TurnInfo(seats=(), phase=TOWN, prompt="In town: heroes may take town actions or set out.")
 
     def warnings(self, state: State) -> list[str]:

@@ -6,7 +6,17 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.base import (
+    ENTRIES_RULE,
+    Event,
+    EventType,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    State,
+    TurnInfo,
+    unknown_event,
+)
 from rulesets.saltmarsh.cards import CARD_FIELDS, card_field, treasure_card
 from rulesets.schema import Field
 
@@ -209,7 +219,7 @@ class SaltmarshAdventure(Ruleset):
     slug = "saltmarsh-adventure"
     name = "Ghosts of Saltmarsh (adventure)"
     seats = (1, 2, 3, 4, 5)
-    version = 2
+    version = 3  # 3: an overridden Encounter cancel without the XP is unplayable, not clamped (issue 22)
     kind = "match"
     rulebook = "ghosts-of-saltmarsh.txt"
     options_schema = (
@@ -345,12 +355,16 @@ class SaltmarshAdventure(Ruleset):
             raise _v("game_over", f"The adventure is over: {self._end_words(state)}", R_END)
         etype = self.event_types.get(event.type)
         if etype is None:
-            raise _v("unknown_event", f"A Saltmarsh adventure has no '{event.type}' entry.", R_TURN)
+            raise unknown_event("A Saltmarsh adventure", event.type)
         n = len(state["heroes"])
         if event.seat is not None and not (0 <= event.seat < n):
-            raise _v("no_such_seat", f"There is no seat {event.seat}; this adventure has {n}.", R_TURN)
+            raise _v(
+                "no_such_seat",
+                f"This adventure has seats 0 to {n - 1}; {event.seat!r} is not one of them.",
+                ENTRIES_RULE,
+            )
         if etype.seat_required and event.seat is None:
-            raise _v("seat_required", "Say which hero this entry is about (choose a seat).", R_TURN)
+            raise _v("seat_required", "Say which hero this entry is about (choose a seat).", ENTRIES_RULE)
         check: Callable[[State, Event], None] = getattr(self, f"_check_{event.type}")
         check(state, event)
 
@@ -691,7 +705,9 @@ class SaltmarshAdventure(Ruleset):
             s["activation"] = None
 
     def _apply_encounter_cancelled(self, s: State, event: Event) -> None:
-        s["xp"] = max(0, s["xp"] - s["encounter_cancel_xp"])
+        if s["xp"] < s["encounter_cancel_xp"]:  # only under an override: the party cannot spend XP it lacks
+            raise ValueError(f"cancelling costs {s['encounter_cancel_xp']} XP and the party has {s['xp']}")
+        s["xp"] -= s["encounter_cancel_xp"]
         s["encounters_cancelled"].append(event.data["encounter"])
 
     def _apply_treasure_found(self, s: State, event: Event) -> None:
@@ -749,13 +765,21 @@ class SaltmarshAdventure(Ruleset):
     def turn(self, state: State) -> TurnInfo:
         """The active seat and its phase: ``start``, ``hero``, ``villain`` (exploration + villain) or ``over``."""
         if state["result"] is not None:
-            return TurnInfo(seats=(), phase=OVER, prompt=self._end_words(state))
+            words = self._end_words(state)
+            return TurnInfo(seats=(), phase=OVER, prompt=words[0].upper() + words[1:])
         seat = state["active"]
-        name = state["heroes"][seat]["name"]
+        hero = state["heroes"][seat]
+        name = hero["name"]  # the hero, not the seat: the turn line names the player in front (TurnInfo)
+        if state["phase"] == HERO and state["poison_rolled"]:
+            hero_phase = f"end {name}'s Hero Phase (the poison roll is made)"
+        elif state["phase"] == HERO and "poisoned" in hero["conditions"]:
+            hero_phase = f"play {name}'s Hero Phase, roll against poison, then end the phase"
+        else:
+            hero_phase = f"play {name}'s Hero Phase, then end it"
         prompts = {
-            START: f"{name}: start the Hero Phase.",
-            HERO: f"{name}'s Hero Phase.",
-            VILLAIN: f"{name}'s Exploration and Villain Phase.",
+            START: f"start {name}'s Hero Phase",
+            HERO: hero_phase,
+            VILLAIN: f"play {name}'s Exploration and Villain Phase, then end it",
         }
         return TurnInfo(seats=(seat,), phase=state["phase"], prompt=prompts[state["phase"]])
 

@@ -9,8 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
-from rulesets.schema import Field
+from rulesets.base import (
+    ENTRIES_RULE,
+    Event,
+    EventType,
+    Outcome,
+    Ruleset,
+    RuleViolation,
+    State,
+    TurnInfo,
+    payload_refusal,
+    unknown_event,
+)
+from rulesets.names import seat_ref
+from rulesets.schema import Field, SchemaError, check_payload
 
 RULE_POINTS = "Score sheet › Points"
 RULE_END = "Score sheet › End of the game"
@@ -67,11 +79,21 @@ class ScoreSheet(Ruleset):
         }
 
     def validate(self, state: State, event: Event) -> None:
+        """Game over → Chronicle's checks of the entry (``Chronicle › Entries``) → the sheet's own rules."""
         if state["ended"]:
             raise RuleViolation("game_over", "The game has ended; void its end to add more.", RULE_END)
+        spec = self.event_types.get(event.type)
+        if spec is None:
+            raise unknown_event("A score sheet", event.type)
+        try:
+            check_payload(spec.fields, event.data)
+        except SchemaError as exc:
+            raise payload_refusal(spec.fields, event.data, exc) from None
         if event.type == "points_scored":
-            if event.seat is None or not 0 <= event.seat < len(state["totals"]):
-                raise RuleViolation("no_such_seat", "Points go to a seat of this match.", RULE_POINTS)
+            seat, count = event.seat, len(state["totals"])
+            if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < count):
+                said = "say whose points these are" if seat is None else f"{seat!r} is not a seat of this match"
+                raise RuleViolation("no_such_seat", f"Points go to a seat (0 to {count - 1}): {said}.", ENTRIES_RULE)
             return
         if event.type == "game_ended":
             won = event.data.get("won")
@@ -90,7 +112,6 @@ class ScoreSheet(Ruleset):
                     RULE_END,
                 )
             return
-        raise RuleViolation("unknown_event", f"A score sheet has no '{event.type}' entry.", RULE_POINTS)
 
     def apply(self, state: State, event: Event) -> State:
         if event.type == "points_scored":
@@ -119,13 +140,25 @@ class ScoreSheet(Ruleset):
         return Outcome(winners=winners, reason=reason, scores=dict(enumerate(totals)))
 
     def turn(self, state: State) -> TurnInfo:
-        if state["ended"]:
-            return TurnInfo(seats=(), phase="over")
-        return TurnInfo(
-            seats=tuple(range(len(state["totals"]))),
-            phase="scoring",
-            prompt="Record points for anyone, then end the game",
-        )
+        """Anyone may score; once ended, the line names the winners ("Seat 1 wins with 31 points (highest
+        score)"), never naming a seat twice."""
+        result = self.outcome(state)
+        if result is None:
+            return TurnInfo(
+                seats=tuple(range(len(state["totals"]))),
+                phase="scoring",
+                prompt="record points for anyone, then end the game",
+            )
+        if state["cooperative"]:
+            return TurnInfo(seats=(), phase="over", prompt=f"{result.reason[0].upper()}{result.reason[1:]}.")
+        if not result.winners:
+            return TurnInfo(seats=(), phase="over", prompt="The game is over: no players.")
+        names = " and ".join(seat_ref(w) for w in result.winners)
+        verb = "wins" if len(result.winners) == 1 else "share the win"
+        total = state["totals"][result.winners[0]]
+        unit = "point" if abs(total) == 1 else "points"
+        decided = result.reason.split(" (")[0]
+        return TurnInfo(seats=(), phase="over", prompt=f"{names} {verb} with {total} {unit} ({decided}).")
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
         if event.type == "points_scored":

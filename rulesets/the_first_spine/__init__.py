@@ -23,7 +23,7 @@ class TheFirstSpine(Ruleset):
     slug = "the-first-spine"
     name = "The First Spine"
     seats = (2, 3, 4)
-    version = 1
+    version = 2  # 2: Treason from one board state, the origin-card limit, before-turn effects (docs/rules)
     rulebook = "the-first-spine.txt"
     secret_noun = "origin"
     start_option = "first_seat"
@@ -47,6 +47,7 @@ class TheFirstSpine(Ruleset):
 
     def apply(self, state: State, event: Event) -> State:
         """The state after a validated ``event``; ``state`` is not modified."""
+        _check_playable(state, event)
         new = E.clone(state)
         seat, data, kind = event.seat, event.data, event.type
         if kind == "destiny_chosen":
@@ -103,34 +104,29 @@ class TheFirstSpine(Ruleset):
         return event
 
     def turn(self, state: State) -> TurnInfo:
+        """Who acts and what they must do next. The prompt never names the seats on turn (the turn line puts
+        their names in front); once the game is over it names the winner: "Seat 0 wins with …"."""
         result = state["result"]
         if result is not None:
-            return TurnInfo(seats=(), phase="over", prompt=result["reason"])
+            return TurnInfo(seats=(), phase="over", prompt=E.result_line(result))
         t = state["turn"]
         seat = t["seat"]
-        who = E.seat_word(seat)
         if t["phase"] == "setup":
             missing = E.setup_missing(state)
-            names = "; ".join(f"{E.seat_word(s)}: {' and '.join(m)}" for s, m in missing.items())
-            return TurnInfo(
-                seats=tuple(missing),
-                phase="setup",
-                prompt=f"Each player chooses a destiny and a secret origin (still to choose — {names}).",
-            )
+            return TurnInfo(seats=tuple(missing), phase="setup", prompt=_setup_prompt(missing))
         if t["phase"] == "start":
             runners = [
                 c
                 for c in state["cards"]
                 if c["controller"] == seat and "run" in c["capacities"] and E.run_targets(state, c)
             ]
-            prompt = (
-                f"{who}: discard (the first is free, then 1 life each) and draw up to {state['settings']['hand_size']}."
-            )
+            draw = f"discard (the first is free, then 1 life each) and draw up to {state['settings']['hand_size']}"
+            prompt = f"{draw}; “before your turn” effects are recorded first."
             if runners and not t["moved"]:
-                prompt = f"{who}: first, a card with Run may move. Then discard and draw."
+                prompt = f"first, a card with Run may move; then {draw}."
             return TurnInfo(seats=(seat,), phase="start", prompt=prompt)
         pairs, missing = E.plan(state)
-        prompt = f"{who}: place cards, record spell effects, then end the turn."
+        prompt = "place cards and record spell effects, then end the turn."
         if missing:
             m = missing[0]
             prompt += f" Choose which card {m['name']} on {E.cell_word(m['from'])} confronts."
@@ -182,6 +178,48 @@ class TheFirstSpine(Ruleset):
         if s["first_seat_asked"] != s["first_seat"]:
             out.append(f"Seat {s['first_seat_asked']} does not exist in this match, so Seat {s['first_seat']} starts.")
         return out
+
+
+def _check_playable(state: State, event: Event) -> None:
+    """Raise ValueError when ``event`` cannot be put in the state even under a house rule (the replay layer
+    refuses it as ``unplayable``): an override records what the table said, it never bends a count or
+    stacks two pieces on a cell. ``validate`` refuses all of these first, so a checked event never fails."""
+    data, seat = event.data, event.seat
+    occ = E.occupancy(state)
+    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    if event.type == "hand_refilled" and data["discarded"] > state["players"][seat]["hand"]:
+        hand = state["players"][seat]["hand"]
+        raise ValueError(f"{E.seat_word(seat)} holds {hand} card(s) and cannot discard {data['discarded']}")
+    if event.type == "card_placed":
+        card = E.find_card(state, data["card"])
+        if card is None:
+            raise ValueError(f"the match's card list has no card called '{data['card']}'")
+        if state["players"][seat]["hand"] < 1:
+            raise ValueError(f"{E.seat_word(seat)} holds no card to play")
+        at = _cell(data["at"])
+        if card["kind"] != "spell" and (at in occ or not (0 <= at[0] < rows and 0 <= at[1] < cols)):
+            raise ValueError(f"{E.cell_word(at)} is not an empty cell of the board")
+    if event.type == "card_moved":
+        frm, to = _cell(data["from"]), _cell(data["to"])
+        if frm not in occ or to in occ or not (0 <= to[0] < rows and 0 <= to[1] < cols):
+            raise ValueError(f"no card can move from {E.cell_word(frm)} to {E.cell_word(to)}")
+    if event.type in ("hp_changed", "confrontation_target_chosen"):
+        at = _cell(data["at"] if event.type == "hp_changed" else data["from"])
+        if at not in occ:
+            raise ValueError(f"there is no card or wizard on {E.cell_word(at)}")
+
+
+def _setup_prompt(missing: dict[int, list[str]]) -> str:
+    """What the seats still setting up choose, without naming them (the turn line does)."""
+    destinies = sum("destiny" in m for m in missing.values())
+    origins = sum("origin" in m for m in missing.values())
+    if not origins:
+        return "choose a destiny."
+    if not destinies:
+        return "choose a secret origin."
+    if destinies == origins == len(missing):
+        return "choose a destiny and a secret origin."
+    return f"choose a destiny and a secret origin, each what they still lack ({destinies} destiny, {origins} origin)."
 
 
 RULESET = TheFirstSpine()

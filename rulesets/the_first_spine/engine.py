@@ -13,7 +13,13 @@ from typing import Any
 from rulesets.base import State
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine.cards import AURA_BONUS, GROWTH_TURNS, SIDES, WIZARD, default_cards
-from rulesets.the_first_spine.fields import DEFAULT_BOARD, DEFAULT_DECK_SIZE, DEFAULT_HAND_SIZE, DEFAULT_WIZARD_HP
+from rulesets.the_first_spine.fields import (
+    DEFAULT_BOARD,
+    DEFAULT_DECK_SIZE,
+    DEFAULT_HAND_SIZE,
+    DEFAULT_WIZARD_HP,
+    ORIGIN_CARDS,
+)
 
 LOG_CAP = 200  # the state keeps the latest confrontation/capacity lines; the event log keeps everything
 ZERO = {s: 0 for s in SIDES}
@@ -76,6 +82,7 @@ def new_state(options: dict[str, Any], seat_count: int) -> State:
                 "origin_chosen": False,
                 "origin": None,
                 "origin_revealed": False,
+                "origin_played": 0,
             }
         )
         pieces.append(
@@ -141,6 +148,12 @@ def derive(state: State) -> State:
 
 def _cell(value: Any) -> B.Cell:
     return (value[0], value[1])
+
+
+def _reading(piece: dict[str, Any]) -> tuple[int, int]:
+    """A piece's place in reading order (row, then column): how a turn end orders what happens at once,
+    so the result depends on the board, never on the order the cards were placed in."""
+    return (piece["at"][0], piece["at"][1])
 
 
 def occupancy(state: State) -> dict[B.Cell, dict[str, Any]]:
@@ -306,6 +319,7 @@ def place_apply(state: State, seat: int, name: str, at: B.Cell) -> None:
     p["hand"] -= 1
     if p["origin"] is not None and card["origin"] == p["origin"]:
         p["origin_revealed"] = True
+        p["origin_played"] = p.get("origin_played", 0) + 1
     if card["kind"] == "spell":
         p["discard"] = [*p["discard"], card["name"]]
         return
@@ -401,7 +415,7 @@ def plan(state: State) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     chosen = {_cell(t["from"]): _cell(t["target"]) for t in state["turn"]["targets"]}
     pairs: list[dict[str, Any]] = []
     missing: list[dict[str, Any]] = []
-    for card in sorted(state["cards"], key=lambda c: c["id"]):
+    for card in sorted(state["cards"], key=_reading):
         if card["controller"] != seat or card["kind"] == "wizard":
             continue
         at = _cell(card["at"])
@@ -448,10 +462,14 @@ def pair_words(state: State, pair: dict[str, Any]) -> str:
 def resolve_turn_end(state: State) -> None:
     """Resolve the confrontation phase, then pass the turn clockwise (unless the game is over).
 
-    Every confrontation is computed from the board as it stands, then all losses apply together. Then, in
-    the rulebook's priority order: Death (a Death card that lost life is destroyed and so is every creature
-    or artifact that hurt it), Treason (a destroyed Treason card returns under its destroyer's control),
-    Burden earth (the cell of a destroyed card stays blocked until its controller's next turn).
+    The turn end is computed from one board state. Every confrontation is computed from the board as it
+    stands, then all losses apply together. Then, in the rulebook's priority order: Death (a Death card
+    that lost life is destroyed and so is every creature or artifact that hurt it), Treason (a destroyed
+    Treason card returns under the control of the player who controlled its destroyer when the turn
+    ended), Burden earth (the cell of a destroyed card stays blocked until its controller's next turn).
+    Who destroyed whom, and under whose control each destroyer stood, is fixed before any card changes
+    sides, so two cards that destroy each other are both judged on the board as it was (two Treason
+    cards swap sides). Simultaneous things happen in reading order of the cells, never in placement order.
     """
     pairs, _ = plan(state)
     by_id = {c["id"]: c for c in state["cards"]}
@@ -468,26 +486,32 @@ def resolve_turn_end(state: State) -> None:
                 sources.setdefault(hurt, []).append((by, amount))
     for pid, amount in loss.items():
         by_id[pid]["hp"] -= amount
+
+    def reading(pid: int) -> tuple[int, int]:
+        return _reading(by_id[pid])
+
     destroyed: dict[int, int] = {}  # card id → the id of the card that destroyed it
-    for pid in sorted(loss):
+    for pid in sorted(loss, key=reading):
         piece = by_id[pid]
         if piece["kind"] == "wizard":
             continue
         if piece["hp"] <= 0 or "death" in piece["capacities"]:
-            # the destroyer: the card that dealt it the most (the first of them on a tie)
-            destroyed[pid] = max(sources[pid], key=lambda s: s[1])[0]
+            # the destroyer: the card that dealt it the most (on a tie, the first in reading order)
+            destroyed[pid] = min(sources[pid], key=lambda s: (-s[1], reading(s[0])))[0]
             if piece["hp"] > 0:
                 add_log(state, "capacity", f"Death: {piece['name']} lost life, so it is destroyed.")
-    for pid in sorted(destroyed):  # Death also destroys the creature or artifact that destroyed it
+    for pid in sorted(destroyed, key=reading):  # Death also destroys the creature or artifact that destroyed it
         if "death" not in by_id[pid]["capacities"]:
             continue
-        for src, _ in sources[pid]:
+        for src in sorted({s for s, _ in sources[pid]}, key=reading):
             other = by_id[src]
             if other["kind"] in ("creature", "artifact") and src not in destroyed:
                 destroyed[src] = pid
                 add_log(state, "capacity", f"Death: {by_id[pid]['name']} takes {other['name']} with it.")
-    for pid in sorted(destroyed):
-        _destroy(state, by_id[pid], by_seat=by_id[destroyed[pid]]["controller"], by_card=True)
+    # one board state: each destroyer's controller is read now, before any Treason return changes sides
+    by_seat = {pid: by_id[killer]["controller"] for pid, killer in destroyed.items()}
+    for pid in sorted(destroyed, key=reading):
+        _destroy(state, by_id[pid], by_seat=by_seat[pid], by_card=True)
     seat = state["turn"]["seat"]
     _settle(state)
     if state["result"] is None and state["turn"]["seat"] == seat and state["turn"]["phase"] == "actions":
@@ -540,17 +564,25 @@ def _settle(state: State) -> None:
         add_log(state, "out", f"{seat_word(p['seat'])}'s wizard has no life left: {seat_word(p['seat'])} is out.")
     living = living_seats(state)
     if len(living) <= 1:
-        state["result"] = {
-            "winners": living,
-            "draw": not living,
-            "reason": f"{seat_word(living[0])}'s wizard is the last one standing."
-            if living
-            else "No wizard is left standing.",
-        }
+        if living:
+            wizard = wizard_of(state, living[0])
+            left = wizard["hp"] if wizard is not None else 0
+            reason = f"the last wizard standing ({left} life left)"
+        else:
+            reason = "no wizard is left standing"
+        state["result"] = {"winners": living, "draw": not living, "reason": reason}
         state["turn"] = {**state["turn"], "phase": "over", "targets": []}
     elif state["turn"]["phase"] != "setup" and state["players"][state["turn"]["seat"]]["out"]:
         pass_turn(state)
     derive(state)
+
+
+def result_line(result: dict[str, Any]) -> str:
+    """The end of the game in one sentence naming the winner: "Seat 0 wins with the last wizard standing
+    (7 life left)." (the outcome's ``reason`` is the part after "with", so pages may name the winner first)."""
+    if result["draw"] or not result["winners"]:
+        return f"The game is a draw: {result['reason']}."
+    return f"{seat_word(result['winners'][0])} wins with {result['reason']}."
 
 
 def pass_turn(state: State) -> None:
@@ -576,9 +608,17 @@ def clone(state: State) -> State:
     return copy.deepcopy(state)
 
 
+def origin_cards_left(state: State, seat: int) -> int:
+    """How many of the 6 cards of its origin ``seat`` has not played yet ("complete your deck with 6
+    additional cards")."""
+    return max(0, ORIGIN_CARDS - state["players"][seat].get("origin_played", 0))
+
+
 def deck_cards(state: State, seat: int) -> list[dict[str, Any]]:
-    """The catalog cards ``seat``'s deck may hold: destiny cards (no origin) and those of its origin."""
+    """The catalog cards ``seat`` may still play: destiny cards (no origin) and those of its origin, while
+    it has played fewer than the 6 origin cards its deck holds."""
     if not 0 <= seat < len(state["players"]):
         return []
     origin = state["players"][seat]["origin"]
-    return [c for c in state["catalog"].values() if c["origin"] is None or c["origin"] == origin]
+    spent = origin_cards_left(state, seat) == 0
+    return [c for c in state["catalog"].values() if c["origin"] is None or (c["origin"] == origin and not spent)]

@@ -9,7 +9,7 @@ from rulesets.schema import SchemaError, check_payload
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E
 from rulesets.the_first_spine.cards import CAPACITY_WORDS, DESTINIES, ORIGINS
-from rulesets.the_first_spine.fields import EVENT_TYPES
+from rulesets.the_first_spine.fields import EVENT_TYPES, ORIGIN_CARDS
 
 GAME = "The First Spine"
 RULE_OBJECTIVE = f"{GAME} › The essentials › Objective of the game"
@@ -22,9 +22,12 @@ RULE_ACTIONS = f"{GAME} › Game play › Actions"
 RULE_CONFRONT = f"{GAME} › Game play › Confrontations › Procedure"
 RULE_RUN = f"{GAME} › The capacities › Run"
 RULE_BURDEN = f"{GAME} › The capacities › Burden earth"
+# refusals that are not rulebook rules (an entry the app cannot read: its type, seat or data)
+RULE_ENTRIES = "Chronicle › Entries"
 
 SETUP_EVENTS = ("destiny_chosen", "origin_chosen")
-START_EVENTS = ("card_moved", "hand_refilled")
+# before the discard/draw: Run, and "before your turn" effects of card texts (recorded as hp_changed)
+START_EVENTS = ("card_moved", "hp_changed", "hand_refilled")
 
 
 def _cell(value: Any) -> B.Cell:
@@ -39,15 +42,19 @@ def validate(state: State, event: Event) -> None:
     """Raise :class:`RuleViolation` unless ``event`` may be recorded now."""
     result = state["result"]
     if result is not None:
-        raise _violation("game_over", f"The game is over: {result['reason']}", RULE_OBJECTIVE)
+        raise _violation("game_over", f"The game is over: {E.result_line(result)}", RULE_OBJECTIVE)
     spec = EVENT_TYPES.get(event.type)
     if spec is None:
         known = ", ".join(EVENT_TYPES)
-        raise _violation("unknown_event", f"The First Spine has no '{event.type}' entry; it knows {known}.", RULE_START)
+        raise _violation(
+            "unknown_event", f"The First Spine has no '{event.type}' entry; it knows {known}.", RULE_ENTRIES
+        )
     seats = len(state["players"])
     seat = event.seat
     if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
-        raise _violation("unknown_seat", f"This match has seats 0 to {seats - 1}, not {seat!r}.", RULE_START)
+        which = ", ".join(str(s) for s in range(seats - 1)) + f" or {seats - 1}"
+        problem = "Say which seat this entry is for" if seat is None else f"This match has no seat {seat!r}"
+        raise _violation("unknown_seat", f"{problem}: its seats are {which}.", RULE_ENTRIES)
     phase = state["turn"]["phase"]
     turn_seat = state["turn"]["seat"]
     who = E.seat_word(turn_seat)
@@ -68,8 +75,16 @@ def validate(state: State, event: Event) -> None:
     elif phase == "start" and event.type not in START_EVENTS:
         raise _violation(
             "draw_first",
-            f"{who} must record the discard/draw phase (hand refilled) first: it opens every turn and is mandatory.",
+            f"{who} must record the discard/draw phase (hand refilled) first: it opens every turn and is mandatory "
+            "(before it, only a card with Run may move and “before your turn” effects may be recorded).",
             RULE_DRAW,
+        )
+    elif phase == "actions" and event.type in ("card_moved", "hand_refilled") and seat != turn_seat:
+        # another seat starting its turn (discard/draw, Run) while the seat on turn is still acting
+        raise _violation(
+            "already_refilled" if event.type == "hand_refilled" else "run_before_draw",
+            f"{who} must finish their actions and end their turn before {E.seat_word(seat)}'s turn begins.",
+            RULE_DRAW if event.type == "hand_refilled" else RULE_RUN,
         )
     elif phase == "actions" and event.type == "hand_refilled":
         raise _violation("already_refilled", f"{who} has already discarded and drawn this turn.", RULE_DRAW)
@@ -83,13 +98,31 @@ def validate(state: State, event: Event) -> None:
         raise _violation("seat_out", f"{E.seat_word(seat)}'s wizard is out of the game.", RULE_OBJECTIVE)
     # -- whose turn
     if phase != "setup" and seat != turn_seat:
-        raise _violation("not_your_turn", f"It is {who}'s turn.", RULE_START)
+        raise _violation("not_your_turn", _what_the_turn_needs(state), RULE_START)
     # -- the move
     try:
         data = check_payload(spec.fields, event.data)
     except SchemaError as exc:
-        raise _violation("invalid_payload", f"This entry's data is not right: {exc}", RULE_START) from None
+        raise _violation("invalid_payload", _payload_words(spec.fields, exc), RULE_ENTRIES) from None
     _CHECKS[event.type](state, seat, data)
+
+
+def _what_the_turn_needs(state: State) -> str:
+    """Whose turn it is and what they must do before anyone else plays (said to a seat acting out of turn)."""
+    who = E.seat_word(state["turn"]["seat"])
+    if state["turn"]["phase"] == "start":
+        return f"It is {who}'s turn: they must discard and draw first, then act and end their turn."
+    return f"{who} must finish their actions and end their turn."
+
+
+def _payload_words(fields: tuple[Any, ...], exc: SchemaError) -> str:
+    """A payload problem in the form's words: "Amount (+ heals, - hurts): Must be at most 99."."""
+    labels = {f.name: f.label or f.name for f in fields}
+    parts = []
+    for path, messages in exc.errors.items():
+        top = path.split(".")[0].split("[")[0]
+        parts.append(f"{labels.get(top, path)}: {' '.join(messages)}")
+    return "This entry's data cannot be recorded: " + "; ".join(parts)
 
 
 def _check_destiny(state: State, seat: int, data: dict[str, Any]) -> None:
@@ -138,13 +171,21 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     player = state["players"][seat]
     card = E.find_card(state, data["card"])
     if card is None:
-        raise _violation("unknown_card", f"This match's card list has no card called '{data['card']}'.", RULE_ACTIONS)
+        raise _violation("unknown_card", f"This match's card list has no card called '{data['card']}'.", RULE_ENTRIES)
     if player["hand"] < 1:
         raise _violation("empty_hand", f"{E.seat_word(seat)} has no card in hand.", RULE_ACTIONS)
     if card["origin"] is not None and card["origin"] != player["origin"]:
         raise _violation(
             "wrong_origin",
             f"{card['name']} is a {card['origin']} card; {E.seat_word(seat)}'s deck holds only their own origin's cards.",
+            RULE_ORIGIN,
+        )
+    if card["origin"] is not None and E.origin_cards_left(state, seat) == 0:
+        raise _violation(
+            "origin_cards_spent",
+            f"{E.seat_word(seat)} has already played the {ORIGIN_CARDS} cards of their origin, so {card['name']} "
+            f"cannot be played: the deck holds only the six origin cards drawn at installation (“The remaining "
+            f"cards must be put offside.”).",
             RULE_ORIGIN,
         )
     at = _cell(data["at"])
@@ -161,10 +202,11 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
 
 def _check_hp(state: State, seat: int, data: dict[str, Any]) -> None:
     at = _cell(data["at"])
+    rule = RULE_BEFORE if state["turn"]["phase"] == "start" else RULE_ACTIONS
     if E.occupancy(state).get(at) is None:
-        raise _violation("no_card_there", f"There is no card or wizard on {E.cell_word(at)}.", RULE_ACTIONS)
+        raise _violation("no_card_there", f"There is no card or wizard on {E.cell_word(at)}.", rule)
     if data["amount"] == 0:
-        raise _violation("zero_amount", "A change of 0 hit points changes nothing; give the amount.", RULE_ACTIONS)
+        raise _violation("zero_amount", "A change of 0 hit points changes nothing; give the amount.", RULE_ENTRIES)
 
 
 def _check_target(state: State, seat: int, data: dict[str, Any]) -> None:
@@ -229,7 +271,10 @@ _CHECKS = {
 
 
 def legal_moves(state: State) -> list[Event] | None:
-    """Setup and the start of a turn are listed; None during actions (life changes take any amount)."""
+    """Setup and the start of a turn are listed; None during actions (life changes take any amount).
+
+    At the start of a turn the list holds the Run moves and the discards; a "before your turn" effect
+    (``hp_changed``, any amount) is accepted there too but not listed."""
     if state["result"] is not None:
         return []
     phase = state["turn"]["phase"]

@@ -13,7 +13,7 @@ import pytest
 from matches.models import Event as EventRow
 from matches.models import Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 
 def cev(api, cid, type_, **data):

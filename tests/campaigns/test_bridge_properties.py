@@ -30,7 +30,7 @@ from rulesets.saltmarsh import conclusion_from_adventure
 from rulesets.saltmarsh.bridge import adventure_result
 from rulesets.saltmarsh.ruleset import adventure_of_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 HEROES = ["Ana", "Bo", "Cy"]
 CARDS = [

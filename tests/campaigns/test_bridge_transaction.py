@@ -14,7 +14,7 @@ from matches import services as match_services
 from matches import store
 from matches.models import Stream
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def db_version(stream_id: int) -> int:

@@ -8,7 +8,7 @@ from campaigns.models import Campaign
 from matches.models import Event as EventRow
 from matches.models import Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def ev(api, cid, type_, **data):
@@ -183,3 +183,13 @@ def test_sheet_at_every_version_equals_a_replay_of_the_log(api, campaign):
         got = api.get(f"/api/campaigns/{cid}/sheet/?at={n}").json()
         expected = sheet(replay(RULESET, options, 0, events[:n]).state)
         assert {k: got[k] for k in expected} == expected, n
+
+
+def test_the_display_of_four_cards_is_refused_naming_the_rule(api, campaign):
+    """Issue 22 item 10: "Reveal four cards from the Treasure deck" is a rulebook line: the API names it."""
+    body = ev(api, campaign, "shop_revealed", cards=[{"name": "Potion", "item": True, "buy": 100}] * 3).json()
+    assert body["code"] == "invalid" and body["rule"] == "Ghosts of Saltmarsh › Town Actions › 3. Buy Items"
+    assert (
+        body["detail"] == ("The Buy Items display is four cards (“Reveal four cards from the Treasure deck”); got 3.")
+        and "data.cards" in body["errors"]
+    )

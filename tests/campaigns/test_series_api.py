@@ -10,7 +10,7 @@ from campaigns.models import Series
 from matches.models import Event
 from matches.services import match_create, match_event_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def sheet(owner: Any, names: list[str], points: list[int] | None, *, public: bool = True, **result: Any) -> Any:

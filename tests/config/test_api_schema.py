@@ -18,6 +18,8 @@ from schemathesis.config import SchemathesisConfig
 
 from config.wsgi import application
 
+pytestmark = pytest.mark.one_db
+
 WRITE_REFUSALS = ["2xx", "400", "401", "403", "404", "409", "422", "429"]
 
 CONFIG = SchemathesisConfig.from_dict(

@@ -7,7 +7,7 @@ from django.db import connection
 
 from matches.services import match_create, match_event_record
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def test_healthy_service_answers_ok_with_every_check(client, settings):

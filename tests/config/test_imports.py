@@ -10,6 +10,8 @@ import sys
 import pytest
 from django.conf import settings
 
+pytestmark = pytest.mark.pure
+
 
 @pytest.mark.parametrize(
     "module", ["config.api", "matches.serializers", "matches.stream_api", "campaigns.api", "config.urls"]

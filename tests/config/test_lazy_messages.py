@@ -9,7 +9,7 @@ from django.test import RequestFactory
 
 from config import middleware
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import time
 import pytest
 from django.test import Client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 PASSWORD = "pass-word-123"
 

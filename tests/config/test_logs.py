@@ -9,7 +9,7 @@ import pytest
 
 from config.logs import JsonFormatter, request_id_var
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 class _Collect(logging.Handler):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,8 @@ import matches.api
 import matches.stream_api  # noqa: F401
 from config.api import JsonInput, Shape
 from matches.serializers import AppendOutput, EventInput, VoidInput
+
+pytestmark = pytest.mark.pure
 
 
 def _subclasses(cls: type) -> list[type]:
@@ -113,7 +116,8 @@ def test_the_hot_bodies_take_the_quick_paths():
     )
     answer = {
         "version": 7, "position": 70, "state": {"pile": 3}, "override_pending": False,
-        "outcome": {"winners": [1], "draw": False, "reason": "Bo took the last stone", "scores": {"0": 2, "1": 5}},
+        "outcome": {"winners": [1], "draw": False, "reason": "Bo took the last stone", "scores": {"0": 2, "1": 5},
+                    "provisional": False},
         "linked": [{"kind": "campaign", "id": 3, "versions": [8], "version": 8}],
     }  # fmt: skip
     from config import api

@@ -6,6 +6,10 @@ import importlib.metadata
 import re
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.http_bench import Stack
+from tests.processes import free_port
+
+pytestmark = pytest.mark.pure
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = str(ROOT / "scripts" / "serve")
@@ -22,12 +24,6 @@ SERVE = str(ROOT / "scripts" / "serve")
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_", "DATABASE_URL", "REDIS_URL"))}
     return {**env, "VIRTUAL_ENV": str(Path(sys.executable).parent.parent), "DJANGO_DEBUG": "1", **extra}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_an_unknown_server_is_refused_with_its_name():
@@ -43,7 +39,7 @@ def test_gunicorn_stays_selectable():
 @pytest.mark.parametrize("threads", ["", "3"])
 def test_granian_serves_and_stops_gracefully(threads, tmp_path):
     """The default server answers /healthz on HOST:PORT with WEB_CONCURRENCY processes, and a SIGTERM stops it."""
-    port = _free_port()
+    port = free_port()
     env = _env(HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY="1", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
     if threads:
         env["WEB_THREADS"] = threads

@@ -6,7 +6,7 @@ import pytest
 
 from config import throttling
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 @pytest.fixture
@@ -75,8 +75,11 @@ def test_unreachable_redis_falls_back_and_rests(settings, caplog):
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6399/0"}
     }
     throttling._down_until = 0.0
+    from config import outage
+
+    outage.reset()
     assert throttling.window_hit("test:d", 2, 60.0) is None
-    assert "rate-limit counters unreachable" in caplog.text
+    assert "Redis 127.0.0.1:6399 unreachable (rate-limit counters" in caplog.text
     assert throttling.redis_client() is None  # resting: no connection attempt per request
     throttling._down_until = 0.0
 

@@ -9,7 +9,7 @@ import pytest
 from matches.models import Catalog, Match
 from matches.models import Event as EventRow
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 NUL = "\\u0000"  # as a client writes it in JSON
 SURROGATE = "\\ud800"

@@ -12,7 +12,7 @@ import pytest
 
 from tests.frontend.board_page import BoardPage, parse_board
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 TEAM = {"card": {"kind": "team", "name": "Marsh's Team", "cost": 1}}
 RAPTOR = {"card": {"kind": "species", "name": "Triceratops", "minor_find": "bug"}}
@@ -94,7 +94,9 @@ def test_each_seat_board_slots_tracks_bookshelf_money_and_rp(client, owner, bone
     )
     for icon in ("bug", "footprint", "fossil", "hammer", "plant"):
         assert f'href="#bw-icon-{icon}"' in html and f'id="bw-icon-{icon}"' in html
-    assert "Round 1 of 4</strong> · Bo records the action's effects, then ends the turn." in unescape(html)
+    assert "Round 1 of 4</strong> · Bo to play — finish the action (record its effects), then end the turn</p>" in (
+        unescape(html)
+    )  # the player named once, the round once (issue 22 item 8)
 
 
 def test_forms_prefill_the_seat_on_turn_and_the_next_slot(client, owner, bones):
@@ -230,9 +232,59 @@ def test_the_page_of_a_finished_game_names_the_winner(client, owner):
         record(match, owner, ("passed", 0, {"patron": "marsh"}))
     client.force_login(owner)
     html, _ = get(client, match)
+    # issue 22 item 4: after the last pass the result is provisional, the awards are offered
+    assert "provisional result" in html and "badge finished" not in html and ">leads<" in html
+    assert 'data-event-type="rp_gained"' in html and "Confirm the end of the game" in html
+    assert "Solo leads with 6 RP (most RP)" in unescape(html)  # 3 loyalty × 1 paper, twice
+    record(match, owner, ("rp_gained", 0, {"amount": 2, "reason": "discoverer award"}), ("game_concluded", None, {}))
+    match.refresh_from_db()
+    assert match.status == "finished"
+    html, _ = get(client, match)
     assert "game over" in html and "badge finished" in html and "bw-moves" not in html
+    assert "Solo wins with 8 RP (most RP)." in unescape(html)
     assert "Final scoring after round 4" in html
     assert "bw-cm" in html  # the tie-break may still be measured
+
+
+def test_an_award_after_the_last_pass_is_recorded_from_the_page(client, owner, bones):
+    for _ in range(4):
+        record(bones, owner, ("passed", 0, {"patron": "marsh"}), ("passed", 1, {"patron": "cope"}))
+    client.force_login(owner)
+    version, _ = head(bones)
+    r = client.post(f"/matches/{bones.pk}/record/", {"type": "rp_gained", "seat": "1", "data.amount": "4",
+                                                     "data.reason": "discoverer award", "expected_version": version})  # fmt: skip
+    assert r.status_code == 302, r.content.decode()[:2000]
+    assert head(bones)[1]["players"][1]["rp"] == 4
+    html, _ = get(client, bones)
+    assert "Bo leads with 4 RP (most RP)" in unescape(html) and "Provisional result" in html
+
+
+def test_a_card_in_a_slot_is_upgraded_and_the_set_up_shows_the_new_card(client, owner, bones):
+    """Issue 22 item 5: the set-up panel shows the upgraded card, not the old one."""
+    record(bones, owner, ("card_played", 0, TEAM))
+    client.force_login(owner)
+    html, _ = get(client, bones)
+    assert 'data-event-type="card_upgraded"' in html
+    r = client.post(f"/matches/{bones.pk}/record/", {"type": "card_upgraded", "seat": "0", "expand": "1",
+                                                     "data.slot": "1", "data.card.kind": "team",
+                                                     "data.card.name": "Advanced Team", "data.card.cost": "2",
+                                                     "expected_version": "1"})  # fmt: skip
+    assert r.status_code == 302, r.content.decode()[:2000]
+    html, _ = get(client, bones)
+    setup = section(html, "bw-setup")
+    assert "1: Advanced Team" in setup and "Marsh's Team" not in setup and "Money $4" in setup
+
+
+def test_the_card_form_never_offers_a_slot_the_seat_cannot_pay_for(client, owner):
+    """Issue 22 item 8: with $0 and a $1 slot next, the page says the seat can only pass."""
+    from matches.services import match_create
+
+    match = match_create(owner=owner, game="bone-wars", seats=[{"name": "Ana"}], options={"starting_money": 0})
+    record(match, owner, ("card_played", 0, {"card": {"kind": "team", "name": "T"}}), ("turn_ended", 0, {}))
+    client.force_login(owner)
+    html = unescape(get(client, match)[0])
+    assert "Slot 2 costs" in html and "Ana can only pass" in html and "Play a card into" not in html
+    assert "Ana to play — pass: slot 2 costs $1 and only $0 is left" in html
 
 
 def test_demo_has_a_bone_wars_match_over_two_sittings(client):

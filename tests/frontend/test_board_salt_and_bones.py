@@ -14,7 +14,7 @@ from rulesets.base import Event
 from rulesets.salt_and_bones import RULESET
 from tests.frontend.board_page import BoardPage, parse_board
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 # -- helpers -------------------------------------------------------------------------------------------

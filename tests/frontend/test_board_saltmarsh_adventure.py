@@ -4,7 +4,7 @@ import pytest
 
 from matches.services import match_create, match_event_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def test_board_shows_heroes_conditions_monsters_and_the_outcome(client, owner):

@@ -14,7 +14,7 @@ from matches.services import match_create, match_event_record
 from rulesets.the_first_spine import RULESET
 from tests.frontend.board_page import BoardPage, parse_board
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def parse(html: str) -> BoardPage:
@@ -210,3 +210,26 @@ def state_version(match: Any) -> int:
     from matches import store
 
     return store.head_load(match.stream_id, fresh=True).version
+
+
+def test_a_before_your_turn_effect_is_recorded_from_the_board_before_the_draw(web, demo):
+    """At the start of a turn a piece may be tapped for a life change (a "before your turn" effect)."""
+    _, page = get(web, demo)
+    end = next(m for m in moves(page) if m["type"] == "turn_ended")
+    form = page.board_form("fs")
+    assert web.post(f"/matches/{demo.pk}/record/", {**form["hidden"], "move": json.dumps(end)}).status_code == 302
+    assert state_of(demo)["turn"]["phase"] == "start"
+    html, page = get(web, demo)
+    assert "changes a life before the discard/draw: tap the piece on the board" in html
+    links = [a for a in page.links if "fs-piece-link" in a.get("class", "")]
+    wizard = next(a for a in links if a["aria-label"] == "Change the life of Bo's wizard on [0, 3]")
+    html, _ = get(web, demo, wizard["href"].split("/")[-1].split("#")[0])
+    assert "Before your turn: change the life of <strong>Bo&#x27;s wizard</strong> on [0, 3]" in html
+    response = web.post(
+        f"/matches/{demo.pk}/record/",
+        {"type": "hp_changed", "seat": "1", "data.at": "0,3", "data.amount": "-1", "data.note": "curse",
+         "expected_version": str(state_version(demo))},
+    )  # fmt: skip
+    assert response.status_code == 302
+    state = state_of(demo)
+    assert state["turn"]["phase"] == "start" and state["players"][1]["wizard_hp"] == 18

@@ -211,9 +211,9 @@ def test_the_first_spine(phone: Any) -> None:
     for button in ("Ana: Hunter", "Ana: Healer (secret)", "Bo: Conjurer", "Bo: Priest (secret)"):
         submit(page, page.locator("#board").get_by_role("button", name=button))
         shown(page, "Recorded entry")
-    shown(page, "Ana to play — Ana: discard")
+    shown(page, "Ana to play — discard")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
-    shown(page, "Ana to play — Ana: place cards")
+    shown(page, "Ana to play — place cards")
     # in the actions phase the setup and start-of-turn entries are not among the forms that apply now
     now = page.locator("#record > details.move-form:not(.other-entries) > summary").all_inner_texts()
     assert "Chose a destiny" not in now and "Discarded and drew (start of turn)" not in now and "Placed a card" in now
@@ -237,7 +237,7 @@ def test_the_first_spine(phone: Any) -> None:
     page.get_by_label("Amount (+ heals, − hurts)").fill("-3")
     page.get_by_label("Why", exact=True).fill("Fireball")
     submit(page, page.get_by_role("button", name="Record the change"))
-    shown(page, "Won by Bo")
+    shown(page, "Won by Bo: the last wizard standing")
     page.goto(f"{page.base}/matches/{match.pk}/history/")
     text = page.locator("main").inner_text()
     assert "Ana chose an origin (kept secret)" in text and "Fireball" in text
@@ -273,7 +273,10 @@ def test_salt_and_bones(phone: Any) -> None:
         board.get_by_role("link", name="Slash: Attack half on [2, 2]").click()
     submit(page, board.get_by_role("button", name="Play Slash: attack on [2, 2], opportunity on [2, 3]"))
     shown(page, "Recorded entry 6: Ana played Slash")
-    shown(page, "Ana may chain another Attack card, or Bo starts a turn")
+    shown(
+        page,
+        "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn",
+    )
     assert "0 / 3 Health" in page.locator("#board").inner_text()
     form = open_form(page, "attack_card_played")
     form.get_by_label("Player").select_option(label="Bo")

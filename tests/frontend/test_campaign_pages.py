@@ -14,7 +14,7 @@ from campaigns.services import campaign_create, campaign_event_record
 from matches.models import Event as EventRow
 from matches.models import Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 SELL_RULE = "Ghosts of Saltmarsh › Town Actions › 2. Sell Items"
 LEVEL_RULE = "Ghosts of Saltmarsh › Town Actions › 5. Level Up"

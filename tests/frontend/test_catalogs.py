@@ -12,7 +12,7 @@ import pytest
 from matches import catalogs
 from matches.models import Catalog, Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 class _Forms(HTMLParser):

@@ -14,7 +14,7 @@ from matches.models import Catalog, Match
 from rulesets.the_first_spine import default_cards
 from tests.frontend.test_catalogs import forms_of, row_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 GAME = "the-first-spine"
 
 

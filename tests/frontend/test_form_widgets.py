@@ -23,7 +23,7 @@ from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.schema import Field, check_payload
 from tests.frontend.test_board_salt_and_bones import head_state, to_combat
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 from matches.models import Event as EventRow
 from matches.models import Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def post(client, **fields):

@@ -9,7 +9,7 @@ from matches.models import Event as EventRow
 from matches.models import Match
 from matches.services import match_create, match_event_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 
 @pytest.fixture

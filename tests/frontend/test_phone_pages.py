@@ -7,7 +7,7 @@ import pytest
 
 from matches.services import match_create, match_event_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 @pytest.fixture

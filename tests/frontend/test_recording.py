@@ -13,7 +13,7 @@ from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
 from rulesets import get_ruleset
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 @pytest.fixture

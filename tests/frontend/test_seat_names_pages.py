@@ -11,7 +11,7 @@ import pytest
 from matches.services import match_create, match_event_record
 from tests.matches.test_seat_names import SLASH_HIT
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 SEAT_NUMBER = re.compile(r"\b[Ss]eat [0-9]+('s| to| takes| played| wins| has| is| must| may)|\bphase: [a-z_]+")
 
@@ -44,7 +44,10 @@ def sab(owner: Any) -> Any:
 
 def test_salt_and_bones_page_names_the_players(web, sab):
     page = text_of(web.get(f"/matches/{sab.pk}/"))
-    assert "Ana or Bo to play — Ana may chain another Attack card, or Bo starts a turn" in page
+    assert (
+        "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn"
+        in page
+    )
     assert "Bo takes 3 damage: Health 20 → 17." in page
     no_seat_numbers(page)
 

@@ -13,7 +13,7 @@ from campaigns.series import series_create, series_match_add
 from matches.models import Event
 from matches.services import match_create, match_event_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def finished(owner: Any, names: list[str], points: list[int], *, public: bool = True) -> Any:

@@ -7,7 +7,7 @@ from matches.services import match_create, match_event_record
 from matches.tasks import project_all
 
 # committed transactions: the read models are projected from the global log
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def play_to_the_end(match, owner, seat_takes_last):

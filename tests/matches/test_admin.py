@@ -5,7 +5,7 @@ import pytest
 from matches.models import Event
 from matches.services import match_event_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 @pytest.fixture

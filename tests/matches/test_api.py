@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 MOVE = {"type": "stones_taken", "seat": 0, "data": {"count": 1}}
 
@@ -109,7 +109,9 @@ def test_outcome_is_reported_when_the_game_ends(api, owner):
     r = api.post(
         f"/api/matches/{match.pk}/events/", {"type": "stones_taken", "seat": 0, "data": {"count": 2}}, format="json"
     )
-    assert r.json()["outcome"] == {"winners": [0], "draw": False, "reason": "took the last stone", "scores": None}
+    assert r.json()["outcome"] == {
+        "winners": [0], "draw": False, "reason": "took the last stone", "scores": None, "provisional": False,
+    }  # fmt: skip
     match.refresh_from_db()
     assert match.status == "finished"
     assert api.get(f"/api/matches/{match.pk}/legal-moves/").json() == []

@@ -11,7 +11,7 @@ from matches.services import match_create
 from rulesets import all_rulesets
 from rulesets.replay import event_types_with_meta
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 JSON = st.recursive(
     st.none()

@@ -15,7 +15,7 @@ from matches.projections import MATCH_SUMMARY, project
 from matches.services import match_create, match_event_record
 from rulesets.replay import RULE_OVERRIDDEN
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
 @pytest.fixture(autouse=True)

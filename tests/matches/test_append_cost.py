@@ -8,7 +8,7 @@ from matches import store
 from rulesets import Event
 
 # autocommit, as in production: no surrounding test transaction (and so no savepoints)
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def test_warm_append_costs_no_extra_query(stone_match, settings):

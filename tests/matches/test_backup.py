@@ -13,7 +13,7 @@ from matches.demo import load_demo
 from matches.models import Match, MatchSummary, Player, PlayerResult, Stream
 from matches.projections import PROJECTORS, project
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def picture() -> dict:

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 LABELS = [
     "raw INSERT+COMMIT (1 writer)",

@@ -13,7 +13,7 @@ from matches.errors import InvalidInput, NotFound
 from matches.models import Catalog
 from rulesets.salt_and_bones import default_catalog
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def defaults() -> dict[str, Any]:

@@ -11,7 +11,7 @@ from django.db import connection
 from matches.models import MatchSummary
 from matches.services import match_create, match_event_record
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 DEAD_BROKER = "redis://127.0.0.1:6399/0"  # nothing listens here on the test machine
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from matches.services import match_create, match_event_record
 from rulesets import RuleViolation, get_ruleset
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 
 def run() -> str:

@@ -9,7 +9,7 @@ from campaigns.models import Campaign, Series
 from matches.models import Match, Player
 from rulesets import all_rulesets
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 
 def test_load_demo_creates_a_match_per_game_and_is_idempotent():

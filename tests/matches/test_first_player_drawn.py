@@ -16,7 +16,7 @@ from matches.services import match_create, match_event_record, match_event_void,
 from rulesets import Event, get_ruleset
 from rulesets.replay import FIRST_PLAYER_DRAWN, replay
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 TWO = [{"name": "Ana"}, {"name": "Bo"}]
 

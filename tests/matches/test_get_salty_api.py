@@ -7,7 +7,7 @@ import pytest
 from rulesets.get_salty import RULESET, hints
 from rulesets.replay import replay
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def test_a_whole_game_to_a_win_over_the_api(api):
@@ -41,3 +41,13 @@ def test_a_whole_game_to_a_win_over_the_api(api):
     events = [Event(e["type"], e["seat"], e["data"]) for e in log]
     for n in range(0, len(events) + 1, 5):
         assert api.get(f"/api/matches/{mid}/state/?at={n}").json()["state"] == replay(RULESET, {}, 2, events[:n]).state
+
+
+def test_the_victory_attribute_is_refused_naming_the_rule(api):
+    """Issue 22 item 10: "either shape or color" is a rulebook line, so the API names it (not a bare schema error)."""
+    r = api.post("/api/matches/", {"game": "get-salty", "seats": [{"name": "Ana"}, {"name": "Bo"}]}, format="json")
+    mid = r.json()["id"]
+    body = {"type": "victory_attribute_chosen", "seat": 0, "data": {"attribute": "size"}}
+    bad = api.post(f"/api/matches/{mid}/events/", body, format="json").json()
+    assert bad["code"] == "invalid" and bad["rule"] == "Get Salty › Setup" and "data.attribute" in bad["errors"]
+    assert bad["detail"] == "The victory attribute is “either shape or color”; got 'size'."

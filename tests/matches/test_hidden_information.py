@@ -29,7 +29,7 @@ from matches.services import match_create, match_event_record
 from rulesets import get_ruleset
 from tests.matches.hidden_reads import Reader, match_reads, read_all, signed_in, table
 
-pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def _table(game_dir: str) -> Any:

@@ -6,7 +6,7 @@ import pytest
 
 from matches.models import Event as EventRow
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 MOVE = {"type": "stones_taken", "seat": 0, "data": {"count": 1}}
 

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from matches.models import Event as EventRow
 from matches.services import match_create
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 DRF_ONLY = "application/json; q=0.9"  # means JSON to DRF, but is not an Accept the lean path takes
 MOVE = {"type": "stones_taken", "seat": 0, "data": {"count": 1}}

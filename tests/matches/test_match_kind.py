@@ -6,7 +6,7 @@ import pytest
 
 from matches.models import Match, Stream
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def test_a_campaign_game_cannot_be_created_as_a_match_over_the_api(api):

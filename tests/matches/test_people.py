@@ -11,7 +11,7 @@ from matches.models import ImmutableEventError, Player, PlayerMerge, PlayerResul
 from matches.services import match_create, match_event_record
 from matches.tasks import project_all
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def won_by_seat0(owner, names):

@@ -12,7 +12,7 @@ from matches.services import match_create, match_event_record, match_event_void
 from rulesets import get_ruleset
 from rulesets.replay import outcome_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def _truth(match, version):

@@ -16,7 +16,7 @@ from matches.services import match_create, match_event_record, match_event_void
 from matches.stats_projection import apply_play_stats
 
 # committed transactions: on PostgreSQL the log reader only trusts committed, settled transactions
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def play(match, owner, moves):

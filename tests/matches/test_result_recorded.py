@@ -11,7 +11,7 @@ from matches.models import Match, MatchSummary
 from matches.projections import MATCH_SUMMARY, project
 from matches.services import match_create
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 
 def post(api, match, body):
@@ -52,6 +52,7 @@ def test_a_recorded_result_ends_the_match_everywhere(api, stone_match):
         "draw": False,
         "reason": "we ran out of time",
         "scores": {"0": 4, "1": 9},
+        "provisional": False,
     }
     stone_match.refresh_from_db()
     assert stone_match.status == Match.STATUS_FINISHED

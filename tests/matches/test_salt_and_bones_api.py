@@ -11,7 +11,7 @@ import pytest
 from rulesets.names import name_all
 from rulesets.salt_and_bones import RULESET
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 HERE = Path(__file__).resolve().parents[1] / "rulesets" / "salt_and_bones"
 

@@ -11,7 +11,7 @@ import pytest
 from matches.models import Player
 from matches.projections import project
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 SEAT_NUMBER = re.compile(r"\bseat [0-9]", re.IGNORECASE)
 
@@ -83,7 +83,9 @@ def test_salt_and_bones_combat_log_prompt_and_refusals_name_the_players(api):
     body = api.get(f"/api/matches/{mid}/state/").json()
     assert "Bo takes 3 damage: Health 20 → 17." in body["state"]["log"]
     assert "Ana played Slash (attack [2, 2], opportunity [2, 3])." in body["state"]["log"]
-    assert body["turn"]["line"].startswith("Ana or Bo to play — Ana may chain another Attack card, or Bo starts")
+    assert body["turn"]["line"].startswith(
+        "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn"
+    )
     no_seat_numbers(json.dumps(body))
     # a refusal naming the player whose turn it is
     refused = post(api, mid, "disengaged", 0)
@@ -109,7 +111,8 @@ def test_the_append_answer_and_the_result_name_the_players(api):
     assert body["outcome"]["reason"] == "Bo is at 0 Health at the end of combat."
     assert "Ana wins. Bo is at 0 Health at the end of combat." in body["state"]["log"]
     state = api.get(f"/api/matches/{mid}/state/").json()
-    assert state["turn"]["line"] == state["turn"]["prompt"] == "Bo is at 0 Health at the end of combat."
+    assert state["turn"]["line"] == state["turn"]["prompt"]
+    assert state["turn"]["line"] == "Ana wins with 2 Health left (Bo is at 0 Health at the end of combat)."
 
 
 @pytest.mark.django_db(transaction=True)

@@ -2,7 +2,7 @@
 
 import pytest
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def test_create_record_and_read(api):

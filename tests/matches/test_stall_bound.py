@@ -16,7 +16,7 @@ from matches.services import match_create, match_event_record, match_event_void
 from matches.stats_projection import PLAY_STATS
 from matches.stats_rollup import rollup_drift, rollup_table
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 BOUND = 0.4
 

@@ -10,7 +10,7 @@ from matches.models import PlayedMatch, Player, PlayerResult
 from matches.services import match_create, match_event_record
 from matches.tasks import project_all
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def sheet(owner, names, points, *, played_at=None, first=None):

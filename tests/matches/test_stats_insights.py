@@ -16,7 +16,7 @@ from matches.models import MatchFact
 from matches.tasks import project_all
 from tests.rulesets.salt_and_bones.conftest import Table as SaltTable
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def _match(api: Any, game: str, names: list[str], options: dict[str, Any], *, is_public: bool = True) -> int:
@@ -141,7 +141,7 @@ def test_voided_entries_do_not_count(api):
     assert api.get("/api/stats/games/salt-and-bones/").json()["insights"]["damage per combat"] == {"3": 1, "8": 1}
 
 
-def bone_wars(api: Any, **kw: Any) -> int:
+def bone_wars(api: Any, concluded: bool = True, **kw: Any) -> int:
     """Two seats (Ana for Marsh, Bo for Cope). Patron switches, by hand: round 1 Ana passes back to Cope (1);
     round 2 Ana flips her tile to Marsh (2), Bo passes to Marsh (1); round 3 a flip by Ana is voided (not
     counted); round 4 Ana passes to Cope (3). Ana 3, Bo 1: 4 in the game, 3 of them on a pass."""
@@ -163,7 +163,11 @@ def bone_wars(api: Any, **kw: Any) -> int:
     p("passed", 0, patron="marsh")
     p("passed", 0, patron="cope")
     last = p("passed", 1, patron="marsh")
-    assert last["outcome"] is not None
+    assert last["outcome"]["provisional"]  # a provisional result is not counted yet (issue 22 item 4)
+    if not concluded:
+        return mid
+    last = p("game_concluded")
+    assert last["outcome"] is not None and not last["outcome"]["provisional"]
     return mid
 
 
@@ -181,6 +185,17 @@ def test_bone_wars_patron_switches_and_rp_spread(api, client_for, stranger):
     per_player = d["insight_figures"]["patron switches per player"]
     assert (per_player["count"], per_player["mean"], per_player["min"], per_player["max"]) == (2, 2.0, 1, 3)
     assert api.get("/api/stats/games/bone-wars/").json()["insights"]["patron switches per game"] == {"4": 2}
+
+
+def test_a_provisional_bone_wars_result_is_not_counted_until_the_end_is_confirmed(api):
+    """Issue 22 item 4: after the last pass the awards may still change the winner, so no statistic counts it."""
+    mid = bone_wars(api, concluded=False)
+    project_all()
+    assert api.get("/api/stats/games/bone-wars/").json()["plays"] == 0
+    assert api.get(f"/api/matches/{mid}/").json()["status"] == "in_progress"
+    _post(api, mid, "game_concluded")
+    project_all()
+    assert api.get("/api/stats/games/bone-wars/").json()["plays"] == 1
 
 
 def campaign_played(api: Any, owner: Any, name: str, *, is_public: bool = True) -> int:

@@ -19,7 +19,7 @@ from matches.services import match_create, match_event_record
 from matches.stats_rollup import rollup_drift, rollup_table
 from matches.tasks import project_all
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def sheet(owner, names, points, *, when, title="Azul", public=True):

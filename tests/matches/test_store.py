@@ -13,7 +13,7 @@ from matches.services import match_event_record, match_event_void, match_rule_ov
 from rulesets import Event, get_ruleset
 from rulesets.replay import replay
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 
 def take(match, owner, seat, count, **kw):

@@ -14,7 +14,7 @@ from matches import streams
 from matches.errors import NotAllowed, NotFound, RuleBroken
 from matches.models import Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from rulesets.replay import replay
 from rulesets.schema import check_payload
 from rulesets.the_first_spine import RULESET
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 GAME = [
     ("destiny_chosen", 0, {"destiny": "conjurer"}),
@@ -79,13 +79,16 @@ def test_a_whole_game_to_a_win_over_the_api(api, mid):
     assert body["outcome"] == {
         "winners": [0],
         "draw": False,
-        "reason": "Ana's wizard is the last one standing.",  # the API names the players
+        "reason": "the last wizard standing (6 life left)",
         "scores": None,
+        "provisional": False,
     }
+    assert body["turn"]["line"] == "Ana wins with the last wizard standing (6 life left)."  # the end names the winner
     log_lines = [e["text"] for e in body["state"]["log"] if e["kind"] == "confrontation"]
     assert "Paladin deals 3 to Barbed Wire (attack 3 − defense 0), takes 2 (attack 4 − defense 2)." in log_lines
     late = post(api, mid, "hand_refilled", 1, {"discarded": 0})
     assert late.status_code == 400 and late.json()["violation"] == "game_over"
+    assert late.json()["detail"] == "The game is over: Ana wins with the last wizard standing (6 life left)."
     assert api.get(f"/api/matches/{mid}/").json()["status"] == "finished"
     # the owner holds no seat: the log and the state keep both origins secret (Ana's card revealed hers)
     log = [(e["type"], e["seat"], e["data"]) for e in api.get(f"/api/matches/{mid}/events/").json()]
@@ -114,6 +117,35 @@ def test_refusals_name_the_rule_and_write_nothing(api, mid, type_, seat, data, c
     body = r.json()
     assert body["code"] == "rule_violation" and body["violation"] == code
     assert body["rule"].startswith("The First Spine ›") and body["detail"]
+    assert EventRow.objects.count() == before
+
+
+def test_bo_is_told_ana_must_finish_and_end_her_turn(api, mid):
+    for t, s, d in GAME[:6]:  # Ana has discarded, drawn and played her Paladin
+        assert post(api, mid, t, s, d).status_code == 201
+    line = api.get(f"/api/matches/{mid}/state/").json()["turn"]["line"]
+    assert line == "Ana to play — place cards and record spell effects, then end the turn."  # Ana named once
+    r = post(api, mid, "hand_refilled", 1, {"discarded": 0})
+    assert r.status_code == 400
+    assert r.json()["detail"] == "Ana must finish their actions and end their turn before Bo's turn begins."
+
+
+def test_a_seventh_origin_card_is_refused_over_the_api_naming_the_rule(api, mid):
+    for t, s, d in GAME[:5]:
+        assert post(api, mid, t, s, d).status_code == 201
+    for at in ([2, 2], [2, 1], [2, 3], [1, 2], [1, 1], [1, 3]):  # Ana's six blacksmith cards
+        assert post(api, mid, "card_placed", 0, {"card": "Deadly Hammer", "at": at}).status_code == 201
+    assert post(api, mid, "turn_ended", 0, {}).status_code == 201
+    assert post(api, mid, "hand_refilled", 1, {"discarded": 0}).status_code == 201
+    assert post(api, mid, "turn_ended", 1, {}).status_code == 201
+    assert post(api, mid, "hand_refilled", 0, {"discarded": 0}).status_code == 201
+    before = EventRow.objects.count()
+    r = post(api, mid, "card_placed", 0, {"card": "Anvil Guard", "at": [2, 0]})
+    assert r.status_code == 400, r.content
+    body = r.json()
+    assert body["violation"] == "origin_cards_spent"
+    assert body["rule"] == "The First Spine › Installation › 2 Choose an origin"
+    assert body["detail"].startswith("Ana has already played the 6 cards of their origin")
     assert EventRow.objects.count() == before
 
 

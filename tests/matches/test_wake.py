@@ -11,7 +11,7 @@ import pytest
 from matches import services
 from matches.tasks import project_all, wake_slot_claim
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def test_one_claim_per_window_across_processes(redis_cache):

@@ -61,3 +61,19 @@ def helper_fixtures(**helpers: Any) -> dict[str, Any]:
         return lambda: value
 
     return {f"_{name}_fixture": pytest.fixture(name=name)(make(value)) for name, value in helpers.items()}
+
+
+def turn_line_of(ruleset: Ruleset, state: State, names: list[str]) -> str:
+    """The turn line a table with players ``names`` reads for ``state`` (banner and prompt, as the pages show it)."""
+    from rulesets.names import turn_line
+
+    info = ruleset.turn(state)
+    return turn_line(info.seats, info.prompt, names)
+
+
+def assert_names_each_once(text: str, names: list[str]) -> None:
+    """Fail if ``text`` names any of the players more than once (TurnInfo's rule)."""
+    import re
+
+    for name in names:
+        assert len(re.findall(rf"\b{name}\b", text)) <= 1, text

@@ -14,6 +14,8 @@ from rulesets.replay import (
     step,
 )
 
+pytestmark = pytest.mark.pure
+
 # game → (seat count, how the state says who starts)
 RANDOM_START = {
     "get-salty": (2, lambda s: (s["turn"], s["first_seat"])),

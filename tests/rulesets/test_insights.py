@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets import get_ruleset
 from rulesets.base import Event
 from rulesets.replay import walk
 from rulesets.salt_and_bones import engine as E
 from tests.rulesets.salt_and_bones.conftest import Table as SaltTable
+
+pytestmark = pytest.mark.pure
 
 
 def test_get_salty_counts_the_winning_attribute_and_line() -> None:

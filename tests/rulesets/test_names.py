@@ -10,6 +10,8 @@ from rulesets.base import name_seats as name_seats_from_base
 from rulesets.names import name_all, name_seats, seat_ref, turn_line
 from rulesets.replay import describe_entry
 
+pytestmark = pytest.mark.pure
+
 
 def test_seat_n_reads_as_the_players_name():
     text = f"It is {seat_ref(1)}'s turn; {seat_ref(0)} waits, and seat 1 knows it."

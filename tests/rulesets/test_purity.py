@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.pure
+
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 FORBIDDEN = {"django", "rest_framework", "celery", "random", "time", "datetime", "os", "socket", "subprocess",
              "pathlib", "io", "requests", "urllib", "secrets", "uuid", "sqlite3", "psycopg"}  # fmt: skip

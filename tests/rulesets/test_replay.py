@@ -10,6 +10,8 @@ from rulesets import Event, Field, RuleViolation, SchemaError, check_payload, ge
 from rulesets.replay import Position, ReplayError, fold, replay, states_before, step, voided_versions
 from rulesets.schema import json_schema
 
+pytestmark = pytest.mark.pure
+
 STONES = get_ruleset("last-stone")
 
 

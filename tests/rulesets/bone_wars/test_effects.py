@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from rulesets.base import Event, RuleViolation
+from rulesets.replay import Position, replay, step
+
+pytestmark = pytest.mark.pure
+
 EFFECTS = [
     ("money_changed", {"amount": 2}),
     ("loyalty_gained", {"amount": 1}),
@@ -97,3 +102,41 @@ def test_rp_from_awards_and_never_below_zero(table):
     v = t.bad("rp_below_zero", "rp_gained", 0, amount=-1, reason="penalty")
     assert v.message == "Seat 0 has 0 RP; losing 1 would go below 0."
     t.bad("zero_amount", "rp_gained", 0, amount=0, reason="nothing")
+
+
+def test_rp_below_zero_is_chronicles_own_check_and_an_override_keeps_the_tables_number(rs, table):
+    """Item 6: the rulebook says nothing about RP below 0, so the refusal cites "Chronicle › Entries"; under a
+    house-rule override the loss is recorded as the table said it (+2 then −5 gives −3), never clamped."""
+    t = table(1)
+    t.card(0)
+    t.do("rp_gained", 0, amount=2, reason="bonus")
+    v = t.bad("rp_below_zero", "rp_gained", 0, amount=-5, reason="penalty")
+    assert v.rule == "Chronicle › Entries"
+    events = [*t.events, Event("rule_overridden", None, {"reason": "house rule: RP may go negative"})]
+    events.append(t.event("rp_gained", 0, amount=-5, reason="penalty"))
+    pos = replay(rs, t.options, 1, events, check=True)
+    assert pos.state["players"][0]["rp"] == -3
+
+
+def test_an_overridden_payment_keeps_the_debt_and_an_impossible_paper_is_unplayable(rs, table):
+    t = table(1, starting_money=1, shelves=1)
+    t.card(0)
+
+    def overridden(type_, **data):  # the entry right after a ``rule_overridden``
+        return step(rs, Position(t.state, len(t.events) + 1, True), t.event(type_, 0, **data)).state
+
+    assert overridden("money_changed", amount=-3)["players"][0]["money"] == -2  # what the table said, not $0
+    with pytest.raises(RuleViolation) as info:
+        overridden("paper_debunked", side="cope")
+    assert info.value.code == "unplayable" and "holds no paper" in info.value.message
+    t.do("paper_published", 0, side="cope")
+    with pytest.raises(RuleViolation) as info:
+        overridden("paper_published", side="cope")
+    assert info.value.code == "unplayable" and "no empty shelf" in info.value.message
+
+
+def test_a_zero_change_is_chronicles_own_check(table):
+    t = table(1)
+    t.card(0)
+    assert t.bad("zero_amount", "money_changed", 0, amount=0).rule == "Chronicle › Entries"
+    assert t.bad("zero_amount", "rp_gained", 0, amount=0, reason="x").rule == "Chronicle › Entries"

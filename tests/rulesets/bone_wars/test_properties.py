@@ -6,6 +6,7 @@ import copy
 import itertools
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,8 @@ from rulesets.bone_wars.fields import ICONS, KINDS, SIDES
 from rulesets.replay import replay
 from rulesets.schema import check_payload
 
+pytestmark = pytest.mark.pure
+
 FINITE = (
     "passed",
     "turn_ended",
@@ -23,6 +26,7 @@ FINITE = (
     "patron_flipped",
     "slot_upgraded",
     "table_paused",
+    "game_concluded",
 )
 
 
@@ -42,7 +46,7 @@ def entries(draw, state) -> Event:
     any_seat = st.integers(min_value=0, max_value=seats - 1)
     seat = (
         None
-        if type_ == "table_paused"
+        if type_ in ("table_paused", "game_concluded")
         else draw(any_seat if state["turn"] is None else st.one_of(any_seat, st.just(state["turn"])))
     )
     side = st.sampled_from(SIDES)
@@ -62,6 +66,11 @@ def entries(draw, state) -> Event:
         "patron_flipped": dict,
         "species_archived": lambda: {"name": draw(st.sampled_from(["Hadrosaurus", "Dryptosaurus"]))},
         "slot_upgraded": lambda: {"cost": draw(st.integers(0, 3)), "icon": draw(st.sampled_from(ICONS))},
+        "card_upgraded": lambda: {
+            "slot": draw(st.integers(1, 7)),
+            "card": {"kind": draw(st.sampled_from(KINDS)), "name": "Advanced Team", "cost": draw(st.integers(0, 3))},
+        },
+        "game_concluded": dict,
         "rp_gained": lambda: {"amount": draw(st.integers(-3, 5)), "reason": "award"},
         "turn_ended": dict,
         "passed": lambda: {"patron": draw(side)},
@@ -103,8 +112,10 @@ def _check_invariants(state, events, seats):
     assert [s["round"] for s in state["scorings"]] == [2, 4][: len(state["scorings"])]
     assert state["finished"] == (len(state["scorings"]) == 2)
     if state["finished"]:
-        assert state["turn"] is None and RULESET.legal_moves(state) == []
+        concluded = [] if state["concluded"] else [Event("game_concluded", None, {})]
+        assert state["turn"] is None and RULESET.legal_moves(state) == concluded
         outcome = RULESET.outcome(state)
+        assert outcome.provisional is not state["concluded"]
         assert outcome.scores == {s: p["rp"] for s, p in enumerate(players)} and outcome.winners
     else:
         assert not players[state["turn"]]["passed"] and RULESET.outcome(state) is None
@@ -166,7 +177,7 @@ def test_finite_entries_are_accepted_exactly_when_listed(setup, data):
             move = data.draw(st.sampled_from(moves))
         state = RULESET.apply(state, move)
     listed = {_key(m) for m in RULESET.legal_moves(state)}
-    candidates = [Event("table_paused", None, {})]
+    candidates = [Event("table_paused", None, {}), Event("game_concluded", None, {})]
     for seat in range(seats):
         candidates += [Event("turn_ended", seat, {}), Event("patron_flipped", seat, {})]
         candidates += [Event(t, seat, {"side": s}) for t in ("paper_published", "paper_debunked") for s in SIDES]

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.base import Outcome
+
+pytestmark = pytest.mark.pure
 
 
 def _loyal(t, seat: int, marsh: int, cope: int) -> None:
@@ -72,6 +76,7 @@ def _finished(table, rps, archives=None, heads=None):
             t.turn(seat)
     for _ in range(4):
         t.pass_round()
+    t.do("game_concluded")
     for seat, cm in enumerate(heads or []):
         if cm is not None:
             t.do("cranial_circumference_recorded", seat, cm=cm)

@@ -7,6 +7,8 @@ import pytest
 from rulesets.bone_wars.fields import DEFAULT_SHELVES, DEFAULT_SLOTS, DEFAULT_STARTING_MONEY
 from rulesets.schema import SchemaError, check_payload
 
+pytestmark = pytest.mark.pure
+
 
 def test_defaults_give_every_seat_money_an_alternating_patron_and_the_printed_board(table):
     t = table(4)

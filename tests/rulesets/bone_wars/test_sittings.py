@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.replay import replay
+
+pytestmark = pytest.mark.pure
 
 
 def test_the_first_entry_opens_sitting_one(table):

@@ -6,6 +6,8 @@ import pytest
 
 from rulesets.base import Event, RuleViolation
 
+pytestmark = pytest.mark.pure
+
 
 def test_turn_passes_to_the_next_seat_by_index_and_wraps(table):
     t = table(3, first_seat=1)
@@ -97,16 +99,76 @@ def test_upgraded_slots_stay_after_the_round(table):
 
 
 @pytest.mark.parametrize(
-    "event, code",
+    "event, code, rule, message",
     [
-        (Event("bone_dug", 0, {}), "unknown_event"),
-        (Event("turn_ended", 5, {}), "unknown_seat"),
-        (Event("turn_ended", None, {}), "unknown_seat"),
-        (Event("passed", 0, {"patron": "leidy"}), "invalid_payload"),
-        (Event("card_played", 0, {"card": {"kind": "team"}}), "invalid_payload"),
+        (Event("bone_dug", 0, {}), "unknown_event", "Chronicle › Entries", "Bone Wars has no 'bone_dug' entry."),
+        (
+            Event("turn_ended", 5, {}),
+            "unknown_seat",
+            "Chronicle › Entries",
+            "This match has seats 0 to 1; 5 is not one of them.",
+        ),
+        (
+            Event("turn_ended", None, {}),
+            "unknown_seat",
+            "Chronicle › Entries",
+            "This entry is a player's: say which seat made it.",
+        ),
+        (
+            Event("passed", 0, {"patron": "leidy"}),
+            "invalid_payload",
+            "Bone Wars › Loyalty",
+            "The patrons are Othniel Marsh and Edward Cope: marsh or cope; got 'leidy'.",
+        ),
+        (
+            Event("card_played", 0, {"card": {"kind": "team"}}),
+            "invalid_payload",
+            "Chronicle › Entries",
+            "This entry does not fit: Card › Card name: this field is required.",
+        ),
     ],
 )
-def test_unknown_entries_seats_and_payloads_are_refused(rs, table, event, code):
+def test_unknown_entries_seats_and_payloads_are_refused(rs, table, event, code, rule, message):
+    """Item 9: Chronicle's own checks cite "Chronicle › Entries", a rulebook limit its section, in plain words."""
     with pytest.raises(RuleViolation) as info:
         rs.validate(table(2).state, event)
-    assert info.value.code == code and info.value.rule == "Bone Wars › Overview"
+    assert (info.value.code, info.value.rule, info.value.message) == (code, rule, message)
+
+
+@pytest.mark.parametrize(
+    "type_, data, rule, message",
+    [
+        (
+            "card_played",
+            {"card": {"kind": "team", "name": "Dear", "cost": 4}},
+            "Bone Wars › Playing a card",
+            "A card's own cost is $0 to $3 (“plus the card’s own cost ($0 to $3 …)”); got 4.",
+        ),
+        (
+            "slot_upgraded",
+            {"cost": -1, "icon": "bug"},
+            "Bone Wars › Playing a card",
+            "An action slot costs $0 to $3 (“the slot’s cost ($0 to $3, rising to the right)”); got -1.",
+        ),
+        (
+            "loyalty_gained",
+            {"amount": 0},
+            "Bone Wars › Loyalty",
+            "Loyalty is gained, never lost: 1 or more (up to 99 in one entry) onto your patron's track "
+            "(“Loyalty you gain goes on the track of your current patron”); got 0.",
+        ),
+        (
+            "paper_published",
+            {"side": "leidy"},
+            "Bone Wars › Loyalty",
+            "The bookshelf has two sides, Marsh’s and Cope’s: marsh or cope; got 'leidy'.",
+        ),
+    ],
+)
+def test_a_limit_the_rulebook_sets_is_refused_naming_the_rule(rs, table, type_, data, rule, message):
+    """Item 9: a schema bound that is a rulebook line is refused citing that line, in plain words."""
+    t = table(2)
+    t.card(0)
+    with pytest.raises(RuleViolation) as info:
+        rs.validate(t.state, Event(type_, 0, data))
+    assert (info.value.code, info.value.rule, info.value.message) == ("invalid_payload", rule, message)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def _opened(gs):
     """Seat 0 placed circle-red at [1, 0] (now salty); seat 1 to move, container salty on [0, 0]."""

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.base import Event
+
+pytestmark = pytest.mark.pure
 
 
 def test_filled_container_places_an_unsalted_reserve_cracker(gs):

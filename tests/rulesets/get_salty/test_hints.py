@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.get_salty import hints
+
+pytestmark = pytest.mark.pure
 
 THREATS = {"circle-red": (1, 0), "circle-yellow": (2, 0), "square-red": (1, 1)}  # container on [0, 0]
 

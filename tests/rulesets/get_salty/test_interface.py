@@ -5,9 +5,13 @@ from __future__ import annotations
 import importlib
 import json
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.replay import describe_entry, replay
 from rulesets.schema import check_payload
+
+pytestmark = pytest.mark.pure
 
 
 def test_registered_under_its_slug(gs):

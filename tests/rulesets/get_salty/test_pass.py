@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def test_a_seat_without_a_legal_move_is_skipped(gs):
     state = gs.started()

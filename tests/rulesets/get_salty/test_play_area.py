@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulesets.base import Event
+from rulesets.base import Event, RuleViolation
+
+pytestmark = pytest.mark.pure
 
 ROW = {"square-yellow": (1, 0), "triangle-blue": (2, 0), "circle-yellow": (3, 0)}  # with the container on [0, 0]
 
@@ -66,3 +68,13 @@ def test_group_may_split_during_the_move(gs):
 def test_cells_must_be_two_whole_numbers_on_the_table(gs, to):
     state = gs.started()
     gs.reject(state, Event("cracker_moved", 0, {"cracker": "circle-red", "to": to}), "invalid_cell")
+
+
+def test_an_overridden_move_onto_an_occupied_cell_is_unplayable(gs):
+    """Issue 22 item 10: an override never bends the position; two tokens cannot share a cell."""
+    from rulesets.replay import Position, step
+
+    state = gs.play(gs.started(), gs.ev("cracker_moved", 0, cracker="circle-red", to=[1, 0]))
+    with pytest.raises(RuleViolation) as info:
+        step(gs.R, Position(state, 3, True), gs.ev("cracker_moved", 1, cracker="circle-blue", to=[1, 0]))
+    assert info.value.code == "unplayable" and "already holds a token" in info.value.message

@@ -9,6 +9,8 @@ import pytest
 from rulesets.get_salty.board import CRACKERS
 from rulesets.schema import SchemaError, check_payload
 
+pytestmark = pytest.mark.pure
+
 
 def test_initial_layout(gs):
     state = gs.R.initial_state({}, 2)

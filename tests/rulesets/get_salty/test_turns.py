@@ -8,6 +8,8 @@ import pytest
 
 from rulesets.base import Event
 
+pytestmark = pytest.mark.pure
+
 
 def test_turns_alternate(gs):
     state = gs.started()
@@ -34,13 +36,16 @@ def test_turn_is_checked_before_the_move_itself(gs):
 
 def test_unknown_event_type(gs):
     state = gs.started()
-    gs.reject(state, Event("cracker_eaten", 0, {}), "unknown_event")
+    v = gs.reject(state, Event("cracker_eaten", 0, {}), "unknown_event")
+    assert (v.rule, v.message) == ("Chronicle › Entries", "Get Salty has no 'cracker_eaten' entry.")
 
 
 @pytest.mark.parametrize("seat", [None, 2, -1, True, "0"])
 def test_unknown_seat(gs, seat):
+    """Issue 22 item 10: Chronicle's own checks cite "Chronicle › Entries", in plain words (never "seat None")."""
     state = gs.started()
-    gs.reject(state, Event("salt_container_flipped", seat, {}), "unknown_seat")
+    v = gs.reject(state, Event("salt_container_flipped", seat, {}), "unknown_seat")
+    assert v.rule == "Chronicle › Entries" and "None" not in v.message
 
 
 @pytest.mark.parametrize(
@@ -55,7 +60,7 @@ def test_unknown_seat(gs, seat):
 )
 def test_malformed_payload_is_a_rule_violation(gs, type_, data):
     state = gs.started()
-    gs.reject(state, Event(type_, 0, data), "invalid_payload")
+    assert gs.reject(state, Event(type_, 0, data), "invalid_payload").rule == "Chronicle › Entries"
 
 
 def test_apply_does_not_mutate_its_input(gs):

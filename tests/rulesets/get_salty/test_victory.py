@@ -6,6 +6,8 @@ import pytest
 
 from rulesets.get_salty import RULESET
 
+pytestmark = pytest.mark.pure
+
 
 def _won(state, seat, score, other=0):
     outcome = RULESET.outcome(state)
@@ -25,6 +27,8 @@ def test_three_shapes_in_a_row(gs):
         {"attribute": "shape", "value": "circle", "kind": "row", "cells": [[1, 0], [2, 0], [3, 0]], "seat": 0}
     ]
     assert gs.R.turn(after).phase == "over"
+    # issue 22 item 10: the end-of-game line names the winner and what won
+    assert gs.R.turn(after).prompt == "Seat 0 wins with three circle crackers in a row."
 
 
 def test_not_a_line_when_placed_elsewhere(gs):

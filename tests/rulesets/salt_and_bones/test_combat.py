@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.pure
+
 INLINE_CHAIN = {"name": "Homemade Chain", "attack": 1, "opportunity": 0, "bonus": "chain"}
 
 

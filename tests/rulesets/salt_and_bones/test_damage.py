@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.names import seat_ref
 from tests.rulesets.salt_and_bones.catalogs import with_automatic_instincts
+
+pytestmark = pytest.mark.pure
 
 CUSTOM_INSTINCTS = with_automatic_instincts(3)
 

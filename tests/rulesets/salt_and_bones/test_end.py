@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.names import seat_ref
+
+pytestmark = pytest.mark.pure
 
 
 def test_complete_game_from_the_first_field_card_to_a_win(table, rs) -> None:

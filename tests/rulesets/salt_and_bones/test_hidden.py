@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.last_stone import RULESET as LAST_STONE
+
+pytestmark = pytest.mark.pure
 
 
 def test_a_face_down_placement_keeps_its_name_only_for_its_own_seat(table, rs) -> None:

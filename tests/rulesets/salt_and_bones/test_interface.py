@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.replay import describe_entry
 from rulesets.salt_and_bones.catalog import default_strategy_cards
+
+pytestmark = pytest.mark.pure
 
 
 def test_view_hides_face_down_instincts_from_the_other_seat(table, rs) -> None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 # -- 2. Gameplay Loop: Field → Draw → Preparation → Combat --------------------------------------------------
 def test_phase_order_is_enforced(table) -> None:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.salt_and_bones import RULESET, default_catalog
 from rulesets.salt_and_bones.catalog import SLOTS
 from rulesets.schema import check_payload, json_schema
+
+pytestmark = pytest.mark.pure
 
 
 def test_identity() -> None:

@@ -3,9 +3,13 @@ refusals that say what they mean (issue 9)."""
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.replay import describe_entry
 from tests.rulesets.salt_and_bones.catalogs import with_automatic_instincts
+
+pytestmark = pytest.mark.pure
 
 AUTOMATIC = with_automatic_instincts(3)
 

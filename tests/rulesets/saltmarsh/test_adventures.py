@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.saltmarsh import RULESET, sheet
+
+pytestmark = pytest.mark.pure
 
 
 def test_starting_an_adventure_moves_to_the_adventure_phase(town, play, ev) -> None:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from rulesets.base import Event
 from rulesets.saltmarsh import RULESET, conclusion_from_adventure, sheet
 from rulesets.saltmarsh_adventure import RULESET as ADVENTURE
+
+pytestmark = pytest.mark.pure
 
 MATCH = 7
 PARTY = [

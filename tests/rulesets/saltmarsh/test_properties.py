@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,8 @@ from rulesets.saltmarsh import RULESET
 from rulesets.saltmarsh.ruleset import BRIDGE_EVENTS
 from rulesets.saltmarsh.sheet import norm
 from tests.rulesets.scenario import try_step
+
+pytestmark = pytest.mark.pure
 
 NAMES = ["Ana", "Bo", "Cy", "Di"]
 ITEMS = ["Potion", "Wand", "Cloak", "Blessing"]

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import importlib
 
-from rulesets.base import Event
+import pytest
+
+from rulesets.base import Event, RuleViolation
 from rulesets.saltmarsh import RULESET
+
+pytestmark = pytest.mark.pure
 
 
 def test_registered_as_a_campaign_without_seats() -> None:
@@ -57,6 +61,22 @@ def test_campaign_entries_have_no_seat(town, rejected) -> None:
 
 def test_unknown_entry_is_refused(town, rejected) -> None:
     assert rejected(town, Event("cracker_moved", None, {})) == "unknown_event"
+
+
+def test_an_unknown_entry_cites_chronicles_own_rule(town) -> None:
+    """Issue 22 item 10: not a rulebook rule, so "Chronicle › Entries"."""
+    with pytest.raises(RuleViolation) as info:
+        RULESET.validate(town, Event("cracker_moved", None, {}))
+    assert info.value.rule == "Chronicle › Entries"
+    assert info.value.message == "A Saltmarsh campaign has no 'cracker_moved' entry."
+
+
+def test_the_prompt_says_what_the_table_does_next(town, on_adventure) -> None:
+    """Issue 22 item 10: in town, and during an adventure recorded by hand, what comes next."""
+    assert RULESET.turn(town).prompt == "In town: heroes may take town actions or set out."
+    assert RULESET.turn(on_adventure).prompt == (
+        "Sinister Secret is in progress: record the treasure and gold found, then whether it was completed or failed."
+    )
 
 
 def test_powers_swapped_replaces_the_selection(town, play, ev, rejected) -> None:

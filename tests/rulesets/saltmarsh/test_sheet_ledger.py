@@ -11,6 +11,8 @@ from rulesets.base import Event
 from rulesets.replay import replay
 from rulesets.saltmarsh import LEDGER_CAUSES, RULESET, gold_ledger, sheet
 
+pytestmark = pytest.mark.pure
+
 
 def test_sheet_shape(after, play, ev) -> None:
     state = play(after, ev("powers_swapped", hero="Cy", powers=["Sneak Attack"]), ev("hero_retired", hero="Bo"))

@@ -8,6 +8,8 @@ from rulesets.base import Event
 from rulesets.saltmarsh import RULESET
 from rulesets.schema import SchemaError, check_payload
 
+pytestmark = pytest.mark.pure
+
 SHOP = [
     {"name": "Plate Armor", "item": True, "buy": 800, "sell": 400},
     {"name": "Amulet", "item": True, "buy": 300, "sell": None},

@@ -6,6 +6,8 @@ import pytest
 
 from rulesets.saltmarsh_adventure import gain_condition
 
+pytestmark = pytest.mark.pure
+
 
 def hero_gains(ev, seat: int, condition: str):
     return ev("condition_gained", seat, target="hero", condition=condition)

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from rulesets.saltmarsh_adventure import RULESET
+
+pytestmark = pytest.mark.pure
+
 
 def test_monster_names_are_unique_in_play(villain, ev, rejected) -> None:
     assert rejected(villain, ev("monster_placed", monster="kobold")) == "duplicate_monster"
@@ -60,3 +66,15 @@ def test_treasure_and_gold_belong_to_the_hero_who_found_them(ana_phase, play, ev
     assert [i["name"] for i in state["heroes"][1]["items"]] == ["Wand"]
     assert rejected(state, ev("treasure_used", 1, item="Potion")) == "item_not_held"
     assert rejected(state, ev("treasure_used", 0, item="Wand")) == "item_not_held"
+
+
+def test_an_overridden_cancel_without_the_xp_is_unplayable_never_clamped(villain) -> None:
+    """Issue 22 item 10: XP the party does not have cannot be spent; under an override the entry is refused as
+    ``unplayable`` rather than the XP quietly set to 0."""
+    from rulesets.base import Event, RuleViolation
+    from rulesets.replay import Position, step
+
+    assert villain["xp"] < villain["encounter_cancel_xp"]
+    with pytest.raises(RuleViolation) as info:
+        step(RULESET, Position(villain, 9, True), Event("encounter_cancelled", None, {"encounter": "Gust"}))
+    assert info.value.code == "unplayable" and "XP" in info.value.message

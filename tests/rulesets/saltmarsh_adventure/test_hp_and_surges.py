@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.saltmarsh_adventure import RULESET
+
+pytestmark = pytest.mark.pure
 
 
 def test_damage_stops_at_zero(ana_phase, play, ev) -> None:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets.base import Event
 from rulesets.saltmarsh_adventure import CONDITIONS, RULESET, gain_condition
 from tests.rulesets.scenario import try_step
+
+pytestmark = pytest.mark.pure
 
 MONSTERS = ["Kobold", "Sahuagin", "Ghoul"]
 HERO_KINDS = ["hero_moved", "attack_rolled", "poison_roll_made", "hero_phase_ended", "hero_phase_ended"]

@@ -12,6 +12,8 @@ from rulesets.base import Event, RuleViolation
 from rulesets.saltmarsh_adventure import RULESET
 from rulesets.schema import check_payload
 
+pytestmark = pytest.mark.pure
+
 
 def test_registered_as_a_match_for_one_to_five_heroes() -> None:
     ruleset = importlib.import_module("rulesets.saltmarsh_adventure").RULESET  # what the registry loads
@@ -148,3 +150,30 @@ def test_every_entry_has_a_sentence_and_a_valid_sample(name) -> None:
     check_payload(RULESET.event_types[name].fields, data)
     sentence = RULESET.describe(Event(name, seat, data), ["Ana", "Bo", "Cy"])
     assert sentence.endswith(".") and len(sentence) > 8
+
+
+def test_the_turn_line_names_the_player_once_and_says_what_to_do(fresh, play, ev) -> None:
+    """Issue 22 item 10: the prompt is an imperative without the seat (TurnInfo's rule); it says how the
+    phase ends."""
+    from rulesets.names import turn_line
+
+    names = ["Pia", "Quinn", "Rae"]  # the players; Ana, Bo and Cy are their heroes
+    info = RULESET.turn(fresh)
+    assert turn_line(info.seats, info.prompt, names) == "Pia to play — start Ana's Hero Phase"
+    state = play(fresh, ev("hero_phase_started", 0))
+    assert RULESET.turn(state).prompt == "play Ana's Hero Phase, then end it"
+    poisoned = play(state, ev("condition_gained", 0, target="hero", condition="poisoned"))
+    assert RULESET.turn(poisoned).prompt == "play Ana's Hero Phase, roll against poison, then end the phase"
+    state = play(state, ev("hero_phase_ended", 0))
+    assert RULESET.turn(state).prompt == "play Ana's Exploration and Villain Phase, then end it"
+
+
+def test_chronicles_own_checks_cite_entries(fresh) -> None:
+    for event, code in [
+        (Event("dice_thrown", 0, {}), "unknown_event"),
+        (Event("hero_phase_started", 5, {}), "no_such_seat"),
+        (Event("hero_phase_started", None, {}), "seat_required"),
+    ]:
+        with pytest.raises(RuleViolation) as info:
+            RULESET.validate(fresh, event)
+        assert (info.value.code, info.value.rule) == (code, "Chronicle › Entries"), info.value.to_dict()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets import Event, get_ruleset
+from rulesets.base import RuleViolation
 from rulesets.replay import Position, outcome_of, replay, step
 from tests.rulesets.scenario import play_with, rejected_with, try_step
+
+pytestmark = pytest.mark.pure
 
 SHEET = get_ruleset("scoresheet")
 play = play_with(SHEET)
@@ -132,3 +136,36 @@ def test_random_sheets_keep_totals_equal_to_their_entries(moves: list[tuple[int,
     assert (out is None) == (not state["ended"])
     if out is not None:
         assert max(state["totals"]) in [state["totals"][w] for w in out.winners]
+
+
+def test_refusals_of_chronicles_own_checks_cite_entries_in_plain_words() -> None:
+    """Issue 22 item 10: a missing seat, an unknown entry and malformed points cite "Chronicle › Entries"."""
+    for event, code, words in [
+        (Event("points_scored", None, {"points": 3}), "no_such_seat", "Points go to a seat (0 to 2): say whose"),
+        (Event("points_scored", 7, {"points": 3}), "no_such_seat", "7 is not a seat of this match"),
+        (Event("dice_rolled", 0, {}), "unknown_event", "A score sheet has no 'dice_rolled' entry."),
+        (Event("points_scored", 0, {"points": "many"}), "invalid_payload", "This entry does not fit: Points"),
+    ]:
+        try:
+            SHEET.validate(sheet(), event)
+        except RuleViolation as exc:
+            assert exc.code == code and exc.rule == "Chronicle › Entries" and words in exc.message, exc.to_dict()
+        else:
+            raise AssertionError(f"{event} was accepted")
+
+
+def test_the_turn_line_never_names_a_seat_twice_and_the_end_names_the_winner() -> None:
+    from rulesets.names import turn_line
+
+    names = ["Ana", "Bo", "Cy"]
+    info = SHEET.turn(sheet())
+    assert turn_line(info.seats, info.prompt, names) == (
+        "Ana or Bo or Cy to play — record points for anyone, then end the game"
+    )
+    over = play(sheet(), points(0, 10), points(1, 31), END)
+    info = SHEET.turn(over)
+    assert turn_line(info.seats, info.prompt, names) == "Bo wins with 31 points (highest score)."
+    tie = play(sheet(), points(0, 12), points(1, 12), END)
+    assert SHEET.turn(tie).prompt == "Seat 0 and Seat 1 share the win with 12 points (shared highest score)."
+    lost = play(sheet(cooperative=True), Event("game_ended", None, {"won": False}))
+    assert SHEET.turn(lost).prompt == "The players lost together."

@@ -7,6 +7,8 @@ import pytest
 from rulesets import Event, RuleViolation, get_ruleset
 from rulesets.replay import replay
 
+pytestmark = pytest.mark.pure
+
 RS = get_ruleset("series")
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.series.standings import DEFAULT_PLACE_POINTS, Result, places, points_for, standings
+
+pytestmark = pytest.mark.pure
 
 ANA, BO, CY, DI = ("ana", "Ana"), ("bo", "Bo"), ("cy", "Cy"), ("di", "Di")
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.pure
+
 
 @pytest.fixture
 def cards(card_def):

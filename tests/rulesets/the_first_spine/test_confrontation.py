@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def example(table):
     """The rulebook's example: seat 0's Paladin and seat 1's Barbed Wire face each other."""
@@ -116,7 +120,8 @@ def test_wizard_at_zero_is_out_and_the_last_one_standing_wins(rs, table):
     assert t.player(1)["out"] and t.player(1)["wizard_hp"] == 0
     out = rs.outcome(t.state)
     assert out.winners == (0,) and not out.draw
-    assert out.reason == "Seat 0's wizard is the last one standing."
+    assert out.reason == "the last wizard standing (3 life left)"
+    assert rs.turn(t.state).prompt == "Seat 0 wins with the last wizard standing (3 life left)."
     assert t.card([0, 2]) is None  # the fallen wizard leaves the board
     t.bad("game_over", "hand_refilled", 1, discarded=0)
     assert rs.legal_moves(t.state) == []

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def test_heal_and_hurt_a_card(table):
     t = table(2, board=[4, 5]).setup()

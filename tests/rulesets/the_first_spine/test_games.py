@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def test_a_two_player_game_to_a_win(rs, table):
     t = table(2, board=[4, 5], wizard_hp=6).setup()
@@ -18,7 +22,7 @@ def test_a_two_player_game_to_a_win(rs, table):
     t.bad("choose_target", "turn_ended")  # the Paladin touches the wizard and the Squire
     t.do("confrontation_target_chosen", **{"from": [1, 2], "target": [0, 2]}).end()
     out = rs.outcome(t.state)
-    assert out.winners == (0,) and out.reason == "Seat 0's wizard is the last one standing."
+    assert out.winners == (0,) and out.reason == "the last wizard standing (6 life left)"
     assert (
         t.player(1)["out"] and t.card([1, 1]) is None and t.player(1)["discard"] == ["Barbed Wire", "Squire", "Squire"]
     )

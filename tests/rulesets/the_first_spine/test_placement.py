@@ -3,6 +3,10 @@ revealing the origin."""
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def test_place_next_to_own_wizard_then_next_to_own_card(table):
     t = table(2, board=[4, 5]).setup()

@@ -6,6 +6,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,8 @@ from rulesets.the_first_spine import RULESET as rs
 from rulesets.the_first_spine import engine as E
 from rulesets.the_first_spine.cards import ORIGINS
 from tests.rulesets.scenario import try_step
+
+pytestmark = pytest.mark.pure
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.base import Event
+
+pytestmark = pytest.mark.pure
 
 
 def test_view_hides_other_origins_until_a_card_of_it_is_played(rs, table):

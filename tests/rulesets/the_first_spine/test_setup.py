@@ -8,6 +8,8 @@ from rulesets.base import Event, RuleViolation
 from rulesets.registry import get_ruleset
 from rulesets.schema import check_payload
 
+pytestmark = pytest.mark.pure
+
 
 def test_registered_with_the_wire_vocabulary(rs):
     assert get_ruleset("the-first-spine") is rs

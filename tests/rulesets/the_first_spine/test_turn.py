@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.pure
+
 
 def test_discard_draw_is_mandatory_first(table):
     t = table(2).setup()
     t.bad("draw_first", "card_placed", card="Paladin", at=[5, 3])
     t.bad("draw_first", "turn_ended")
-    t.bad("draw_first", "hp_changed", at=[6, 3], amount=-1)
+    t.bad("draw_first", "confrontation_target_chosen", **{"from": [5, 3], "target": [4, 3]})
     t.refill()
     t.bad("already_refilled", "hand_refilled", discarded=0)
     assert t.state["turn"]["phase"] == "actions"
@@ -50,9 +54,10 @@ def test_whose_turn(table):
     t = table(2).setup()
     t.bad("not_your_turn", "hand_refilled", 1, discarded=0)
     v = t.bad("not_your_turn", "hand_refilled", 1, discarded=0)
-    assert v.message == "It is Seat 0's turn."
-    t.refill()
-    t.bad("not_your_turn", "turn_ended", 1)
+    assert v.message == "It is Seat 0's turn: they must discard and draw first, then act and end their turn."
+    t.refill().place("Squire", [5, 3])
+    v = t.bad("not_your_turn", "turn_ended", 1)
+    assert v.message == "Seat 0 must finish their actions and end their turn."  # what the table must do next
     t.end()
     assert t.state["turn"]["seat"] == 1 and t.state["turn"]["number"] == 2
 
@@ -68,9 +73,11 @@ def test_clockwise_order_with_four_players(table):
 
 def test_turn_prompts(rs, table):
     t = table(2, board=[4, 5]).setup()
-    assert rs.turn(t.state).prompt == "Seat 0: discard (the first is free, then 1 life each) and draw up to 6."
+    assert rs.turn(t.state).prompt == (
+        "discard (the first is free, then 1 life each) and draw up to 6; “before your turn” effects are recorded first."
+    )
     t.refill()
-    assert rs.turn(t.state).prompt == "Seat 0: place cards, record spell effects, then end the turn."
+    assert rs.turn(t.state).prompt == "place cards and record spell effects, then end the turn."
 
 
 def test_legal_moves_at_the_start_and_none_during_actions(rs, table):

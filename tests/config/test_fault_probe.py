@@ -1,0 +1,374 @@
+"""The fault probe, small (issue 21): the production stack under load while its services fail, then the promises.
+
+Real processes, all of this test's own: PostgreSQL, a redis-server on a free port, the web tier exactly as
+deployed (``scripts/serve``: granian, 1 process x 4 threads) and one Celery worker through ``scripts/worker``
+(what the README, the Procfile and the systemd unit run). Five client threads append Last Stone moves over real
+HTTP (three on a match each, two racing on one match with ``expected_version``), retrying a request with the same
+idempotency key after a timeout, a dropped connection or a 503, as a phone does. Meanwhile: Redis is killed
+(SIGKILL) and started again, the worker is killed (SIGKILL; ``scripts/worker`` starts a new one), and PostgreSQL is
+restarted. Then: every acknowledged append is stored exactly once, each stream's versions have no gap, the read
+models have converged (every match summary at its stream's head, nothing left for the projectors, ``/healthz``
+200), no response was a 500 and every 503 was JSON with ``Retry-After``.
+
+PostgreSQL: a private cluster (``initdb`` into a temporary directory, a free port, fsync off), restarted for real
+with ``pg_ctl restart -m fast``. Restarting the shared server would break every other test run using it, so where
+no private cluster can be made (no ``initdb``, or running as root without a ``postgres`` account to run it as)
+the restart is simulated on the test's own database: ``pg_terminate_backend`` on every other connection to it,
+which is what the web and worker processes see of a restart (each of their connections dies at once; new ones
+succeed), minus the seconds during which connecting is refused.
+
+Bounded: about 35 s on a 2-core machine; the load and fault phases take 12 s of it.
+"""
+
+from __future__ import annotations
+
+import glob
+import http.client
+import json
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.conf import settings
+from psycopg.conninfo import make_conninfo
+
+from benchmarks.http_bench import Service, Stack, free_port, service_env, start_web
+from tests.config.private_services import PrivateRedis, start_celery_worker, venv, wait_until
+
+pytestmark = pytest.mark.one_db
+
+CLIENTS_ALONE = 3  # client threads with a match each; two more race on one match
+PHASE = 2.0  # seconds of load between two faults
+
+
+# -- PostgreSQL: a private cluster, or the test's own database ---------------------------------------------
+
+
+class PrivatePostgres:
+    """A throw-away PostgreSQL cluster on a free port; ``restart()`` restarts the server for real."""
+
+    def __init__(self, initdb: str) -> None:
+        self.bin = Path(initdb).parent
+        self.as_user: list[str] = []
+        self.root = Path(tempfile.mkdtemp(prefix="chronicle-fault-pg."))
+        if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres account
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+            os.chown(self.root, pwd.getpwnam("postgres").pw_uid, -1)
+        self.port = free_port()
+        self.data = self.root / "data"
+        self._run(
+            "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-N", "-E", "UTF8", "--no-instructions"
+        )
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-o", options, "start")
+        with psycopg.connect(self.dsn("postgres"), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE chronicle")
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/chronicle"
+        self.how = "pg_ctl restart -m fast (a private cluster)"
+
+    def _run(self, tool: str, *args: str) -> None:
+        # output to a file, never a pipe: a server that pg_ctl starts inherits it and would hold it open
+        with (self.root / "tools.log").open("ab") as log:
+            subprocess.run([*self.as_user, str(self.bin / tool), *args], check=True, stdout=log, stderr=log, timeout=60)
+
+    def dsn(self, dbname: str = "chronicle") -> str:
+        return f"host=127.0.0.1 port={self.port} user=postgres dbname={dbname}"
+
+    def restart(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-m", "fast", "restart")
+
+    def close(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-w", "-m", "immediate", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class SharedServerDatabase:
+    """The test's own database on the shared server; ``restart()`` kills every other connection to it."""
+
+    def __init__(self, settings_dict: dict[str, Any]) -> None:
+        s = settings_dict
+        host, port = s["HOST"] or "127.0.0.1", s["PORT"] or 5432
+        self._dsn = make_conninfo(
+            host=host, port=port, user=s["USER"], password=s["PASSWORD"] or None, dbname=s["NAME"]
+        )
+        self.url = f"postgres://{s['USER']}:{s['PASSWORD'] or ''}@{host}:{port}/{s['NAME']}"
+        self.how = "pg_terminate_backend on the test database (no private cluster here)"
+
+    def dsn(self) -> str:
+        return self._dsn
+
+    def restart(self) -> None:
+        with psycopg.connect(self._dsn, autocommit=True) as conn:
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+
+    def close(self) -> None:
+        pass
+
+
+def _initdb() -> str | None:
+    found = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)), None) or shutil.which(
+        "initdb"
+    )
+    if found is None:
+        return None
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return None
+    return found
+
+
+@pytest.fixture
+def database(request):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the fault probe runs on PostgreSQL only (DATABASE_URL is not PostgreSQL: the SQLite run)")
+    initdb = _initdb()
+    if initdb is not None:
+        db = PrivatePostgres(initdb)
+    else:
+        request.getfixturevalue("transactional_db")
+        db = SharedServerDatabase(connection.settings_dict)
+    yield db
+    db.close()
+
+
+# -- the clients ---------------------------------------------------------------------------------------------
+
+_SETUP = """
+import json, uuid, django
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from matches.models import Stream
+from matches.services import match_create
+user = get_user_model().objects.create_user("probe-" + uuid.uuid4().hex[:8], password="probe-pass-123")
+ids = [match_create(owner=user, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}],
+                    options={"stones": 1000}).pk for _ in range(N)]
+# a pile no run exhausts (options cap it at 1000): widened at version 0, as benchmarks.http_bench does
+Stream.objects.filter(match__in=ids, version=0).update(
+    options={"stones": 10**9, "first_seat": 0}, state={"pile": 10**9, "turn": 0, "winner": None})
+print(json.dumps({"token": Token.objects.create(user=user).key, "ids": ids}))
+"""
+
+
+@dataclass
+class Tally:
+    acked: list[tuple[int, str, int]] = field(default_factory=list)  # (match id, idempotency key, version)
+    statuses: Counter[int] = field(default_factory=Counter)
+    bad: list[str] = field(default_factory=list)  # 500s, non-JSON 503s, other surprises
+    give_up: float = float("inf")  # monotonic time after which a request left unanswered fails the probe
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Client(threading.Thread):
+    """One phone: appends moves on ``match_id`` until stopped; a failed request is sent again, same key."""
+
+    def __init__(self, port: int, token: str, match_id: int, tally: Tally, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.port, self.match_id, self.tally, self.stop = port, match_id, tally, stop
+        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        self.conn: http.client.HTTPConnection | None = None
+        self.version, self.turn = 0, 0
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any] | None:
+        """(status, JSON body), or None when the request did not get an answer (to be sent again)."""
+        try:
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+            self.conn.request(method, path, None if body is None else json.dumps(body), self.headers)
+            response = self.conn.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException):
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+            time.sleep(0.05)
+            return None
+        with self.tally.lock:
+            self.tally.statuses[response.status] += 1
+        try:
+            data = json.loads(raw) if raw else None
+        except ValueError:
+            data = None
+        if response.status >= 500:
+            if response.status != 503 or data is None or not response.getheader("Retry-After"):
+                with self.tally.lock:
+                    self.tally.bad.append(f"{method} {path}: {response.status} {raw[:200]!r}")
+            time.sleep(0.1)
+            return None
+        return response.status, data
+
+    def _state(self) -> tuple[int, int | None]:
+        while True:
+            if time.monotonic() > self.tally.give_up:
+                raise TimeoutError(f"match {self.match_id}: no answer to a state read")
+            answer = self._call("GET", f"/api/matches/{self.match_id}/state/")
+            if answer is not None and answer[0] == 200:
+                return answer[1]["version"], answer[1]["state"]["turn"]
+            if answer is not None:
+                self.tally.bad.append(f"state read: {answer}")
+                return 0, None
+
+    def move(self) -> None:
+        """One move at the version and seat last seen; sent again until it gets an answer (or ``give_up``)."""
+        key = uuid.uuid4().hex
+        body = {"type": "stones_taken", "seat": self.turn, "data": {"count": 1}, "expected_version": self.version,
+                "idempotency_key": key}  # fmt: skip
+        answer = None
+        while answer is None:
+            if time.monotonic() > self.tally.give_up:
+                raise TimeoutError(f"match {self.match_id}: no answer to an append")
+            answer = self._call("POST", f"/api/matches/{self.match_id}/events/", body)
+        status, data = answer
+        if status == 201:
+            with self.tally.lock:
+                self.tally.acked.append((self.match_id, key, data["version"]))
+            self.version, self.turn = data["version"], data["state"]["turn"]
+            return
+        if status != 409:  # 409: the other phone was first
+            with self.tally.lock:
+                self.tally.bad.append(f"append: {status} {data}")
+        self.version, self.turn = self._state()
+
+    def run(self) -> None:
+        try:
+            self.version, self.turn = self._state()
+            while not self.stop.is_set() and self.turn is not None:
+                self.move()
+        except Exception as exc:
+            with self.tally.lock:
+                self.tally.bad.append(f"client on match {self.match_id}: {exc!r}")
+
+
+# -- the probe -----------------------------------------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def _celery_pid(wrapper: Service) -> int | None:
+    kids = _children(wrapper.proc.pid)
+    return kids[0] if kids else None
+
+
+def _converged(dsn: str) -> bool:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        behind = conn.execute(
+            "SELECT count(*) FROM matches_match m JOIN matches_stream s ON s.id = m.stream_id "
+            "LEFT JOIN matches_matchsummary ms ON ms.match_id = m.id WHERE coalesce(ms.version, -1) <> s.version"
+        ).fetchone()[0]
+    return behind == 0
+
+
+def test_every_acknowledged_append_survives_redis_worker_and_postgresql_failures(database, tmp_path):
+    redis_server = PrivateRedis(tmp_path)
+    services: list[Service] = []
+    try:
+        redis_server.start()
+        env = service_env(database.url, redis_server.url, VIRTUAL_ENV=venv(), CHRONICLE_LOG_FORMAT="text")
+        setup = subprocess.run(
+            [sys.executable, "-c", _SETUP.replace("range(N)", f"range({CLIENTS_ALONE + 1})")],
+            env=env, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert setup.returncode == 0, setup.stderr[-3000:]
+        made = json.loads(setup.stdout.strip().splitlines()[-1])
+        web, port = start_web(env, Stack("granian", 1, 4), tmp_path)
+        services.append(web)
+        worker = start_celery_worker(env, tmp_path, supervised=True)
+        services.append(worker)
+
+        tally, stop = Tally(), threading.Event()
+        targets = [*made["ids"], made["ids"][-1]]  # the last match has two phones racing
+        clients = [Client(port, made["token"], match_id, tally, stop) for match_id in targets]
+        for client in clients:
+            client.start()
+        time.sleep(PHASE)
+
+        redis_server.kill()  # 1. Redis dies, comes back
+        time.sleep(PHASE / 2)
+        redis_server.start()
+        time.sleep(PHASE)
+
+        first_worker = _celery_pid(worker)  # 2. the worker dies; scripts/worker starts another
+        assert first_worker is not None and worker.alive(), worker.log_tail()
+        for pid in [*_children(first_worker), first_worker]:
+            os.kill(pid, signal.SIGKILL)
+        assert wait_until(lambda: _celery_pid(worker) not in (None, first_worker), 15), worker.log_tail()
+        time.sleep(PHASE)
+
+        database.restart()  # 3. PostgreSQL restarts
+        time.sleep(PHASE)
+
+        tally.give_up = time.monotonic() + 20
+        stop.set()
+        for client in clients:
+            client.join(30)
+        assert not any(client.is_alive() for client in clients), "a client never got its append answered"
+
+        # a client's next move wakes the projector, as at a table; nobody touches the worker
+        nudge = Client(port, made["token"], made["ids"][0], tally, stop)
+        tally.give_up = deadline = time.monotonic() + 30
+        while not _converged(database.dsn()) and time.monotonic() < deadline:
+            nudge.version, nudge.turn = nudge._state()
+            nudge.move()
+            wait_until(lambda: _converged(database.dsn()), 1.0, step=0.1)
+
+        with psycopg.connect(database.dsn(), autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT m.id, e.idempotency_key, e.version FROM matches_event e "
+                "JOIN matches_match m ON m.stream_id = e.stream_id"
+            ).fetchall()
+            heads = dict(
+                conn.execute(
+                    "SELECT m.id, s.version FROM matches_match m JOIN matches_stream s ON s.id = m.stream_id"
+                ).fetchall()
+            )
+        stored = Counter((match_id, key) for match_id, key, _ in rows)
+        lost = [(m, k) for m, k, _ in tally.acked if stored[(m, k)] != 1]
+        assert not lost, f"{len(lost)} acknowledged appends not stored exactly once: {lost[:5]}"
+        at = {(m, k): v for m, k, v in rows}
+        assert all(at[(m, k)] == v for m, k, v in tally.acked), "an acknowledged append is stored at another version"
+        for match_id, head in heads.items():
+            versions = sorted(v for m, _, v in rows if m == match_id)
+            assert versions == list(range(1, head + 1)), f"match {match_id}: gaps or duplicates in its versions"
+        assert not tally.bad, tally.bad[:10]
+        assert tally.statuses[500] == 0
+        assert _converged(database.dsn()), f"the read models never caught up:\n{worker.log_tail()}"
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/healthz")
+        health = json.loads(conn.getresponse().read())
+        assert health["projector"]["pending_events"] == 0 and health["redis"]["ok"], health
+        assert len(tally.acked) > 50, f"too little load to mean anything: {tally.statuses}"
+        log = worker.log_path.read_text(errors="replace")
+        assert "starting it again" in log and "Unrecoverable error" not in log, log[-3000:]
+        print(f"fault probe ({database.how}): {len(tally.acked)} acknowledged appends, statuses {dict(tally.statuses)}")
+    finally:
+        for service in reversed(services):
+            service.stop()
+        redis_server.stop()
