@@ -36,8 +36,8 @@ from matches.models import (
     StatsRollup,
 )
 from matches.people import player_canonical
-from matches.selectors import UserLike
 from matches.stats_rollup import month_of
+from matches.visibility import UserLike, visible_q
 from rulesets import UnknownGame, get_ruleset
 
 logger = logging.getLogger(__name__)
@@ -110,12 +110,7 @@ def stats_filter_parse(params: Any) -> StatsFilter:
 
 
 def _visible_match_ids(user: UserLike) -> QuerySet[Match]:
-    qs = Match.objects.all()
-    if user and user.is_authenticated:
-        qs = qs.filter(Q(is_public=True) | Q(owner=user) | Q(recorders=user))
-    else:
-        qs = qs.filter(is_public=True)
-    return qs.values("pk")
+    return Match.objects.filter(visible_q(user)).values("pk")  # (the rule: matches.visibility)
 
 
 def _visible(user: UserLike) -> Q:

@@ -115,7 +115,7 @@ class SaltAndBones(Ruleset):
         return out
 
     def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
-        """A card placed face-down in an INSTINCT slot keeps its name only for its own seat (and recorders)."""
+        """A card placed face-down in an INSTINCT slot keeps its name only for its own seat (and the server's own reads)."""
         if (
             event.type == "strategy_card_placed"
             and event.data.get("slot") == "instinct"
