@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_htmx",
     "matches",
     "campaigns",
     "frontend",
@@ -55,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.TextInputMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",  # request.htmx: the match page answers a move in place
     "config.middleware.LazyMessageMiddleware",  # Django's, building the storage only when used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.RequestIdMiddleware",
@@ -137,6 +139,15 @@ LOGOUT_REDIRECT_URL = "home"
 
 # Request bodies: the API never needs more than this; bigger bodies are refused with 413/400.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("CHRONICLE_MAX_BODY", 256 * 1024))
+# Play-log imports (matches/interop): the import endpoints stream their body to a file, past CHRONICLE_MAX_BODY
+# up to this size; uploads wait in CHRONICLE_IMPORT_DIR (default: the system's temp folder) for the job, which
+# runs in the request up to CHRONICLE_IMPORT_INLINE_BYTES, else on a worker, CHRONICLE_IMPORT_BATCH plays a
+# transaction, waking the projectors every CHRONICLE_IMPORT_PROJECT_EVERY plays and at the end.
+CHRONICLE_IMPORT_MAX_BYTES = int(os.environ.get("CHRONICLE_IMPORT_MAX_BYTES", 100 * 1024 * 1024))
+CHRONICLE_IMPORT_DIR = os.environ.get("CHRONICLE_IMPORT_DIR", "")
+CHRONICLE_IMPORT_INLINE_BYTES = int(os.environ.get("CHRONICLE_IMPORT_INLINE_BYTES", 1024 * 1024))
+CHRONICLE_IMPORT_BATCH = int(os.environ.get("CHRONICLE_IMPORT_BATCH", 500))
+CHRONICLE_IMPORT_PROJECT_EVERY = int(os.environ.get("CHRONICLE_IMPORT_PROJECT_EVERY", 5000))  # plays between wake-ups
 
 # -- Redis, Celery ------------------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")

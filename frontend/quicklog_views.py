@@ -1,5 +1,5 @@
 """Log a finished game in one form (date, length, place, players, scores, winner): for tables that only want
-the result. Thin: read the form, call ``matches.interop.finished_match_log``, redirect or re-render."""
+the result. Thin: read the form, call ``matches.interop.logged.finished_match_log``, redirect or re-render."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from matches.errors import InvalidInput
-from matches.interop import PlayRow, finished_match_log
+from matches.interop.logged import PlayRow, finished_match_log
 from matches.models import Match
 from matches.selectors import players_known
 from rulesets import all_rulesets

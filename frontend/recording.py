@@ -175,8 +175,7 @@ def feedback_for(
         )
         return Feedback(
             "conflict",
-            "Not recorded: someone else recorded first. The board shows the new state; "
-            "check it and enter your move again if it still applies.",
+            "Not recorded: someone else recorded first:",  # the bar's line; the advice is next to the control
             changes,
         )
     if problem.get("detail"):

@@ -1,11 +1,10 @@
-"""Look-back pages: dashboards of a player, of me, of a game and of a group; import and export of plays.
+"""Look-back pages: dashboards of a player, of me, of a game and of a group (import and export: interop_views).
 
 Thin: parse the filter, call a stats selector (which reads the ``play_stats`` read model), shape charts, render.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -18,7 +17,6 @@ from campaigns.stats import CHART_CAMPAIGNS
 from frontend.charts import bar_chart, gp_text, line_chart
 from matches import people, stats
 from matches.errors import DomainError, InvalidInput
-from matches.interop import bgstats_import
 from matches.models import Player
 from rulesets import all_rulesets
 
@@ -232,28 +230,3 @@ def _gold_chart(campaigns: dict[str, Any] | None) -> dict[str, Any] | None:
         series, title="Party gold after each adventure", x_label="Adventures concluded", y_label="Party gold (gp)",
         empty="No adventure concluded yet.", unit=("gp", "gp"), steps=("adventure", "adventure(s)"),
     )  # fmt: skip
-
-
-@login_required
-def interop_page(request: HttpRequest) -> HttpResponse:
-    """Download my plays (BG Stats JSON, BGG CSV) or upload a BG Stats export."""
-    if request.method == "POST":
-        upload = request.FILES.get("file")
-        if upload is None:
-            messages.error(request, "Choose the BG Stats export file (.json) to upload.")
-            return redirect("stats-interop")
-        try:
-            doc = json.loads(upload.read().decode("utf-8"))
-            report = bgstats_import(owner=request.user, doc=doc)
-        except (UnicodeDecodeError, ValueError):
-            messages.error(request, "That file is not JSON: export it again from BG Stats (Settings › Backup).")
-            return redirect("stats-interop")
-        except InvalidInput as exc:
-            messages.error(request, exc.detail)
-            return redirect("stats-interop")
-        text = f"Imported {report.imported} play(s); {report.skipped} already here."
-        if report.errors:
-            text += " Not imported: " + "; ".join(report.errors[:5])
-        messages.success(request, text)
-        return redirect("stats-interop")
-    return render(request, "frontend/stats/interop.html")

@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.auth import LoginView
-from frontend import live_views, quicklog_views, stats_views, views
+from frontend import interop_views, live_views, quicklog_views, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -20,7 +20,9 @@ urlpatterns = [
     path("stats/players/", stats_views.players_page, name="stats-players"),
     path("matches/log/", quicklog_views.match_log, name="match-log"),
     path("stats/me/", stats_views.my_page, name="stats-me"),
-    path("stats/import-export/", stats_views.interop_page, name="stats-interop"),
+    path("stats/import-export/", interop_views.interop_page, name="stats-interop"),
+    path("stats/import-export/jobs/<int:job_id>/", interop_views.import_job_page, name="import-job"),
+    path("stats/import-export/jobs/<int:job_id>/me/", interop_views.import_job_me, name="import-job-me"),
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("matches/<int:match_id>/record/", views.match_record, name="match-record"),

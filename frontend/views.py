@@ -9,10 +9,13 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
+from django_htmx.http import replace_url
 from rest_framework.authtoken.models import Token
 
 from campaigns.selectors import adventure_match_closed
@@ -97,11 +100,13 @@ def match_list(request: HttpRequest) -> HttpResponse:
     except InvalidInput:
         matches = selectors.match_list(user=request.user, game=game, player=player)
         status = None
+    when = Coalesce("played_at", "created_at")  # lists sort by when the game was played
+    matches = matches.select_related("summary", "stream").prefetch_related("seats__player")
     return render(
         request,
         "frontend/match_list.html",
         {
-            "matches": matches[:100],
+            "matches": matches.order_by(when.desc(), "-pk")[:100],
             "games": all_rulesets(kind="match"),
             "game": game,
             "player": player or "",
@@ -272,10 +277,36 @@ def match_detail(
         "secrets": _secrets(request, match, ruleset, seat_names, recorder) if not replaying else None,
         "versions": list(range(ms.latest_version + 1)),
         "state_json": json.dumps(ms.state, indent=1, sort_keys=True),
+        "played": _played(match, ms.outcome),
     }
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")
-    return render(request, "frontend/match_detail.html", context, status=status)
+    in_place = answered_in_place(request)
+    context["base_template"] = "frontend/_fragment.html" if in_place else "frontend/base.html"
+    response = render(request, "frontend/match_detail.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])  # one URL, two answers: a browser cache must tell them apart
+    if in_place:  # the address bar shows the match page (never /record/), keeping a board pick's query
+        query = request.GET.copy() if request.method == "GET" else QueryDict(mutable=True)
+        query.pop("seen", None)
+        replace_url(response, reverse("match", args=[match.pk]) + (f"?{query.urlencode()}" if query else ""))
+    return response
+
+
+def answered_in_place(request: HttpRequest) -> bool:
+    """Whether the request comes from the match page's own htmx (a move, a board tap, a live update), which
+    swaps only ``#match-live``: it gets that fragment, not the whole page. A history restore gets the page."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and htmx.target == "match-live" and not htmx.history_restore_request
+
+
+def _played(match: Any, outcome: Any) -> dict[str, Any] | None:
+    """When, where and how long a finished or imported play was, and each seat's score as typed."""
+    from matches.interop.present import play_line, seat_notes
+
+    if not outcome and not match.source:
+        return None
+    notes = seat_notes(match, (outcome or {}).get("scores"), (outcome or {}).get("winners")) if match.source else {}
+    return {"line": play_line(match), "notes": notes, "details": match.details or {}}
 
 
 def _secrets(
@@ -386,6 +417,14 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
         return refused
     messages.success(request, _recorded_words(match, request.user, result, type_, seat, data))
     stream_views.linked_words(request, result)
+    return _recorded_answer(request, match)
+
+
+def _recorded_answer(request: HttpRequest, match: Any) -> HttpResponse:
+    """After a recorded move: the page's changed part at once when asked in place (no redirect, no second
+    request), else the redirect to the match page (post/redirect/get)."""
+    if answered_in_place(request):
+        return match_detail(request, match.pk)
     return redirect(reverse("match", args=[match.pk]) + "#board")
 
 
@@ -437,7 +476,7 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
     words = _recorded_words(match, request.user, result, problem["type"], problem["seat"], data)
     messages.success(request, f"{words} (house rule: {reason})")
     stream_views.linked_words(request, result)
-    return redirect(reverse("match", args=[match.pk]) + "#board")
+    return _recorded_answer(request, match)
 
 
 match_undo = stream_views.undo_view(

@@ -115,14 +115,13 @@ def _insights_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
 
 def _history_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     """Months of earlier plays for the dashboards, through the real BG Stats import; the demo user is Ana."""
-    import json
     from pathlib import Path
 
-    from matches.interop import bgstats_import
+    from matches.interop.jobs import import_bytes
     from matches.models import Player
 
-    doc = json.loads((Path(__file__).parent / "demo_bgstats.json").read_text(encoding="utf-8"))
-    report = bgstats_import(owner=user, doc=doc)
+    data = (Path(__file__).parent / "demo_bgstats.json").read_bytes()
+    report = import_bytes(owner=user, data=data, source="bgstats", file_name="demo_bgstats.json")
     Player.objects.filter(owner=user, name="Ana", user__isnull=True).update(user=user)
     return [f"{report.imported} earlier plays imported from a BG Stats file"]
 

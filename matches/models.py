@@ -188,6 +188,11 @@ class Match(models.Model):
     location = models.CharField(max_length=120, blank=True, default="")
     first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     source_uuid = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL = not imported)
+    # Imported plays (matches.interop): where from, BG Stats' "ignore for stats", and what the source told
+    # that has no column (expansions, rounds, comments, the local play date, each seat's score text, team...).
+    source = models.CharField(max_length=16, blank=True, default="")
+    ignored = models.BooleanField(default=False)
+    details = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -395,3 +400,6 @@ class MatchFact(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}={self.value} in match {self.match_id}"
+
+
+from matches.interop.models import ImportJob  # noqa: E402, F401  (declared with the import code, in this app)

@@ -37,7 +37,8 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     states = {m.pk: store.position_of_row(m.stream, last[m.stream_id]).state for m in matches}
     # only finished matches have rows (the three tables together): a match in progress costs one indexed
     # look-up, and is re-derived (its rows dropped) only when it has rows, i.e. a void took back its end
-    finished = [m for m in matches if final_outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
+    # a play imported as "ignored for stats" (BG Stats' flag, ``Match.ignored``) has no rows, as if unfinished
+    finished = [m for m in matches if not m.ignored and final_outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
     unfinished = [m.pk for m in matches if m not in finished]  # (an empty list costs Django no query)
     ids = [m.pk for m in finished]
     ids += PlayedMatch.objects.filter(match_id__in=unfinished).values_list("match_id", flat=True)

@@ -86,3 +86,6 @@ def wake_slot_claim(window: float) -> float:
         return _slot_claim("chronicle:projector-wake", max(1, int(window * 1000)))
     except Exception:  # Redis trouble: send the wake-up anyway
         return 0.0
+
+
+from matches.interop import tasks as _interop_tasks  # noqa: E402, F401  (the import job's task, registered here)

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from matches import api, interop_api, people_api, stats_api
+from matches import api, people_api, stats_api
+from matches.interop import api as interop_api
 from matches.stream_api import StreamEventsApi
 
 urlpatterns = [
@@ -26,6 +27,9 @@ urlpatterns = [
     path("stats/me/", stats_api.MyStatsApi.as_view(), name="api-stats-me"),
     path("stats/games/<slug:slug>/", stats_api.GameStatsApi.as_view(), name="api-stats-game"),
     path("export/bgstats/", interop_api.BgStatsExportApi.as_view(), name="api-export-bgstats"),
-    path("export/bgg/", interop_api.BggCsvExportApi.as_view(), name="api-export-bgg"),
+    path("export/bgg/", interop_api.BggXmlExportApi.as_view(), name="api-export-bgg"),
     path("import/bgstats/", interop_api.BgStatsImportApi.as_view(), name="api-import-bgstats"),
+    path("import/bgg/", interop_api.BggImportApi.as_view(), name="api-import-bgg"),
+    path("import/jobs/<int:pk>/", interop_api.ImportJobApi.as_view(), name="api-import-job"),
+    path("import/this-is-me/", interop_api.ThisIsMeApi.as_view(), name="api-import-this-is-me"),
 ]

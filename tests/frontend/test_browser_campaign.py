@@ -33,7 +33,9 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
     page.get_by_label("Username").fill("keeper")
     page.get_by_label("Password").fill("salty-crackers-9")
     page.get_by_role("button", name="Sign in").click()
-    page.locator("details.account", has_text="keeper").wait_for()  # signed in
+    page.locator(".menu-user", has_text="keeper").wait_for(
+        state="attached"
+    )  # signed in (the phone menu names the account)
 
     # a new campaign from the campaigns list
     page.goto(live_server.url + "/campaigns/")

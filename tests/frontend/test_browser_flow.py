@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from matches.models import Event as EventRow
@@ -38,12 +36,12 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
     match_url = page.url
 
     # three moves through the move form (seat preselected to whoever is on turn)
-    for count in ("3", "2", "1"):
+    for entry, count in enumerate(("3", "2", "1"), start=1):
         open_form(page, "Took stones")
         form = page.locator("form[data-event-type=stones_taken]")
         form.get_by_label("How many").fill(count)
         form.get_by_role("button", name="Record").click()
-        page.get_by_text(re.compile(r"Recorded entry \d")).wait_for()
+        page.get_by_text(f"Recorded entry {entry}:").wait_for()  # answered in place: wait for this entry's words
     assert EventRow.objects.count() == 3
     assert "3 stones left in the pile" in page.locator("#board").inner_text()  # 9-3-2-1 = 3
 

@@ -17,6 +17,7 @@ from matches.models import Event as EventRow
 from matches.models import Match
 from matches.services import match_create, match_event_record
 from rulesets import get_ruleset
+from tests.frontend.taps import tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -105,8 +106,7 @@ def open_form(page: Any, event_type: str) -> Any:
 
 
 def submit(page: Any, button: Any) -> None:
-    with page.expect_navigation():
-        button.click()
+    tap(page, button)  # in place on the match page, else a new page
 
 
 def behind_the_back(match: Any, user: Any, type_: str, seat: int | None, data: dict[str, Any]) -> None:
@@ -164,8 +164,7 @@ def _sab_refuse(page: Any) -> None:
 
 
 def _sab_stale(page: Any, meanwhile: Callable[[], None]) -> None:
-    with page.expect_navigation():
-        page.locator("a.sb-hit").first.click()  # tap a tile the Field card destroys
+    tap(page, page.locator("a.sb-hit").first)  # tap a tile the Field card destroys
     meanwhile()
     submit(page, page.locator("button.sb-flip"))
 
@@ -320,15 +319,13 @@ def test_a_replay_keeps_its_banner_and_controls_on_screen(live_server, table, dj
     behind_the_back(match, owner, *first_legal(match))
     page = table(live_server, None)
     page.goto(f"{live_server.url}/matches/{match.pk}/history/")
-    with page.expect_navigation():
-        page.locator(".timeline a.version", has_text="1").first.click()
+    tap(page, page.locator(".timeline a.version", has_text="1").first)
     assert "Replaying version 1 of 2" in page.locator("#tablebar").inner_text()
     for _ in range(3):  # the long page scrolls under the bar; the banner and ◀ ▶ stay put
         assert in_viewport(page, ".tb-replay") and in_viewport(page, "#tablebar a[rel=next]")
         page.mouse.wheel(0, 700)
         page.wait_for_timeout(100)
     assert page.evaluate("window.scrollY") > 300
-    with page.expect_navigation():
-        page.locator("#tablebar a[rel=next]").click()  # version 2 is the latest: the live game again
+    tap(page, page.locator("#tablebar a[rel=next]"))  # version 2 is the latest: the live game again
     assert f"{expected_turn(match)} to play" in page.locator("#turn").inner_text()
     assert in_viewport(page, "#turn") and page.locator(".tb-replay").count() == 0

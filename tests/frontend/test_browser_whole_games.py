@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from matches.models import Match
+from tests.frontend.taps import tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,8 +44,7 @@ def shown(page: Any, text: str) -> None:
 
 def submit(page: Any, button: Any) -> None:
     """Click a submit button and wait for the page it leads to; never a server error."""
-    with page.expect_navigation():
-        button.click()
+    tap(page, button)  # in place on the match page, else a new page
     assert "Server Error" not in page.content()
 
 
@@ -130,8 +130,7 @@ def test_get_salty(phone: Any) -> None:
         ("Ana", "red triangle", "[3, 0]"),
     ):
         shown(page, f"{who} to play")
-        with page.expect_navigation():
-            page.get_by_role("link", name=f"Pick {cracker} (unsalted) in the reserve").click()
+        tap(page, page.get_by_role("link", name=f"Pick {cracker} (unsalted) in the reserve"))
         submit(page, page.get_by_role("button", name=f"Place {cracker} at {cell} (then flip it)"))
         shown(page, "Recorded entry")
     shown(page, "Won by Ana: three red crackers in a row")
@@ -232,8 +231,7 @@ def test_the_first_spine(phone: Any) -> None:
     assert [cell.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")] == ["1", "3"]
     submit(page, form.get_by_role("button", name="Record"))
     shown(page, "Bo played Squire on [1, 3]")
-    with page.expect_navigation():
-        page.get_by_role("link", name="Change the life of Ana's wizard on [6, 3]").click()
+    tap(page, page.get_by_role("link", name="Change the life of Ana's wizard on [6, 3]"))
     page.get_by_label("Amount (+ heals, − hurts)").fill("-3")
     page.get_by_label("Why", exact=True).fill("Fireball")
     submit(page, page.get_by_role("button", name="Record the change"))
@@ -255,8 +253,7 @@ def test_salt_and_bones(phone: Any) -> None:
     assert "type the tiles" not in page.locator("#board").inner_text()
     board = page.locator("#board")
     for cell in ("0, 2", "5, 3"):
-        with page.expect_navigation():
-            board.get_by_role("link", name=f"Mark [{cell}] as destroyed by the Field card").click()
+        tap(page, board.get_by_role("link", name=f"Mark [{cell}] as destroyed by the Field card"))
     submit(page, board.get_by_role("button", name="Record Field card: [0, 2], [5, 3]"))
     shown(page, "Ana to play — draw up to 7 cards")  # Bo holds nothing to discard yet
     for button in ("Ana: 4 attack + 3 strategy", "Bo: 4 attack + 3 strategy"):
@@ -267,10 +264,8 @@ def test_salt_and_bones(phone: Any) -> None:
     for button in ("Ana: finished preparing", "Bo: finished preparing"):
         submit(page, board.get_by_role("button", name=button))
     shown(page, "Ana to play — play an Attack card or disengage")
-    with page.expect_navigation():
-        board.get_by_role("link", name="Slash 3/1").click()
-    with page.expect_navigation():
-        board.get_by_role("link", name="Slash: Attack half on [2, 2]").click()
+    tap(page, board.get_by_role("link", name="Slash 3/1"))
+    tap(page, board.get_by_role("link", name="Slash: Attack half on [2, 2]"))
     submit(page, board.get_by_role("button", name="Play Slash: attack on [2, 2], opportunity on [2, 3]"))
     shown(page, "Recorded entry 6: Ana played Slash")
     shown(

@@ -105,6 +105,7 @@ def test_import_export_page(client, owner):
     client.force_login(owner)
     page = client.get("/stats/import-export/").content.decode()
     assert "/api/export/bgstats/" in page and "/api/export/bgg/" in page and 'type="file"' in page
+    assert ".xml" in page and "BoardGameGeek" in page
     assert client.post("/stats/import-export/", {}).status_code == 302
 
 

@@ -15,8 +15,11 @@ pytestmark = pytest.mark.pure
 ROOT = Path(__file__).resolve().parents[2]
 STATS = {"matches.stats", "matches.stats_projection", "matches.stats_rollup", "matches.people",
          "matches.projections", "campaigns.stats"}  # fmt: skip
-# the one cycle left: the stream layer and the match services call each other (a lazy import each way)
-KNOWN_CYCLES = [{"matches.services", "matches.streams"}]
+# the cycle left, all through lazy imports (not the stats modules, not who a reader is): the stream layer and
+# the match services call each other, the services wake the projector task, whose module registers the import
+# job's task, which runs the import job, which writes through the services
+KNOWN_CYCLES = [{"matches.services", "matches.streams", "matches.tasks", "matches.interop.tasks",
+                 "matches.interop.jobs", "matches.interop.writer"}]  # fmt: skip
 
 
 def _modules(*packages: str) -> dict[str, Path]:

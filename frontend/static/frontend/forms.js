@@ -1,12 +1,15 @@
 // Progressive enhancement of the schema-driven forms (frontend/forms.py); every form works without this file.
+// Run at load and again on each part of the page swapped in place (htmx:load); each element is set up once.
 (function () {
   "use strict";
+  function init() {
 
   // A cell field (two labelled numbers) gets "Tap it on the board": the next tap on a cell of the board
   // (any element with data-cell="a,b" in #board) fills the two numbers, and the page returns to the field.
   var board = document.getElementById("board");
   var cellFields = document.querySelectorAll("fieldset[data-cell-field]");
-  if (board && cellFields.length && board.querySelector("[data-cell]")) {
+  if (board && !board.dataset.cellPick && cellFields.length && board.querySelector("[data-cell]")) {
+    board.dataset.cellPick = "1";
     var armed = null;
     var note = document.createElement("p");
     note.className = "cell-pick-note";
@@ -61,6 +64,8 @@
   // The town form: each row shows only the fields of the action chosen in it (all groups stay in the page,
   // labelled per action, when this file does not run).
   document.querySelectorAll("[data-town-row]").forEach(function (row) {
+    if (row.dataset.townReady) return;
+    row.dataset.townReady = "1";
     var select = row.querySelector("select[data-town-action]");
     var show = function () {
       row.querySelectorAll(".town-sub").forEach(function (group) {
@@ -70,4 +75,7 @@
     select.addEventListener("change", show);
     show();
   });
+  }
+  init();
+  document.addEventListener("htmx:load", init);
 })();

@@ -2,8 +2,10 @@
 // the page comes back with the cells it may go to. With it, tapping a name shows those cells at once.
 (function () {
   "use strict";
+  function init() {
   var form = document.querySelector("form.fs[data-place-cells]");
-  if (!form) return;
+  if (!form || form.dataset.ready) return;
+  form.dataset.ready = "1";
   var overlay = form.querySelector(".fs-overlay");
   var prompt = form.querySelector(".fs-pick-prompt");
   var cells = JSON.parse(form.dataset.placeCells);
@@ -16,9 +18,12 @@
     links.forEach(function (l) { l.classList.remove("is-picked"); l.removeAttribute("aria-current"); });
   }
 
-  links.forEach(function (link) {
-    link.addEventListener("click", function (e) {
+  // capture, on the form: the tap is handled here, never as the boosted link's in-place fetch (htmx)
+  form.addEventListener("click", function (e) {
+      var link = e.target.closest ? e.target.closest(".fs-card-link") : null;
+      if (!link || !form.contains(link)) return;
       e.preventDefault();
+      e.stopPropagation();
       var wasPicked = link.classList.contains("is-picked");
       clear();
       if (wasPicked) { prompt.textContent = "tap a card name, then a cell."; return; }
@@ -43,6 +48,8 @@
         overlay.appendChild(b);
       });
       prompt.textContent = targets.length ? "tap a highlighted cell for " + name + "." : name + " has no free cell next to your pieces.";
-    });
-  });
+  }, true);
+  }
+  init();
+  document.addEventListener("htmx:load", init);  // the board swapped in place after a move
 })();

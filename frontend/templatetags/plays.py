@@ -1,0 +1,24 @@
+"""Template helpers for plays: the "Played … at … · imported from …" line and a seat's score and result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from matches.interop.present import play_line, seat_notes
+
+register = template.Library()
+
+
+@register.simple_tag
+def played_line(match: Any) -> str:
+    return play_line(match)
+
+
+@register.simple_tag
+def seat_note(match: Any, index: int) -> str:
+    """The seat's score and result from the match summary (the list) for ``index``."""
+    summary = getattr(match, "summary", None)
+    notes = seat_notes(match, getattr(summary, "scores", None), getattr(summary, "winners", None))
+    return notes.get(index, "")
