@@ -125,5 +125,12 @@ def read_all(
         if url.startswith("/admin/") and not admin:
             allowed = {302}
         assert response.status_code in allowed, (url, response.status_code, response.content[:300])
-        out[url] = response.content.decode()
+        out[url] = body_of(response)
     return out
+
+
+def body_of(response: Any) -> str:
+    """A response's body, streamed (the exports) or not."""
+    if getattr(response, "streaming", False):
+        return b"".join(response.streaming_content).decode()
+    return response.content.decode()

@@ -27,7 +27,7 @@ from django.test import Client
 from matches import store
 from matches.services import match_create, match_event_record
 from rulesets import get_ruleset
-from tests.matches.hidden_reads import Reader, match_reads, read_all, signed_in, table
+from tests.matches.hidden_reads import Reader, body_of, match_reads, read_all, signed_in, table
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
@@ -163,7 +163,7 @@ def test_secrets_reach_only_their_seat_or_a_phone_it_reveals_them_on_by_every_re
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_secrets_stay_hidden_in_finished_matches_and_their_exports(people, game):
     _scan(people, game, finish=True)
-    export = signed_in(people["owner"]).get("/api/export/bgstats/").json()
+    export = json.loads(body_of(signed_in(people["owner"]).get("/api/export/bgstats/")))
     assert len(export["plays"]) == 3  # the scan read the exports with the three finished matches in them
 
 
