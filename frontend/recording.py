@@ -97,11 +97,18 @@ def form_picks(
 
 
 def move_forms(
-    ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None, turn_seat: int | None, problem: dict[str, Any]
+    ruleset: Ruleset,
+    state: dict[str, Any],
+    legal: list[Event] | None,
+    turn_seat: int | None,
+    problem: dict[str, Any],
+    listed: list[Event] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``(now, other)``: one form per entry type, split by :func:`types_now`; a refused form keeps what was
-    typed, is opened and always counts as "now" (it is where the explanation is shown)."""
-    now_types = types_now(ruleset, state, legal, turn_seat)
+    typed, is opened and always counts as "now" (it is where the explanation is shown). ``listed``: the legal
+    moves as the reader may know them, hidden values blanked (default ``legal``): their types apply now even
+    where ``legal`` (what may be offered as it is) leaves them out."""
+    now_types = types_now(ruleset, state, legal if listed is None else listed, turn_seat)
     grid = ruleset.board_size(state)
     now: list[dict[str, Any]] = []
     other: list[dict[str, Any]] = []

@@ -228,7 +228,7 @@ def match_detail(
     # only recorders are offered moves, as their viewer may know them (a hidden value is never offered). A
     # provisional outcome (Bone Wars' awards after the last pass) still takes entries until the table confirms
     final = bool(ms.outcome) and not ms.outcome.get("provisional")
-    legal = None
+    legal = moves = None
     if not (replaying or final or not can_record_now):
         # the whole table's state is ``ms.state`` itself; else the moves are listed from the head's full state
         moves = (
@@ -242,7 +242,7 @@ def match_detail(
     forms_now: list[dict[str, Any]] = []
     forms_other: list[dict[str, Any]] = []
     if can_record_now and not replaying and not final:
-        forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem)
+        forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem, listed=moves)
     board = boards.board_for(
         match=match, ruleset=ruleset, ms=ms, legal=legal, request=request,
         can_record=can_record_now and not replaying,
