@@ -24,6 +24,13 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def game_name(self) -> str:
+        """The game's name as printed, never its slug."""
+        from matches.models import game_name
+
+        return game_name(self.game)
+
 
 class Series(models.Model):
     """A named series (league) of finished matches of one game, with standings; a stream of its own."""
@@ -43,6 +50,13 @@ class Series(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def game_name(self) -> str:
+        """The game's name as printed, never its slug."""
+        from matches.models import game_name
+
+        return game_name(self.game)
 
 
 class CampaignAdventure(models.Model):

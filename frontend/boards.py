@@ -13,6 +13,9 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from rulesets.names import plural
+from rulesets.replay import RESULT_KEY
+
 BoardFunction = Callable[..., dict[str, Any]]
 
 # slug → "module:function"; imported lazily so a page only loads the board it draws
@@ -25,6 +28,9 @@ BOARDS: dict[str, str] = {
     "scoresheet": "frontend.board_scoresheet:board",
     "last-stone": "frontend.board_last_stone:board",
 }
+
+# games whose own board draws a recorded result (the score sheet shows the scores in its table)
+OWN_RESULT_BOARD = frozenset({"scoresheet"})
 
 # slug → the board's stylesheet (a static path)
 STYLESHEETS: dict[str, str] = {
@@ -48,7 +54,7 @@ def _flatten(value: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, st
         text = (
             ", ".join(str(v) for v in value)
             if all(not isinstance(v, (dict, list)) for v in value)
-            else f"{len(value)} item(s)"
+            else plural(len(value), "item")
         )
     else:
         text = "—" if value is None else str(value)
@@ -61,8 +67,41 @@ def generic_board(**kwargs: Any) -> dict[str, Any]:
     return {"template": "frontend/boards/generic.html", "rows": _flatten(kwargs["ms"].state)}
 
 
+def result_board(**kwargs: Any) -> dict[str, Any]:
+    """A game logged after it was played (``result_recorded``): the result and the scores as the table told
+    them, with no move entry; the game's own board below, read-only, only when moves were recorded before."""
+    from frontend.selectors import moves_recorded
+    from matches.selectors import match_seat_names
+
+    match, ms = kwargs["match"], kwargs["ms"]
+    result = ms.state[RESULT_KEY]
+    names = match_seat_names(match)
+    scores = {int(k): v for k, v in (result.get("scores") or {}).items()}
+    winners = set(result.get("winners") or [])
+    rows = [{"name": name, "score": scores.get(seat, ""), "winner": seat in winners} for seat, name in enumerate(names)]
+    played = None
+    if moves_recorded(stream_id=match.stream_id, upto=ms.version):
+        played = _game_board(**{**kwargs, "legal": None, "can_record": False})
+    return {
+        "template": "frontend/boards/result.html",
+        "rows": rows,
+        "scored": bool(scores),
+        "draw": bool(result.get("draw")),
+        "note": result.get("note", ""),
+        "played": played,
+    }
+
+
 def board_for(**kwargs: Any) -> dict[str, Any]:
-    """The board partial for the match's game (the generic one if the game has none or it fails to import)."""
+    """The board partial for the match's game (the generic one if the game has none or it fails to import);
+    a result the table recorded instead of the moves is drawn as :func:`result_board`."""
+    ms = kwargs["ms"]
+    if ms.state.get(RESULT_KEY) is not None and kwargs["match"].game not in OWN_RESULT_BOARD:
+        return result_board(**kwargs)
+    return _game_board(**kwargs)
+
+
+def _game_board(**kwargs: Any) -> dict[str, Any]:
     target = BOARDS.get(kwargs["match"].game)
     if target:
         module_name, func = target.split(":")

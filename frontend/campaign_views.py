@@ -41,6 +41,7 @@ from frontend.selectors import last_undoable_version
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
 from matches.visibility import can_record
 from rulesets import Event, EventType, get_ruleset
+from rulesets.names import plural
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, BRIDGE_EVENTS, BRIDGE_FIELDS, TOWN_EVENTS, sale_value
 
@@ -492,7 +493,7 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
             else:
                 first, last = results[0].version, results[-1].version
                 span = f"entry {first}" if first == last else f"entries {first}–{last}"
-                messages.success(request, f"Recorded {len(results)} town action(s) ({span}).")
+                messages.success(request, f"Recorded {plural(len(results), 'town action')} ({span}).")
                 return redirect(reverse("campaign-detail", args=[campaign.pk]) + "#sheet")
         if problem and status == 200:
             status = 400

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.utils.safestring import mark_safe
 
+from rulesets.names import plural
+
 # Okabe–Ito colours (safe for colour-blind readers) plus a dash pattern each, so lines differ without colour.
 PALETTE: tuple[tuple[str, str], ...] = (
     ("#0072b2", ""),
@@ -92,7 +94,7 @@ def gold_chart(
                 "dots": [] if small else dots,
                 "gold": balance,
                 "gold_text": gp_text(balance),
-                "title": f"{name}: {balance:,} gp at entry {last_version} ({len(hero_rows)} change(s))",
+                "title": f"{name}: {balance:,} gp at entry {last_version} ({plural(len(hero_rows), 'change')})",
             }
         )
     x_step = _nice_step(x_max, 4 if small else 6)
@@ -139,7 +141,7 @@ def points_chart(players: list[dict[str, Any]], *, width: int = 400, height: int
     return line_chart(
         [{"label": p["player"], "values": p["points"]} for p in players],
         title="Points of each player, match by match", x_label="Matches counted", y_label="Points",
-        empty="No finished match yet.", unit=("point", "points"), steps=("match", "match(es)"), width=width,
+        empty="No finished match yet.", unit=("point", "points"), steps=("match", "matches"), width=width,
         height=height,
     )  # fmt: skip
 

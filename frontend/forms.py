@@ -9,6 +9,7 @@ fixed-size lists of objects are drawn as separate inputs (``expand``), which fie
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -52,6 +53,7 @@ class Input:
     required: bool = False
     minimum: int | None = None
     maximum: int | None = None
+    step: str = ""  # a number input's granularity: "any" for a decimal number (the browser's default is 1)
     datalist: str = ""
     placeholder: str = ""
     empty: str = ""  # checkboxes: said instead when there is nothing to tick
@@ -202,7 +204,8 @@ def _input(f: Field, name: str, ctx: _Ctx, label: str = "") -> Input:
     if f.kind == "str":
         return Input(widget="text", value=_display(raw), datalist=ctx.datalists.get(f.name, ""), **common)
     if f.kind in ("int", "number"):
-        return Input(widget="number", value=_display(raw), minimum=f.minimum, maximum=f.maximum, **common)
+        step = "any" if f.kind == "number" else ""  # 57.5 cm is a length: no whole-number step
+        return Input(widget="number", value=_display(raw), minimum=f.minimum, maximum=f.maximum, step=step, **common)
     if f.kind == "bool" and f.nullable:  # three answers: empty (the default rule), yes, no
         shown = _display(raw) if ctx.values is not None else ("" if raw is None else str(bool(raw)).lower())
         choices = [("", "— (automatic)"), ("true", "Yes"), ("false", "No")]
@@ -331,7 +334,7 @@ def _scalar_list_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[st
     for i in range(f.max_items):
         label = f.item_labels[i] if i < len(f.item_labels) else f"{base} {i + 1}"
         item = _input(f.item, f"{name}.{i}", replace(ctx, values=shown, blank=True), label)
-        item.required = i < f.min_items and ctx.marks
+        item.required = i < f.min_items and ctx.marks and f.required  # an optional list: all empty is its default
         children.append(item)
     return Input(widget="group", children=children, **common)
 
@@ -493,6 +496,13 @@ def parse_inputs(
             data[f.name] = parse_value(f, raw)
         except ValueError as exc:
             errors[name] = [str(exc)]
+            continue
+        if f.per_seat and f.kind == "choice" and raw.isdigit() and data[f.name] not in f.choices:
+            # a seat this many players do not have: said with the form's words ("Player 2"); other values
+            # (a random start a game refuses) are left to the rules, which quote the rulebook
+            words = f.choice_labels or tuple(str(c) for c in f.choices)
+            errors[name] = [f"Choose one of: {', '.join(words)}."]
+            del data[f.name]
     return data, errors
 
 
@@ -522,6 +532,14 @@ def parse_value(f: Field, raw: str) -> Any:
         if len(cell) != 2:
             raise ValueError("Enter a cell as two whole numbers, e.g. 1,0.")
         return cell
+    if f.kind == "number":
+        try:
+            value = float(raw.replace(",", "."))  # a phone keyboard may type a decimal comma
+        except ValueError:
+            raise ValueError("Enter a number, e.g. 57.5.") from None
+        if not math.isfinite(value):
+            raise ValueError("Enter a number, e.g. 57.5.")
+        return int(value) if value.is_integer() and "." not in raw and "," not in raw else value
     if f.kind == "choice":
         return next((c for c in f.choices if str(c) == raw), raw)  # the schema check names the allowed values
     if f.kind == "str":

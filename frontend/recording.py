@@ -141,7 +141,7 @@ def move_forms(
 def entries_since(*, match: Any, version: int, seat_names: list[str], viewer: Viewer) -> list[str]:
     """The entries recorded after ``version``, as ``viewer`` may read them, with their numbers, oldest first."""
     lines = selectors.stream_log(stream_id=match.stream_id, game=match.game, seat_names=seat_names, viewer=viewer)
-    return [f"{line.text} (entry {line.row.version})" for line in lines if line.row.version > version]
+    return [f"{line.text} (move {line.row.version})" for line in lines if line.row.version > version]
 
 
 @dataclass

@@ -52,6 +52,28 @@ def last_undoable_version(*, stream_id: int) -> int | None:
     return None
 
 
+def moves_recorded(*, stream_id: int, upto: int) -> bool:
+    """Whether any game entry (not a table-level one: a result, a void, an override, the draw of who starts)
+    was recorded up to version ``upto``."""
+    from rulesets.replay import TABLE_LEVEL_TYPES
+
+    return EventRow.objects.filter(stream_id=stream_id, version__lte=upto).exclude(type__in=TABLE_LEVEL_TYPES).exists()
+
+
+def undo_words(*, match: Match, version: int, viewer: Any, seat_names: list[str]) -> str:
+    """What the entry an undo would void says, as ``viewer`` may read it ("Ana took 2 stones."), for the
+    undo button's confirmation; "" when it cannot be read."""
+    from matches import store
+
+    row = EventRow.objects.filter(stream_id=match.stream_id, version=version).select_related("stream").first()
+    if row is None:
+        return ""
+    ruleset = get_ruleset(match.game)
+    event = row_as_seen(viewer, row)
+    before = store.position_at(match.stream_id, version - 1).state if ruleset.describe_uses_state else None
+    return describe_entry(ruleset, event, seat_names, before=None if before is None else viewer.state(ruleset, before))
+
+
 def match_version(*, user: UserLike, match_id: int) -> int:
     """The latest version of a match ``user`` may see, in one indexed query (two for a private match seen
     by a recorder); :class:`NotFound` otherwise, as for the match page."""

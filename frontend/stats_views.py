@@ -228,5 +228,5 @@ def _gold_chart(campaigns: dict[str, Any] | None) -> dict[str, Any] | None:
     ]
     return line_chart(
         series, title="Party gold after each adventure", x_label="Adventures concluded", y_label="Party gold (gp)",
-        empty="No adventure concluded yet.", unit=("gp", "gp"), steps=("adventure", "adventure(s)"),
+        empty="No adventure concluded yet.", unit=("gp", "gp"), steps=("adventure", "adventures"),
     )  # fmt: skip

@@ -49,9 +49,13 @@ def history_view(
     return history
 
 
-def undo_view(kind: str, page: str, redraw: Redraw, *, anchor: str = "") -> Callable[[HttpRequest, int], HttpResponse]:
-    """Void the last entry that still counts (a new ``event_voided`` entry; the history keeps both) once the
-    confirmation box is ticked; a refusal redraws the page with it explained (``problem.origin == "undo"``)."""
+def undo_view(
+    kind: str, page: str, redraw: Redraw, *, anchor: str = "", entry_noun: str = "entry"
+) -> Callable[[HttpRequest, int], HttpResponse]:
+    """Void the last entry that still counts (a new ``event_voided`` entry; the history keeps both) once
+    confirmed (``confirm`` posted non-empty: the button's dialog, or the page's own "Yes, undo it"); the reason
+    is optional. Unconfirmed (no JavaScript), the page is redrawn asking to confirm (``problem.confirm_undo``);
+    a refusal redraws it with the refusal explained (``problem.origin == "undo"``)."""
 
     @login_required
     @require_POST
@@ -61,8 +65,8 @@ def undo_view(kind: str, page: str, redraw: Redraw, *, anchor: str = "") -> Call
         data = posted_void(request)
         problem: dict[str, Any] = {"form": "undo", "origin": "undo"}
         if not request.POST.get("confirm"):
-            problem["detail"] = "Tick the confirmation box to undo."
-            return redraw(request, pk, problem=problem, status=400)
+            problem["confirm_undo"] = True
+            return redraw(request, pk, problem=problem, status=200)
         result, refused = record_or_rerender(
             request,
             lambda **guards: stream_undo(obj=obj, user=request.user, **data, **guards),
@@ -71,7 +75,7 @@ def undo_view(kind: str, page: str, redraw: Redraw, *, anchor: str = "") -> Call
         )
         if refused:
             return refused
-        messages.success(request, f"Entry {data['version']} undone (voided); the history keeps it, struck through.")
+        messages.success(request, f"Undone: the last {entry_noun}; the history keeps it, struck through.")
         linked_words(request, result)
         return redirect(reverse(page, args=[obj.pk]) + anchor)
 

@@ -31,14 +31,14 @@ from frontend.forms import (
     record_or_rerender,
 )
 from frontend.recording import feedback_for, legal_move_choices, move_forms, recordable
-from frontend.selectors import home_activity, last_undoable_version
+from frontend.selectors import home_activity, last_undoable_version, undo_words
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
 from matches.visibility import TABLE, can_record, reader_at, reveal, reveal_end, revealed_seat, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
-from rulesets.schema import RANDOM
+from rulesets.schema import RANDOM, for_seat_count, seat_word
 
 # -- accounts -------------------------------------------------------------------------------------------
 
@@ -141,9 +141,11 @@ def match_new(request: HttpRequest) -> HttpResponse:
     seat_count = int_or_none(request.GET.get("seats") or request.POST.get("seat_count")) or ruleset.seats[0]
     if seat_count not in ruleset.seats:
         seat_count = ruleset.seats[0]
-    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": True}
+    schema = for_seat_count(ruleset.options_schema, seat_count)  # only what this many players need
+    context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": False}
+    context["seat_counts"] = list(ruleset.seats) if len(ruleset.seats) > 1 else []
     if request.method == "POST":
-        options, errors = parse_options(ruleset.options_schema, request.POST)
+        options, errors = parse_options(schema, request.POST)
         if request.POST.get("catalog"):
             options.update(catalog_options(catalog_get(request.user, request.POST["catalog"])))
         seats = [{"name": request.POST.get(f"seat_{i}", "")} for i in range(seat_count)]
@@ -160,26 +162,30 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"Match created.{_drawn_words(match)} Record the first move below.")
                 return redirect("match", match_id=match.pk)
         context["errors"] = errors
-        extra = {f"seats.{i}": f"Seat {i}" for i in range(seat_count)} | {"seats": "Seats", "title": "Title"}
+        extra = {f"seats.{i}": seat_word(i) for i in range(seat_count)} | {"seats": "Players", "title": "Title"}
         context["error_list"] = [
-            error_sentence(
-                {k if k.startswith(("seats", "title")) else f"options.{k}": v}, ruleset.options_schema, extra
-            )
+            error_sentence({k if k.startswith(("seats", "title")) else f"options.{k}": v}, schema, extra)
             for k, v in errors.items()
         ]
         context["title"] = request.POST.get("title", "")
         context["catalog_value"] = request.POST.get("catalog", "")
         context["is_public"] = request.POST.get("is_public") == "on"
-    context["option_fields"] = option_inputs(
-        ruleset.options_schema, form="opt", post=request.POST if request.method == "POST" else None,
+    option_fields = option_inputs(
+        schema, form="opt", post=request.POST if request.method == "POST" else None,
         errors=context["errors"], exclude=CATALOG_KEYS.get(slug, {}),
     )  # fmt: skip
+    # who starts, and what has no default, first; the rest (the printed game's defaults) folded away
+    main = {ruleset.start_option} | {f.name for f in schema if f.required}
+    context["option_fields"] = [i for i in option_fields if i.name.removeprefix("option.") in main]
+    context["more_options"] = [i for i in option_fields if i.name.removeprefix("option.") not in main]
+    context["more_open"] = any(i.error for i in context["more_options"])
     context["catalog_keys"] = [
         f.label or f.name for f in ruleset.options_schema if f.name in CATALOG_KEYS.get(slug, {})
     ]
     context["seat_inputs"] = [
         {
             "index": i,
+            "label": seat_word(i),
             "value": (context.get("seat_values") or [""] * seat_count)[i],
             "error": " ".join(context["errors"].get(f"seats[{i}].name", [])),
         }
@@ -253,6 +259,7 @@ def match_detail(
         seen=None if replaying else int_or_none(request.GET.get("seen")), latest=ms.latest_version,
         seat_names=seat_names, viewer=viewer,
     )  # fmt: skip
+    undo_version = last_undoable_version(stream_id=match.stream_id) if can_record_now and not replaying else None
     context = {
         "match": match,
         "ruleset": ruleset,
@@ -273,10 +280,14 @@ def match_detail(
         "problem": problem,
         "feedback": feedback,
         "idempotency_key": uuid.uuid4().hex,
-        "undo_version": last_undoable_version(stream_id=match.stream_id) if can_record_now else None,
+        "undo_version": undo_version,
+        "undo_words": undo_words(match=match, version=undo_version, viewer=viewer, seat_names=seat_names)
+        if undo_version
+        else "",
         "secrets": _secrets(request, match, ruleset, seat_names, recorder) if not replaying else None,
         "versions": list(range(ms.latest_version + 1)),
-        "state_json": json.dumps(ms.state, indent=1, sort_keys=True),
+        # the state as JSON is for developers: drawn only when asked for (``?data=1``), never shown to players
+        "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if request.GET.get("data") == "1" else "",
         "played": _played(match, ms.outcome),
     }
     if problem.get("origin") == "override":
@@ -441,7 +452,7 @@ def _recorded_words(match: Any, user: Any, result: Any, type_: str, seat: int | 
     """The bar's sentence after a successful submit: the entry's number and what it says (as the history
     says it to the recorder who just typed it)."""
     if type_ == RULE_OVERRIDDEN:
-        return f"Recorded entry {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
+        return f"Recorded move {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
     ruleset = get_ruleset(match.game)
     event = Event(type_, seat, data)
     before = None
@@ -451,7 +462,7 @@ def _recorded_words(match: Any, user: Any, result: Any, type_: str, seat: int | 
         viewer = viewer_for(user, match)
         event, before = viewer.event(ruleset, event, before), viewer.state(ruleset, before)
     text = describe_entry(ruleset, event, selectors.match_seat_names(match), before=before)
-    return f"Recorded entry {result.version}: {text}"
+    return f"Recorded move {result.version}: {text}"
 
 
 def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, Any], data: Any) -> HttpResponse:
@@ -480,7 +491,7 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
 
 
 match_undo = stream_views.undo_view(
-    "match", "match", lambda request, pk, **kw: match_detail(request, pk, **kw), anchor="#board"
+    "match", "match", lambda request, pk, **kw: match_detail(request, pk, **kw), anchor="#board", entry_noun="move"
 )
 
 

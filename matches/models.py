@@ -9,6 +9,16 @@ from django.db.models.functions import Lower
 MAX_VERSION = 2**31 - 1  # the version columns' range (PositiveIntegerField): no stream gets longer
 
 
+def game_name(slug: str) -> str:
+    """A game's name for people: the ruleset's name ("Bone Wars"); the slug only for a game no longer known."""
+    from rulesets import get_ruleset
+
+    try:
+        return get_ruleset(slug).name
+    except KeyError:
+        return slug
+
+
 class Stream(models.Model):
     """One event stream and its head: the latest state and version, kept in the append's transaction."""
 
@@ -208,7 +218,12 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"{self.game} #{self.pk}"
+        return self.title or f"{self.game_name} #{self.pk}"
+
+    @property
+    def game_name(self) -> str:
+        """The game's name as printed ("The First Spine"), never its slug."""
+        return game_name(self.game)
 
 
 class Seat(models.Model):

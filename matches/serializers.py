@@ -23,7 +23,9 @@ class MatchCreateInput(JsonInput):
     seats = SeatInput(many=True, help_text="one entry per seat, in seat order (seat 0 first)")
     options = serializers.JSONField(required=False, default=dict, allow_null=True, help_text="null: the defaults")
     title = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
-    is_public = serializers.BooleanField(required=False, default=True)
+    is_public = serializers.BooleanField(
+        required=False, default=False, help_text="left out: private (the owner and the recorders named see it)"
+    )
     recorders = serializers.ListField(
         child=serializers.CharField(max_length=150), required=False, default=list, max_length=20
     )

@@ -112,6 +112,8 @@ class EventType:
     """A kind of recorded action: its wire name, a label for forms, its payload fields.
 
     ``seat_required``: the event names the acting seat (most moves); False for table-level facts.
+    ``seat_optional`` (with ``seat_required`` False): the entry names a seat in some cases only (a hero's
+    attack, not a monster's); forms then offer the seat with a "none" choice, labelled ``seat_label``.
     """
 
     name: str
@@ -119,6 +121,8 @@ class EventType:
     fields: tuple[Field, ...] = ()
     seat_required: bool = True
     description: str = ""
+    seat_optional: bool = False
+    seat_label: str = ""
 
 
 @dataclass(frozen=True)

@@ -76,3 +76,8 @@ def turn_line(seats: Iterable[int], prompt: str, seat_names: Sequence[str]) -> s
     if not who:
         return what
     return f"{who} to play — {what}" if what else f"{who} to play"
+
+
+def plural(count: int, one: str, many: str = "") -> str:
+    """ "1 stone", "3 stones", "2 matches" (``many`` when the plural is not ``one`` + "s"): never "stone(s)"."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"

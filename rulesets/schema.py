@@ -7,8 +7,10 @@ drives API validation (``check_payload``), OpenAPI (``json_schema``) and the web
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+
+from rulesets.names import plural
 
 KINDS = ("int", "number", "str", "bool", "cell", "choice", "list", "object", "any")
 
@@ -26,7 +28,9 @@ class Field:
     section it comes from and the line in plain words ("a card's own cost is $0 to $3"); a value out of them
     is refused naming that rule (:func:`explain`), not as a bare schema error.
     For forms only: ``names`` says which list of names a ``str``/``any`` field picks from (a key of the ruleset's
-    ``names(state, seat)``, e.g. ``"hand"``), ``item_labels`` names the items of a short fixed-size list.
+    ``names(state, seat)``, e.g. ``"hand"``), ``item_labels`` names the items of a short fixed-size list,
+    ``per_seat`` says the field follows the number of players: a ``choice`` of seat indexes offers the seats
+    of the match only (named "Player 1", …), a ``list`` has one item per seat.
     """
 
     name: str
@@ -49,6 +53,7 @@ class Field:
     choice_labels: tuple[str, ...] = ()  # words for people, one per ``choices`` entry (default: the value)
     names: str = ""
     item_labels: tuple[str, ...] = ()
+    per_seat: bool = False
     rule: str = ""
     rule_text: str = ""
 
@@ -64,17 +69,43 @@ RANDOM = "random"  # the value of a ruleset's ``start_option`` asking the server
 
 def start_field(name: str, seats: int, *, label: str, help: str = "") -> Field:
     """The option choosing who starts: a seat index (default 0) or ``"random"``, drawn by the server at
-    creation and recorded as ``first_player_drawn`` (``rulesets.replay``); forms say "Seat N" and "Random"."""
+    creation and recorded as ``first_player_drawn`` (``rulesets.replay``); forms say "Player N" (counted
+    from 1, the seats of the match only) and "Random"."""
     return Field(
         name,
         "choice",
         required=False,
         default=0,
         choices=(*range(seats), RANDOM),
-        choice_labels=(*(f"Seat {i}" for i in range(seats)), "Random (Chronicle draws and records it)"),
+        choice_labels=(*(seat_word(i) for i in range(seats)), "Random (Chronicle draws and records it)"),
         label=label,
         help=help,
+        per_seat=True,
     )
+
+
+def seat_word(seat: int) -> str:
+    """A seat as a form offers it before the players are named: "Player 1" for seat 0."""
+    return f"Player {seat + 1}"
+
+
+def for_seat_count(fields: tuple[Field, ...], seat_count: int) -> tuple[Field, ...]:
+    """``fields`` as a form for ``seat_count`` players shows them (``Field.per_seat``): a seat choice offers the
+    seats of the match (and its other values, such as random), a per-seat list one item per seat."""
+    out = []
+    for f in fields:
+        if f.per_seat and f.kind == "choice":
+            labels = f.choice_labels or tuple(str(c) for c in f.choices)
+            kept = [
+                (c, seat_word(c) if isinstance(c, int) else text)
+                for c, text in zip(f.choices, labels, strict=True)
+                if not isinstance(c, int) or c < seat_count
+            ]
+            f = replace(f, choices=tuple(c for c, _ in kept), choice_labels=tuple(t for _, t in kept))
+        elif f.per_seat and f.kind == "list":
+            f = replace(f, max_items=min(f.max_items, seat_count), min_items=min(f.min_items, seat_count))
+        out.append(f)
+    return tuple(out)
 
 
 class SchemaError(Exception):
@@ -244,9 +275,9 @@ def _check_value(f: Field, value: Any, path: str, errors: dict[str, list[str]]) 
             _err(errors, path, "Must be a list.")
             return value
         if len(value) < f.min_items:
-            _err(errors, path, f"Needs at least {f.min_items} item(s).")
+            _err(errors, path, f"Needs at least {plural(f.min_items, 'item')}.")
         if len(value) > f.max_items:
-            _err(errors, path, f"At most {f.max_items} item(s).")
+            _err(errors, path, f"At most {plural(f.max_items, 'item')}.")
             return value
         if f.item is None:
             return value

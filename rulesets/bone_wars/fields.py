@@ -9,8 +9,11 @@ from rulesets.schema import Field, start_field
 
 SIDES = ("marsh", "cope")
 PATRON_NAMES = {"marsh": "Marsh", "cope": "Cope"}
+SIDE_WORDS = ("Marsh", "Cope")  # the rulebook's words for the values of SIDES, in order
 ICONS = ("bug", "footprint", "fossil", "hammer", "plant")
+ICON_WORDS = ("Bug", "Footprint", "Fossil", "Hammer", "Plant")
 KINDS = ("team", "paleontologist", "species")
+KIND_WORDS = ("Team", "Paleontologist", "Species")
 ROUNDS = 4
 SCORING_ROUNDS = {2: "mid-game", 4: "final"}
 
@@ -76,16 +79,18 @@ EFFECTS = (
 
 
 def _side(label: str = "Side of the bookshelf") -> Field:
-    return Field("side", "choice", choices=SIDES, label=label, rule=RULE_LOYALTY, rule_text=SIDE_TEXT)
+    return Field(
+        "side", "choice", choices=SIDES, choice_labels=SIDE_WORDS, label=label, rule=RULE_LOYALTY, rule_text=SIDE_TEXT
+    )
 
 
 SLOT_FIELDS = (
     Field("cost", "int", minimum=0, maximum=3, label="Slot cost ($)", rule=RULE_PLAYING, rule_text=SLOT_COST_TEXT),
-    Field("icon", "choice", choices=ICONS, label="Minor find icon"),
+    Field("icon", "choice", choices=ICONS, choice_labels=ICON_WORDS, label="Minor find icon"),
 )
 
 CARD_FIELDS = (
-    Field("kind", "choice", choices=KINDS, label="Kind of card"),
+    Field("kind", "choice", choices=KINDS, choice_labels=KIND_WORDS, label="Kind of card"),
     Field("name", "str", max_length=80, label="Card name"),
     Field(
         "cost",
@@ -104,6 +109,7 @@ CARD_FIELDS = (
         required=False,
         nullable=True,
         choices=ICONS,
+        choice_labels=ICON_WORDS,
         label="Minor find (species only)",
         help="The icon printed on a species card; its prize bonus counts when it matches the slot's icon.",
     ),
@@ -130,11 +136,20 @@ OPTIONS_SCHEMA = (
         "list",
         required=False,
         nullable=True,
-        item=Field("patron", "choice", choices=SIDES, rule=RULE_LOYALTY, rule_text=PATRON_TEXT),
+        item=Field(
+            "patron",
+            "choice",
+            choices=SIDES,
+            choice_labels=SIDE_WORDS,
+            label="Patron of player",
+            rule=RULE_LOYALTY,
+            rule_text=PATRON_TEXT,
+        ),
         min_items=1,
         max_items=4,
-        label="Starting patron per seat",
-        help="One of marsh/cope per seat, in seat order; default alternates marsh, cope, …",
+        label="Starting patrons",
+        help="Marsh or Cope for each player. Left empty: Marsh, Cope, Marsh, Cope in seat order.",
+        per_seat=True,
     ),
     Field(
         "slots",
@@ -248,6 +263,7 @@ EVENT_TYPES: dict[str, EventType] = {
                 "patron",
                 "choice",
                 choices=SIDES,
+                choice_labels=SIDE_WORDS,
                 label="Patron (the university you return to)",
                 rule=RULE_LOYALTY,
                 rule_text=PATRON_TEXT,

@@ -28,7 +28,7 @@ from rulesets.get_salty.board import (
     Placement,
     winning_combinations,
 )
-from rulesets.names import seat_ref
+from rulesets.names import plural, seat_ref
 from rulesets.schema import Field, start_field
 
 RULE_SETUP = "Get Salty › Setup"
@@ -211,7 +211,7 @@ class GetSalty(Ruleset):
             "first_seat",
             2,
             label="Who starts",
-            help="Seat 0 or 1, or random: Chronicle draws the starting player and records the draw.",
+            help="Player 1 or 2, or random: Chronicle draws the starting player and records the draw.",
         ),
         _names_field("shape_names", SHAPES, "Display names for the shapes"),
         _names_field("color_names", COLORS, "Display names for the colors"),
@@ -694,7 +694,7 @@ class GetSalty(Ruleset):
             out.append(f"{seat_ref(skipped[-1]['seat'])} had no legal move, so their turn was skipped.")
         s0, s1 = state["scores"]["0"], state["scores"]["1"]
         if state["winner"] is None and s0 and s0 == s1:
-            out.append(f"Both players have {s0} winning combination(s): a tie, so play continues.")
+            out.append(f"Both players have {plural(s0, 'winning combination')}: a tie, so play continues.")
         return out
 
 

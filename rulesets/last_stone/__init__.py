@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
-from rulesets.names import seat_ref
+from rulesets.names import plural, seat_ref
 from rulesets.schema import Field, start_field
 
 RULE_TURN = "Last Stone › Turns"
@@ -55,7 +55,9 @@ class LastStone(Ruleset):
         count = event.data["count"]
         if count > state["pile"]:
             raise RuleViolation(
-                "not_enough_stones", f"Only {state['pile']} stone(s) are left; you cannot take {count}.", RULE_TAKE
+                "not_enough_stones",
+                f"Only {plural(state['pile'], 'stone')} {'is' if state['pile'] == 1 else 'are'} left; you cannot take {count}.",
+                RULE_TAKE,
             )
 
     def apply(self, state: State, event: Event) -> State:
@@ -76,12 +78,12 @@ class LastStone(Ruleset):
     def turn(self, state: State) -> TurnInfo:
         if state["winner"] is not None:
             return TurnInfo(seats=(), phase="over")
-        what = f"take 1 to {min(3, state['pile'])} of the {state['pile']} stone(s) left"
+        what = f"take 1 to {min(3, state['pile'])} of the {plural(state['pile'], 'stone')} left"
         return TurnInfo(seats=(state["turn"],), phase="play", prompt=what)
 
     def describe(self, event: Event, seat_names: list[str]) -> str:
         who = seat_ref(event.seat) if event.seat is not None else "The table"
-        return f"{who} took {event.data.get('count')} stone(s)"
+        return f"{who} took {plural(event.data.get('count', 0), 'stone')}"
 
 
 RULESET = LastStone()

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
-from rulesets.names import seat_ref
+from rulesets.names import plural, seat_ref
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones import rules as R
 from rulesets.salt_and_bones.catalog import default_catalog
@@ -188,7 +188,7 @@ class SaltAndBones(Ruleset):
         if kind == "hand_card_discarded":
             return f"{who} discarded a{'n' if d.get('kind') == 'attack' else ''} {d.get('kind')} card before drawing."
         if kind == "cards_drawn":
-            return f"{who} drew {d.get('attack', 0)} attack and {d.get('strategy', 0)} strategy card(s)."
+            return f"{who} drew {d.get('attack', 0)} attack and {plural(d.get('strategy', 0), 'strategy card')}."
         if kind == "strategy_card_placed":
             if d.get("slot") == "instinct":
                 return f"{who} placed a card face-down in an INSTINCT slot."

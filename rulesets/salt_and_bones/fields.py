@@ -84,7 +84,7 @@ OPTIONS_SCHEMA: tuple[Field, ...] = (
         "momentum_seat",
         2,
         label="Who starts with Momentum",
-        help="Seat 0 or 1, or random: Chronicle draws who begins with the Momentum Token and records the draw.",
+        help="Player 1 or 2, or random: Chronicle draws who begins with the Momentum Token and records the draw.",
     ),
     Field("starting_health", "int", minimum=1, maximum=99, required=False, default=20, label="Starting Health"),
     Field("hand_size", "int", minimum=1, maximum=20, required=False, default=7, label="Hand size"),

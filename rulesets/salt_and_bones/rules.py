@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from rulesets.base import Event, RuleViolation, State
-from rulesets.names import seat_ref
+from rulesets.names import plural, seat_ref
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones.catalog import ATTACK_BONUSES, SLOTS
 from rulesets.salt_and_bones.fields import EVENT_TYPES
@@ -120,9 +120,11 @@ def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
         raise _v("not_your_turn", f"{seat_ref(nxt)} has Momentum and draws first.", R_DRAW)
     a, s = data["attack"], data["strategy"]
     if a > state["decks"]["attack"]:
-        raise _v("deck_too_small", f"The Attack Deck has only {state['decks']['attack']} card(s) left.", R_DRAW)
+        raise _v("deck_too_small", f"The Attack Deck has only {plural(state['decks']['attack'], 'card')} left.", R_DRAW)
     if s > state["decks"]["strategy"]:
-        raise _v("deck_too_small", f"The Strategy Deck has only {state['decks']['strategy']} card(s) left.", R_DRAW)
+        raise _v(
+            "deck_too_small", f"The Strategy Deck has only {plural(state['decks']['strategy'], 'card')} left.", R_DRAW
+        )
     target = draw_target(state, seat)
     if a + s != target:
         size = state["settings"]["hand_size"]
@@ -132,10 +134,10 @@ def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
         else:
             left = state["decks"]["attack"] + state["decks"]["strategy"]
             why = (
-                f"as your share of the {left} card(s) left: players take turns drawing one card at a time, "
+                f"as your share of the {plural(left, 'card')} left: players take turns drawing one card at a time, "
                 f"Momentum first"
             )
-        raise _v("wrong_hand_size", f"You hold {held} card(s): draw exactly {target}, {why}.", R_DRAW)
+        raise _v("wrong_hand_size", f"You hold {plural(held, 'card')}: draw exactly {target}, {why}.", R_DRAW)
 
 
 # ---------------------------------------------------------------------------------------------- preparation
@@ -436,7 +438,7 @@ def _instance_target_problem(state: State, seat: int, d: dict[str, Any], target:
     if not 0 <= i < len(instances):
         return _v(
             "bad_target",
-            f"Card {uid} ({on_field['name']}) has {len(instances)} damage instance(s), numbered 0 to "
+            f"Card {uid} ({on_field['name']}) has {plural(len(instances), 'damage instance')}, numbered 0 to "
             f"{len(instances) - 1}; there is no instance {i}.",
             R_DAMAGE_NEGATION,
         )

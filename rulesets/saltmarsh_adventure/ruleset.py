@@ -17,6 +17,7 @@ from rulesets.base import (
     TurnInfo,
     unknown_event,
 )
+from rulesets.names import plural
 from rulesets.saltmarsh.cards import CARD_FIELDS, card_field, treasure_card
 from rulesets.schema import Field
 
@@ -36,6 +37,7 @@ R_MONSTERS = f"{BOOK} › Tile Features › Monster Symbols"
 R_END = f"{BOOK} › Playing the Campaign"
 
 CONDITIONS = ("advantage", "disadvantage", "stunned", "poisoned")
+CONDITION_WORDS = ("Advantage", "Disadvantage", "Stunned", "Poisoned")  # as the condition cards print them
 OPPOSITE = {"advantage": "disadvantage", "disadvantage": "advantage"}
 
 # phases of the active seat's turn
@@ -48,8 +50,14 @@ NAME = 60
 DEFAULT_MAX_HP = 10
 
 
-def _et(name: str, label: str, *fields: Field, seat: bool = True, description: str = "") -> EventType:
-    return EventType(name=name, label=label, fields=fields, seat_required=seat, description=description)
+def _et(
+    name: str, label: str, *fields: Field, seat: bool = True, description: str = "", hero_if: str = ""
+) -> EventType:
+    """An entry type; ``hero_if``: the entry names a hero (a seat) only in that case, said by the form's label."""
+    return EventType(
+        name=name, label=label, fields=fields, seat_required=seat, description=description,
+        seat_optional=bool(hero_if), seat_label=f"Hero ({hero_if})" if hero_if else "",
+    )  # fmt: skip
 
 
 _MONSTER = Field("monster", "str", max_length=NAME, label="Monster")
@@ -74,17 +82,31 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "attack_rolled",
             "Attack rolled",
-            Field("attacker", "choice", choices=("hero", "monster"), label="Attacker"),
+            Field(
+                "attacker",
+                "choice",
+                choices=("hero", "monster"),
+                choice_labels=("A hero", "A monster"),
+                label="Who attacks",
+            ),
             Field(
                 "monster",
                 "str",
                 required=False,
                 nullable=True,
                 max_length=NAME,
-                label="Attacking monster",
+                label="Monster (when a monster attacks)",
                 names="monsters",
             ),
-            Field("rolls", "list", item=_ROLL, min_items=1, max_items=2, label="d20 roll(s)"),
+            Field(
+                "rolls",
+                "list",
+                item=_ROLL,
+                min_items=1,
+                max_items=2,
+                label="d20 rolls",
+                help="One roll; two with Advantage or Disadvantage.",
+            ),
             Field(
                 "same_attack",
                 "bool",
@@ -95,8 +117,9 @@ EVENT_TYPES: dict[str, EventType] = {
                 "is not spent again.",
             ),
             seat=False,
+            hero_if="when a hero attacks",
             description="Two rolls with Advantage (higher counts) or Disadvantage (lower counts), else one; the "
-            "marker is discarded. For a hero attack the seat is the hero.",
+            "marker is discarded.",
         ),
         _et("poison_roll_made", "Poison roll made", _ROLL, description="End of a poisoned hero's phase: 10+ cures."),
         _et("hero_phase_ended", "Hero phase ended", description="Stunned is discarded; exploration follows."),
@@ -110,19 +133,40 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "condition_gained",
             "Condition gained",
-            Field("target", "choice", choices=("hero", "monster"), label="Target"),
-            Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Monster", names="monsters"),
-            Field("condition", "choice", choices=CONDITIONS, label="Condition"),
+            Field(
+                "target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"
+            ),
+            Field(
+                "monster",
+                "str",
+                required=False,
+                nullable=True,
+                max_length=NAME,
+                label="Monster (when the target is a monster)",
+                names="monsters",
+            ),
+            Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
             seat=False,
-            description="For a hero the seat is the hero; for a monster name it.",
+            hero_if="when the target is a hero",
         ),
         _et(
             "condition_lost",
             "Condition removed",
-            Field("target", "choice", choices=("hero", "monster"), label="Target"),
-            Field("monster", "str", required=False, nullable=True, max_length=NAME, label="Monster", names="monsters"),
-            Field("condition", "choice", choices=CONDITIONS, label="Condition"),
+            Field(
+                "target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"
+            ),
+            Field(
+                "monster",
+                "str",
+                required=False,
+                nullable=True,
+                max_length=NAME,
+                label="Monster (when the target is a monster)",
+                names="monsters",
+            ),
+            Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
             seat=False,
+            hero_if="when the target is a hero",
             description="An effect (a card, a power) discards a marker.",
         ),
         _et("monster_placed", "Monster placed", _MONSTER, seat=False, description="A monster figure enters play."),
@@ -229,7 +273,8 @@ class SaltmarshAdventure(Ruleset):
             required=False,
             default=[],
             max_items=5,
-            label="Heroes, one per seat",
+            label="Heroes, one per player",
+            per_seat=True,
             item=Field(
                 "hero",
                 "object",
@@ -301,7 +346,7 @@ class SaltmarshAdventure(Ruleset):
         notes = []
         if given and len(given) != seat_count:
             notes.append(
-                f"{len(given)} hero(es) were described for {seat_count} seat(s); "
+                f"{plural(len(given), 'hero', 'heroes')} were described for {plural(seat_count, 'seat')}; "
                 "missing seats got a default hero and extra heroes were left out."
             )
         option_surge = options.get("surge_hp")

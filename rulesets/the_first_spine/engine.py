@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from rulesets.base import State
+from rulesets.names import plural
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine.cards import AURA_BONUS, GROWTH_TURNS, SIDES, WIZARD, default_cards
 from rulesets.the_first_spine.fields import (
@@ -306,7 +307,7 @@ def refill_apply(state: State, seat: int, discarded: int) -> None:
             add_log(
                 state,
                 "growth",
-                f"Growth: {card['name']} on {cell_word(card['at'])} gains 1 life ({card['growth_left']} turn(s) left).",
+                f"Growth: {card['name']} on {cell_word(card['at'])} gains 1 life ({plural(card['growth_left'], 'turn')} left).",
             )
     state["turn"]["phase"] = "actions"
     _settle(state)

@@ -84,7 +84,7 @@ OPTIONS_SCHEMA: tuple[Field, ...] = (
         default=DEFAULT_DECK_SIZE,
         label="Deck size (with the 6 origin cards)",
     ),
-    Field("first_seat", "choice", choices=(0, 1, 2, 3), required=False, default=0, label="Who starts"),
+    Field("first_seat", "choice", choices=(0, 1, 2, 3), required=False, default=0, label="Who starts", per_seat=True),
     Field(
         "cards",
         "list",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import Event, RuleViolation, State
+from rulesets.names import plural
 from rulesets.schema import SchemaError, check_payload
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E
@@ -162,7 +163,7 @@ def _check_refill(state: State, seat: int, data: dict[str, Any]) -> None:
     if data["discarded"] > hand:
         raise _violation(
             "not_enough_cards",
-            f"{E.seat_word(seat)} holds {hand} card(s) and cannot discard {data['discarded']}.",
+            f"{E.seat_word(seat)} holds {plural(hand, 'card')} and cannot discard {data['discarded']}.",
             RULE_DRAW,
         )
 

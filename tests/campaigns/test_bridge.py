@@ -228,7 +228,7 @@ def test_the_match_page_says_the_campaign_moved_too_or_why_nothing_was_written(a
     mid = start(api, cid)
     client.force_login(get_user_model().objects.get(username="owner"))
     sheet_page = client.get(f"/campaigns/{cid}/").content.decode()
-    assert "Undo entry" not in sheet_page  # the start belongs to the match
+    assert "Undo the last entry" not in sheet_page  # the start belongs to the match
     assert f'recorded in <a href="/matches/{mid}/">its match</a>' in sheet_page
     assert "Entries refused while The Sinister Secret is played as its match" in sheet_page
     r = client.post(f"/matches/{mid}/record/", {"type": "adventure_won", "seat": ""}, follow=True)

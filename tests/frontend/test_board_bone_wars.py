@@ -186,8 +186,8 @@ def test_sittings_show_date_versions_rounds_and_rp(client, owner, bones):
     assert [s["data-sitting"] for s in page.sittings] == ["1", "2"]
     sittings = section(html, "bw-sittings")
     first = state["sittings"][0]
-    assert f"versions 1–{first['to_version']}" in sittings and "rounds 1–2" in sittings
-    assert "Ana +2, Bo +0" in sittings and f"versions {first['to_version'] + 1}–{version}" in sittings
+    assert f"moves 1–{first['to_version']}" in sittings and "rounds 1–2" in sittings
+    assert "Ana +2, Bo +0" in sittings and f"moves {first['to_version'] + 1}–{version}" in sittings
     from matches.models import Event as EventRow
 
     day = EventRow.objects.get(stream_id=bones.stream_id, version=1).recorded_at
@@ -203,7 +203,7 @@ def test_set_up_the_table_at_any_version(client, owner, bones):
     )  # fmt: skip
     html, page = get(client, bones)
     setup = section(html, "bw-setup")
-    assert "As at version 6" in setup and "Bo to play" in setup
+    assert "As at move 6" in setup and "Bo to play" in setup
     assert "1 paper on Cope" in setup and "0 papers on Marsh" in setup
     assert len(page.setup_seats) == 2
     assert "Money $6 · patron tile Marsh" in setup  # Ana: $7 − $1
@@ -212,7 +212,7 @@ def test_set_up_the_table_at_any_version(client, owner, bones):
     assert "Marsh's Team" in setup
     html, _ = get(client, bones, "?at=2")
     setup = section(html, "bw-setup")
-    assert "As at version 2" in setup and "0 papers on Cope" in setup and "Triceratops" not in setup
+    assert "As at move 2" in setup and "0 papers on Cope" in setup and "Triceratops" not in setup
     assert "@media print" in open_css()
 
 
@@ -316,4 +316,5 @@ def test_a_bone_wars_match_is_created_from_the_new_match_page(client, owner):
     assert [(p["money"], p["patron"]) for p in state["players"]] == [(4, "cope"), (4, "cope"), (4, "marsh")]
     r = client.post("/matches/new/", {"game": "bone-wars", "seat_count": "2", "seat_0": "Ana", "seat_1": "Bo",
                                       "option.first_seat": "3"})  # fmt: skip
-    assert r.status_code == 400 and "first_seat must be a seat of this match" in r.content.decode()
+    said = r.content.decode()  # the form offers the seats of a 2-player match only, and says so in its words
+    assert r.status_code == 400 and "First player: Choose one of: Player 1, Player 2, Random" in said

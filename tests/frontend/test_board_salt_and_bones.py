@@ -208,8 +208,9 @@ def test_preparation_slots_and_hidden_instincts(web: Any, owner: Any, stranger: 
     other.force_login(stranger)
     for viewer in (Client(), other):
         html, page = get(viewer, sab)
-        assert "Anticipation" not in html[html.index('id="board"') : html.index('class="raw-state"')]
-        assert "&quot;name&quot;: null" in html  # the page's state data is the spectator's view too
+        assert "Anticipation" not in html[html.index('id="board"') : html.index('class="dev-toggle')]
+        data = viewer.get(f"/matches/{sab.pk}/?data=1").content.decode()  # the developer view of the state
+        assert "&quot;name&quot;: null" in data  # the spectator's view too
         assert [s["class"].split()[1] for s in page.slots[:2]] == ["sb-slot-hidden", "sb-slot-empty"]
         assert "Bracer" in html  # EQUIPMENT is face-up
 

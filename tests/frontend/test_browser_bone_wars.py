@@ -38,15 +38,15 @@ def test_record_a_turn_on_a_phone(live_server, phone390, owner, client):
     card_form.get_by_label("Card name").fill("Stegosaurus")
     card_form.get_by_label("Minor find (species only)").select_option("bug")
     card_form.get_by_role("button", name="Play the card").click()
-    page.get_by_text(re.compile(r"Recorded entry 1")).wait_for()
+    page.get_by_text(re.compile(r"Recorded move 1")).wait_for()
 
     ana = page.locator("section.bw-seat[data-seat='0']")
     first_slot = ana.locator("li.bw-slot[data-slot='1']")
     assert "Stegosaurus" in first_slot.inner_text() and "prize" in first_slot.inner_text()
     page.get_by_role("button", name="Publish for Marsh").click()
-    page.get_by_text(re.compile(r"Recorded entry 2")).wait_for()
+    page.get_by_text(re.compile(r"Recorded move 2")).wait_for()
     page.get_by_role("button", name="End turn").click()
-    page.get_by_text(re.compile(r"Recorded entry 3")).wait_for()
+    page.get_by_text(re.compile(r"Recorded move 3")).wait_for()
 
     # Bo is on turn now: the card form says so, and his board is within the phone's width
     assert page.locator(".bw-moves h3").inner_text() == "Bo's turn"

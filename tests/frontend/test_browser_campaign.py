@@ -77,10 +77,10 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
     form.locator('input[name="data.item.buy"]').fill("500")
     form.locator('input[name="data.item.sell"]').fill("250")
     form.get_by_role("button", name="Record").click()
-    page.get_by_text(re.compile(r"Recorded entry \d")).wait_for()
+    page.get_by_text(re.compile(r"Recorded move \d")).wait_for()
     open_form(page, "Adventure won")
     page.locator("form[data-event-type=adventure_won]").get_by_role("button", name="Record").click()
-    page.get_by_text(re.compile(r"Recorded entry \d")).wait_for()
+    page.get_by_text(re.compile(r"Recorded move \d")).wait_for()
 
     # the result flowed into the campaign
     page.goto(sheet_url)
@@ -111,7 +111,7 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
     trade.get_by_label("To hero").select_option("Bo")
     trade.get_by_label("Gold pieces").fill("100")
     page.get_by_role("button", name="Record all actions").click()
-    page.get_by_text(re.compile(r"Recorded 2 town action\(s\)")).wait_for()
+    page.get_by_text(re.compile(r"Recorded 2 town actions")).wait_for()
     assert EventRow.objects.count() == before + 2
 
     # the sheet shows the gold

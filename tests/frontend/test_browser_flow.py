@@ -28,8 +28,9 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
 
     page.get_by_role("link", name="New match", exact=True).click()
     page.locator(".card", has_text="Last Stone").get_by_role("button").click()
-    page.get_by_label("Seat 0").fill("Ana")
-    page.get_by_label("Seat 1").fill("Bo")
+    page.get_by_label("Player 1").fill("Ana")
+    page.get_by_label("Player 2").fill("Bo")
+    page.get_by_text("More options").click()  # the printed game's defaults are folded away
     page.get_by_label("Stones in the pile").fill("9")
     page.get_by_role("button", name="Create match").click()
     page.get_by_text("Match created").wait_for()
@@ -41,7 +42,7 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
         form = page.locator("form[data-event-type=stones_taken]")
         form.get_by_label("How many").fill(count)
         form.get_by_role("button", name="Record").click()
-        page.get_by_text(f"Recorded entry {entry}:").wait_for()  # answered in place: wait for this entry's words
+        page.get_by_text(f"Recorded move {entry}:").wait_for()  # answered in place: wait for this entry's words
     assert EventRow.objects.count() == 3
     assert "3 stones left in the pile" in page.locator("#board").inner_text()  # 9-3-2-1 = 3
 
@@ -56,20 +57,18 @@ def test_sign_up_record_refusal_undo_replay(live_server, phone):
     assert "Last Stone › Turns" in problem.inner_text()
     assert EventRow.objects.count() == 3
 
-    # undo the last entry with a reason and a confirmation
+    # undo the last entry with a reason (optional) and a confirmation
     page.goto(match_url)
-    page.locator("details.undo summary").click()
-    page.get_by_label("Reason").last.fill("miscounted")
-    page.get_by_label("Yes, void entry 3").check()
+    page.locator("#f-undo").get_by_label("Reason (optional)").fill("miscounted")
     page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Undo").click()
-    page.get_by_text("Entry 3 undone").wait_for()
+    page.locator("#f-undo").get_by_role("button", name="Undo it").click()
+    page.get_by_text("Undone: the last move").wait_for()
     assert EventRow.objects.count() == 4
 
     # replay to version 1 with the previous button, and check the permalink
     for _ in range(3):
-        page.get_by_role("link", name="Previous version").click()
-    page.get_by_text("Replaying version 1 of 4").wait_for()
+        page.get_by_role("link", name="Previous move").click()
+    page.get_by_text("Replaying move 1 of 4").wait_for()
     assert page.url.split("#")[0].endswith("?at=1")
     assert "6 stones left in the pile" in page.locator("#board").inner_text()  # 9 - 3
 

@@ -114,7 +114,7 @@ def test_a_move_on_every_games_page_is_answered_in_place(live_server, signed_in_
 
         assert_not_reloaded(page)
         assert EventRow.objects.filter(stream_id=match.stream_id).count() == 1, slug
-        assert "Recorded entry 1" in page.locator("#outcome").inner_text(), slug
+        assert "Recorded move 1" in page.locator("#outcome").inner_text(), slug
         assert bar_height(page) <= BAR_MAX, f"{slug}: the table bar takes {bar_height(page)} px"
         assert page.url == f"{live_server.url}/matches/{match.pk}/", slug
         now_top = page.evaluate(f"document.getElementById({place!r}).getBoundingClientRect().top")
@@ -150,7 +150,7 @@ def test_a_refusal_and_its_house_rule_are_answered_in_place(live_server, signed_
     problem.get_by_label(re.compile("house rule", re.I)).fill("Bo starts at our table")
     answered(page, problem.get_by_role("button", name=re.compile("Record it anyway")).click)
     assert_not_reloaded(page)
-    assert "Recorded entry 2" in page.locator("#outcome").inner_text()
+    assert "Recorded move 2" in page.locator("#outcome").inner_text()
     rows = list(EventRow.objects.filter(stream_id=match.stream_id).order_by("version").values_list("type", "seat"))
     assert rows == [("rule_overridden", None), ("stones_taken", 1)]
 
@@ -168,7 +168,7 @@ def test_the_watching_phone_is_updated_in_place(live_server, browser, signed_in_
         answered(recorder, legal_move(recorder).click, "inPlace")
         watcher.locator("#outcome", has_text="New at the table").wait_for(timeout=5000)
         assert_not_reloaded(watcher)
-        assert "(entry 1)" in watcher.locator("#outcome").inner_text()
+        assert "(move 1)" in watcher.locator("#outcome").inner_text()
         assert "Bo to play" in watcher.locator("#turn").inner_text()
         assert bar_height(watcher) <= BAR_MAX
         assert watcher.url == url  # no ?seen= left in the address

@@ -91,7 +91,7 @@ def refused(page: Any, match: Any, count_before: int) -> None:
 def conflicted(page: Any, match: Any) -> None:
     """A stale page's move: the bar says someone else recorded first and what they recorded."""
     assert_told(page, match, re.compile(r"someone else recorded first", re.I))
-    assert "(entry 1)" in page.locator("#outcome").inner_text()
+    assert "(move 1)" in page.locator("#outcome").inner_text()
 
 
 def open_form(page: Any, event_type: str) -> Any:
@@ -258,7 +258,7 @@ def test_outcome_and_turn_stay_in_view(slug, live_server, table, django_user_mod
     # a legal move from the fresh page: recorded, said on screen, and the next player named
     page.goto(url)
     game.legal(page)
-    assert_told(page, match, "Recorded entry 2")
+    assert_told(page, match, "Recorded move 2")
     assert EventRow.objects.filter(stream_id=match.stream_id).count() == 2
 
 
@@ -273,7 +273,7 @@ def test_house_rule_offered_on_the_refusal_in_one_step(live_server, table, djang
     problem.get_by_label(re.compile("house rule", re.I)).fill("Bo always picks first at our table")
     submit(page, problem.get_by_role("button", name=re.compile("Record it anyway")))
     page.wait_for_load_state()
-    assert "Recorded entry 2" in page.locator("#outcome").inner_text()
+    assert "Recorded move 2" in page.locator("#outcome").inner_text()
     rows = list(EventRow.objects.filter(stream_id=match.stream_id).order_by("version").values_list("type", "seat"))
     assert rows == [("rule_overridden", None), ("victory_attribute_chosen", 1)]
 
@@ -295,7 +295,7 @@ def test_a_second_phone_sees_the_move_within_3_seconds(slug, live_server, table,
     watcher.locator("#outcome", has_text="New at the table").wait_for(timeout=3000)
     assert time.monotonic() - recorded_at < 3
     assert_told(watcher, match, "New at the table")
-    assert "(entry 1)" in watcher.locator("#outcome").inner_text()
+    assert "(move 1)" in watcher.locator("#outcome").inner_text()
 
 
 def test_a_random_start_is_on_screen_by_name(live_server, table, django_user_model):
@@ -303,8 +303,8 @@ def test_a_random_start_is_on_screen_by_name(live_server, table, django_user_mod
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     page = table(live_server, "keeper")
     page.goto(f"{live_server.url}/matches/new/?game=get-salty")
-    page.get_by_label("Seat 0").fill("Ana")
-    page.get_by_label("Seat 1").fill("Bo")
+    page.get_by_label("Player 1").fill("Ana")
+    page.get_by_label("Player 2").fill("Bo")
     page.get_by_label("Who starts").select_option("random")
     submit(page, page.get_by_role("button", name="Create match"))
     match = Match.objects.get(owner=owner)
@@ -320,7 +320,7 @@ def test_a_replay_keeps_its_banner_and_controls_on_screen(live_server, table, dj
     page = table(live_server, None)
     page.goto(f"{live_server.url}/matches/{match.pk}/history/")
     tap(page, page.locator(".timeline a.version", has_text="1").first)
-    assert "Replaying version 1 of 2" in page.locator("#tablebar").inner_text()
+    assert "Replaying move 1 of 2" in page.locator("#tablebar").inner_text()
     for _ in range(3):  # the long page scrolls under the bar; the banner and ◀ ▶ stay put
         assert in_viewport(page, ".tb-replay") and in_viewport(page, "#tablebar a[rel=next]")
         page.mouse.wheel(0, 700)

@@ -57,7 +57,7 @@ def test_place_a_card_by_tapping_then_end_the_turn(live_server, browser, owner, 
         assert box["width"] >= 40 and box["height"] >= 40  # a thumb-sized target
         assert page.get_by_role("button", name="Place Squire on [0, 0]").count() == 0  # not next to Ana's pieces
         cell.tap()
-        page.get_by_text("Recorded entry").wait_for()
+        page.get_by_text("Recorded move").wait_for()
         assert ("Squire", [3, 1]) in _pieces(match)
         assert page.locator('.fs-piece[data-cell="3,1"]').count() == 1
         preview = page.locator(".fs-preview")

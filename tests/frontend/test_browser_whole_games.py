@@ -56,7 +56,10 @@ def new_match(page: Any, game: str, names: list[str], options: dict[str, str] | 
         card.get_by_label("Players").select_option(str(len(names)))
     submit(page, card.get_by_role("button", name=re.compile("^Choose")))
     for i, name in enumerate(names):
-        page.get_by_label(f"Seat {i}", exact=True).fill(name)
+        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    more = page.locator("details.more-options")  # the printed game's defaults are folded away
+    if options and more.count() and more.get_attribute("open") is None:
+        more.locator("summary").click()
     for label, value in (options or {}).items():
         page.get_by_label(label, exact=True).fill(value)
     submit(page, page.get_by_role("button", name="Create match"))
@@ -79,7 +82,7 @@ def legal_move(page: Any, words: str) -> None:
     """Record a move from the list of legal moves, by its words."""
     page.locator("select[name=move]").select_option(label=words)
     submit(page, page.get_by_role("button", name="Record this move"))
-    shown(page, f"Recorded entry {Match.objects.get(pk=match_id(page)).stream.version}: {words}")
+    shown(page, f"Recorded move {Match.objects.get(pk=match_id(page)).stream.version}: {words}")
 
 
 def match_id(page: Any) -> int:
@@ -97,22 +100,22 @@ def test_last_stone(phone: Any) -> None:
     match = new_match(page, "Last Stone", ["Ana", "Bo"], {"Stones in the pile": "5"})
     shown(page, "Ana to play")
     assert "5 stones left in the pile · Ana takes next" in page.locator("#board").inner_text()  # names, not "turn 0"
-    legal_move(page, "Ana took 2 stone(s)")
+    legal_move(page, "Ana took 2 stones")
     shown(page, "Bo to play")
     form = open_form(page, "stones_taken")
     assert form.get_by_label("Player").input_value() == "1"  # the seat on turn is chosen for the form
     form.get_by_label("How many").fill("1")
     submit(page, form.get_by_role("button", name="Record"))
-    shown(page, "Recorded entry 2: Bo took 1 stone(s)")
+    shown(page, "Recorded move 2: Bo took 1 stone")
     shown(page, "Ana to play")
-    legal_move(page, "Ana took 2 stone(s)")
+    legal_move(page, "Ana took 2 stones")
     shown(page, "Won by Ana: took the last stone")
     assert "0 stones left in the pile · Ana took the last stone" in page.locator("#board").inner_text()
     page.goto(f"{page.base}/matches/{match.pk}/history/")
     text = page.locator("main").inner_text()
     assert text.index("Ana took 2") < text.index("Bo took 1") < text.rindex("Ana took 2")
     page.goto(f"{page.base}/matches/{match.pk}/?at=2")
-    shown(page, "Replaying version 2 of 3")
+    shown(page, "Replaying move 2 of 3")
 
 
 def test_get_salty(phone: Any) -> None:
@@ -132,13 +135,13 @@ def test_get_salty(phone: Any) -> None:
         shown(page, f"{who} to play")
         tap(page, page.get_by_role("link", name=f"Pick {cracker} (unsalted) in the reserve"))
         submit(page, page.get_by_role("button", name=f"Place {cracker} at {cell} (then flip it)"))
-        shown(page, "Recorded entry")
+        shown(page, "Recorded move")
     shown(page, "Won by Ana: three red crackers in a row")
     page.goto(f"{page.base}/matches/{match.pk}/history/")
     text = page.locator("main").inner_text()
     assert "Ana chose color" in text and "Ana won" not in text
     page.goto(f"{page.base}/matches/{match.pk}/?at=3")
-    shown(page, "Replaying version 3 of 6")
+    shown(page, "Replaying move 3 of 6")
     assert page.locator("#board [data-cell]").count() >= 3
 
 
@@ -167,7 +170,7 @@ def test_score_sheet_and_a_game_logged_afterwards(phone: Any) -> None:
     shown(page, "Won by Ana: highest score (21)")
     assert sheet(page)[0] == ["Ana winner", "12", "9", "21"]
     page.goto(f"{page.base}/matches/{match.pk}/?at=2")
-    shown(page, "Replaying version 2 of 5")
+    shown(page, "Replaying move 2 of 5")
     assert [r[-1] for r in sheet(page)] == ["12", "20", "0"]
 
     submit(page, page.get_by_role("link", name="New match"))
@@ -209,7 +212,7 @@ def test_the_first_spine(phone: Any) -> None:
     assert not [m for m in moves if m.startswith("Ana chose an origin")]
     for who, destiny, origin in (("Ana", "Hunter", "Healer"), ("Bo", "Conjurer", "Priest")):
         submit(page, page.locator("#board").get_by_role("button", name=f"{who}: {destiny}"))
-        shown(page, "Recorded entry")
+        shown(page, "Recorded move")
         page.locator("#secrets summary").click()
         submit(page, page.locator("#secrets").get_by_role("button", name=f"Show {who}'s origin"))
         moves = page.locator("select[name=move] option").all_inner_texts()
@@ -217,7 +220,7 @@ def test_the_first_spine(phone: Any) -> None:
         assert len(origins) == 4 and len(set(origins)) == 4  # the player can tell their secret origins apart
         assert not [m for m in moves if "chose an origin" in m and not m.startswith(who)]  # and no one else's
         submit(page, page.locator("#board").get_by_role("button", name=f"{who}: {origin} (secret)"))
-        shown(page, "Recorded entry")
+        shown(page, "Recorded move")
         assert f"Showing {who}" not in page.locator("main").inner_text()  # the entry hid it again
     shown(page, "Ana to play — discard")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
@@ -227,7 +230,7 @@ def test_the_first_spine(phone: Any) -> None:
     assert "Chose a destiny" not in now and "Discarded and drew (start of turn)" not in now and "Placed a card" in now
     page.locator(".fs-card-link", has_text="Squire").first.click()
     submit(page, page.get_by_role("button", name="Place Squire on [5, 3]"))
-    shown(page, "Recorded entry 6: Ana played Squire on [5, 3]")
+    shown(page, "Recorded move 6: Ana played Squire on [5, 3]")
     submit(page, page.locator(".fs-preview").get_by_role("button", name="End the turn"))
     shown(page, "Bo to play")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
@@ -249,7 +252,7 @@ def test_the_first_spine(phone: Any) -> None:
     text = page.locator("main").inner_text()
     assert "Ana chose an origin (kept secret)" in text and "Fireball" in text
     page.goto(f"{page.base}/matches/{match.pk}/?at=6")
-    shown(page, "Replaying version 6 of")
+    shown(page, "Replaying move 6 of")
     assert page.locator('.fs-piece[data-cell="5,3"]').count() == 1
 
 
@@ -276,7 +279,7 @@ def test_salt_and_bones(phone: Any) -> None:
     tap(page, board.get_by_role("link", name="Slash 3/1"))
     tap(page, board.get_by_role("link", name="Slash: Attack half on [2, 2]"))
     submit(page, board.get_by_role("button", name="Play Slash: attack on [2, 2], opportunity on [2, 3]"))
-    shown(page, "Recorded entry 6: Ana played Slash")
+    shown(page, "Recorded move 6: Ana played Slash")
     shown(
         page,
         "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn",
@@ -291,7 +294,7 @@ def test_salt_and_bones(phone: Any) -> None:
         page.locator(f'#board g.sb-tile[data-cell="{cell}"]').click()
         assert ",".join(field.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")) == cell
     submit(page, form.get_by_role("button", name="Record"))
-    shown(page, "Recorded entry 7: Bo played Thrust")
+    shown(page, "Recorded move 7: Bo played Thrust")
     shown(page, "Ana to play")
     submit(page, board.get_by_role("button", name="Ana: disengage"))
     shown(page, "Won by Ana")
@@ -299,7 +302,7 @@ def test_salt_and_bones(phone: Any) -> None:
     text = page.locator("main").inner_text()
     assert "Ana played Slash" in text and "Bo played Thrust" in text and "Seat" not in text
     page.goto(f"{page.base}/matches/{match.pk}/?at=6")
-    shown(page, "Replaying version 6 of 8")
+    shown(page, "Replaying move 6 of 8")
     assert "0 / 3 Health" in page.locator("#board").inner_text()
 
 
@@ -372,7 +375,7 @@ def test_saltmarsh_campaign_town_adventure_and_back(phone: Any) -> None:
             else:
                 field.fill(value)
         submit(page, form.get_by_role("button", name="Record"))
-        shown(page, "Recorded entry")
+        shown(page, "Recorded move")
     shown(page, "The campaign was updated in the same step (entry 6)")
     shown(page, "Won by Ana and Bo: The party completed The Sinister Secret")
     submit(page, page.locator("main").get_by_role("link", name="Saltmarsh Tuesdays", exact=True).first)

@@ -29,7 +29,7 @@ def test_a_move_in_place_is_answered_with_the_fragment_at_once(web, stone_match)
     assert response.status_code == 200  # no redirect: one round trip
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="match-live"') and "<header" not in body and "<html" not in body
-    assert "Recorded entry 1" in body and "Bo</strong> to play" in body
+    assert "Recorded move 1" in body and "Bo</strong> to play" in body
     assert response["HX-Replace-Url"] == f"/matches/{stone_match.pk}/"  # never /record/ in the address
     assert "HX-Request" in response["Vary"]
     assert EventRow.objects.filter(stream_id=stone_match.stream_id).count() == 1
@@ -55,7 +55,7 @@ def test_a_refusal_in_place_keeps_the_values_and_offers_the_house_rule(web, ston
 
 def test_a_live_update_gets_the_fragment_and_a_clean_address(web, stone_match):
     take(web, stone_match, 0, 2)
-    web.get(f"/matches/{stone_match.pk}/")  # the recorder's own page shows (and uses up) "Recorded entry 1"
+    web.get(f"/matches/{stone_match.pk}/")  # the recorder's own page shows (and uses up) "Recorded move 1"
     response = web.get(f"/matches/{stone_match.pk}/?seen=0", **HTMX)
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="match-live"') and "New at the table" in body

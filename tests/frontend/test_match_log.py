@@ -56,3 +56,31 @@ def test_mistakes_write_nothing_and_keep_what_was_typed(client, owner):
 
 def test_needs_a_signed_in_user(client):
     assert client.get("/matches/log/").status_code == 302
+
+
+def visible_text(html: str) -> str:
+    import re
+
+    html = re.sub(r"(?s)<(script|style|template)\b[^>]*>.*?</\1>", " ", html)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.mark.parametrize("game", ["Bone Wars", "Get Salty", "The First Spine"])
+def test_a_logged_game_shows_its_result_not_a_live_board(client, owner, game):
+    """Issue 23 item 3: no "Mira to play", no move forms, no "0 RP": the result and the scores entered."""
+    client.force_login(owner)
+    rows = {"name_0": "Mira", "score_0": "31", "name_1": "Tomas", "score_1": "24"}
+    if game == "Bone Wars":
+        rows.update(name_2="Ana", score_2="12")
+    r = post(client, game=game, **rows)
+    match = Match.objects.get()
+    assert match.game != "scoresheet" and match.status == "finished"
+    page = client.get(r["Location"]).content.decode()
+    text = visible_text(page)
+    assert "to play" not in text and "'s turn" not in text and " RP" not in text
+    from tests.frontend.form_filler import page_forms
+
+    entries = [f for f in page_forms(page) if f.action.startswith(f"/matches/{match.pk}/record/")]
+    assert [f.hidden("type") for f in entries] == ["rule_overridden"]  # no move entry, only the house rule
+    assert "recorded after the game" in text
+    assert "Mira 31 winner" in text and "Tomas 24" in text

@@ -34,7 +34,7 @@ def test_home_anonymous_and_signed_in(web, stone_match, owner):
     anon = Client().get("/")
     assert anon.status_code == 200 and b"Sign up" in anon.content
     page = web.get("/").content.decode()
-    assert "My matches" in page and "Ana" in page and "Recent activity" in page and "Ana took 1 stone(s)" in page
+    assert "My matches" in page and "Ana" in page and "Recent activity" in page and "Ana took 1 stone" in page
 
 
 def test_signup_signs_in_and_rejects_bad_passwords(client, django_user_model):
@@ -114,7 +114,7 @@ def test_recording_a_move_redirects_and_writes_once(web, stone_match):
     r = take_form(web, stone_match, 0, 3, expected_version="0", idempotency_key="k1")
     assert r.status_code == 302
     assert EventRow.objects.count() == 1
-    assert "Recorded entry 1" in web.get(r.url).content.decode()
+    assert "Recorded move 1" in web.get(r.url).content.decode()
 
 
 def test_double_submit_records_once(web, stone_match):
@@ -154,7 +154,7 @@ def test_stale_version_shows_conflict_and_the_new_state(web, stone_match, owner)
     page = r.content.decode()
     assert "Someone else recorded first" in page and "pile" in page and "7" in page
     said = page.split('id="outcome"')[1].split("</div>")[0]
-    assert "Ana took 3 stone(s) (entry 1)" in said  # what changed, in the bar
+    assert "Ana took 3 stones (move 1)" in said  # what changed, in the bar
     assert EventRow.objects.count() == 1
 
 
@@ -180,7 +180,7 @@ def test_rule_override_then_move(web, stone_match):
 def test_undo_voids_the_last_entry_and_history_strikes_it(web, stone_match, owner):
     match_event_record(match=stone_match, user=owner, type="stones_taken", seat=0, data={"count": 3})
     page = web.get(f"/matches/{stone_match.pk}/").content.decode()
-    assert "Undo entry 1" in page
+    assert "Undo the last move" in page and "Ana took 3 stones" in page
     r = web.post(
         f"/matches/{stone_match.pk}/undo/",
         {"version": "1", "reason": "wrong pile", "confirm": "on", "expected_version": "1"},
@@ -190,14 +190,14 @@ def test_undo_voids_the_last_entry_and_history_strikes_it(web, stone_match, owne
     history = web.get(f"/matches/{stone_match.pk}/history/").content.decode()
     assert "<del>" in history and "wrong pile" in history and "voided by entry 2" in history
     # nothing left to undo: the void itself cannot be undone
-    assert "Undo entry" not in web.get(f"/matches/{stone_match.pk}/").content.decode()
+    assert "Undo the last move" not in web.get(f"/matches/{stone_match.pk}/").content.decode()
 
 
 def test_replay_at_a_version_is_a_permalink_without_forms(web, stone_match, owner):
     for seat, n in [(0, 3), (1, 2)]:
         match_event_record(match=stone_match, user=owner, type="stones_taken", seat=seat, data={"count": n})
     page = web.get(f"/matches/{stone_match.pk}/?at=1").content.decode()
-    assert "Replaying" in page and "version 1 of 2" in page and "Record a move" not in page
+    assert "Replaying" in page and "move 1 of 2" in page and "Record a move" not in page
     assert "<strong>7</strong> stones left in the pile" in page
     assert "<strong>5</strong> stones left" in web.get(f"/matches/{stone_match.pk}/?at=2").content.decode()
     assert web.get(f"/matches/{stone_match.pk}/?at=99").status_code == 200  # out of range: the latest

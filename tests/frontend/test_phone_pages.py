@@ -45,7 +45,7 @@ def test_a_history_link_lands_on_a_page_that_says_it_is_a_replay(web, stone_matc
     assert f'href="/matches/{stone_match.pk}/?at=1#board"' in history
     page = web.get(f"/matches/{stone_match.pk}/?at=1").content.decode()
     bar = page.split('id="tablebar"')[1].split('<ol class="players"')[0]
-    assert "Replaying version 1 of 2" in bar and 'rel="next"' in bar and "Back to the game" in bar
+    assert "Replaying move 1 of 2" in bar and 'rel="next"' in bar and "Back to the game" in bar
     assert "data-live" not in page.split('id="tablebar"')[1].split(">")[0]  # a replay does not follow the table
 
 

@@ -43,9 +43,7 @@ def test_a_refused_move_offers_a_house_rule_that_records_both_entries_in_one_ste
     assert r.status_code == 302
     rows = list(EventRow.objects.order_by("version").values_list("type", "seat", "data"))
     assert rows == [("rule_overridden", None, {"reason": "Bo starts"}), ("stones_taken", 1, {"count": 2})]
-    assert "Recorded entry 2: Bo took 2 stone(s) (house rule: Bo starts)" in bar(
-        web.get(r["Location"]).content.decode()
-    )
+    assert "Recorded move 2: Bo took 2 stones (house rule: Bo starts)" in bar(web.get(r["Location"]).content.decode())
     # a double tap records once
     web.post(f"/matches/{stone_match.pk}/record/", {**again, "house_rule_reason": "Bo starts", "idempotency_key": "h"})
     assert EventRow.objects.count() == 2
@@ -67,10 +65,10 @@ def test_a_stale_page_says_what_changed_and_news_lists_the_new_entries(web, ston
                                                           "expected_version": "1"})  # fmt: skip
     assert r.status_code == 409
     said = bar(r.content.decode())
-    assert "someone else recorded first" in said and "Bo took 1 stone(s) (entry 2)" in said
-    assert "(entry 1)" not in said
+    assert "someone else recorded first" in said and "Bo took 1 stone (move 2)" in said
+    assert "(move 1)" not in said
     news = bar(web.get(f"/matches/{stone_match.pk}/?seen=0").content.decode())
-    assert "New at the table" in news and "(entry 1)" in news and "(entry 2)" in news
+    assert "New at the table" in news and "(move 1)" in news and "(move 2)" in news
     assert "New at the table" not in bar(web.get(f"/matches/{stone_match.pk}/?seen=2").content.decode())
     assert "New at the table" not in bar(web.get(f"/matches/{stone_match.pk}/?seen=x").content.decode())
 
@@ -116,7 +114,7 @@ def test_a_refused_new_match_keeps_the_title_and_public_and_names_fields_in_word
     page = r.content.decode()
     assert r.status_code == 400 and 'value="Friday"' in page
     assert 'name="is_public" checked' not in page  # it was left unticked
-    assert "seats[1]" not in page and "Seat 1:" in page
+    assert "seats[1]" not in page and "Player 2:" in page  # counted from 1, as the form labels the names
 
 
 def test_form_errors_are_told_with_the_form_labels(web, owner):

@@ -124,8 +124,10 @@ def test_remove_undo_history_and_replay(signed_in, owner):
     undo = signed_in.post(f"/series/{series.pk}/undo/", {"version": 2, "reason": "oops", "confirm": "on"})
     assert undo.status_code == 302
     assert '<th scope="row">Ana</th>' in signed_in.get(f"/series/{series.pk}/").content.decode()
+    before = Event.objects.count()
     unconfirmed = signed_in.post(f"/series/{series.pk}/undo/", {"version": 3, "reason": "x"})
-    assert unconfirmed.status_code == 400
+    assert unconfirmed.status_code == 200 and "Undo this entry?" in unconfirmed.content.decode()  # asked first
+    assert Event.objects.count() == before  # nothing written without the confirmation
     history = signed_in.get(f"/series/{series.pk}/history/").content.decode()
     assert f"Match {m1.pk} added to the series." in history and "<del>" in history
     replay = signed_in.get(f"/series/{series.pk}/?at=1").content.decode()

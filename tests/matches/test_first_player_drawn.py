@@ -157,7 +157,7 @@ def web(client, owner):
 def test_the_new_match_form_offers_random_and_the_page_names_who_was_drawn(web):
     form = web.get("/matches/new/?game=get-salty").content.decode()
     assert re.search(r'<option value="random"[^>]*>Random \(Chronicle draws and records it\)</option>', form)
-    assert re.search(r'<option value="1"[^>]*>Seat 1</option>', form)  # words, not bare indexes
+    assert re.search(r'<option value="1"[^>]*>Player 2</option>', form)  # words, counted from 1, not bare indexes
     r = web.post("/matches/new/", {"game": "get-salty", "seat_count": "2", "seat_0": "Ana", "seat_1": "Bo",
                                    "option.first_seat": "random"})  # fmt: skip
     assert r.status_code == 302

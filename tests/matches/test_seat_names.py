@@ -46,7 +46,7 @@ def post(api: Any, mid: int, type_: str, seat: int | None, **data: Any) -> Any:
 @pytest.mark.parametrize(
     ("game", "first_move", "prompt"),
     [
-        ("last-stone", ("stones_taken", 0, {"count": 1}), "Bo to play — take 1 to 3 of the 9 stone(s) left"),
+        ("last-stone", ("stones_taken", 0, {"count": 1}), "Bo to play — take 1 to 3 of the 9 stones left"),
         (
             "get-salty",
             ("victory_attribute_chosen", 0, {"attribute": "shape"}),

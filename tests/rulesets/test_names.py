@@ -53,14 +53,14 @@ def test_name_all_names_every_string_and_leaves_the_input_alone():
 
 def test_describe_entry_names_the_players():
     stones = get_ruleset("last-stone")
-    assert describe_entry(stones, Event("stones_taken", 1, {"count": 2}), ["Ana", "Bo"]) == "Bo took 2 stone(s)"
+    assert describe_entry(stones, Event("stones_taken", 1, {"count": 2}), ["Ana", "Bo"]) == "Bo took 2 stones"
 
 
 def test_last_stone_prompt_and_refusal_name_seats():
     stones = get_ruleset("last-stone")
     state = stones.initial_state({"stones": 10}, 2)
     turn = stones.turn(state)
-    assert turn_line(turn.seats, turn.prompt, ["Ana", "Bo"]) == "Ana to play — take 1 to 3 of the 10 stone(s) left"
+    assert turn_line(turn.seats, turn.prompt, ["Ana", "Bo"]) == "Ana to play — take 1 to 3 of the 10 stones left"
     with pytest.raises(RuleViolation) as refusal:
         stones.validate(state, Event("stones_taken", 1, {"count": 1}))
     assert name_seats(refusal.value.message, ["Ana", "Bo"]) == "It is Ana's turn."

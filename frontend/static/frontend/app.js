@@ -6,20 +6,25 @@
     var input = e.target.closest && e.target.closest("input[data-autosubmit]");
     if (!input) return;
     var output = input.form.querySelector("output");
-    if (output) output.textContent = input.value + " / " + input.max;
+    if (output) output.textContent = (output.dataset.noun || "move") + " " + input.value + " of " + input.max;
   });
   document.addEventListener("change", function (e) {
     var input = e.target.closest && e.target.closest("input[data-autosubmit]");
     if (input) input.form.submit();
   });
-  // confirmations (the forms also carry a required checkbox, so they confirm without JS too); capture: a
-  // cancelled one reaches neither htmx nor the double-tap guard below
+  // confirmations (without JS the server asks instead, or the form carries a required checkbox); capture: a
+  // cancelled one reaches neither htmx nor the double-tap guard below; a confirmed one says so in its
+  // data-confirm-field, so the server does not ask again
   document.addEventListener("submit", function (e) {
     var form = e.target;
-    if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+    if (!form.dataset || !form.dataset.confirm) return;
+    if (!window.confirm(form.dataset.confirm)) {
       e.preventDefault();
       e.stopPropagation();
+      return;
     }
+    var field = form.querySelector("[data-confirm-field]");
+    if (field) field.value = "yes";
   }, true);
   // a double tap sends one request (the idempotency key makes a second one harmless anyway)
   var lastThumb = null;  // the control that sent the form: it loses focus once disabled below
@@ -126,7 +131,11 @@
         if (same || first) (same || first).focus({ preventScroll: true });
       }
       var problem = live.querySelector("#problem");
-      if (s.status >= 400 && problem) problem.scrollIntoView({ block: "nearest" });
+      if (s.status >= 400 && problem) {
+        problem.scrollIntoView({ block: "nearest" });
+        var below = problem.getBoundingClientRect().bottom - window.innerHeight;  // scrolling rounds to whole px
+        if (below > 0 && below < 1) window.scrollBy(0, 1);
+      }
       busy = s.status >= 400 && !!problem;  // a refusal keeps what was typed: not thrown away by a live update
       seen = parseInt(bar().dataset.version, 10);
       if (s.status < 400) {
@@ -165,6 +174,10 @@
       params.delete("seen");
       history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : "") + location.hash);
     }
+    // without htmx a refusal is the answer to a POST at /record/ (which takes only POST): show the match page's
+    // address, so a reload or a shared link is the match page; a refusal being read keeps its typed values
+    if (page && location.pathname !== page) history.replaceState(null, "", page + location.hash);
+    if (bar().dataset.hold === "1") busy = true;
     // typing in a form, or a move half-picked on the board (a query in the address), is never thrown away
     document.addEventListener("input", function (e) { if (e.target.closest("form[method=post]")) busy = true; });
     var picking = function () {
@@ -188,7 +201,7 @@
       outcome.innerHTML = "";
       var p = document.createElement("p"), a = document.createElement("a");
       p.className = "tb-text";
-      p.textContent = "New at the table: entry " + version + " was recorded. ";
+      p.textContent = "New at the table: move " + version + " was recorded. ";
       a.href = page + "?seen=" + seen + "#board";
       a.textContent = "Show it";
       a.addEventListener("click", function (e) {

@@ -148,7 +148,7 @@ def test_anticipation_is_played_by_choice_against_a_chosen_instance(table) -> No
     t.attack(0, "Slash", [2, 2], [2, 3])
     t.bad("no_target", "strategy_card_played", 0, card="Anticipation", target=t.on(0))  # not against you
     refusal = t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target=t.on(3))
-    assert "has 1 damage instance(s), numbered 0 to 0; there is no instance 3" in refusal.message
+    assert "has 1 damage instance, numbered 0 to 0; there is no instance 3" in refusal.message
     t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target="chain")
     t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target={"instance": 0})  # which card?
     t.instinct(1, "Anticipation", t.on(0))

@@ -31,7 +31,7 @@ DESCRIBED = [
         "The table flipped a Field card: tiles [1, 1], [1, 2] are destroyed.",
     ),
     (Event("hand_card_discarded", 0, {"kind": "attack"}), "Anne discarded an attack card before drawing."),
-    (Event("cards_drawn", 1, {"attack": 4, "strategy": 3}), "Bart drew 4 attack and 3 strategy card(s)."),
+    (Event("cards_drawn", 1, {"attack": 4, "strategy": 3}), "Bart drew 4 attack and 3 strategy cards."),
     (
         Event("strategy_card_placed", 0, {"slot": "instinct", "card": "Anticipation"}),
         "Anne placed a card face-down in an INSTINCT slot.",

@@ -22,7 +22,7 @@ def test_anticipation_names_the_card_and_the_instance(table, rs) -> None:
     refusal = t.bad(
         "bad_target", "strategy_card_played", 1, card="Anticipation", target={"card": flourish, "instance": 3}
     )
-    assert "has 3 damage instance(s), numbered 0 to 2; there is no instance 3" in refusal.message
+    assert "has 3 damage instances, numbered 0 to 2; there is no instance 3" in refusal.message
     t.instinct(1, "Anticipation", {"card": flourish, "instance": 2})
     instances = t.card_at([2, 2])["instances"]
     assert [i["negated"] for i in instances] == [False, False, True]
