@@ -56,6 +56,7 @@ def mid(api: Any) -> int:
         "game": "the-first-spine",
         "seats": [{"name": "Ana"}, {"name": "Bo"}],
         "options": {"board": [4, 5], "wizard_hp": 6},
+        "is_public": True,  # read by anonymous spectators below (the API's default is private)
     }
     r = api.post("/api/matches/", body, format="json")
     assert r.status_code == 201, r.content
