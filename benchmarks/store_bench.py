@@ -445,13 +445,13 @@ def state_read_latency(match: Match, at: int | None, reads: int) -> Latency:
     """What GET /api/matches/{id}/state does below the HTTP layer, timed per call: the match with its head and
     seat names in one query (``selectors.match_get_with_head``), then ``selectors.match_state(…, at)``."""
     from matches.selectors import match_get_with_head, match_state
-    from matches.visibility import RECORDER
+    from matches.visibility import TABLE
 
     owner = bench_owner()
 
     def read() -> None:
         found, head = match_get_with_head(user=owner, match_id=match.pk)
-        match_state(match=found, at=at, viewer=RECORDER, head=head)
+        match_state(match=found, at=at, viewer=TABLE, head=head)
 
     for _ in range(10):
         read()

@@ -14,6 +14,7 @@ from campaigns import selectors, services
 from config.api import JsonInput, PagedListMixin, Shape
 from matches.api import ERRORS, append_body, parse, users_by_name
 from matches.models import MAX_VERSION
+from matches.visibility import viewer_for
 
 
 class CampaignCreateInput(JsonInput):
@@ -91,7 +92,10 @@ class CampaignBatchApi(APIView):
             request_id=getattr(request._request, "request_id", ""),
         )  # fmt: skip
         return Response(
-            {"versions": [r.version for r in results], **append_body(results[-1], campaign.game)},
+            {
+                "versions": [r.version for r in results],
+                **append_body(results[-1], campaign.game, viewer_for(request.user, campaign)),
+            },
             status=status.HTTP_201_CREATED,
         )
 

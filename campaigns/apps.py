@@ -1,4 +1,5 @@
-"""App configuration: registers the app's stream kinds when Django is ready."""
+"""App configuration: registers the app's stream kinds, read model and demo when Django is ready (``matches``
+never imports ``campaigns``)."""
 
 from django.apps import AppConfig
 
@@ -8,4 +9,8 @@ class CampaignsConfig(AppConfig):
     name = "campaigns"
 
     def ready(self) -> None:
-        import campaigns.kinds  # noqa: F401 (registers the stream kinds)
+        # importing these registers the demo campaign and series, the stream kinds, the campaign_stats read
+        # model and its part of the game dashboards
+        import campaigns.demo
+        import campaigns.kinds
+        import campaigns.stats  # noqa: F401

@@ -9,8 +9,7 @@ from django.db.models import Q, QuerySet
 from campaigns.models import Campaign
 from matches import store
 from matches.errors import NotFound
-from matches.selectors import UserLike, can_view
-from matches.visibility import SPECTATOR, Viewer
+from matches.visibility import SPECTATOR, UserLike, Viewer, can_view
 from rulesets import get_ruleset
 
 

@@ -15,9 +15,9 @@ from campaigns.models import Series
 from matches import store
 from matches.errors import InvalidInput, RuleBroken
 from matches.models import Match, Stream
-from matches.selectors import UserLike, match_can_view
 from matches.services import options_clean, ruleset_for
 from matches.streams import stream_record
+from matches.visibility import UserLike, can_view
 from rulesets import get_ruleset
 from rulesets.series import RULE_SERIES
 
@@ -60,7 +60,7 @@ def series_entry_clean(series: Series, user: UserLike, type: str, data: Any) -> 
     if not isinstance(match_id, int) or isinstance(match_id, bool):
         return data  # the payload check names the field
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not match_can_view(user, match):
+    if match is None or not can_view(user, match):
         raise RuleBroken("match_not_visible", f"There is no match {match_id} that you can see.", RULE_SERIES)
     return {**data, "game": match.game}
 

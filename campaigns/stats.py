@@ -11,9 +11,10 @@ from django.db.models import Q, QuerySet
 
 from campaigns.models import Campaign, CampaignAdventure
 from matches import store
-from matches.selectors import UserLike
-from matches.stats import StatsFilter
+from matches.projections import read_model_register
+from matches.stats import StatsFilter, dashboard_part_register
 from matches.stats_projection import logs_upto
+from matches.visibility import UserLike
 from rulesets import get_ruleset
 from rulesets.base import Event
 from rulesets.replay import walk
@@ -132,3 +133,7 @@ def _rate(completed: int, failed: int) -> dict[str, Any]:
         "failed": failed,
         "success_rate": round(100 * completed / total) if total else None,
     }
+
+
+read_model_register(CAMPAIGN_STATS, apply_campaign_stats, reset_campaign_stats)
+dashboard_part_register("campaigns", campaign_figures)

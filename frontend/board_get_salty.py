@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from matches.selectors import match_seat_names
-from matches.visibility import viewer_for
+from matches.visibility import reader_at
 from rulesets.base import Event
 from rulesets.get_salty import hints as salty_hints
 from rulesets.get_salty.board import COLORS, CONTAINER, CRACKER_ATTRS, CRACKERS, MAX_SPAN, SHAPES
@@ -148,15 +148,17 @@ def hint_text(ruleset: Any, state: dict[str, Any], seat_names: list[str]) -> str
 
 
 def hint_reader(match: Any, request: Any, turn: int) -> str | None:
-    """Who may read the hint for ``turn`` on this page: "you" when the reader is that seat's player, the
-    player's name when a recorder holds the phone (the page cannot tell who is looking: the hint is labelled
-    for the player to move), None for anyone else (spectators, the other player): a hint is table help for
-    the player to move only."""
-    viewer = viewer_for(request.user, match)
-    if viewer.everything:
+    """Who may read the hint for ``turn`` on this page: "you" when the reader holds that seat, the player's
+    name when a recorder holding no seat has the phone (the page cannot tell who is looking: the hint is
+    labelled for the player to move), None for anyone else (spectators, the other player, recording or not):
+    a hint is table help for the player to move only (``matches.visibility.reader_at``)."""
+    reader = reader_at(request.user, match)
+    if reader.seat is not None:
+        return "you" if reader.seat == turn else None
+    if reader.record:
         names = match_seat_names(match)
         return names[turn] if turn < len(names) else None
-    return "you" if viewer.seat == turn else None
+    return None
 
 
 def board(

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from matches.selectors import match_can_record, match_seat_names
+from matches.selectors import match_seat_names
 from rulesets.base import Event
 from rulesets.replay import describe_entry
 
@@ -207,9 +207,7 @@ def board(
     *, match: Any, ruleset: Any, ms: Any, legal: list[Event] | None, request: Any, can_record: bool
 ) -> dict[str, Any]:
     """The context for ``frontend/boards/salt-and-bones.html``."""
-    state = ms.state
-    if not match_can_record(request.user, match):
-        state = ruleset.view(state, None)  # spectators never see face-down INSTINCT names
+    state = ms.state  # as the reader may see it (matches.visibility): a face-down name only its own seat's
     seat_names = match_seat_names(match)
     field = state["field"]
     rows, cols = int(field["rows"]), int(field["cols"])

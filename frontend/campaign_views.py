@@ -39,7 +39,7 @@ from frontend.forms import (
 )
 from frontend.selectors import last_undoable_version
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
-from matches.selectors import can_record
+from matches.visibility import can_record
 from rulesets import Event, EventType, get_ruleset
 from rulesets.names import plural
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta

@@ -13,6 +13,7 @@ from matches.history import history_page
 from matches.visibility import Viewer
 from rulesets import Event, EventType, Ruleset, RuleViolation
 from rulesets.replay import describe_entry
+from rulesets.schema import SchemaError, check_payload
 
 # validate checks game over → phase → whose turn → the move (DESIGN §2), so these codes on an entry with an
 # empty payload mean "this kind of entry cannot be recorded at this moment", whatever its payload
@@ -35,6 +36,25 @@ def types_now(ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None
         except Exception:  # an empty payload may trip a check that expects its fields: the phase passed
             pass
         out.add(name)
+    return out
+
+
+def recordable(ruleset: Ruleset, moves: list[Event] | None) -> list[Event] | None:
+    """The listed moves a page may offer as they are: those whose payload fits the entry type's fields. A move
+    listed with a hidden value blanked (another seat's secret origin, as a seat holder or a seatless recorder
+    knows it) is not one; the forms take it, typed by the player whose secret it is."""
+    if moves is None:
+        return None
+    types = ruleset.event_types
+    out = []
+    for move in moves:
+        spec = types.get(move.type)
+        if spec is not None:
+            try:
+                check_payload(spec.fields, move.data)
+            except SchemaError:
+                continue
+        out.append(move)
     return out
 
 
@@ -78,11 +98,18 @@ def form_picks(
 
 
 def move_forms(
-    ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None, turn_seat: int | None, problem: dict[str, Any]
+    ruleset: Ruleset,
+    state: dict[str, Any],
+    legal: list[Event] | None,
+    turn_seat: int | None,
+    problem: dict[str, Any],
+    listed: list[Event] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``(now, other)``: one form per entry type, split by :func:`types_now`; a refused form keeps what was
-    typed, is opened and always counts as "now" (it is where the explanation is shown)."""
-    now_types = types_now(ruleset, state, legal, turn_seat)
+    typed, is opened and always counts as "now" (it is where the explanation is shown). ``listed``: the legal
+    moves as the reader may know them, hidden values blanked (default ``legal``): their types apply now even
+    where ``legal`` (what may be offered as it is) leaves them out."""
+    now_types = types_now(ruleset, state, legal if listed is None else listed, turn_seat)
     grid = ruleset.board_size(state)
     now: list[dict[str, Any]] = []
     other: list[dict[str, Any]] = []
@@ -191,7 +218,8 @@ def legal_move_choices(ruleset: Ruleset, legal: list[Event] | None, seat_names: 
     """The legal moves as ``{json, text}`` options of the page's move list, in words. Moves the ruleset describes
     alike (a secret origin: "Ana chose an origin (kept secret).") are told apart by the payload values that
     differ between them, labelled as on the forms ("… — Origin: Healer"): only recorders get this list, and
-    they see everything."""
+    only the moves their viewer may know (``matches.visibility``), so a seat's secret is listed only on its
+    own seat holder's phone, or on a shared phone while that seat reveals it."""
     options = [{"json": json.dumps(m.to_dict()), "text": describe_entry(ruleset, m, seat_names)} for m in legal or []]
     by_text: dict[str, list[int]] = {}
     for i, option in enumerate(options):

@@ -8,7 +8,7 @@ from matches.errors import NotFound
 from matches.models import Event as EventRow
 from matches.models import Match
 from matches.selectors import UserLike, match_visible_qs
-from matches.visibility import RECORDER, row_as_seen, viewer_for
+from matches.visibility import Viewer, can_view, row_as_seen, viewer_for
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, FIRST_PLAYER_DRAWN, describe_entry
 
@@ -23,11 +23,13 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
         .order_by("-position")[:limit]
     )
     out = []
+    viewers: dict[int, Viewer] = {}  # one per match (no query for a game that hides nothing)
     for r in rows:
         match = r.stream.match
         names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
         ruleset = get_ruleset(match.game)
-        event = row_as_seen(viewer_for(user, match) if ruleset.hides_information else RECORDER, r)
+        viewer = viewers.setdefault(match.pk, viewer_for(user, match))
+        event = row_as_seen(viewer, r)
         text = describe_entry(ruleset, event, names)
         by = r.recorded_by.username if r.recorded_by_id else ""
         out.append({"match": match, "version": r.version, "text": text, "at": r.recorded_at, "by": by})
@@ -75,12 +77,8 @@ def undo_words(*, match: Match, version: int, viewer: Any, seat_names: list[str]
 def match_version(*, user: UserLike, match_id: int) -> int:
     """The latest version of a match ``user`` may see, in one indexed query (two for a private match seen
     by a recorder); :class:`NotFound` otherwise, as for the match page."""
-    row = Match.objects.filter(pk=match_id).values_list("is_public", "owner_id", "stream__version").first()
-    if row is None:
+    match = Match.objects.select_related("stream").only("is_public", "owner_id", "stream__version")
+    match = match.filter(pk=match_id).first()
+    if match is None or not can_view(user, match):
         raise NotFound(f"No match {match_id}.")
-    is_public, owner_id, version = row
-    if is_public or (user.is_authenticated and user.pk == owner_id):
-        return version
-    if user.is_authenticated and Match.recorders.through.objects.filter(match_id=match_id, user_id=user.pk).exists():
-        return version
-    raise NotFound(f"No match {match_id}.")
+    return match.stream.version

@@ -22,8 +22,8 @@ from frontend.charts import points_chart
 from frontend.forms import int_or_none, record_or_rerender
 from frontend.selectors import last_undoable_version
 from matches.errors import InvalidInput, NotFound
-from matches.selectors import can_record
 from matches.streams import stream_record
+from matches.visibility import can_record
 from rulesets import all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN
 from rulesets.series import DEFAULT_PLACE_POINTS

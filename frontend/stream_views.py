@@ -20,9 +20,8 @@ from django.views.decorators.http import require_POST
 from frontend.forms import posted_void, record_or_rerender
 from matches.errors import InvalidInput
 from matches.history import HistoryLine, cursor_clean, history_page
-from matches.selectors import can_record
 from matches.streams import kind_get, stream_get, stream_undo
-from matches.visibility import viewer_for
+from matches.visibility import can_record, viewer_for
 from rulesets import get_ruleset
 
 Redraw = Callable[..., HttpResponse]  # (request, pk, *, problem, status) -> the kind's page
@@ -50,7 +49,7 @@ def history_view(
             context = {"title": "That page of the history does not exist", "message": message}
             return render(request, "frontend/error.html", context, status=400)
         history = history_page(
-            stream_id=obj.stream_id, game=obj.stream.game, seat_names=names, viewer=viewer_for(request.user, obj),
+            stream_id=obj.stream_id, game=obj.stream.game, seat_names=names, viewer=viewer_for(request.user, obj, session=request.session),
             before=before, newest_first=True, seat=player, groups=bool(names),
         )  # fmt: skip
         here = request.path

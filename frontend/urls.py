@@ -27,6 +27,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("matches/<int:match_id>/record/", views.match_record, name="match-record"),
     path("matches/<int:match_id>/undo/", views.match_undo, name="match-undo"),
+    path("matches/<int:match_id>/reveal/", views.match_reveal, name="match-reveal"),
     path("matches/<int:match_id>/recorders/", views.match_recorders, name="match-recorders"),
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),

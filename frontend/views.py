@@ -30,12 +30,12 @@ from frontend.forms import (
     parse_options,
     record_or_rerender,
 )
-from frontend.recording import feedback_for, legal_move_choices, move_forms, rebased_words
+from frontend.recording import feedback_for, legal_move_choices, move_forms, rebased_words, recordable
 from frontend.selectors import home_activity, last_undoable_version, undo_words
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
-from matches.visibility import RECORDER, viewer_for
+from matches.visibility import TABLE, can_record, reader_at, reveal, reveal_end, revealed_seat, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 from rulesets.schema import RANDOM, for_seat_count, seat_word
@@ -216,11 +216,11 @@ def match_detail(
     ``?seen=N`` (sent by the live update) lists what was recorded since version N.
     """
     match = selectors.match_get(user=request.user, match_id=match_id)
-    can_record = selectors.match_can_record(request.user, match)
+    recorder = can_record(request.user, match)
     at = int_or_none(request.GET.get("at"))
     if at is not None and at < 0:
         at = None
-    viewer = viewer_for(request.user, match)
+    viewer = viewer_for(request.user, match, session=request.session)  # a seat holder: their seat's view
     try:
         ms = selectors.match_state(match=match, at=at, viewer=viewer)
     except NotFound:
@@ -228,21 +228,30 @@ def match_detail(
         at = None
     replaying = at is not None and at != ms.latest_version
     closed = adventure_match_closed(match=match) if match.campaign_id else None
-    can_record = can_record and closed is None  # a closed adventure match takes no entry: offer none
+    can_record_now = recorder and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
     seat_names = selectors.match_seat_names(match)
-    # only recorders are offered moves; their state is the full one, so no second read of the head. A
+    # only recorders are offered moves, as their viewer may know them (a hidden value is never offered). A
     # provisional outcome (Bone Wars' awards after the last pass) still takes entries until the table confirms
     final = bool(ms.outcome) and not ms.outcome.get("provisional")
-    legal = None if replaying or final or not can_record else viewer.moves(ruleset, ms.state)
+    legal = moves = None
+    if not (replaying or final or not can_record_now):
+        # the whole table's state is ``ms.state`` itself; else the moves are listed from the head's full state
+        moves = (
+            viewer.moves(ruleset, ms.state)
+            if viewer.everything
+            else selectors.match_legal_moves(match=match, viewer=viewer)
+        )
+        legal = recordable(ruleset, moves)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms_now: list[dict[str, Any]] = []
     forms_other: list[dict[str, Any]] = []
-    if can_record and not replaying and not final:
-        forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem)
+    if can_record_now and not replaying and not final:
+        forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem, listed=moves)
     board = boards.board_for(
-        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request, can_record=can_record and not replaying,
+        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request,
+        can_record=can_record_now and not replaying,
         problem=problem,
     )  # fmt: skip
     feedback = feedback_for(
@@ -250,7 +259,7 @@ def match_detail(
         seen=None if replaying else int_or_none(request.GET.get("seen")), latest=ms.latest_version,
         seat_names=seat_names, viewer=viewer,
     )  # fmt: skip
-    undo_version = last_undoable_version(stream_id=match.stream_id) if can_record and not replaying else None
+    undo_version = last_undoable_version(stream_id=match.stream_id) if can_record_now and not replaying else None
     context = {
         "match": match,
         "ruleset": ruleset,
@@ -259,7 +268,7 @@ def match_detail(
         "seats": list(enumerate(seat_names)),
         "turn_names": [seat_names[s] for s in ms.turn_seats if s < len(seat_names)],
         "winner_names": [seat_names[s] for s in (ms.outcome or {}).get("winners", []) if s < len(seat_names)],
-        "can_record": can_record,
+        "can_record": can_record_now,
         "closed": closed,
         "replaying": replaying,
         "at": ms.version,
@@ -275,6 +284,7 @@ def match_detail(
         "undo_words": undo_words(match=match, version=undo_version, viewer=viewer, seat_names=seat_names)
         if undo_version
         else "",
+        "secrets": _secrets(request, match, ruleset, seat_names, recorder) if not replaying else None,
         "versions": list(range(ms.latest_version + 1)),
         # the state as JSON is for developers: drawn only when asked for (``?data=1``), never shown to players
         "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if request.GET.get("data") == "1" else "",
@@ -308,6 +318,57 @@ def _played(match: Any, outcome: Any) -> dict[str, Any] | None:
         return None
     notes = seat_notes(match, (outcome or {}).get("scores"), (outcome or {}).get("winners")) if match.source else {}
     return {"line": play_line(match), "notes": notes, "details": match.details or {}}
+
+
+def _secrets(
+    request: HttpRequest, match: Any, ruleset: Any, seat_names: list[str], recorder: bool
+) -> dict[str, Any] | None:
+    """What the page offers a seatless recorder's device in a game with hidden information (the phone passed
+    round the table): one seat's secrets shown on request, hidden again by the next entry; else None."""
+    if not recorder or not ruleset.hides_information or not reader_at(request.user, match).may_reveal:
+        return None
+    shown = revealed_seat(request.session, match)
+    return {
+        "noun": ruleset.secret_noun,
+        "shown": None if shown is None else {"seat": shown, "name": _seat_word(seat_names, shown)},
+        "seats": [{"seat": i, "name": name} for i, name in enumerate(seat_names)],
+    }
+
+
+def _seat_word(seat_names: list[str], seat: int) -> str:
+    return seat_names[seat] if 0 <= seat < len(seat_names) else f"Seat {seat}"
+
+
+@login_required
+@require_POST
+def match_reveal(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``seat``: show that seat's secrets on this device (a seatless recorder's: the phone passed round the
+    table) until the next entry is recorded on the match; ``hide``: hide them now (``matches.visibility``)."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    if request.POST.get("hide"):
+        reveal_end(request.session, match)
+        return redirect(reverse("match", args=[match.pk]) + "#board")
+    ruleset = get_ruleset(match.game)
+    reader = reader_at(request.user, match)
+    seat = int_or_none(request.POST.get("seat"))
+    names = selectors.match_seat_names(match)
+    problem: dict[str, Any] = {}
+    if not ruleset.hides_information:
+        problem = {"detail": f"Nothing is secret in {ruleset.name}: everyone sees the whole table.", "status": 400}
+    elif reader.seat is not None:
+        problem = {
+            "detail": f"You hold {_seat_word(names, reader.seat)}'s seat: your phone shows your own "
+            f"{ruleset.secret_noun} only.",
+            "status": 403,
+        }
+    elif not reader.may_reveal:
+        problem = {"detail": "Only the match's owner and its recorders may show a player's secrets.", "status": 403}
+    elif seat is None or not 0 <= seat < len(names):
+        problem = {"detail": f"Choose a seat from 0 to {len(names) - 1}.", "status": 400}
+    if problem:
+        return match_detail(request, match_id, problem={"detail": problem["detail"]}, status=problem["status"])
+    reveal(request.session, match, seat)
+    return redirect(reverse("match", args=[match.pk]) + "#secrets")
 
 
 def _posted_event(request: HttpRequest, match: Any) -> tuple[str, int | None, Any, Any, dict[str, list[str]]]:
@@ -365,7 +426,9 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     )
     if refused:
         return refused
-    messages.success(request, _recorded_words(match, result, type_, seat, data) + rebased_words(match, result))
+    messages.success(
+        request, _recorded_words(match, request.user, result, type_, seat, data) + rebased_words(match, result)
+    )
     stream_views.linked_words(request, result)
     return _recorded_answer(request, match)
 
@@ -387,16 +450,20 @@ def _rerender(request: HttpRequest, match: Any, problem: dict[str, Any], status:
     return match_detail(request, match.pk, problem=problem, status=status)
 
 
-def _recorded_words(match: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
+def _recorded_words(match: Any, user: Any, result: Any, type_: str, seat: int | None, data: Any) -> str:
     """The bar's sentence after a successful submit: the entry's number and what it says (as the history
     says it to the recorder who just typed it)."""
     if type_ == RULE_OVERRIDDEN:
         return f"Recorded move {result.version}: house rule ({data.get('reason', '')}); the next move is not checked."
     ruleset = get_ruleset(match.game)
+    event = Event(type_, seat, data)
     before = None
-    if ruleset.describe_uses_state:
-        before = selectors.match_state(match=match, at=result.version - 1, viewer=RECORDER).state
-    text = describe_entry(ruleset, Event(type_, seat, data), selectors.match_seat_names(match), before=before)
+    if ruleset.describe_uses_state or ruleset.hides_information:
+        before = selectors.match_state(match=match, at=result.version - 1, viewer=TABLE).state
+    if ruleset.hides_information:  # said as the phone's reader sees it now: the entry ended any reveal
+        viewer = viewer_for(user, match)
+        event, before = viewer.event(ruleset, event, before), viewer.state(ruleset, before)
+    text = describe_entry(ruleset, event, selectors.match_seat_names(match), before=before)
     return f"Recorded move {result.version}: {text}"
 
 
@@ -419,7 +486,7 @@ def _record_as_house_rule(request: HttpRequest, match: Any, problem: dict[str, A
     )  # fmt: skip
     if refused:
         return refused
-    words = _recorded_words(match, result, problem["type"], problem["seat"], data)
+    words = _recorded_words(match, request.user, result, problem["type"], problem["seat"], data)
     messages.success(request, f"{words} (house rule: {reason})")
     stream_views.linked_words(request, result)
     return _recorded_answer(request, match)

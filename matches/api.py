@@ -26,7 +26,7 @@ from matches.serializers import (
     StateQuery,
     game_description,
 )
-from matches.visibility import viewer_for
+from matches.visibility import Viewer, viewer_for
 from rulesets import UnknownGame, all_rulesets, get_ruleset
 from rulesets.names import name_all
 from rulesets.replay import outcome_of
@@ -67,15 +67,18 @@ def users_by_name(names: list[str], field: str) -> list[Any]:
     return [found[n.lower()] for n in names]
 
 
-def append_body(result: Any, game: str, seat_names: list[str] | None = None) -> dict[str, Any]:
-    """The body answering an append (the same for a repeated idempotency key); every text names the players."""
+def append_body(result: Any, game: str, viewer: Viewer, seat_names: list[str] | None = None) -> dict[str, Any]:
+    """The body answering an append (the same for a repeated idempotency key): the new state as ``viewer``
+    may see it (``matches.visibility``: a recorder holding a seat sees that seat's view); every text names
+    the players."""
     names = seat_names or []
-    outcome = outcome_of(get_ruleset(game), result.state)
+    ruleset = get_ruleset(game)
+    outcome = outcome_of(ruleset, result.state)
     return AppendOutput.represent(
         {
             "version": result.version,
             "position": result.position,
-            "state": name_all(result.state, names),
+            "state": name_all(viewer.state(ruleset, result.state), names),
             "outcome": name_all(outcome.to_dict(), names) if outcome else None,
             "override_pending": result.override_pending,
             "linked": [w.to_dict() for w in result.linked],
@@ -128,14 +131,14 @@ class MatchDetailApi(APIView):
 class MatchStateApi(APIView):
     """GET the state at version ``at`` (latest by default) as the reader may see it.
 
-    Recorders see everything, or ``seat``'s view when they ask for it; a seated user sees their seat's view;
-    everyone else a spectator's (``matches.visibility``)."""
+    A user holding a seat sees that seat's view; a recorder holding no seat a spectator's, or ``seat``'s view
+    when they ask for it (or reveal it on this device); everyone else a spectator's (``matches.visibility``)."""
 
     @extend_schema(parameters=[StateQuery], responses={200: StateOutput, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
         match, head = selectors.match_get_with_head(user=request.user, match_id=match_id)
         query = parse(StateQuery, request.query_params.dict())
-        viewer = viewer_for(request.user, match, seat=query["seat"])
+        viewer = viewer_for(request.user, match, seat=query["seat"], session=getattr(request, "session", None))
         ms = selectors.match_state(match=match, at=query["at"], viewer=viewer, head=head)
         return Response(StateOutput(ms).data)
 
@@ -147,7 +150,8 @@ class MatchLegalMovesApi(APIView):
     @extend_schema(responses={200: LegalMoveOutput(many=True), 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(user=request.user, match_id=match_id)
-        moves = selectors.match_legal_moves(match=match, viewer=viewer_for(request.user, match))
+        viewer = viewer_for(request.user, match, session=getattr(request, "session", None))
+        moves = selectors.match_legal_moves(match=match, viewer=viewer)
         if moves is None:
             raise NotListable(f"{get_ruleset(match.game).name} cannot list its legal moves in this phase.")
         return Response(LegalMoveOutput([m.to_dict() for m in moves], many=True).data)

@@ -1,4 +1,4 @@
-"""App configuration: registers the app's stream kinds when Django is ready."""
+"""App configuration: registers the app's stream kind and read models when Django is ready."""
 
 from django.apps import AppConfig
 
@@ -8,4 +8,7 @@ class MatchesConfig(AppConfig):
     name = "matches"
 
     def ready(self) -> None:
-        import matches.kinds  # noqa: F401 (registers the stream kinds)
+        # importing these registers the match stream kind and the read models (match summary, play_stats)
+        import matches.kinds
+        import matches.projections
+        import matches.stats_projection  # noqa: F401

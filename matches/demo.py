@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib.auth import get_user_model
 
 from matches.services import match_create, match_event_record
@@ -48,7 +51,8 @@ def load_demo() -> list[str]:
     for loader in SCRIPTED.values():
         created.extend(loader(user))
     created.extend(_history_demo(user))
-    created.extend(_series_demo(user))
+    for loader in EXTRAS:
+        created.extend(loader(user))
     created.extend(_insights_demo(user))
     return created
 
@@ -120,62 +124,6 @@ def _history_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     report = import_bytes(owner=user, data=data, source="bgstats", file_name="demo_bgstats.json")
     Player.objects.filter(owner=user, name="Ana", user__isnull=True).update(user=user)
     return [f"{report.imported} earlier plays imported from a BG Stats file"]
-
-
-def _series_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
-    """A series over four finished score-sheet evenings (a shared win among them), for the standings page."""
-    from campaigns.series import series_create, series_match_add
-
-    series = series_create(owner=user, name="Demo: Thursday league", game="scoresheet")
-    evenings = [(["Ana", "Bo", "Cy"], [41, 37, 29]), (["Bo", "Cy", "Di"], [52, 52, 30]),
-                (["Ana", "Cy", "Di"], [33, 45, 38]), (["Ana", "Bo", "Di"], [48, 31, 31])]  # fmt: skip
-    for night, (names, points) in enumerate(evenings, start=1):
-        match = match_create(owner=user, game="scoresheet", seats=[{"name": n} for n in names],
-                             title=f"League night {night}", options={"title": "Carcassonne"})  # fmt: skip
-        for seat, p in enumerate(points):
-            match_event_record(match=match, user=user, type="points_scored", seat=seat, data={"points": p})
-        match_event_record(match=match, user=user, type="game_ended", data={})
-        series_match_add(series=series, user=user, match_id=match.pk)
-    return [series.name]
-
-
-def _saltmarsh_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
-    """A campaign with a failed adventure, a sale, a retry played as a match, a shop and a purchase."""
-    from campaigns.services import campaign_adventure_start, campaign_create, campaign_event_record
-
-    campaign = campaign_create(owner=user, name="Demo: Saltmarsh campaign")
-
-    def rec(type_: str, **data: object) -> None:
-        campaign_event_record(campaign=campaign, user=user, type=type_, data=data)
-
-    for hero, cls in [("Ana", "Fighter"), ("Bo", "Wizard"), ("Cy", "Rogue")]:
-        rec("hero_joined", hero=hero, **{"class": cls})
-    rec("adventure_started", adventure="The Sinister Secret", heroes=["Ana", "Bo"])
-    rec("treasure_gained", hero="Ana", item={"name": "Cloak of Protection", "buy": 800, "sell": None})
-    rec("gold_gained", hero="Bo", amount=150)
-    rec("adventure_failed")
-    rec("item_sold", hero="Ana", item="Cloak of Protection")
-    match = campaign_adventure_start(
-        campaign=campaign, user=user, adventure="The Sinister Secret", reward=1200,
-        heroes=[{"name": "Ana", "max_hp": 10}, {"name": "Bo", "max_hp": 8}],
-    )  # fmt: skip
-    for type_, seat, data in [
-        ("hero_phase_started", 0, {}),
-        ("damage_taken", 0, {"amount": 3}),
-        ("treasure_found", 0, {"item": {"name": "Potion of Healing", "buy": 100, "sell": 50}}),
-        ("gold_found", 1, {"amount": 90}),
-        ("adventure_won", None, {}),
-    ]:
-        match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
-    rec("shop_revealed", cards=[
-        {"name": "Flame Tongue", "item": True, "buy": 1400, "sell": 700},
-        {"name": "Rope of Climbing", "item": True, "buy": 200, "sell": 100},
-        {"name": "Trap!", "item": False, "buy": None, "sell": None},
-        {"name": "Wand of Magic Missiles", "item": True, "buy": 900, "sell": 450},
-    ])  # fmt: skip
-    rec("item_bought", hero="Ana", item="Flame Tongue")
-    rec("trade_made", **{"from": "Bo", "to": "Ana", "items": [], "gold": 100})
-    return [campaign.name, match.title]
 
 
 def _salt_and_bones_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
@@ -297,9 +245,22 @@ def _first_spine_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     return [match.title]
 
 
-SCRIPTED = {
-    "saltmarsh-adventure": _saltmarsh_demo,
+Loader = Callable[[Any], list[str]]  # (the demo user) → the names of what it created
+
+# game slug → the loader of that game's demo (instead of listed moves); other apps add theirs (demo_register)
+SCRIPTED: dict[str, Loader] = {
     "salt-and-bones": _salt_and_bones_demo,
     "bone-wars": _bone_wars_demo,
     "the-first-spine": _first_spine_demo,
 }
+EXTRAS: list[Loader] = []  # other apps' demos of no one match game (a campaign series), registered by them
+
+
+def demo_register(loader: Loader, *, game: str = "") -> Loader:
+    """Add ``loader`` to the demo (called when its app is ready: ``campaigns.demo``): the demo of match game
+    ``game``, or (no game) one more part after the matches."""
+    if game:
+        SCRIPTED[game] = loader
+    elif loader not in EXTRAS:
+        EXTRAS.append(loader)
+    return loader

@@ -1,4 +1,11 @@
-"""Projectors: read models kept from the global event log, checkpointed in the same transaction."""
+"""Projectors: read models kept from the global event log, checkpointed in the same transaction.
+
+A read model joins by registering itself (:func:`read_model_register`, called when its app is ready, as
+stream kinds do with ``matches.streams.kind_register``): its name, the function applying a batch of log
+entries, and the function emptying it before a replay. This module knows the match summary only (its own);
+``matches.stats_projection`` (``play_stats``) and ``campaigns.stats`` (``campaign_stats``) register theirs, so
+nothing here imports another read model, nor ``campaigns``.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +20,8 @@ from django.db import connection, transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
-from campaigns.stats import CAMPAIGN_STATS, apply_campaign_stats, reset_campaign_stats
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint
-from matches.stats_projection import PLAY_STATS, apply_play_stats, reset_play_stats
 from rulesets import Event, get_ruleset
 from rulesets.names import name_seats
 from rulesets.replay import EVENT_VOIDED, Position, final_outcome_of, fold
@@ -132,11 +137,34 @@ def _summaries_write(rows: list[tuple[Any, ...]]) -> None:
         cursor.execute(sql, [v for row in rows for v in row])
 
 
-PROJECTORS: dict[str, Callable[[list[store.LogEntry]], None]] = {
-    MATCH_SUMMARY: _apply_match_summary,
-    PLAY_STATS: apply_play_stats,
-    CAMPAIGN_STATS: apply_campaign_stats,
-}
+Projector = Callable[[list[store.LogEntry]], None]
+
+# name → the read model's projector, and its reset: every read model registered (read_model_register)
+PROJECTORS: dict[str, Projector] = {}
+_RESETS: dict[str, Callable[[], None]] = {}
+
+
+def read_model_register(name: str, apply: Projector, reset: Callable[[], None]) -> Projector:
+    """Make the read model ``name`` known to the projectors (once, when its app is ready): ``apply(entries)``
+    brings it up to a batch of log entries (redelivered entries must count nothing twice), ``reset()`` empties
+    it before a replay from the start (:func:`projection_reset`). Both run inside the projector's transaction."""
+    PROJECTORS[name] = apply
+    _RESETS[name] = reset
+    return apply
+
+
+def _reset_match_summary() -> None:
+    MatchSummary.objects.all().delete()
+    MatchSummary.objects.bulk_create(
+        [
+            MatchSummary(match_id=pk, last_activity=created)
+            for pk, created in Match.objects.values_list("pk", "created_at")
+        ],
+        batch_size=1000,
+    )
+
+
+read_model_register(MATCH_SUMMARY, _apply_match_summary, _reset_match_summary)
 
 
 def _checkpoints_read(names: tuple[str, ...]) -> dict[str, tuple[int, int]]:
@@ -240,17 +268,5 @@ def _read_ahead(names: tuple[str, ...], txid: int, position: int) -> float | Non
 def projection_reset(name: str = MATCH_SUMMARY) -> None:
     """Empty a read model and its checkpoint, so the next run replays the log from the start."""
     projection_lock(name)
-    if name == MATCH_SUMMARY:
-        MatchSummary.objects.all().delete()
-        MatchSummary.objects.bulk_create(
-            [
-                MatchSummary(match_id=pk, last_activity=created)
-                for pk, created in Match.objects.values_list("pk", "created_at")
-            ],
-            batch_size=1000,
-        )
-    elif name == PLAY_STATS:
-        reset_play_stats()
-    elif name == CAMPAIGN_STATS:
-        reset_campaign_stats()
+    _RESETS[name]()
     ProjectionCheckpoint.objects.filter(name=name).delete()

@@ -1,4 +1,4 @@
-"""Match reads: visibility, lists, state at any version, legal moves, the log."""
+"""Match reads: lists, state at any version, legal moves, the log (who may read what: ``matches.visibility``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import Q, QuerySet
 from psycopg.types.numeric import Int8
@@ -17,42 +16,17 @@ from matches import store
 from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
 from matches.models import Match, Player, Stream
-from matches.visibility import Viewer
+from matches.visibility import UserLike, Viewer, can_view, recording_q, visible_q
 from rulesets import Event, TurnInfo, get_ruleset
 from rulesets.names import name_all, name_seats, turn_line
 from rulesets.replay import RESULT_KEY, outcome_of
-
-UserLike = AbstractBaseUser | AnonymousUser
-
-
-def can_record(user: UserLike, obj: Any) -> bool:
-    """The owner of a match or campaign and the recorders they named may append to it."""
-    if not user or not user.is_authenticated:
-        return False
-    return user.pk == obj.owner_id or obj.recorders.filter(pk=user.pk).exists()
-
-
-def can_view(user: UserLike, obj: Any) -> bool:
-    """Public matches and campaigns are visible to all; private ones to the owner and recorders."""
-    return obj.is_public or can_record(user, obj)
-
-
-def match_can_view(user: UserLike, match: Match) -> bool:
-    """Whether ``user`` may read ``match``."""
-    return can_view(user, match)
-
-
-def match_can_record(user: UserLike, match: Match) -> bool:
-    """Whether ``user`` may append to ``match``."""
-    return can_record(user, match)
 
 
 def match_visible_qs(user: UserLike) -> QuerySet[Match]:
     """Every match ``user`` may see."""
     qs = Match.objects.select_related("summary", "stream", "owner").prefetch_related("seats__player__user")
-    if user and user.is_authenticated:
-        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(recorders=user)).distinct()
-    return qs.filter(is_public=True)
+    qs = qs.filter(visible_q(user))
+    return qs.distinct() if user and user.is_authenticated else qs
 
 
 def match_list(
@@ -73,14 +47,14 @@ def match_list(
             raise InvalidInput({"status": ["Must be 'in_progress' or 'finished'."]})
         qs = qs.filter(status=status)
     if mine and user.is_authenticated:
-        qs = qs.filter(Q(owner=user) | Q(recorders=user) | Q(seats__player__user=user)).distinct()
+        qs = qs.filter(recording_q(user) | Q(seats__player__user=user)).distinct()
     return qs.order_by("-updated_at", "-pk")
 
 
 def match_get(*, user: UserLike, match_id: int) -> Match:
     """The match if ``user`` may see it, else :class:`NotFound` (private matches do not leak existence)."""
     match = Match.objects.select_related("stream", "owner", "summary").filter(pk=match_id).first()
-    if match is None or not match_can_view(user, match):
+    if match is None or not can_view(user, match):
         raise NotFound(f"No match {match_id}.")
     return match
 
@@ -145,7 +119,7 @@ def match_get_brief(*, user: UserLike, match_id: int) -> Match:
     keeps heads in memory). Same visibility rule and :class:`NotFound` as ``match_get``.
     """
     match = _match_brief(match_id, with_state=False)
-    if match is None or not match_can_view(user, match):
+    if match is None or not can_view(user, match):
         raise NotFound(f"No match {match_id}.")
     return match
 
@@ -153,7 +127,7 @@ def match_get_brief(*, user: UserLike, match_id: int) -> Match:
 def match_get_with_head(*, user: UserLike, match_id: int) -> tuple[Match, store.Head]:
     """Like ``match_get_brief``, with the stream's head read in the same query (for state reads)."""
     match = _match_brief(match_id, with_state=True)
-    if match is None or not match_can_view(user, match):
+    if match is None or not can_view(user, match):
         raise NotFound(f"No match {match_id}.")
     return match, store.head_from_row(match.stream)
 

@@ -67,7 +67,11 @@ class MatchListFilter(Shape):
 
 class StateQuery(Shape):
     at = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
-    seat = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
+    seat = serializers.IntegerField(
+        required=False, min_value=0, allow_null=True, default=None,
+        help_text="A recorder holding no seat reads this seat's view (its secrets only, for this read); ignored "
+        "for anyone else: a seat holder always reads their own seat's view, a spectator a spectator's.",
+    )  # fmt: skip
 
 
 class SeatOutput(Shape):

@@ -36,8 +36,8 @@ from matches.models import (
     StatsRollup,
 )
 from matches.people import player_canonical
-from matches.selectors import UserLike
 from matches.stats_rollup import month_of
+from matches.visibility import UserLike, visible_q
 from rulesets import UnknownGame, get_ruleset
 
 logger = logging.getLogger(__name__)
@@ -110,12 +110,7 @@ def stats_filter_parse(params: Any) -> StatsFilter:
 
 
 def _visible_match_ids(user: UserLike) -> QuerySet[Match]:
-    qs = Match.objects.all()
-    if user and user.is_authenticated:
-        qs = qs.filter(Q(is_public=True) | Q(owner=user) | Q(recorders=user))
-    else:
-        qs = qs.filter(is_public=True)
-    return qs.values("pk")
+    return Match.objects.filter(visible_q(user)).values("pk")  # (the rule: matches.visibility)
 
 
 def _visible(user: UserLike) -> Q:
@@ -642,17 +637,31 @@ def _head_to_head(opponents: dict[int, Record]) -> list[dict[str, Any]]:
 # -- one game ---------------------------------------------------------------------------------------------
 
 
+DashboardPart = Callable[..., dict[str, Any] | None]
+# key → ``part(user=, match_game=, f=)``: figures another app adds to a game's dashboard from its own read model
+# (``campaigns.stats`` adds "campaigns"), registered when that app is ready; None where it has nothing to add
+_DASHBOARD_PARTS: dict[str, DashboardPart] = {}
+
+
+def dashboard_part_register(key: str, part: DashboardPart) -> DashboardPart:
+    """Add ``part``'s figures under ``key`` to every game dashboard that it answers (not None) for."""
+    _DASHBOARD_PARTS[key] = part
+    return part
+
+
 def game_dashboard(*, user: UserLike, game: str, f: StatsFilter) -> dict[str, Any]:
-    """Plays over time, seat and first-player win rates with sample sizes, length, scores, insights, players."""
+    """Plays over time, seat and first-player win rates with sample sizes, length, scores, insights, players,
+    and what registered parts add (:func:`dashboard_part_register`: a campaign game's campaigns)."""
     try:
         ruleset = get_ruleset(game)
     except UnknownGame:
         raise NotFound(f"No game '{game}'.") from None
     figures = _memo("game", user, f, game, lambda: _game_figures(ruleset, user, game, f))
-    from campaigns.stats import campaign_figures  # campaigns build on matches: imported when needed
-
-    campaigns = campaign_figures(user=user, match_game=game, f=f)  # its own read model: not kept in the memo
-    return figures if campaigns is None else {**figures, "campaigns": campaigns}
+    for key, part in _DASHBOARD_PARTS.items():  # their own read models: not kept in the memo
+        extra = part(user=user, match_game=game, f=f)
+        if extra is not None:
+            figures = {**figures, key: extra}
+    return figures
 
 
 def _game_figures(ruleset: Any, user: UserLike, game: str, f: StatsFilter) -> dict[str, Any]:

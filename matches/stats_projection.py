@@ -14,6 +14,7 @@ from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match, MatchFact, PlayedMatch, PlayerResult
 from matches.people import player_canonical
+from matches.projections import read_model_register
 from matches.stats_rollup import contributions, difference, rollup_apply, rollup_reset, rows_of
 from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
@@ -165,3 +166,6 @@ def reset_play_stats() -> None:
     MatchFact.objects.all().delete()
     PlayedMatch.objects.all().delete()
     rollup_reset()
+
+
+read_model_register(PLAY_STATS, apply_play_stats, reset_play_stats)

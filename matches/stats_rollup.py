@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from matches.models import PlayedMatch, PlayerResult, StatsRollup
+from matches.projections import projection_lock
 
 KINDS = frozenset({"match", "player", "seat", "pair", "moves", "minutes", "score"})
 MONTHLY = KINDS - {"pair"}  # pairs are kept for all time only (by month they would be half of the table)
@@ -158,8 +159,6 @@ def rollup_refresh(match_ids: Collection[int], change: Callable[[], None]) -> No
     """Run ``change`` (which rewrites read-model rows of ``match_ids``) and move the roll-ups with it. Call it in
     a transaction: it holds the ``play_stats`` projector's lock to the commit, so no projector batch rewrites
     those rows in between."""
-    from matches.projections import projection_lock  # the projectors import this module
-
     projection_lock("play_stats")
     before = contributions(*rows_of(match_ids))
     change()

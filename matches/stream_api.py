@@ -74,12 +74,16 @@ class StreamEventsApi(LeanPostMixin, APIView):
         paged = "after" in params or "limit" in params
         obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup], without_state=paged)
         if not paged:
-            return Response(EventOutput(stream_history(obj=obj, user=request.user), many=True).data)
+            return Response(
+                EventOutput(
+                    stream_history(obj=obj, user=request.user, session=getattr(request, "session", None)), many=True
+                ).data
+            )
         after = cursor_clean(params.get("after"), "after") or 0
         limit = limit_clean(params.get("limit"))
         page = history_page(
             stream_id=obj.stream_id, game=obj.stream.game, seat_names=kind_get(self.kind).seat_names(obj),
-            viewer=viewer_for(request.user, obj), after=after, limit=limit,
+            viewer=viewer_for(request.user, obj, session=getattr(request, "session", None)), after=after, limit=limit,
         )  # fmt: skip
         nxt = None
         if page.next is not None:
@@ -111,7 +115,8 @@ class StreamEventsApi(LeanPostMixin, APIView):
             client_time=data["client_time"], request_id=getattr(request, "request_id", ""), rebase=data["rebase"],
         )  # fmt: skip
         names = kind_get(self.kind).seat_names(obj)
-        response = Response(append_body(result, obj.stream.game, names), status=status.HTTP_201_CREATED)
+        viewer = viewer_for(request.user, obj)  # the entry ends any reveal on this device (matches.visibility)
+        response = Response(append_body(result, obj.stream.game, viewer, names), status=status.HTTP_201_CREATED)
         if result.repeated:
             response["Idempotent-Replayed"] = "true"
         return response

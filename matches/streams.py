@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 from matches import store
 from matches.errors import NotAllowed, NotFound, RuleBroken, VersionConflict
-from matches.selectors import LogLine, UserLike, can_record, can_view, stream_log
-from matches.visibility import viewer_for
+from matches.selectors import LogLine, stream_log
+from matches.visibility import UserLike, can_record, can_view, viewer_for, visible_q
 from rulesets.replay import EVENT_VOIDED
 
 
@@ -107,10 +107,8 @@ def around_record(kind: str) -> Callable[[AroundHook], AroundHook]:
 
 def stream_visible_qs(kind: str, user: UserLike) -> QuerySet[Any]:
     """Every object of ``kind`` that ``user`` may read: public ones, and their own or those they record."""
-    qs = kind_get(kind).model.objects.select_related("stream", "owner")
-    if user and user.is_authenticated:
-        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(recorders=user)).distinct()
-    return qs.filter(is_public=True)
+    qs = kind_get(kind).model.objects.select_related("stream", "owner").filter(visible_q(user))
+    return qs.distinct() if user and user.is_authenticated else qs
 
 
 def stream_get(*, kind: str, user: UserLike, pk: int, without_state: bool = False) -> Any:
@@ -133,11 +131,12 @@ def stream_get_for_write(*, kind: str, user: UserLike, pk: int) -> Any:
     return stream_get(kind=kind, user=user, pk=pk)
 
 
-def stream_history(*, obj: Any, user: UserLike) -> list[LogLine]:
-    """The object's log as ``user`` may read it (hidden information removed), in plain words."""
+def stream_history(*, obj: Any, user: UserLike, session: Any = None) -> list[LogLine]:
+    """The object's log as ``user`` may read it on the device of ``session`` (hidden information removed:
+    ``matches.visibility``), in plain words."""
     return stream_log(
         stream_id=obj.stream_id, game=obj.stream.game, seat_names=kind_of(obj).seat_names(obj),
-        viewer=viewer_for(user, obj),
+        viewer=viewer_for(user, obj, session=session),
     )  # fmt: skip
 
 

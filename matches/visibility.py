@@ -1,25 +1,125 @@
-"""Hidden information: who is reading a stream, and the one place every read is filtered for them.
+"""Who a user is at a stream, what they may do there, and the one filter every read passes through.
 
-Recorders (a stream's owner and the recorders they named) and superusers see everything; a user seated at a
-match (their account linked to a seat's player) sees what that seat sees; everyone else sees what a
-spectator at the table sees. The ruleset decides what a seat may see (``view``, ``redact_event``,
-``visible_moves``); :func:`viewer_for` decides who is looking, and the returned :class:`Viewer` applies the
-ruleset's decision. Every read path (state, log, legal moves, pages, exports, admin) goes through it.
+This module is the one home of that rule; selectors, services, views and the admin ask it and it asks none
+of them (it imports only the store, lazily, to fold a log).
+
+A stream (a match, campaign or series) has an owner, the recorders the owner named, and, for a match, seats
+whose players may be linked to accounts. For a signed-in user at a stream:
+
+- **may read** (:func:`can_view`): a public stream, anyone; a private one, its owner and named recorders;
+- **may record** (:func:`can_record`): the owner and the named recorders;
+- **sees**, in a game with hidden information (:func:`viewer_for`):
+
+  - a **seat holder** (their account is linked to a seat's player, or to the player a seat's duplicate was
+    merged into) sees that seat's view, always, even when they may also record, and even as the owner
+    (the lowest seat when linked to several);
+  - a **seatless recorder** (the owner or a named recorder holding no seat: the phone passed round the
+    table) sees what a spectator sees, except one seat's secrets while that seat reveals them on that device
+    (:func:`reveal`, kept in the device's session, hidden again by the next entry recorded on the stream),
+    or the one seat an API read names with ``?seat=`` (the API's reveal, for that read only);
+  - **everyone else** (spectators) sees what a spectator at the table sees.
+
+  Games without hidden information show every reader the whole state (:data:`TABLE`).
+
+Superusers have no privilege of sight at the table; the admin shows them the stored rows as stored. What a
+seat may see is the ruleset's decision (``view``, ``redact_event``, ``visible_moves``); the :class:`Viewer`
+this module returns applies it. Every read path (state, log, legal moves, pages, the append's answer,
+exports, admin) goes through it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q
 
 from rulesets import Event, Ruleset, get_ruleset
 from rulesets.base import State
 
+UserLike = AbstractBaseUser | AnonymousUser
+
+# -- what a reader may do ------------------------------------------------------------------------------
+
+
+def _signed_in(user: UserLike | None) -> bool:
+    return user is not None and user.is_authenticated
+
+
+def can_record(user: UserLike | None, obj: Any) -> bool:
+    """The owner of a match, campaign or series and the recorders they named may append to it."""
+    if not _signed_in(user):
+        return False
+    return user.pk == obj.owner_id or obj.recorders.filter(pk=user.pk).exists()
+
+
+def can_view(user: UserLike | None, obj: Any) -> bool:
+    """Public streams are readable by all; private ones by the owner and the recorders."""
+    return obj.is_public or can_record(user, obj)
+
+
+def visible_q(user: UserLike | None) -> Q:
+    """The :func:`can_view` rule as a filter on a match, campaign or series queryset (add ``.distinct()``:
+    the recorders join may repeat a row)."""
+    if _signed_in(user):
+        return Q(is_public=True) | Q(owner=user) | Q(recorders=user)
+    return Q(is_public=True)
+
+
+def recording_q(user: UserLike) -> Q:
+    """The :func:`can_record` rule as a filter ("mine" lists: the streams a user owns or records)."""
+    return Q(owner=user) | Q(recorders=user)
+
+
+def held_seat(user: UserLike | None, obj: Any) -> int | None:
+    """The seat ``user`` holds at ``obj`` (the lowest when several), or None: no seats, or none linked to them.
+
+    A seat's player is linked to a user directly, or through the player it was merged into."""
+    seats = getattr(obj, "seats", None)
+    if not _signed_in(user) or seats is None:
+        return None
+    mine = Q(player__user=user) | Q(player__merged_into__user=user)
+    return seats.filter(mine).order_by("index").values_list("index", flat=True).first()
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who a user is at a stream: ``owner``, may ``record`` (owner or a named recorder), the ``seat`` they
+    hold (None: none). ``role`` is what decides what they see: ``"seat holder"``, ``"recorder"`` (holding no
+    seat: the owner too), ``"spectator"``."""
+
+    owner: bool
+    record: bool
+    seat: int | None
+
+    @property
+    def role(self) -> str:
+        if self.seat is not None:
+            return "seat holder"
+        return "recorder" if self.record else "spectator"
+
+    @property
+    def may_reveal(self) -> bool:
+        """Only a seatless recorder's device shows a seat's secrets on request (:func:`reveal`)."""
+        return self.record and self.seat is None
+
+
+def reader_at(user: UserLike | None, obj: Any) -> Reader:
+    """Who ``user`` is at ``obj`` (a match, campaign or series)."""
+    if not _signed_in(user):
+        return Reader(owner=False, record=False, seat=None)
+    return Reader(owner=user.pk == obj.owner_id, record=can_record(user, obj), seat=held_seat(user, obj))
+
+
+# -- what a reader sees ----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who is looking: ``everything`` (recorders) or the view of ``seat`` (None: a spectator)."""
+    """What a reader sees: ``everything`` (the whole table: games without hidden information, the server's
+    own reads) or the view of ``seat`` (None: a spectator's)."""
 
     everything: bool
     seat: int | None = None
@@ -29,7 +129,8 @@ class Viewer:
         return state if self.everything else ruleset.view(state, self.seat)
 
     def moves(self, ruleset: Ruleset, state: State) -> list[Event] | None:
-        """The legal moves in ``state`` as this viewer may know them (None where the game cannot list them)."""
+        """The legal moves in the full ``state`` as this viewer may know them (None where the game cannot list
+        them). A move may come with a hidden value blanked (None), as the log would show it."""
         return ruleset.legal_moves(state) if self.everything else ruleset.visible_moves(state, self.seat)
 
     def event(self, ruleset: Ruleset, event: Event, state_before: State) -> Event:
@@ -45,30 +146,69 @@ class Viewer:
         return [self.event(ruleset, event, before[version]) for version, event in entries]
 
 
-RECORDER = Viewer(everything=True)
+TABLE = Viewer(everything=True)
 SPECTATOR = Viewer(everything=False)
 
 
-def viewer_for(user: Any, obj: Any, *, seat: int | None = None) -> Viewer:
-    """Who ``user`` is at ``obj`` (a match, campaign or series): the one rule deciding what a reader sees.
+def _game(obj: Any) -> str:
+    stream = getattr(obj, "stream", None)
+    return stream.game if stream is not None else obj.game
 
-    Superusers, the owner and named recorders see everything, or one seat's view when they ask for ``seat``;
-    a user linked to a seat's player sees that seat's view (the lowest seat when linked to several); anyone
-    else is a spectator. ``seat`` is ignored for everyone but recorders.
+
+def viewer_for(
+    user: UserLike | None, obj: Any, *, seat: int | None = None, session: Mapping[str, Any] | None = None
+) -> Viewer:
+    """What ``user`` sees at ``obj`` (a match, campaign or series): the one rule (module docstring).
+
+    ``seat``: the seat an API read asks for, honoured for a seatless recorder only. ``session``: the reading
+    device's session, where :func:`reveal` keeps the seat a seatless recorder's device shows. A game without
+    hidden information costs no query.
     """
-    from django.db.models import Q
-
-    from matches.selectors import can_record
-
-    if user is not None and user.is_authenticated and (user.is_superuser or can_record(user, obj)):
-        return RECORDER if seat is None else Viewer(everything=False, seat=seat)
-    seats = getattr(obj, "seats", None)
-    if user is not None and user.is_authenticated and seats is not None:
-        mine = Q(player__user=user) | Q(player__merged_into__user=user)  # a merged duplicate counts as its player
-        own = seats.filter(mine).order_by("index").values_list("index", flat=True).first()
-        if own is not None:
-            return Viewer(everything=False, seat=own)
+    if not get_ruleset(_game(obj)).hides_information:
+        return TABLE
+    own = held_seat(user, obj)
+    if own is not None:
+        return Viewer(everything=False, seat=own)
+    asked = seat if seat is not None else revealed_seat(session, obj)
+    if asked is not None and can_record(user, obj):
+        return Viewer(everything=False, seat=asked)
     return SPECTATOR
+
+
+# -- revealing one seat's secrets on a shared device -----------------------------------------------------
+
+REVEAL_KEY = "chronicle_revealed"
+REVEALS_KEPT = 20  # a session remembers at most this many streams' reveals (the newest)
+
+
+def revealed_seat(session: Mapping[str, Any] | None, obj: Any) -> int | None:
+    """The seat whose secrets this device shows at ``obj``, or None. A reveal holds only while the stream is
+    at the version it was made at: the next entry recorded on the stream (from any device) hides it again."""
+    if not session:
+        return None
+    kept = session.get(REVEAL_KEY, {}).get(str(obj.stream_id))
+    if not isinstance(kept, list) or len(kept) != 2:
+        return None
+    seat, version = kept
+    return seat if version == obj.stream.version else None
+
+
+def reveal(session: MutableMapping[str, Any], obj: Any, seat: int) -> None:
+    """Show ``seat``'s secrets at ``obj`` on the device of ``session`` until the next entry on its stream.
+    The caller checks that the reader may reveal (:attr:`Reader.may_reveal`) and that ``seat`` exists."""
+    kept = {k: v for k, v in session.get(REVEAL_KEY, {}).items() if k != str(obj.stream_id)}
+    kept[str(obj.stream_id)] = [seat, obj.stream.version]
+    session[REVEAL_KEY] = dict(list(kept.items())[-REVEALS_KEPT:])
+
+
+def reveal_end(session: MutableMapping[str, Any], obj: Any) -> None:
+    """Hide the secrets the device of ``session`` shows at ``obj`` (if any)."""
+    kept = session.get(REVEAL_KEY, {})
+    if str(obj.stream_id) in kept:
+        session[REVEAL_KEY] = {k: v for k, v in kept.items() if k != str(obj.stream_id)}
+
+
+# -- raw rows (the admin) -----------------------------------------------------------------------------
 
 
 def stream_owner(stream: Any) -> Any:
@@ -80,11 +220,12 @@ def stream_owner(stream: Any) -> Any:
     return None
 
 
-def viewer_for_stream(user: Any, stream: Any) -> Viewer:
-    """:func:`viewer_for` the owner of a raw stream row (the admin reads streams and events directly)."""
+def viewer_for_stream(user: UserLike | None, stream: Any) -> Viewer:
+    """:func:`viewer_for` the owner of a raw stream row (staff read streams and events in the admin); a row of
+    no match, campaign or series is read as a spectator would."""
     owner = stream_owner(stream)
     if owner is None:
-        return RECORDER if user is not None and user.is_authenticated and user.is_superuser else SPECTATOR
+        return TABLE if not get_ruleset(stream.game).hides_information else SPECTATOR
     return viewer_for(user, owner)
 
 

@@ -172,6 +172,7 @@ class Ruleset:
     rulebook: str = ""  # file name under shared/rulebooks
     describe_uses_state: bool = False  # describe() wants ``before=``, the state the entry was played on
     history_needs_state: bool = True  # history_group() reads the state (False: the entries say their round)
+    secret_noun: str = "secrets"  # what a seat keeps hidden, for "Show Ana's …" (games with hidden information)
     # violation codes (besides ``wrong_phase``) that mean "this kind of entry does not belong to the phase":
     # pages file such entry types under "Other entries" (``frontend.recording.types_now``)
     phase_codes: frozenset[str] = frozenset()
@@ -215,12 +216,13 @@ class Ruleset:
 
         ``state_before`` is the full state the entry was applied to. Return the event with whatever that
         viewer could not have seen at the table removed (e.g. the name of a card placed face-down by another
-        seat); return it unchanged when everything is public (the default). Never called for recorders.
+        seat); return it unchanged when everything is public (the default). Never called for the whole table
+        (``matches.visibility.TABLE``).
         """
         return event
 
     def visible_moves(self, state: State, viewer_seat: int | None) -> list[Event] | None:
-        """The legal moves as ``viewer_seat`` may know them (None: a spectator); never called for recorders.
+        """The legal moves as ``viewer_seat`` may know them (None: a spectator); never called for the table.
 
         Default: :meth:`legal_moves` of what the viewer sees (:meth:`view`, so a move that only the hidden
         information makes legal is not listed as such), each move shown as :meth:`redact_event` would show

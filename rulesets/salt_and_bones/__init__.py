@@ -24,6 +24,7 @@ class SaltAndBones(Ruleset):
     seats = (2,)
     version = 4  # 4: an overridden move that would take a count below 0 or stack cards is unplayable
     rulebook = "salt-and-bones.txt"
+    secret_noun = "face-down cards"
     describe_uses_state = True  # a targeted card is named from the state it was played on
     start_option = "momentum_seat"
     start_rule = (
@@ -114,7 +115,7 @@ class SaltAndBones(Ruleset):
         return out
 
     def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
-        """A card placed face-down in an INSTINCT slot keeps its name only for its own seat (and recorders)."""
+        """A card placed face-down in an INSTINCT slot keeps its name only for its own seat (and the server's own reads)."""
         if (
             event.type == "strategy_card_placed"
             and event.data.get("slot") == "instinct"

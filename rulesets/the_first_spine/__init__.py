@@ -25,6 +25,7 @@ class TheFirstSpine(Ruleset):
     seats = (2, 3, 4)
     version = 2  # 2: Treason from one board state, the origin-card limit, before-turn effects (docs/rules)
     rulebook = "the-first-spine.txt"
+    secret_noun = "origin"
     start_option = "first_seat"
     start_rule = (
         "the rulebook says who starts (The First Spine › Before playing): “The player who starts is the one who "

@@ -177,19 +177,26 @@ def test_preparation_slots_and_hidden_instincts(web: Any, owner: Any, stranger: 
     record(sab, owner, "cards_drawn", 1, {"attack": 4, "strategy": 3})
     html, page = get(web, sab)
     assert "Preparation Phase" in html
-    legal = [m.to_dict() for m in RULESET.legal_moves(head_state(sab))]
+    # the owner holds no seat (the phone passed round the table): no face-down choice is offered by name
+    legal = [m.to_dict() for m in RULESET.visible_moves(head_state(sab), None)]
     assert move_values(page, "sb-move") == legal
-    assert "Ana: Anticipation → INSTINCT (face-down)" in html and "Ana: Bracer → EQUIPMENT" in html
-    form = board_form(page)
-    for move in (
-        {"type": "strategy_card_placed", "seat": 0, "data": {"slot": "instinct", "card": "Anticipation"}},
-        {"type": "strategy_card_placed", "seat": 0, "data": {"slot": "equipment", "card": "Bracer"}},
-    ):
+    assert "Anticipation → INSTINCT" not in html and "Ana: Bracer → EQUIPMENT" in html
+    # Ana shows her own cards on the phone to place one face-down by name; the entry hides them again
+    instinct = {"type": "strategy_card_placed", "seat": 0, "data": {"slot": "instinct", "card": "Anticipation"}}
+    bracer = {"type": "strategy_card_placed", "seat": 0, "data": {"slot": "equipment", "card": "Bracer"}}
+    assert web.post(f"/matches/{sab.pk}/reveal/", {"seat": 0}).status_code == 302
+    html, page = get(web, sab)
+    assert "Ana: Anticipation → INSTINCT (face-down)" in html and "Bo: Anticipation" not in html
+    for move in (instinct, bracer):
         _, page = get(web, sab)
         form = board_form(page)
         assert move in move_values(page, "sb-move")
         assert web.post(form["attrs"]["action"], {**form["hidden"], "move": json.dumps(move)}).status_code == 302
-    # 3 INSTINCT / 2 EQUIPMENT / 1 GAMBIT slots per seat; the recorder sees the face-down card's name
+    # 3 INSTINCT / 2 EQUIPMENT / 1 GAMBIT slots per seat; the face-down name only while Ana shows it
+    html, page = get(web, sab)
+    assert [s["class"].split()[1] for s in page.slots[:2]] == ["sb-slot-hidden", "sb-slot-empty"]
+    assert "Anticipation" not in html[html.index('id="board"') : html.index('id="secrets"')]
+    web.post(f"/matches/{sab.pk}/reveal/", {"seat": 0})
     html, page = get(web, sab)
     assert len(page.slots) == 12
     states = [s["class"].split()[1] for s in page.slots[:6]]
@@ -214,7 +221,7 @@ def test_preparation_slots_and_hidden_instincts(web: Any, owner: Any, stranger: 
 def test_attack_flow_offers_exactly_the_legal_moves(web: Any, owner: Any, sab: Any) -> None:
     to_combat(sab, owner)
     state = head_state(sab)
-    legal = RULESET.legal_moves(state)
+    legal = RULESET.visible_moves(state, None)  # the owner holds no seat: no face-down card is known
     attacks = [m for m in legal if m.type == "attack_card_played"]
     html, page = get(web, sab)
     assert "Combat Phase" in html
@@ -224,7 +231,8 @@ def test_attack_flow_offers_exactly_the_legal_moves(web: Any, owner: Any, sab: A
     assert choices == expected and len(expected) == 9
     # the other moves of the phase are one-click buttons
     others = [m.to_dict() for m in legal if m.type != "attack_card_played"]
-    assert others and move_values(page, "sb-move") == sorted(others, key=lambda m: m["type"] != "strategy_card_played")
+    others = sorted(others, key=lambda m: m["type"] != "strategy_card_played")
+    assert others and move_values(page, "sb-move") == others
     # step 2: the card's legal attack tiles become links (first card of a combat: on or next to the centre)
     _, page = get(web, sab, "?seat=0&card=Slash")
     slash = [m for m in attacks if m.data["card"] == "Slash"]
@@ -232,7 +240,7 @@ def test_attack_flow_offers_exactly_the_legal_moves(web: Any, owner: Any, sab: A
     hits = {a["data-cell"]: a["href"] for a in page.links if "sb-hit" in a.get("class", "")}
     assert set(hits) == a_tiles
     assert hits["2,2"] == f"/matches/{sab.pk}/?seat=0&card=Slash&a=2%2C2#board"
-    assert move_values(page) == [m.to_dict() for m in legal if m.type != "attack_card_played"]
+    assert move_values(page) == others
     # step 3: the opportunity tiles of that attack tile are submit buttons posting the complete legal event
     _, page = get(web, sab, "?seat=0&card=Slash&a=2,2")
     on_tiles = sorted(

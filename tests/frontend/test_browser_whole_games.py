@@ -207,12 +207,21 @@ def test_the_first_spine(phone: Any) -> None:
     ended, and a spell that takes the last life of a wizard."""
     page = phone
     match = new_match(page, "The First Spine", ["Ana", "Bo"], {"Wizard life": "3"})
+    # the owner's phone holds no seat: it lists no secret origin until a player shows their own on it
     moves = page.locator("select[name=move] option").all_inner_texts()
-    origins = [m for m in moves if m.startswith("Ana chose an origin")]
-    assert len(origins) == 4 and len(set(origins)) == 4  # the recorder can tell the secret origins apart
-    for button in ("Ana: Hunter", "Ana: Healer (secret)", "Bo: Conjurer", "Bo: Priest (secret)"):
-        submit(page, page.locator("#board").get_by_role("button", name=button))
+    assert not [m for m in moves if m.startswith("Ana chose an origin")]
+    for who, destiny, origin in (("Ana", "Hunter", "Healer"), ("Bo", "Conjurer", "Priest")):
+        submit(page, page.locator("#board").get_by_role("button", name=f"{who}: {destiny}"))
         shown(page, "Recorded move")
+        page.locator("#secrets summary").click()
+        submit(page, page.locator("#secrets").get_by_role("button", name=f"Show {who}'s origin"))
+        moves = page.locator("select[name=move] option").all_inner_texts()
+        origins = [m for m in moves if m.startswith(f"{who} chose an origin")]
+        assert len(origins) == 4 and len(set(origins)) == 4  # the player can tell their secret origins apart
+        assert not [m for m in moves if "chose an origin" in m and not m.startswith(who)]  # and no one else's
+        submit(page, page.locator("#board").get_by_role("button", name=f"{who}: {origin} (secret)"))
+        shown(page, "Recorded move")
+        assert f"Showing {who}" not in page.locator("main").inner_text()  # the entry hid it again
     shown(page, "Ana to play — discard")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
     shown(page, "Ana to play — place cards")

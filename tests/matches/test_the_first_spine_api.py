@@ -56,6 +56,7 @@ def mid(api: Any) -> int:
         "game": "the-first-spine",
         "seats": [{"name": "Ana"}, {"name": "Bo"}],
         "options": {"board": [4, 5], "wizard_hp": 6},
+        "is_public": True,  # read by anonymous spectators below (the API's default is private)
     }
     r = api.post("/api/matches/", body, format="json")
     assert r.status_code == 201, r.content
@@ -90,10 +91,13 @@ def test_a_whole_game_to_a_win_over_the_api(api, mid):
     assert late.status_code == 400 and late.json()["violation"] == "game_over"
     assert late.json()["detail"] == "The game is over: Ana wins with the last wizard standing (6 life left)."
     assert api.get(f"/api/matches/{mid}/").json()["status"] == "finished"
-    events = [Event(e["type"], e["seat"], e["data"]) for e in api.get(f"/api/matches/{mid}/events/").json()]
+    # the owner holds no seat: the log and the state keep both origins secret (Ana's card revealed hers)
+    log = [(e["type"], e["seat"], e["data"]) for e in api.get(f"/api/matches/{mid}/events/").json()]
+    assert log == [(t, s, {"origin": None} if t == "origin_chosen" else d) for t, s, d in GAME]
     options = check_payload(RULESET.options_schema, {"board": [4, 5], "wizard_hp": 6})
-    replayed = replay(RULESET, options, 2, events, check=True).state
-    assert name_all(replayed, ["Ana", "Bo"]) == body["state"]  # the API names the players
+    replayed = replay(RULESET, options, 2, [Event(*e) for e in GAME], check=True).state
+    assert [p["origin"] for p in body["state"]["players"]] == ["blacksmith", None]
+    assert name_all(RULESET.view(replayed, None), ["Ana", "Bo"]) == body["state"]  # the API names the players
 
 
 @pytest.mark.parametrize(
@@ -206,16 +210,24 @@ def secret_match(api: Any, mid: int, make_user: Any) -> tuple[int, Any]:
     return mid, ana
 
 
-def test_a_secret_origin_stays_out_of_state_legal_moves_and_pages(api, secret_match, client, client_for):
+def test_a_secret_origin_stays_out_of_state_legal_moves_and_pages(api, secret_match, client, client_for, make_user):
+    """Bo's origin reaches neither a spectator, nor Ana's seat, nor the owner recording for the table (who holds
+    no seat); Bo himself sees it, so the scan can find it."""
     mid, ana = secret_match
-    for reader in (client, client_for(ana)):
+    for reader in (client, client_for(ana), api):
         reads = _secret_reads(reader, mid)
         reads.pop("events")
         assert _origin_leaks(reads, "healer") == []
-    assert "state@12" in _origin_leaks(_secret_reads(api, mid), "healer")  # the recorder sees it: the scan finds it
+    bo = make_user("bo-user")
+    from matches.models import Match
+
+    seat = Match.objects.get(pk=mid).seats.get(index=1)
+    seat.player.user = bo
+    seat.player.save()
+    assert "state@12" in _origin_leaks(_secret_reads(client_for(bo), mid), "healer")
 
 
 def test_a_secret_origin_stays_out_of_the_event_log(api, secret_match, client, client_for):
     mid, ana = secret_match
-    for reader in (client, client_for(ana)):
+    for reader in (client, client_for(ana), api):
         assert _origin_leaks({"events": _secret_reads(reader, mid)["events"]}, "healer") == []
