@@ -30,7 +30,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, connections
 
-from matches import services, store
+from matches import projections, services, store
 from matches.models import Match, MatchSummary, Snapshot, Stream
 from rulesets import Event, get_ruleset
 from rulesets.replay import Position, fold
@@ -89,6 +89,7 @@ def scratch_database(name: str) -> Iterator[dict[str, Any]]:
         conn.settings_dict["NAME"] = name
         settings.DEBUG = False  # no query log growing in memory
         store.head_cache.clear()  # stream ids restart at 1 in the new database
+        projections.positions_forget()
         call_command("migrate", verbosity=0, interactive=False)
         yield {**params, "dbname": name}
     finally:
@@ -97,6 +98,7 @@ def scratch_database(name: str) -> Iterator[dict[str, Any]]:
         conn.settings_dict.update(saved)
         settings.DEBUG = saved_debug
         store.head_cache.clear()
+        projections.positions_forget()
         with psycopg.connect(dbname="postgres", autocommit=True, **params) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

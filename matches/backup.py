@@ -130,7 +130,7 @@ def streams_import(lines: Iterable[str]) -> ImportReport:
 @transaction.atomic
 def _streams_load(lines: Iterable[str]) -> ImportReport:
     """Load and check the rows of a backup (one transaction)."""
-    from matches import store
+    from matches import projections, store
     from matches.models import Stream
 
     if Stream.objects.exists():
@@ -151,6 +151,7 @@ def _streams_load(lines: Iterable[str]) -> ImportReport:
         for sql in connection.ops.sequence_reset_sql(no_style(), list(touched)):
             cursor.execute(sql)
     store.head_cache.clear()
+    projections.positions_forget()
     for stream in Stream.objects.order_by("pk").iterator():
         replayed = _replay(stream)
         if replayed.state != stream.state or replayed.version != stream.version:

@@ -88,6 +88,14 @@ _positions_lock = threading.Lock()
 POSITIONS_KEPT = 4096
 
 
+def positions_forget() -> None:
+    """Forget this process's last projected positions (keyed by stream id): call it with ``head_cache.clear()``
+    wherever the streams this process knows stop being the database's (a restore, a switch to another database,
+    whose stream ids start at 1 again)."""
+    with _positions_lock:
+        _positions.clear()
+
+
 def _position(match: Match, entries: list[store.LogEntry], version: int) -> Position:
     """The match's position at ``version``, for its summary; ``entries``: the batch's entries of its stream.
 

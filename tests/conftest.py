@@ -65,10 +65,12 @@ def _isolation(request: pytest.FixtureRequest) -> Any:
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
+    from matches.projections import positions_forget
     from matches.store import head_cache
 
     settings = request.getfixturevalue("settings")
     head_cache.clear()
+    positions_forget()
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"anon": "100000/min", "user": "100000/min"},

@@ -8,6 +8,7 @@ import pytest
 
 from campaigns.models import Campaign
 from matches.models import Event as EventRow
+from tests.frontend.taps import tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -76,10 +77,10 @@ def test_campaign_heroes_adventure_town_and_ledger(live_server, phone, django_us
     form.locator('input[name="data.item.name"]').fill("Wand")  # an item's fields, not a JSON box
     form.locator('input[name="data.item.buy"]').fill("500")
     form.locator('input[name="data.item.sell"]').fill("250")
-    form.get_by_role("button", name="Record").click()
+    tap(page, form.get_by_role("button", name="Record"))  # answered in place: wait for this very answer
     page.get_by_text(re.compile(r"Recorded move \d")).wait_for()
     open_form(page, "Adventure won")
-    page.locator("form[data-event-type=adventure_won]").get_by_role("button", name="Record").click()
+    tap(page, page.locator("form[data-event-type=adventure_won]").get_by_role("button", name="Record"))
     page.get_by_text(re.compile(r"Recorded move \d")).wait_for()
 
     # the result flowed into the campaign

@@ -69,7 +69,7 @@ class Command(BaseCommand):
 
         from benchmarks import stats_bench as stb
         from benchmarks import store_bench as sb
-        from matches import store
+        from matches import projections, store
         from matches.services import match_create
 
         logging.disable(logging.INFO)
@@ -94,6 +94,7 @@ class Command(BaseCommand):
             _fill(full, owner, FULL)
             _fill(big, owner, n)
             store.head_cache.clear()
+            projections.positions_forget()
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")
             client = Client()
