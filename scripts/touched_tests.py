@@ -3,11 +3,12 @@
 A change is what git sees against HEAD (staged, unstaged and untracked files) plus, on a branch other than main,
 the commits since it left main. A changed test file is selected itself; a changed source module selects the tests
 mirroring its package (`rulesets/get_salty/…` → `tests/rulesets/get_salty/`) and every test file naming the module
-(`matches.store`). Deleted files and files outside the Python packages select nothing.
+(`matches.store`, `from matches import store`). Deleted files and files outside the Python packages select nothing.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -51,8 +52,10 @@ def touched_tests(changed: set[str]) -> list[str]:
         dotted = ".".join(path.with_suffix("").parts)
         if dotted.endswith(".__init__"):
             dotted = dotted[: -len(".__init__")]
+        parent, _, leaf = dotted.rpartition(".")
+        named = re.compile(rf"\b{re.escape(dotted)}\b|from {re.escape(parent)} import [^\n]*\b{re.escape(leaf)}\b")
         for test in all_tests:
-            if dotted in test.read_text(encoding="utf-8"):
+            if named.search(test.read_text(encoding="utf-8")):
                 selected.add(str(test.relative_to(ROOT)))
     return sorted(selected)
 
