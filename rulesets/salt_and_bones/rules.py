@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rulesets.base import Event, RuleViolation, State
+from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State
 from rulesets.names import plural, seat_ref
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones.catalog import ATTACK_BONUSES, SLOTS
@@ -28,7 +28,7 @@ R_NEGATION = f"{BOOK} › 6. Glossary › Card Negation"
 R_DAMAGE_NEGATION = f"{BOOK} › 6. Glossary › Damage Negation"
 R_ACTIVATION = f"{BOOK} › 6. Glossary › Activation Rules"
 # refusals that are not rulebook rules (an entry the app cannot read: its type, seat, or card data)
-R_ENTRIES = "Chronicle › Entries"
+R_ENTRIES = ENTRIES_RULE
 
 PHASE_OF = {
     "field_card_flipped": "field",

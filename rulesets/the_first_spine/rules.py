@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.base import Event, RuleViolation, State
+from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State
 from rulesets.names import plural
 from rulesets.schema import SchemaError, check_payload
 from rulesets.the_first_spine import board as B
@@ -24,7 +24,7 @@ RULE_CONFRONT = f"{GAME} › Game play › Confrontations › Procedure"
 RULE_RUN = f"{GAME} › The capacities › Run"
 RULE_BURDEN = f"{GAME} › The capacities › Burden earth"
 # refusals that are not rulebook rules (an entry the app cannot read: its type, seat or data)
-RULE_ENTRIES = "Chronicle › Entries"
+RULE_ENTRIES = ENTRIES_RULE
 
 SETUP_EVENTS = ("destiny_chosen", "origin_chosen")
 # before the discard/draw: Run, and "before your turn" effects of card texts (recorded as hp_changed)

@@ -7,6 +7,8 @@ import shutil
 
 import pytest
 
+from tests.frontend.phones import PASSWORD, phone_page, sign_in
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
@@ -40,9 +42,6 @@ def phone(browser):
     context.close()
 
 
-PASSWORD = "salty-crackers-9"
-
-
 @pytest.fixture
 def keeper(django_user_model):
     """The user who keeps the table's records (signed in by ``signed_in_phone``)."""
@@ -52,15 +51,7 @@ def keeper(django_user_model):
 @pytest.fixture
 def signed_in_phone(browser, live_server, keeper):
     """A 390×844 phone (the size of issue #13) signed in as ``keeper``."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("keeper")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(live_server.url + "/")
+    page = phone_page(browser)
+    sign_in(page, live_server.url, "keeper")
     yield page
-    context.close()
+    page.context.close()

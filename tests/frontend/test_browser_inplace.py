@@ -13,22 +13,12 @@ import pytest
 
 from matches.models import Event as EventRow
 from matches.services import match_create
+from tests.frontend.phones import open_form
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ADVENTURE = {"adventure": "Dunwater", "heroes": [{"name": "Vistra", "class": "Fighter", "max_hp": 10},
                                                  {"name": "Quinn", "class": "Wizard", "max_hp": 6}]}  # fmt: skip
-
-
-def open_form(page: Any, event_type: str) -> Any:
-    """The move form of ``event_type``, its disclosure (and "Other entries" around it) opened."""
-    details = page.locator("details.move-form:not(.other-entries)", has=page.locator(f"#f-{event_type}"))
-    other = page.locator("details.other-entries", has=details)
-    if other.count() and other.get_attribute("open") is None:
-        other.locator("summary").first.click()
-    if details.get_attribute("open") is None:
-        details.locator("summary").first.click()
-    return details.locator(f"form[data-event-type={event_type}]")
 
 
 def legal_move(page: Any) -> Any:

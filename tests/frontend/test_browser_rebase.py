@@ -12,23 +12,14 @@ import pytest
 from matches import store
 from matches.models import Event as EventRow
 from matches.services import match_create
+from tests.frontend.phones import PASSWORD, phone_page, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "salty-crackers-9"
-
 
 def phone(browser: Any, live_server: Any, username: str) -> Any:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(live_server.url + "/")
+    page = phone_page(browser)
+    sign_in(page, live_server.url, username)
     return page
 
 

@@ -17,11 +17,10 @@ from matches.models import Event as EventRow
 from matches.models import Match
 from matches.services import match_create, match_event_record
 from rulesets import get_ruleset
+from tests.frontend.phones import PASSWORD, open_form, phone_page, sign_in
 from tests.frontend.taps import tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PASSWORD = "salty-crackers-9"
 
 
 @pytest.fixture
@@ -30,18 +29,10 @@ def table(browser):
     contexts = []
 
     def open_phone(live_server: Any, username: str | None) -> Any:
-        context = browser.new_context(
-            viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15000)
+        page = phone_page(browser)
+        contexts.append(page.context)
         if username:
-            page.goto(live_server.url + "/accounts/login/")
-            page.get_by_label("Username").fill(username)
-            page.get_by_label("Password").fill(PASSWORD)
-            page.get_by_role("button", name="Sign in").click()
-            page.wait_for_url(live_server.url + "/")
+            sign_in(page, live_server.url, username)
         return page
 
     yield open_phone
@@ -92,17 +83,6 @@ def conflicted(page: Any, match: Any) -> None:
     """A stale page's move: the bar says someone else recorded first and what they recorded."""
     assert_told(page, match, re.compile(r"someone else recorded first", re.I))
     assert "(move 1)" in page.locator("#outcome").inner_text()
-
-
-def open_form(page: Any, event_type: str) -> Any:
-    """The move form of ``event_type``, its disclosure (and "Other entries" around it) opened."""
-    details = page.locator("details.move-form", has=page.locator(f"#f-{event_type}"))
-    other = page.locator("details.other-entries", has=details)
-    if other.count() and other.get_attribute("open") is None:
-        other.locator("summary").first.click()
-    if details.get_attribute("open") is None:
-        details.locator("summary").first.click()
-    return details.locator(f"form[data-event-type={event_type}]")
 
 
 def submit(page: Any, button: Any) -> None:

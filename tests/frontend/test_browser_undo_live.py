@@ -10,8 +10,7 @@ import pytest
 
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record, match_recorders_set
-from tests.frontend.conftest import PASSWORD
-from tests.frontend.test_browser_table import open_form
+from tests.frontend.phones import PASSWORD, open_form, phone_page, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,18 +21,10 @@ def phones(browser, live_server):
     contexts, refused_methods = [], []
 
     def open_phone(username: str) -> Any:
-        context = browser.new_context(
-            viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15000)
+        page = phone_page(browser)
+        contexts.append(page.context)
         page.on("response", lambda r: refused_methods.append(r.url) if r.status == 405 else None)
-        page.goto(live_server.url + "/accounts/login/")
-        page.get_by_label("Username").fill(username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_url(live_server.url + "/")
+        sign_in(page, live_server.url, username)
         return page
 
     open_phone.refused_methods = refused_methods  # type: ignore[attr-defined]

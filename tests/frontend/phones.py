@@ -1,0 +1,35 @@
+"""Browser-test helpers shared by the modules: a 390×844 phone, signing it in, and opening a move form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PASSWORD = "salty-crackers-9"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1, "is_mobile": True, "has_touch": True}
+
+
+def phone_page(browser: Any, **context_options: Any) -> Any:
+    """A new page in a new 390×844 phone context (close it with ``page.context.close()``)."""
+    page = browser.new_context(**PHONE, **context_options).new_page()
+    page.set_default_timeout(15000)
+    return page
+
+
+def sign_in(page: Any, base_url: str, username: str, password: str = PASSWORD) -> None:
+    """Sign ``page`` in through the sign-in form; returns on the home page."""
+    page.goto(base_url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(base_url + "/")
+
+
+def open_form(page: Any, event_type: str) -> Any:
+    """The move form of ``event_type``, its disclosure (and "Other entries" around it) opened."""
+    details = page.locator("details.move-form:not(.other-entries)", has=page.locator(f"#f-{event_type}"))
+    other = page.locator("details.other-entries", has=details)
+    if other.count() and other.get_attribute("open") is None:
+        other.locator("summary").first.click()
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+    return details.locator(f"form[data-event-type={event_type}]")
