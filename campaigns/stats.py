@@ -12,6 +12,7 @@ from django.db.models import Q, QuerySet
 from campaigns.models import Campaign, CampaignAdventure
 from matches import store
 from matches.projections import read_model_register
+from matches.rows_insert import ids_among
 from matches.stats import StatsFilter, dashboard_part_register
 from matches.stats_projection import logs_upto
 from matches.visibility import UserLike
@@ -31,7 +32,8 @@ def apply_campaign_stats(entries: list[store.LogEntry]) -> None:
     row), so that rows never move back whichever entries come in which order (the stall bound's read-ahead
     feeds newer entries before the global reader redelivers older ones), as ``apply_play_stats`` does."""
     touched = {entry.stream_id for entry in entries}
-    campaigns = list(Campaign.objects.filter(stream_id__in=touched, game__in=ADVENTURE_GAME).select_related("stream"))
+    found = Campaign.objects.filter(ids_among(Campaign, "stream_id", touched), game__in=ADVENTURE_GAME)
+    campaigns = list(found.select_related("stream"))
     if not campaigns:
         return
     CampaignAdventure.objects.filter(campaign__in=campaigns).delete()

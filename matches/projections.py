@@ -17,11 +17,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from matches import store
-from matches.models import Match, MatchSummary, ProjectionCheckpoint
+from matches.models import Match, MatchSummary, ProjectionCheckpoint, Seat
+from matches.rows_insert import ids_among
 from rulesets import Event, get_ruleset
 from rulesets.names import name_seats
 from rulesets.replay import EVENT_VOIDED, Position, final_outcome_of, fold
@@ -47,7 +47,10 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     for entry in entries:
         by_stream.setdefault(entry.stream_id, []).append(entry)
     last = {stream_id: run[-1] for stream_id, run in by_stream.items()}
-    matches = {m.stream_id: m for m in Match.objects.filter(stream_id__in=last).select_related("summary", "stream")}
+    rows = (
+        Match.objects.filter(ids_among(Match, "stream_id", last)).select_related("summary", "stream").defer("details")
+    )
+    matches = {m.stream_id: m for m in rows}
     todo: dict[int, MatchSummary] = {}
     for stream_id, entry in last.items():
         match = matches.get(stream_id)
@@ -67,14 +70,14 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         state = _position(match, by_stream[stream_id], last[stream_id].version).state
         outcomes[stream_id] = final_outcome_of(get_ruleset(match.game), state)
     # the result names the players: seats read only for the matches that have one
-    prefetch_related_objects([matches[s] for s, outcome in outcomes.items() if outcome], "seats__player")
+    names = _seat_names([matches[s].pk for s, outcome in outcomes.items() if outcome])
     rows = []
     for stream_id, summary in todo.items():
         entry, match, outcome = last[stream_id], matches[stream_id], outcomes[stream_id]
         rows.append((
             match.pk, entry.version, Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS,
             json.dumps(list(outcome.winners) if outcome else []), bool(outcome and outcome.draw),
-            (name_seats(outcome.reason, _seat_names(match)) if outcome else "")[:200],
+            (name_seats(outcome.reason, names.get(match.pk, [])) if outcome else "")[:200],
             json.dumps(outcome.to_dict()["scores"] if outcome else None),
             entry.version, summary.voided_count + voids.get(stream_id, 0),
             connection.ops.adapt_datetimefield_value(entry.recorded_at),
@@ -123,9 +126,14 @@ def _position(match: Match, entries: list[store.LogEntry], version: int) -> Posi
     return pos
 
 
-def _seat_names(match: Match) -> list[str]:
-    """The seat names of a match whose seats were prefetched, in seat order (results name the players)."""
-    return [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
+def _seat_names(match_ids: list[int]) -> dict[int, list[str]]:
+    """Each match's seat names in seat order (results name the players), in one query (none for no match)."""
+    names: dict[int, list[str]] = {}
+    if match_ids:
+        seats = Seat.objects.filter(ids_among(Seat, "match_id", match_ids)).order_by("match_id", "index")
+        for match_id, name in seats.values_list("match_id", "player__name"):
+            names.setdefault(match_id, []).append(name)
+    return names
 
 
 def _summaries_write(rows: list[tuple[Any, ...]]) -> None:

@@ -6,15 +6,14 @@ from __future__ import annotations
 import contextlib
 from collections import defaultdict
 from datetime import datetime
-from typing import Any
-
-from django.db.models import prefetch_related_objects
+from typing import Any, NamedTuple
 
 from matches import store
 from matches.models import Event as EventRow
-from matches.models import Match, MatchFact, PlayedMatch, PlayerResult
-from matches.people import player_canonical
+from matches.models import Match, MatchFact, PlayedMatch, PlayerResult, Seat
+from matches.people import canonical_id, players_merged_into
 from matches.projections import read_model_register
+from matches.rows_insert import ids_among, rows_insert
 from matches.stats_rollup import contributions, difference, rollup_apply, rollup_reset, rows_of
 from matches.visibility import SPECTATOR
 from rulesets import get_ruleset
@@ -25,37 +24,99 @@ PLAY_STATS = "play_stats"
 SCORE_SHEET = "scoresheet"  # its matches count per game name (the sheet's title)
 
 
+class PlayedRow(NamedTuple):
+    """A ``PlayedMatch`` row as the projector writes it (and :func:`contributions` reads it)."""
+
+    match_id: int
+    game: str
+    is_public: bool
+    owner_id: int
+    title: str
+    played_at: datetime
+    seats: int
+    first_seat: int | None
+    winners: list[int]
+    draw: bool
+    moves: int
+    minutes: int | None
+    facts: dict[str, Any]
+
+
+class ResultRow(NamedTuple):
+    """A ``PlayerResult`` row as the projector writes it."""
+
+    match_id: int
+    seat: int
+    player_id: int
+    game: str
+    is_public: bool
+    owner_id: int
+    title: str
+    played_at: datetime
+    won: bool
+    drawn: bool
+    started: bool
+    score: float | None
+
+
+class FactRow(NamedTuple):
+    """A ``MatchFact`` row as the projector writes it."""
+
+    match_id: int
+    game: str
+    played_at: datetime
+    key: str
+    value: str
+
+
+# the columns the projector reads of a match (a match row carries text it never needs: details, location…)
+_MATCH_FIELDS = ("id", "stream_id", "game", "owner_id", "is_public", "played_at", "created_at", "duration_min",
+                 "first_seat", "ignored", "stream__id", "stream__kind", "stream__game", "stream__options",
+                 "stream__seat_count", "stream__version", "stream__state", "stream__override_pending",
+                 "stream__ruleset_version")  # fmt: skip
+
+
 def apply_play_stats(entries: list[store.LogEntry]) -> None:
     """Re-derive the rows of every match touched by ``entries`` from its newest committed position (its head
     row, read with it), so that rows never move back to an older version whichever entries come in which
-    order (the stream read-ahead feeds newer entries before the global reader redelivers older ones)."""
+    order (the stream read-ahead feeds newer entries before the global reader redelivers older ones).
+
+    Set-based: whatever the batch's size, a fixed number of statements (the matches with their heads; for
+    those finished, or with rows to drop, their old rows, seats and logs; one delete per table, one insert per
+    table, one roll-up upsert)."""
     touched = {entry.stream_id for entry in entries}
-    matches = list(Match.objects.filter(stream_id__in=touched).select_related("stream"))
+    matches = list(
+        Match.objects.filter(ids_among(Match, "stream_id", touched)).select_related("stream").only(*_MATCH_FIELDS)
+    )
     if not matches:
         return
-    last = {m.stream_id: m.stream.version for m in matches}
-    states = {m.pk: store.position_of_row(m.stream, last[m.stream_id]).state for m in matches}
+    states = {m.pk: store.position_of_row(m.stream, m.stream.version).state for m in matches}
     # only finished matches have rows (the three tables together): a match in progress costs one indexed
     # look-up, and is re-derived (its rows dropped) only when it has rows, i.e. a void took back its end
     # a play imported as "ignored for stats" (BG Stats' flag, ``Match.ignored``) has no rows, as if unfinished
     finished = [m for m in matches if not m.ignored and final_outcome_of(get_ruleset(m.game), states[m.pk]) is not None]
-    unfinished = [m.pk for m in matches if m not in finished]  # (an empty list costs Django no query)
+    done = {m.pk for m in finished}
+    unfinished = [m.pk for m in matches if m.pk not in done]  # (an empty list costs Django no query)
     ids = [m.pk for m in finished]
-    ids += PlayedMatch.objects.filter(match_id__in=unfinished).values_list("match_id", flat=True)
+    if unfinished:
+        ids += PlayedMatch.objects.filter(ids_among(PlayedMatch, "match_id", unfinished)).values_list(
+            "match_id", flat=True
+        )
     if not ids:
         return
-    prefetch_related_objects(finished, "seats__player__merged_into")
     before = contributions(*rows_of(ids))  # the roll-ups move by what these matches' rows change
-    PlayerResult.objects.filter(match_id__in=ids).delete()
-    MatchFact.objects.filter(match_id__in=ids).delete()
-    PlayedMatch.objects.filter(match_id__in=ids).delete()
-    logs = logs_upto({m.stream_id: last[m.stream_id] for m in finished})
-    played, results, facts = [], [], []
+    for model in (PlayerResult, MatchFact, PlayedMatch):
+        model.objects.filter(ids_among(model, "match_id", ids)).delete()
+    seats = seats_canonical([m.pk for m in finished])
+    logs = logs_upto({m.stream_id: m.stream.version for m in finished})
+    played: list[PlayedRow] = []
+    results: list[ResultRow] = []
+    facts: list[FactRow] = []
     for match in finished:
-        _derive(match, states[match.pk], logs[match.stream_id], played, results, facts)
-    PlayedMatch.objects.bulk_create(played)
-    PlayerResult.objects.bulk_create(results, batch_size=2000)
-    MatchFact.objects.bulk_create(facts, batch_size=2000)
+        _derive(match, states[match.pk], logs[match.stream_id], seats.get(match.pk, []), played, results, facts)
+    rows_insert(PlayedMatch, PlayedRow._fields, played)
+    rows_insert(PlayerResult, ResultRow._fields, results)
+    rows_insert(MatchFact, FactRow._fields, facts)
     rollup_apply(difference(contributions(played, results), before))
 
 
@@ -64,7 +125,7 @@ def logs_upto(last: dict[int, int]) -> dict[int, list[tuple[int, str, int | None
     first, read in one query."""
     logs: dict[int, list[tuple[int, str, int | None, datetime, Any]]] = defaultdict(list)
     rows = (
-        EventRow.objects.filter(stream_id__in=list(last))
+        EventRow.objects.filter(ids_among(EventRow, "stream_id", last))
         .order_by("stream_id", "version")
         .values_list("stream_id", "version", "type", "seat", "recorded_at", "data")
     )
@@ -76,8 +137,9 @@ def logs_upto(last: dict[int, int]) -> dict[int, list[tuple[int, str, int | None
 
 def _derive(
     match: Match, state: dict[str, Any], log: list[tuple[int, str, int | None, datetime, Any]],
-    played: list[PlayedMatch], results: list[PlayerResult], facts: list[MatchFact],
+    seats: list[tuple[int, int]], played: list[PlayedRow], results: list[ResultRow], facts: list[FactRow],
 ) -> None:  # fmt: skip
+    """Append the rows of a finished match; ``seats``: its ``(index, counted player id)`` in seat order."""
     ruleset = get_ruleset(match.game)
     outcome = final_outcome_of(ruleset, state)
     if outcome is None:
@@ -87,46 +149,49 @@ def _derive(
     first_seat = _first_seat(match, moves)
     played_at = match.played_at or (log[0][3] if log else match.created_at)
     winners = [] if outcome.draw else sorted(outcome.winners)
-    seats = sorted(match.seats.all(), key=lambda s: s.index)
     insight = _facts(ruleset, SPECTATOR.state(ruleset, state), match, log)  # stats are read by anyone
     title = str((match.stream.options or {}).get("title") or "").strip() if match.game == SCORE_SHEET else ""
-    common = {
-        "game": match.game, "title": title[:120], "is_public": match.is_public, "owner_id": match.owner_id,
-        "played_at": played_at,
-    }  # fmt: skip
+    title = title[:120]
     played.append(
-        PlayedMatch(
-            match=match,
-            seats=len(seats),
-            first_seat=first_seat,
-            winners=winners,
-            draw=outcome.draw,
-            moves=len(moves),
-            minutes=_minutes(match, moves),
-            facts=insight,
-            **common,
+        PlayedRow(
+            match.pk, match.game, match.is_public, match.owner_id, title, played_at, len(seats), first_seat, winners,
+            outcome.draw, len(moves), _minutes(match, moves), insight,
         )
-    )
+    )  # fmt: skip
     scores = outcome.scores or {}
-    results.extend(
-        PlayerResult(
-            match=match,
-            seat=seat.index,
-            player_id=player_canonical(seat.player).pk,
-            won=seat.index in winners,
-            drawn=outcome.draw,
-            started=first_seat == seat.index,
-            score=scores.get(seat.index),
-            **common,
-        )
-        for seat in seats
-    )
+    won = set(winners)
+    for index, player_id in seats:
+        results.append(
+            ResultRow(
+                match.pk, index, player_id, match.game, match.is_public, match.owner_id, title, played_at,
+                index in won, outcome.draw, first_seat == index, scores.get(index),
+            )
+        )  # fmt: skip
     facts.extend(
-        MatchFact(match=match, game=match.game, played_at=played_at, key=key[:64], value=str(value)[:120])
+        FactRow(match.pk, match.game, played_at, key[:64], str(value)[:120])
         for key, values in insight.items()
         for value in (values if isinstance(values, list) else [values])
         if isinstance(value, str | int | bool)
     )
+
+
+def seats_canonical(match_ids: list[int]) -> dict[int, list[tuple[int, int]]]:
+    """Each match's seats as ``(index, player id)`` in seat order, a merged player counted as the one it was
+    merged into (``people.player_canonical``), in one query (one more per level of merges, rarely any)."""
+    out: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    if not match_ids:
+        return out
+    rows = (
+        Seat.objects.filter(ids_among(Seat, "match_id", match_ids))
+        .order_by("match_id", "index")
+        .values_list("match_id", "index", "player_id", "player__merged_into_id")
+    )
+    seats = list(rows)
+    into = {player: merged for _, _, player, merged in seats if merged is not None}
+    into.update(players_merged_into(set(into.values())))
+    for match_id, index, player, _ in seats:
+        out[match_id].append((index, canonical_id(player, into)))
+    return out
 
 
 def _first_seat(match: Match, moves: list[tuple[int | None, datetime]]) -> int | None:

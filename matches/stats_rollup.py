@@ -17,12 +17,12 @@ from collections.abc import Callable, Collection, Iterable
 from datetime import datetime, tzinfo
 from typing import Any
 
-from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
 from matches.models import PlayedMatch, PlayerResult, StatsRollup
 from matches.projections import projection_lock
+from matches.rows_insert import ids_among, rows_insert
 
 KINDS = frozenset({"match", "player", "seat", "pair", "moves", "minutes", "score"})
 MONTHLY = KINDS - {"pair"}  # pairs are kept for all time only (by month they would be half of the table)
@@ -97,7 +97,13 @@ def contributions(
 
 def rows_of(match_ids: Collection[int]) -> tuple[list[Any], list[Any]]:
     """The read-model rows of these matches, as :func:`contributions` reads them (two queries)."""
-    return rows_where(Q(match_id__in=match_ids))
+    played = list(
+        PlayedMatch.objects.filter(ids_among(PlayedMatch, "match_id", match_ids)).values_list(*_PLAYED, named=True)
+    )
+    if not played:
+        return played, []
+    results = PlayerResult.objects.filter(ids_among(PlayerResult, "match_id", match_ids))
+    return played, list(results.values_list(*_RESULTS, named=True))
 
 
 def rows_where(q: Q) -> tuple[list[Any], list[Any]]:
@@ -118,39 +124,19 @@ def difference(new: Counts, old: Counts) -> Counts:
     return out
 
 
-_BATCH = 300  # rows per statement on SQLite (14 parameters each: under its limit)
-_PG_TYPES = ("varchar", "int", "varchar", "varchar", "bool", "int", "int", "int", "smallint", "bool", "float8",
-             "int", "int", "int")  # fmt: skip
-
-
 def rollup_apply(delta: Counts) -> None:
     """Add ``delta`` to the roll-ups (upserts adding to the counts) and drop the rows that fall to zero.
 
-    PostgreSQL gets one statement whose rows come from one array per column (a VALUES list of thousands of
-    placeholders costs more to bind than to run); SQLite gets VALUES lists in batches."""
+    One statement on PostgreSQL whatever the size (the rows as one JSON document, ``rows_insert``: a VALUES
+    list of thousands of placeholders, or one array per column, costs more to bind than to run)."""
     if not delta:
         return
     table = StatsRollup._meta.db_table
-    cols = (*KEY_COLUMNS, "n", "won", "drawn")
     upsert = f"ON CONFLICT ({', '.join(KEY_COLUMNS)}) DO UPDATE SET " + ", ".join(
         f"{c} = {table}.{c} + excluded.{c}" for c in ("n", "won", "drawn")
     )
     rows = [(*key, *counts) for key, counts in delta.items()]
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            arrays = ", ".join(f"%s::{t}[]" for t in _PG_TYPES)
-            cursor.execute(
-                f"INSERT INTO {table} ({', '.join(cols)}) SELECT * FROM unnest({arrays}) {upsert}",
-                [list(column) for column in zip(*rows, strict=True)],
-            )
-        else:
-            for first in range(0, len(rows), _BATCH):
-                chunk = rows[first : first + _BATCH]
-                marks = ", ".join(["(" + ", ".join(["%s"] * len(cols)) + ")"] * len(chunk))
-                cursor.execute(
-                    f"INSERT INTO {table} ({', '.join(cols)}) VALUES {marks} {upsert}",
-                    [v for row in chunk for v in row],
-                )
+    rows_insert(StatsRollup, (*KEY_COLUMNS, "n", "won", "drawn"), rows, on_conflict=upsert)
     if any(counts[0] < 0 for counts in delta.values()):
         StatsRollup.objects.filter(n=0).delete()
 

@@ -29,6 +29,7 @@ from config.db import prepared_fetch
 from matches.errors import IdempotencyKeyReused, NotFound, RebaseRefused, RuleBroken, VersionConflict
 from matches.models import Event as EventRow
 from matches.models import Snapshot, Stream
+from matches.rows_insert import rows_insert
 from rulesets import Event, Ruleset, RuleViolation, get_ruleset
 from rulesets.names import seat_ref
 from rulesets.replay import (
@@ -628,7 +629,6 @@ def streams_create_with_events(specs: list[NewStream]) -> list[Stream]:
     statements (the batched append of imports: no one else can see a stream before it exists, so no version
     guard is needed). Every entry is judged exactly as :func:`append` judges it, folding from the ruleset's
     initial state; the head is written at its final version. Raises :class:`RuleBroken`; nothing is written."""
-    streams: list[Stream] = []
     heads: list[Head] = []
     for spec in specs:
         ruleset = get_ruleset(spec.game)
@@ -646,26 +646,34 @@ def streams_create_with_events(specs: list[NewStream]) -> list[Stream]:
                 raise RuleBroken(violation.code, violation.message, violation.rule) from None
             head = replace(head, version=pos.version, state=pos.state, override_pending=pos.override_pending)
         heads.append(head)
-        streams.append(
-            Stream(
-                kind=spec.kind, game=spec.game, options=spec.options, seat_count=spec.seat_count,
-                version=head.version, state=head.state, override_pending=head.override_pending,
-                ruleset_version=ruleset.version,
-            )
-        )  # fmt: skip
     now = timezone.now()
+    # written as rows (``rows_insert``: one statement per table, the JSON columns sent as one document); the new
+    # ids come back in the rows' order, as Django's own bulk_create takes them on both databases
+    columns = ("kind", "game", "options", "seat_count", "version", "state", "override_pending", "ruleset_version",
+               "created_at", "updated_at")  # fmt: skip
+    values = [
+        (spec.kind, spec.game, spec.options, spec.seat_count, head.version, head.state, head.override_pending,
+         head.ruleset_version, now, now)
+        for spec, head in zip(specs, heads, strict=True)
+    ]  # fmt: skip
     with transaction.atomic():
-        Stream.objects.bulk_create(streams)
-        rows = [
-            EventRow(
-                stream_id=stream.pk, version=v, type=event.type, seat=event.seat, data=event.data,
-                recorded_by_id=spec.meta.recorded_by_id, client_time=spec.meta.client_time,
-                request_id=spec.meta.request_id[:64], recorded_at=now,
-            )
-            for stream, spec in zip(streams, specs, strict=True)
-            for v, event in enumerate(spec.events, start=1)
-        ]  # fmt: skip
-        EventRow.objects.bulk_create(rows, batch_size=1000)
+        ids = rows_insert(Stream, columns, values, returning=("id",))
+        streams = [
+            Stream(id=pk, **dict(zip(columns, row, strict=True))) for (pk,), row in zip(ids, values, strict=True)
+        ]
+        for stream in streams:
+            stream._state.adding, stream._state.db = False, connection.alias
+        rows_insert(
+            EventRow,
+            ("stream_id", "version", "type", "seat", "data", "recorded_by_id", "client_time", "request_id",
+             "idempotency_key", "request_fingerprint", "recorded_at"),
+            [
+                (stream.pk, v, event.type, event.seat, event.data, spec.meta.recorded_by_id, spec.meta.client_time,
+                 spec.meta.request_id[:64], None, "", now)
+                for stream, spec in zip(streams, specs, strict=True)
+                for v, event in enumerate(spec.events, start=1)
+            ],
+        )  # fmt: skip
         for stream, head in zip(streams, heads, strict=True):
             head = replace(head, stream_id=stream.pk)
             _remember(head)

@@ -9,12 +9,14 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from matches import store
 from matches.errors import DomainError, InvalidInput
 from matches.interop.records import PlayIn, PlaySkipped, SeatIn
 from matches.interop.scores import score_number
 from matches.models import Match, MatchSummary, Player, Seat, Stream
+from matches.rows_insert import rows_insert
 from rulesets import Ruleset, all_rulesets, get_ruleset
 from rulesets.replay import RESULT_RECORDED, final_outcome_of
 
@@ -127,11 +129,16 @@ def play_prepare(play: PlayIn, cache: WriteCache) -> Prepared | None:
     return Prepared(play, new, match, players)
 
 
-def plays_write(prepared: list[Prepared], cache: WriteCache) -> list[Match]:
+_MATCH_COLUMNS = ("stream_id", "game", "title", "owner_id", "is_public", "status", "campaign_id", "played_at",
+                  "duration_min", "location", "first_seat", "source_uuid", "source", "ignored", "details", "created_at",
+                  "updated_at")  # fmt: skip
+
+
+def plays_write(prepared: list[Prepared], cache: WriteCache) -> list[int]:
     """Write prepared plays together: their streams born with the result entry (``store``'s batched append),
-    matches, seats and summaries, a fixed number of statements for the lot, in one transaction. Raises
-    :class:`PlaySkipped` (a result that does not end its match), ``RuleBroken`` or ``IntegrityError`` (a key
-    written meanwhile): nothing is written then."""
+    matches, seats and summaries, a fixed number of statements for the lot, in one transaction; returns the new
+    matches' ids in the plays' order. Raises :class:`PlaySkipped` (a result that does not end its match),
+    ``RuleBroken`` or ``IntegrityError`` (a key written meanwhile): nothing is written then."""
     if not prepared:
         return []
     with transaction.atomic():
@@ -139,24 +146,29 @@ def plays_write(prepared: list[Prepared], cache: WriteCache) -> list[Match]:
         for stream in streams:
             if final_outcome_of(get_ruleset(stream.game), stream.state) is None:
                 raise PlaySkipped("The recorded result does not end the match.")
-        matches = Match.objects.bulk_create(
-            [Match(stream=stream, **p.match) for p, stream in zip(prepared, streams, strict=True)]
+        now = timezone.now()
+        rows = []
+        for p, stream in zip(prepared, streams, strict=True):
+            m = p.match
+            rows.append((
+                stream.pk, m["game"], m["title"], cache.owner.pk, m["is_public"], m["status"], None, m["played_at"],
+                m["duration_min"], m["location"], m["first_seat"], m["source_uuid"], m["source"], m["ignored"],
+                m["details"], now, now,
+            ))  # fmt: skip
+        ids = [pk for (pk,) in rows_insert(Match, _MATCH_COLUMNS, rows, returning=("id",))]
+        rows_insert(
+            Seat,
+            ("match_id", "index", "player_id"),
+            [(pk, i, player.pk) for pk, p in zip(ids, prepared, strict=True) for i, player in enumerate(p.players)],
         )
-        Seat.objects.bulk_create(
-            [
-                Seat(match=m, index=i, player=player)
-                for m, p in zip(matches, prepared, strict=True)
-                for i, player in enumerate(p.players)
-            ]
-        )
-        MatchSummary.objects.bulk_create(
-            [
-                MatchSummary(match=m, version=0, status=Match.STATUS_IN_PROGRESS, last_activity=m.created_at)
-                for m in matches
-            ]
-        )
+        rows_insert(
+            MatchSummary,
+            ("match_id", "version", "status", "winners", "draw", "reason", "scores", "events_count", "voided_count",
+             "last_activity"),
+            [(pk, 0, Match.STATUS_IN_PROGRESS, [], False, "", None, 0, 0, now) for pk in ids],
+        )  # fmt: skip
     cache.known_keys().update(p.play.key for p in prepared)
-    return matches
+    return ids
 
 
 def play_write(play: PlayIn, cache: WriteCache) -> Match | None:
@@ -166,7 +178,7 @@ def play_write(play: PlayIn, cache: WriteCache) -> Match | None:
     if prepared is None:
         return None
     try:
-        return plays_write([prepared], cache)[0]
+        return Match.objects.get(pk=plays_write([prepared], cache)[0])
     except DomainError as exc:
         raise PlaySkipped(str(exc.detail)) from None
     except IntegrityError:
