@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -79,8 +78,9 @@ def home(request: HttpRequest) -> HttpResponse:
     mine = []
     campaigns = []
     if request.user.is_authenticated:
-        # "in_progress" sorts after "finished": descending puts the games still on the table first
-        mine = list(selectors.match_list(user=request.user, mine=True).order_by("-status", "-updated_at")[:20])
+        # "in_progress" sorts after "finished": descending puts the games still on the table first, then by play date
+        mine = selectors.match_list(user=request.user, mine=True)
+        mine = list(mine.order_by("-status", *selectors.played_order())[:20])
         campaigns = list(campaign_list(user=request.user, mine=True)[:10])
     public = list(selectors.match_list(user=request.user)[:10])
     return render(
@@ -100,13 +100,12 @@ def match_list(request: HttpRequest) -> HttpResponse:
     except InvalidInput:
         matches = selectors.match_list(user=request.user, game=game, player=player)
         status = None
-    when = Coalesce("played_at", "created_at")  # lists sort by when the game was played
     matches = matches.select_related("summary", "stream").prefetch_related("seats__player")
     return render(
         request,
         "frontend/match_list.html",
         {
-            "matches": matches.order_by(when.desc(), "-pk")[:100],
+            "matches": matches[:100],  # by play date (selectors.played_order)
             "games": all_rulesets(kind="match"),
             "game": game,
             "player": player or "",

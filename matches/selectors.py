@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
 from psycopg.types.numeric import Int8
 
 from config.db import prepared_fetch
@@ -33,7 +34,8 @@ def match_list(
     *, user: UserLike, game: str | None = None, player: str | None = None, status: str | None = None,
     mine: bool = False,
 ) -> QuerySet[Match]:  # fmt: skip
-    """Visible matches, newest first, filtered by game slug, player name (or id) and status."""
+    """Visible matches, the most recently played first (:func:`played_order`), filtered by game slug, player name
+    (or id) and status."""
     qs = match_visible_qs(user)
     if game:
         qs = qs.filter(game=game)
@@ -48,7 +50,13 @@ def match_list(
         qs = qs.filter(status=status)
     if mine and user.is_authenticated:
         qs = qs.filter(recording_q(user) | Q(seats__player__user=user)).distinct()
-    return qs.order_by("-updated_at", "-pk")
+    return qs.order_by(*played_order())
+
+
+def played_order() -> tuple[Any, ...]:
+    """How lists of matches sort: by when the game was played, newest first: an imported or logged play's date
+    (``Match.played_at``), else when the match was started (``created_at``); ties by the newest id."""
+    return (Coalesce("played_at", "created_at").desc(), "-pk")
 
 
 def match_get(*, user: UserLike, match_id: int) -> Match:
