@@ -9,7 +9,6 @@ nothing here imports another read model, nor ``campaigns``.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -21,13 +20,14 @@ from django.utils import timezone
 
 from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint, Seat
-from matches.rows_insert import ids_among
+from matches.rows_insert import ids_among, rows_insert
 from rulesets import Event, get_ruleset
 from rulesets.names import name_seats
 from rulesets.replay import EVENT_VOIDED, Position, final_outcome_of, fold
 
 MATCH_SUMMARY = "match_summary"
-BATCH = 1000
+BATCH = 5000  # log entries per transaction: live runs read a few; a run far behind (after an import) counts
+# more roll-up keys once per batch (docs/PERFORMANCE.md, bench_import)
 
 
 def projection_lock(name: str) -> None:
@@ -47,9 +47,8 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     for entry in entries:
         by_stream.setdefault(entry.stream_id, []).append(entry)
     last = {stream_id: run[-1] for stream_id, run in by_stream.items()}
-    rows = (
-        Match.objects.filter(ids_among(Match, "stream_id", last)).select_related("summary", "stream").defer("details")
-    )
+    rows = Match.objects.filter(ids_among(Match, "stream_id", last)).select_related("summary", "stream")
+    rows = rows.only("id", "stream_id", "game", "summary__version", "summary__voided_count", *store.STREAM_FIELDS)
     matches = {m.stream_id: m for m in rows}
     todo: dict[int, MatchSummary] = {}
     for stream_id, entry in last.items():
@@ -76,11 +75,11 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         entry, match, outcome = last[stream_id], matches[stream_id], outcomes[stream_id]
         rows.append((
             match.pk, entry.version, Match.STATUS_FINISHED if outcome else Match.STATUS_IN_PROGRESS,
-            json.dumps(list(outcome.winners) if outcome else []), bool(outcome and outcome.draw),
+            list(outcome.winners) if outcome else [], bool(outcome and outcome.draw),
             (name_seats(outcome.reason, names.get(match.pk, [])) if outcome else "")[:200],
-            json.dumps(outcome.to_dict()["scores"] if outcome else None),
+            outcome.to_dict()["scores"] if outcome else None,
             entry.version, summary.voided_count + voids.get(stream_id, 0),
-            connection.ops.adapt_datetimefield_value(entry.recorded_at),
+            entry.recorded_at,
         ))  # fmt: skip
     _summaries_write(rows)
 
@@ -138,19 +137,13 @@ def _seat_names(match_ids: list[int]) -> dict[int, list[str]]:
 
 def _summaries_write(rows: list[tuple[Any, ...]]) -> None:
     """Upsert summaries in one statement; a row never moves a summary back to an older version."""
-    if not rows:
-        return
-    jsonb = "::jsonb" if connection.vendor == "postgresql" else ""
-    values = ", ".join([f"(%s, %s, %s, %s{jsonb}, %s, %s, %s{jsonb}, %s, %s, %s)"] * len(rows))
     columns = ("version", "status", "winners", "draw", "reason", "scores", "events_count", "voided_count",
                "last_activity")  # fmt: skip
-    sql = (
-        f"INSERT INTO matches_matchsummary (match_id, {', '.join(columns)}) VALUES {values} "
+    upsert = (
         f"ON CONFLICT (match_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in columns)} "
         "WHERE matches_matchsummary.version < excluded.version"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [v for row in rows for v in row])
+    rows_insert(MatchSummary, ("match_id", *columns), rows, on_conflict=upsert)
 
 
 Projector = Callable[[list[store.LogEntry]], None]

@@ -71,9 +71,7 @@ class FactRow(NamedTuple):
 
 # the columns the projector reads of a match (a match row carries text it never needs: details, location…)
 _MATCH_FIELDS = ("id", "stream_id", "game", "owner_id", "is_public", "played_at", "created_at", "duration_min",
-                 "first_seat", "ignored", "stream__id", "stream__kind", "stream__game", "stream__options",
-                 "stream__seat_count", "stream__version", "stream__state", "stream__override_pending",
-                 "stream__ruleset_version")  # fmt: skip
+                 "first_seat", "ignored", *store.STREAM_FIELDS)  # fmt: skip
 
 
 def apply_play_stats(entries: list[store.LogEntry]) -> None:
@@ -104,9 +102,12 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
         )
     if not ids:
         return
-    before = contributions(*rows_of(ids))  # the roll-ups move by what these matches' rows change
-    for model in (PlayerResult, MatchFact, PlayedMatch):
-        model.objects.filter(ids_among(model, "match_id", ids)).delete()
+    old_played, old_results = rows_of(ids)
+    before = contributions(old_played, old_results)  # the roll-ups move by what these matches' rows change
+    had = [p.match_id for p in old_played]  # the three tables together: only these have rows to drop
+    if had:
+        for model in (PlayerResult, MatchFact, PlayedMatch):
+            model.objects.filter(ids_among(model, "match_id", had)).delete()
     seats = seats_canonical([m.pk for m in finished])
     logs = logs_upto({m.stream_id: m.stream.version for m in finished})
     played: list[PlayedRow] = []

@@ -62,8 +62,15 @@ def contributions(
             c[1] += won
             c[2] += drawn
 
+    month_at: dict[datetime, int] = {}  # a match's rows share its time: its month is worked out once
+
     def grains(kind: str, at: datetime) -> tuple[int, ...]:
-        return ((month_of(at, tz),) if kind in monthly else ()) + ((ALL_TIME,) if kind in all_time else ())
+        if kind not in monthly:
+            return (ALL_TIME,) if kind in all_time else ()
+        month = month_at.get(at)
+        if month is None:
+            month = month_at[at] = month_of(at, tz)
+        return (month, ALL_TIME) if kind in all_time else (month,)
 
     wanted = set(monthly) | set(all_time)
     for p in played:

@@ -195,6 +195,11 @@ def stream_create(*, kind: str, game: str, options: dict[str, Any], seat_count: 
     )
 
 
+# what a head is read from, for a query of another table that selects its stream (``.only(*STREAM_FIELDS)``)
+STREAM_FIELDS = ("stream__id", "stream__game", "stream__options", "stream__seat_count", "stream__version",
+                 "stream__state", "stream__override_pending", "stream__ruleset_version")  # fmt: skip
+
+
 def _head_from_row(row: Stream) -> Head:
     return Head(
         stream_id=row.pk,

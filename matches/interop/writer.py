@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from matches import store
@@ -53,13 +54,13 @@ class WriteCache:
             self.known |= {native_play_uuid(pk) for pk in rows.values_list("pk", flat=True)}
         return self.known
 
-    def player(self, seat: SeatIn, play_key: str, index: int) -> Player:
-        """The owner's player of this name; an anonymous seat gets a player of its own (never merged)."""
+    def player(self, seat: SeatIn, play_key: str, index: int) -> Player | str:
+        """The owner's player of this name; an anonymous seat gets a player of its own (never merged), named
+        here and found or created with its play (:func:`plays_write`, all of a batch's in one statement)."""
         from matches.services import player_get_or_create
 
         if seat.anonymous:
-            name = f"Anonymous · {play_key[:40]} · {index + 1}"
-            return player_get_or_create(owner=self.owner, name=name)
+            return " ".join(f"Anonymous · {play_key[:40]} · {index + 1}".split())
         folded = seat.name.casefold()
         cached = self.players.get(folded)
         if cached is None:
@@ -95,7 +96,7 @@ class Prepared:
     play: PlayIn
     stream: store.NewStream
     match: dict[str, Any]
-    players: list[Player]
+    players: list[Player | str]  # a str: an anonymous seat's own player, by name, written with the play
 
 
 def play_prepare(play: PlayIn, cache: WriteCache) -> Prepared | None:
@@ -156,10 +157,15 @@ def plays_write(prepared: list[Prepared], cache: WriteCache) -> list[int]:
                 m["details"], now, now,
             ))  # fmt: skip
         ids = [pk for (pk,) in rows_insert(Match, _MATCH_COLUMNS, rows, returning=("id",))]
+        anonymous = _players_named(cache.owner, {n for p in prepared for n in p.players if isinstance(n, str)}, now)
         rows_insert(
             Seat,
             ("match_id", "index", "player_id"),
-            [(pk, i, player.pk) for pk, p in zip(ids, prepared, strict=True) for i, player in enumerate(p.players)],
+            [
+                (pk, i, anonymous[player] if isinstance(player, str) else player.pk)
+                for pk, p in zip(ids, prepared, strict=True)
+                for i, player in enumerate(p.players)
+            ],
         )
         rows_insert(
             MatchSummary,
@@ -169,6 +175,30 @@ def plays_write(prepared: list[Prepared], cache: WriteCache) -> list[int]:
         )  # fmt: skip
     cache.known_keys().update(p.play.key for p in prepared)
     return ids
+
+
+def _players_named(owner: AbstractBaseUser, names: set[str], now: Any) -> dict[str, int]:
+    """The owner's players with these names (as ``services.player_get_or_create`` finds them: case-insensitive,
+    a merged one counting as the player it was merged into), the missing ones created, in two statements."""
+    from matches.people import canonical_id, players_merged_into
+
+    if not names:
+        return {}
+    lowered = {n.lower(): n for n in names}
+    found: dict[str, int] = {}
+    merged: dict[int, int] = {}
+    rows = Player.objects.annotate(lowered=Lower("name")).filter(owner=owner, lowered__in=list(lowered))
+    for pk, name, into in rows.values_list("pk", "lowered", "merged_into_id"):
+        found[lowered[name]] = pk
+        if into is not None:
+            merged[pk] = into
+    merged.update(players_merged_into(set(merged.values())))
+    out = {name: canonical_id(pk, merged) for name, pk in found.items()}
+    missing = [(owner.pk, n, None, None, now) for n in sorted(names) if n not in out]
+    created = rows_insert(Player, ("owner_id", "name", "user_id", "merged_into_id", "created_at"), missing,
+                          returning=("id", "name"))  # fmt: skip
+    out.update({name: pk for pk, name in created})
+    return out
 
 
 def play_write(play: PlayIn, cache: WriteCache) -> Match | None:
