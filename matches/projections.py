@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -37,6 +37,16 @@ def projection_lock(name: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"projection:{name}"])
 
 
+class _Summarised(NamedTuple):
+    """A match as the summary projector reads it: its summary's version and voids (0 before its first run)."""
+
+    pk: int
+    game: str
+    version: int
+    voided_count: int
+    stream: store.StreamRow
+
+
 def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     """Bring each touched match's summary up to the last version of it in ``entries``.
 
@@ -47,15 +57,18 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     for entry in entries:
         by_stream.setdefault(entry.stream_id, []).append(entry)
     last = {stream_id: run[-1] for stream_id, run in by_stream.items()}
-    rows = Match.objects.filter(ids_among(Match, "stream_id", last)).select_related("summary", "stream")
-    rows = rows.only("id", "stream_id", "game", "summary__version", "summary__voided_count", *store.STREAM_FIELDS)
-    matches = {m.stream_id: m for m in rows}
-    todo: dict[int, MatchSummary] = {}
+    rows = Match.objects.filter(ids_among(Match, "stream_id", last))
+    matches = {
+        stream_id: _Summarised(pk, game, version or 0, voided or 0, store.StreamRow(*head))
+        for pk, stream_id, game, version, voided, *head in rows.values_list(
+            "id", "stream_id", "game", "summary__version", "summary__voided_count", *store.STREAM_FIELDS
+        )
+    }
+    todo: dict[int, _Summarised] = {}
     for stream_id, entry in last.items():
-        match = matches.get(stream_id)
-        if match is None:
+        summary = matches.get(stream_id)
+        if summary is None:
             continue  # a campaign stream: not a match
-        summary = getattr(match, "summary", None) or MatchSummary(match=match)
         if summary.version < entry.version:  # else already projected (a redelivered task, the read-ahead)
             todo[stream_id] = summary
     voids: dict[int, int] = {}
@@ -98,7 +111,7 @@ def positions_forget() -> None:
         _positions.clear()
 
 
-def _position(match: Match, entries: list[store.LogEntry], version: int) -> Position:
+def _position(match: Match | _Summarised, entries: list[store.LogEntry], version: int) -> Position:
     """The match's position at ``version``, for its summary; ``entries``: the batch's entries of its stream.
 
     The stream row read with the match when it is at that version (the projector close behind the writers);

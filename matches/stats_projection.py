@@ -69,9 +69,25 @@ class FactRow(NamedTuple):
     value: str
 
 
-# the columns the projector reads of a match (a match row carries text it never needs: details, location…)
+class MatchRow(NamedTuple):
+    """The columns of a match the projector reads (a match row carries text it never needs: details,
+    location…), with its stream's head."""
+
+    pk: int
+    stream_id: int
+    game: str
+    owner_id: int
+    is_public: bool
+    played_at: datetime | None
+    created_at: datetime
+    duration_min: int | None
+    first_seat: int | None
+    ignored: bool
+    stream: store.StreamRow
+
+
 _MATCH_FIELDS = ("id", "stream_id", "game", "owner_id", "is_public", "played_at", "created_at", "duration_min",
-                 "first_seat", "ignored", *store.STREAM_FIELDS)  # fmt: skip
+                 "first_seat", "ignored")  # fmt: skip
 
 
 def apply_play_stats(entries: list[store.LogEntry]) -> None:
@@ -83,9 +99,11 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     those finished, or with rows to drop, their old rows, seats and logs; one delete per table, one insert per
     table, one roll-up upsert)."""
     touched = {entry.stream_id for entry in entries}
-    matches = list(
-        Match.objects.filter(ids_among(Match, "stream_id", touched)).select_related("stream").only(*_MATCH_FIELDS)
-    )
+    rows = Match.objects.filter(ids_among(Match, "stream_id", touched))
+    n = len(_MATCH_FIELDS)
+    matches = [
+        MatchRow(*row[:n], store.StreamRow(*row[n:])) for row in rows.values_list(*_MATCH_FIELDS, *store.STREAM_FIELDS)
+    ]
     if not matches:
         return
     states = {m.pk: store.position_of_row(m.stream, m.stream.version).state for m in matches}
@@ -137,7 +155,7 @@ def logs_upto(last: dict[int, int]) -> dict[int, list[tuple[int, str, int | None
 
 
 def _derive(
-    match: Match, state: dict[str, Any], log: list[tuple[int, str, int | None, datetime, Any]],
+    match: MatchRow, state: dict[str, Any], log: list[tuple[int, str, int | None, datetime, Any]],
     seats: list[tuple[int, int]], played: list[PlayedRow], results: list[ResultRow], facts: list[FactRow],
 ) -> None:  # fmt: skip
     """Append the rows of a finished match; ``seats``: its ``(index, counted player id)`` in seat order."""
@@ -195,7 +213,7 @@ def seats_canonical(match_ids: list[int]) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
-def _first_seat(match: Match, moves: list[tuple[int | None, datetime]]) -> int | None:
+def _first_seat(match: MatchRow, moves: list[tuple[int | None, datetime]]) -> int | None:
     if match.first_seat is not None:
         return match.first_seat
     option = (match.stream.options or {}).get("first_seat")
@@ -204,7 +222,7 @@ def _first_seat(match: Match, moves: list[tuple[int | None, datetime]]) -> int |
     return next((seat for seat, _ in moves if seat is not None), None)
 
 
-def _minutes(match: Match, moves: list[tuple[int | None, datetime]]) -> int | None:
+def _minutes(match: MatchRow, moves: list[tuple[int | None, datetime]]) -> int | None:
     if match.duration_min:
         return match.duration_min
     if len(moves) < 2:
@@ -213,7 +231,7 @@ def _minutes(match: Match, moves: list[tuple[int | None, datetime]]) -> int | No
 
 
 def _facts(
-    ruleset: Any, state: dict[str, Any], match: Match, log: list[tuple[int, str, int | None, datetime, Any]]
+    ruleset: Any, state: dict[str, Any], match: MatchRow, log: list[tuple[int, str, int | None, datetime, Any]]
 ) -> dict[str, Any]:
     """The ruleset's insights of the final (spectator's) state, then those it draws from replaying the log.
     Insights are extras: a ruleset bug in them must not stop the projector (that part is left out)."""

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -195,12 +195,26 @@ def stream_create(*, kind: str, game: str, options: dict[str, Any], seat_count: 
     )
 
 
-# what a head is read from, for a query of another table that selects its stream (``.only(*STREAM_FIELDS)``)
+class StreamRow(NamedTuple):
+    """A stream's head columns read with another table's rows (``values_list(..., *STREAM_FIELDS)``): what
+    :func:`position_of_row` reads, without building model instances (projectors read thousands at once)."""
+
+    pk: int
+    game: str
+    options: dict[str, Any]
+    seat_count: int
+    version: int
+    state: dict[str, Any]
+    override_pending: bool
+    ruleset_version: int
+
+
+# the columns of :class:`StreamRow`, as a query of a table with a ``stream`` foreign key names them
 STREAM_FIELDS = ("stream__id", "stream__game", "stream__options", "stream__seat_count", "stream__version",
                  "stream__state", "stream__override_pending", "stream__ruleset_version")  # fmt: skip
 
 
-def _head_from_row(row: Stream) -> Head:
+def _head_from_row(row: Stream | StreamRow) -> Head:
     return Head(
         stream_id=row.pk,
         game=row.game,
@@ -226,7 +240,7 @@ def head_load(stream_id: int, *, fresh: bool = False) -> Head:
     return head_from_row(row)
 
 
-def head_from_row(row: Stream) -> Head:
+def head_from_row(row: Stream | StreamRow) -> Head:
     """The head of a stream row just read from the database (rebuilt if the ruleset version changed)."""
     head = _head_from_row(row)
     ruleset = get_ruleset(head.game)
@@ -236,7 +250,7 @@ def head_from_row(row: Stream) -> Head:
     return head
 
 
-def position_of_row(row: Stream, version: int) -> Position:
+def position_of_row(row: Stream | StreamRow, version: int) -> Position:
     """A stream's position at ``version`` from its row just read: the head itself when it is at that version
     (what projectors close behind the writers ask for), else folded from the newest usable snapshot."""
     head = head_from_row(row)
