@@ -148,6 +148,31 @@ def bgg_page(username: str, plays: list[str], page: int = 1, total: int | None =
     )
 
 
+def bgg_counts(data: bytes) -> tuple[Counter[str], Counter[str], Counter[str]]:
+    """BoardGameGeek's own numbers for saved ``plays`` pages: a play counts ``quantity`` times, for its game and
+    for each player in it (a play with no players is the log owner's own: the player with the owner's
+    username); a win counts unless the play is ``incomplete`` or ``nowinstats``."""
+    import xml.etree.ElementTree as ET
+
+    pages = [ET.fromstring(page.split("?>", 1)[1]) for page in data.decode().split("<?xml")[1:]]
+    names = {p.get("username"): p.get("name") for page in pages for p in page.iter("player") if p.get("username")}
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    per_game: Counter[str] = Counter()
+    for page in pages:
+        owner = names.get(page.get("username"), page.get("username"))
+        for play in page.iter("play"):
+            n = int(play.get("quantity") or 1)
+            wins_count = play.get("incomplete") != "1" and play.get("nowinstats") != "1"
+            per_game[play.find("item").get("name")] += n
+            found = play.find("players")
+            seats = [(p.get("name"), p.get("win") == "1") for p in found.iter("player")] if found is not None else []
+            for name, win in seats or [(owner, False)]:
+                played[name] += n
+                won[name] += n * (win and wins_count)
+    return played, won, per_game
+
+
 def quirky_bgg() -> bytes:
     """Two pages saved one after another: quantity, incomplete, nowinstats, no players, scores, colours."""
     page1 = bgg_page("ana_bgg", [
