@@ -44,7 +44,7 @@ class _Summarised(NamedTuple):
     game: str
     version: int
     voided_count: int
-    stream: store.StreamRow
+    stream: store.Head
 
 
 def _apply_match_summary(entries: list[store.LogEntry]) -> None:
@@ -59,7 +59,7 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
     last = {stream_id: run[-1] for stream_id, run in by_stream.items()}
     rows = Match.objects.filter(ids_among(Match, "stream_id", last))
     matches = {
-        stream_id: _Summarised(pk, game, version or 0, voided or 0, store.StreamRow(*head))
+        stream_id: _Summarised(pk, game, version or 0, voided or 0, store.Head(*head))
         for pk, stream_id, game, version, voided, *head in rows.values_list(
             "id", "stream_id", "game", "summary__version", "summary__voided_count", *store.STREAM_FIELDS
         )

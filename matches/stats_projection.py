@@ -83,7 +83,7 @@ class MatchRow(NamedTuple):
     duration_min: int | None
     first_seat: int | None
     ignored: bool
-    stream: store.StreamRow
+    stream: store.Head
 
 
 _MATCH_FIELDS = ("id", "stream_id", "game", "owner_id", "is_public", "played_at", "created_at", "duration_min",
@@ -102,7 +102,7 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     rows = Match.objects.filter(ids_among(Match, "stream_id", touched))
     n = len(_MATCH_FIELDS)
     matches = [
-        MatchRow(*row[:n], store.StreamRow(*row[n:])) for row in rows.values_list(*_MATCH_FIELDS, *store.STREAM_FIELDS)
+        MatchRow(*row[:n], store.Head(*row[n:])) for row in rows.values_list(*_MATCH_FIELDS, *store.STREAM_FIELDS)
     ]
     if not matches:
         return

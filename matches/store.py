@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -62,6 +62,11 @@ class Head:
     @property
     def position(self) -> Position:
         return Position(self.state, self.version, self.override_pending)
+
+    @property
+    def pk(self) -> int:
+        """The stream's id, as its row names it (a head read with another table stands for the row)."""
+        return self.stream_id
 
 
 @dataclass(frozen=True)
@@ -195,26 +200,15 @@ def stream_create(*, kind: str, game: str, options: dict[str, Any], seat_count: 
     )
 
 
-class StreamRow(NamedTuple):
-    """A stream's head columns read with another table's rows (``values_list(..., *STREAM_FIELDS)``): what
-    :func:`position_of_row` reads, without building model instances (projectors read thousands at once)."""
-
-    pk: int
-    game: str
-    options: dict[str, Any]
-    seat_count: int
-    version: int
-    state: dict[str, Any]
-    override_pending: bool
-    ruleset_version: int
-
-
-# the columns of :class:`StreamRow`, as a query of a table with a ``stream`` foreign key names them
+# a stream's head read with the rows of a table that has a ``stream`` foreign key, in the order of
+# :class:`Head`'s fields: ``Head(*values)``, no model instances (projectors read thousands at once)
 STREAM_FIELDS = ("stream__id", "stream__game", "stream__options", "stream__seat_count", "stream__version",
                  "stream__state", "stream__override_pending", "stream__ruleset_version")  # fmt: skip
 
 
-def _head_from_row(row: Stream | StreamRow) -> Head:
+def _head_from_row(row: Stream | Head) -> Head:
+    if isinstance(row, Head):
+        return row
     return Head(
         stream_id=row.pk,
         game=row.game,
@@ -240,7 +234,7 @@ def head_load(stream_id: int, *, fresh: bool = False) -> Head:
     return head_from_row(row)
 
 
-def head_from_row(row: Stream | StreamRow) -> Head:
+def head_from_row(row: Stream | Head) -> Head:
     """The head of a stream row just read from the database (rebuilt if the ruleset version changed)."""
     head = _head_from_row(row)
     ruleset = get_ruleset(head.game)
@@ -250,7 +244,7 @@ def head_from_row(row: Stream | StreamRow) -> Head:
     return head
 
 
-def position_of_row(row: Stream | StreamRow, version: int) -> Position:
+def position_of_row(row: Stream | Head, version: int) -> Position:
     """A stream's position at ``version`` from its row just read: the head itself when it is at that version
     (what projectors close behind the writers ask for), else folded from the newest usable snapshot."""
     head = head_from_row(row)
