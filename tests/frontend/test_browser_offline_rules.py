@@ -199,6 +199,9 @@ def rules_page(browser, live_server):
     """One page of our origin with the rules loaded: Pyodide starts once for the module."""
     page = browser.new_page()
     page.set_default_timeout(60000)
+    page.problems = []  # requests to another origin, refusals by the Content-Security-Policy
+    page.on("request", lambda r: None if r.url.startswith(live_server.url) else page.problems.append(r.url))
+    page.on("console", lambda m: page.problems.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(live_server.url + "/accounts/login/")  # any page: our origin and its Content-Security-Policy
     urls = offline_urls()
     page.evaluate(
@@ -247,3 +250,4 @@ def test_random_sequences_agree_between_the_server_and_the_browser(rules_page, d
         assert browser["turn"] == _json(table_words(ruleset, head.state, match_seat_names(match))), slug
     # the sequences exercised every kind of answer
     assert min(seen.values()) >= 5, seen
+    assert rules_page.problems == []  # Pyodide and the rules came from our origin, under our policy

@@ -37,9 +37,14 @@ async function rulesetsUrlFromServer() {
   return (await response.json()).rulesets_url;
 }
 
+// The smallest WebAssembly module: compiling it fails at once where the page may not run WebAssembly (a
+// Content-Security-Policy without 'wasm-unsafe-eval'), where Pyodide would wait for ever instead.
+const EMPTY_MODULE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+
 async function start(options) {
   const timings = {};
   const t0 = performance.now();
+  await WebAssembly.compile(EMPTY_MODULE);
   let { pyodideUrl, rulesetsUrl } = pickUrls(options);
   if (!pyodideUrl.endsWith("/")) pyodideUrl += "/";
   const base = new URL(pyodideUrl, location.href).href;
