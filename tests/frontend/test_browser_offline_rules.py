@@ -1,5 +1,6 @@
 """The differential test of issue #25: random move sequences run through the server's real append path (the API,
-the store, PostgreSQL) and through the in-browser rulesets (Pyodide in Chromium, ``offline/rules.js``) must give
+the store, PostgreSQL) and through the in-browser rulesets (Pyodide in Chromium, ``offline/rules.js`` in its Web Worker, as the match
+page runs them) must give
 the same acceptances, the same refusals (status and the whole 400 body: code, violation, rule, detail, errors)
 and the same states, for every game. One Chromium page and one Pyodide start for the whole module.
 
@@ -46,13 +47,13 @@ NAMES = ["Ana", "Bo", "Cy", "Di"]
 # it holds are only what the rules answered (never the server's).
 RUN = """async ([start, entries]) => {
   const m = await import('/static/frontend/offline/rules.js');
-  const rules = await m.loadRules();
+  const rules = await m.loadRulesInWorker();
   let position = start;
   const log = [];
   const answers = [];
   const t0 = performance.now();
   for (const entry of entries) {
-    const a = rules.record(position, entry, log);
+    const a = await rules.record(position, entry, log);
     if (a.ok === true) {
       position = a.position;
       log.push({version: position.version, ...a.entry});
@@ -63,7 +64,7 @@ RUN = """async ([start, entries]) => {
     }
   }
   const ms = performance.now() - t0;
-  return {answers, ms, legal: rules.legal(position), turn: rules.turn(position)};
+  return {answers, ms, legal: await rules.legal(position), turn: await rules.turn(position)};
 }"""
 
 
@@ -200,13 +201,13 @@ def rules_page(browser, live_server):
     page = browser.new_page()
     page.set_default_timeout(60000)
     page.problems = []  # requests to another origin, refusals by the Content-Security-Policy
-    page.on("request", lambda r: None if r.url.startswith(live_server.url) else page.problems.append(r.url))
+    page.context.on("request", lambda r: None if r.url.startswith(live_server.url) else page.problems.append(r.url))
     page.on("console", lambda m: page.problems.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(live_server.url + "/accounts/login/")  # any page: our origin and its Content-Security-Policy
     urls = offline_urls()
     page.evaluate(
         "async ([py, zip]) => { const m = await import('/static/frontend/offline/rules.js');"
-        " await m.loadRules({pyodideUrl: py, rulesetsUrl: zip}); }",
+        " await m.loadRulesInWorker({pyodideUrl: py, rulesetsUrl: zip}); }",
         [urls["pyodide_url"], urls["rulesets_url"]],
     )
     yield page
