@@ -47,7 +47,10 @@ def test_the_archive_is_served_under_its_hash_and_named_by_a_stable_address(clie
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     assert response.content == rulesets_archive().data and "immutable" in response["Cache-Control"]
     assert client.get("/offline/rulesets-000000000000.zip").status_code == 404
-    assert client.get(urls["pyodide_url"] + "pyodide.mjs").status_code == 200
+    folder = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "vendor" / "pyodide"
+    assert sorted(u.rsplit("/", 1)[1] for u in urls["pyodide_files"]) == sorted(p.name for p in folder.iterdir())
+    for url in urls["pyodide_files"]:  # the vendored files are all a page loads, and all served
+        assert url.startswith(urls["pyodide_url"]) and client.get(url).status_code == 200
 
 
 def seed(client, match) -> dict:
