@@ -21,25 +21,17 @@ import pytest
 from rest_framework.test import APIClient
 
 from frontend.bundle import offline_urls
+from frontend.management.commands.bench_offline import GAMES, made_up_entry
 from matches import store
 from matches.selectors import match_seat_names
 from matches.services import match_create
-from rulesets import Event, get_ruleset
+from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.offline import legal_of, table_words
 from rulesets.replay import EVENT_VOIDED, RESULT_RECORDED, RULE_OVERRIDDEN, event_types_with_meta
 from tests.frontend.test_form_coverage import SCENARIOS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-GAMES = [
-    "get-salty",
-    "salt-and-bones",
-    "the-first-spine",
-    "bone-wars",
-    "saltmarsh-adventure",
-    "scoresheet",
-    "last-stone",
-]
 STEPS = 60  # entries per game
 NAMES = ["Ana", "Bo", "Cy", "Di"]
 
@@ -99,35 +91,6 @@ def _mutate(rng: random.Random, entry: dict[str, Any], ruleset: Any, seat_count:
     return entry
 
 
-def _value(rng: random.Random, f: Any, state: dict[str, Any], ruleset: Any, seat: int | None) -> Any:
-    """A value that fits the field ``f`` (so the rules, not the schema, judge most of these entries)."""
-    if f.kind in ("int", "number"):
-        low = f.minimum if f.minimum is not None else -2
-        return rng.randint(int(low), int(f.maximum if f.maximum is not None else low + 6))
-    if f.kind == "choice":
-        return rng.choice(list(f.choices))
-    if f.kind == "bool":
-        return rng.random() < 0.5
-    if f.kind == "cell":
-        rows, cols = ruleset.board_size(state) or (5, 5)
-        return [rng.randrange(rows), rng.randrange(cols)]
-    if f.kind == "object":
-        return {g.name: _value(rng, g, state, ruleset, seat) for g in f.fields}
-    if f.kind == "list":
-        return [_value(rng, f.item, state, ruleset, seat) for _ in range(f.min_items)] if f.item else []
-    names = ruleset.names(state, seat).get(f.names) if f.names else None
-    return rng.choice(names) if names else rng.choice(["Ana", "Sahuagin", "Squire", "Potion of Healing", "x"])
-
-
-def _made_up(rng: random.Random, ruleset: Any, state: dict[str, Any], seat_count: int) -> dict[str, Any]:
-    """An entry of a random type of the game, its data filled to fit its fields, by the seat on turn mostly."""
-    name, spec = rng.choice(sorted(ruleset.event_types.items()))
-    turn = ruleset.turn(state).seats if "recorded_result" not in state else ()
-    seat = rng.choice(turn) if turn and rng.random() < 0.8 else rng.randrange(seat_count)
-    seat = seat if spec.seat_required or (spec.seat_optional and rng.random() < 0.5) else None
-    return {"type": name, "seat": seat, "data": {f.name: _value(rng, f, state, ruleset, seat) for f in spec.fields}}
-
-
 def _scripted(step: Any, ruleset: Any, state: dict[str, Any]) -> dict[str, Any] | None:
     """The form-coverage scenario's next entry in this position, or None where it does not apply."""
     try:
@@ -151,11 +114,11 @@ def _next_entries(rng: random.Random, slug: str, ruleset: Any, state: dict[str, 
     if planned is not None and rng.random() < 0.8:
         script.pop(0)
     roll = rng.random()
-    base = planned or (rng.choice(legal).to_dict() if legal else _made_up(rng, ruleset, state, seat_count))
+    base = planned or (rng.choice(legal).to_dict() if legal else made_up_entry(rng, ruleset, state, seat_count))
     if roll < 0.45 and planned is not None:
         return [planned]
     if roll < 0.70:
-        return [rng.choice(legal).to_dict()] if legal else [_made_up(rng, ruleset, state, seat_count)]
+        return [rng.choice(legal).to_dict()] if legal else [made_up_entry(rng, ruleset, state, seat_count)]
     if roll < 0.82:
         return [_mutate(rng, base, ruleset, seat_count)]
     if roll < 0.86:
@@ -215,6 +178,7 @@ def rules_page(browser, live_server):
 
 
 def test_random_sequences_agree_between_the_server_and_the_browser(rules_page, django_user_model):
+    assert set(GAMES) == {r.slug for r in all_rulesets(kind="match")}  # every game
     owner = django_user_model.objects.create_user(username="differ", password="x-pass-123")
     api = APIClient()
     api.force_authenticate(owner)

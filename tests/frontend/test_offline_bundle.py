@@ -18,6 +18,7 @@ from matches import store
 from matches.services import match_create, match_event_record
 from rulesets import all_rulesets
 from rulesets.offline import record
+from tests.matches.hidden_reads import seed_of
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
@@ -54,10 +55,7 @@ def test_the_archive_is_served_under_its_hash_and_named_by_a_stable_address(clie
 
 
 def seed(client, match) -> dict:
-    html = client.get(f"/matches/{match.pk}/").content.decode()
-    found = re.search(r'<script id="offline-seed" type="application/json">(.*?)</script>', html, re.S)
-    assert found, "no seed on the match page"
-    return json.loads(found.group(1))
+    return json.loads(seed_of(client.get(f"/matches/{match.pk}/").content.decode()))
 
 
 def test_the_seed_is_the_head_and_checks_a_move_as_the_server_does(client, owner):

@@ -26,7 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-GAMES = [
+GAMES = [  # every match game (tests/frontend/test_browser_offline_rules.py plays them all too)
     "get-salty",
     "salt-and-bones",
     "the-first-spine",
@@ -88,8 +88,9 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _made_up(rng: random.Random, ruleset: Any, state: dict[str, Any], seat_count: int) -> dict[str, Any]:
-    """An entry of a random type whose data fits its fields (for positions where the game lists no moves)."""
+def made_up_entry(rng: random.Random, ruleset: Any, state: dict[str, Any], seat_count: int) -> dict[str, Any]:
+    """An entry of a random type of the game whose data fits its fields, by the seat on turn mostly (where the
+    game lists no moves; the rules then judge it). Also the differential test's (tests/frontend)."""
 
     def value(f: Any, seat: int | None) -> Any:
         if f.kind in ("int", "number"):
@@ -107,12 +108,14 @@ def _made_up(rng: random.Random, ruleset: Any, state: dict[str, Any], seat_count
         if f.kind == "list":
             return [value(f.item, seat) for _ in range(f.min_items)] if f.item else []
         names = ruleset.names(state, seat).get(f.names) if f.names else None
-        return rng.choice(names) if names else rng.choice(["Sahuagin", "Squire", "Potion of Healing", "x"])
+        return rng.choice(names) if names else rng.choice(["Ana", "Sahuagin", "Squire", "Potion of Healing", "x"])
+
+    from rulesets.offline import turn_of
 
     name, spec = rng.choice(sorted(ruleset.event_types.items()))
-    turn = ruleset.turn(state).seats
-    seat = rng.choice(turn) if turn else rng.randrange(seat_count)
-    seat = seat if spec.seat_required or spec.seat_optional else None
+    turn = turn_of(ruleset, state).seats
+    seat = rng.choice(turn) if turn and rng.random() < 0.8 else rng.randrange(seat_count)
+    seat = seat if spec.seat_required or (spec.seat_optional and rng.random() < 0.5) else None
     return {"type": name, "seat": seat, "data": {f.name: value(f, seat) for f in spec.fields}}
 
 
@@ -141,7 +144,7 @@ def sequence(slug: str, length: int) -> tuple[dict[str, Any], list[dict[str, Any
         if script:
             entry = script.pop(0)
         else:
-            entry = rng.choice(legal).to_dict() if legal else _made_up(rng, ruleset, position["state"], seats)
+            entry = rng.choice(legal).to_dict() if legal else made_up_entry(rng, ruleset, position["state"], seats)
         answer = record(position, entry)
         if answer["ok"] is True:
             entries.append(entry)
