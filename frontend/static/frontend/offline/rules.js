@@ -13,7 +13,8 @@
 //         | {ok: null, reason}                (cannot be decided here: the server will)
 // fold(position, entries, log?) → {ok, position, results, refused_at?, body?, reason?}
 // legal(position) → [{type, seat, data}] | null;  turn(position) → {seats, phase, prompt, line, outcome, warnings}
-// void(position, log, version, reason?) → as record; log = every entry so far [{version, type, seat, data}]
+// void(position, log, version, reason?) → as record (blank reason: "Undone at the table", as the pages);
+//   log = every entry up to position.version [{version, type, seat, data}] (the events API's, then the answers')
 // words(position, entry) → the history sentence for entry recorded on position.
 // Starting takes seconds of CPU (PERFORMANCE.md › The rules in the browser): in the page that time is one long
 // task (the page does not respond meanwhile); in the worker it is not. The Python side is rulesets/offline.py
