@@ -1,0 +1,476 @@
+// The match page at a table without a network: a move form's submission is caught before htmx or the browser
+// sends it (while offline, or while entries of this match wait), checked by the in-browser rules
+// (./rules.js, when the page has them), kept in the queue (./queue.js), and sent when the network is back.
+// Held entries (conflicts) are shown with what the other device recorded and three ways out.
+// See docs/ARCHITECTURE.md › Offline at the table.
+import * as queue from "./queue.js";
+
+const live = () => document.getElementById("match-live");
+const root = document.documentElement;
+let rulesPromise = null;
+let waitingCount = 0;
+let syncing = null;
+let retryDelay = 2000;
+let retryTimer = null;
+let lastRecord = null;  // the local answer for the newest waiting entry (turn, legal moves)
+let prefill = null;     // a held entry being entered again, once the page shows the game now
+
+function matchId() {
+  const page = live() && live().dataset.page;
+  const m = page && page.match(/\/matches\/(\d+)\//);
+  return m ? Number(m[1]) : null;
+}
+
+/** The engine's seed (``#offline-seed``), else what the page itself says (version, seats, where to post). */
+function seed() {
+  const el = document.getElementById("offline-seed");
+  let s = null;
+  if (el) {
+    try { s = JSON.parse(el.textContent); } catch (e) { s = null; }
+  }
+  const bar = document.getElementById("tablebar");
+  const id = matchId();
+  const names = Array.from(document.querySelectorAll("ol.players > li")).map((li) => li.firstElementChild ? li.firstElementChild.textContent.trim() : li.textContent.trim());
+  return {
+    match: id, version: bar ? Number(bar.dataset.version) : 0, seat_names: names,
+    events_url: `/api/matches/${id}/events/`, can_record: !!document.getElementById("record"), ...(s || {}),
+  };
+}
+
+function csrf() {
+  const field = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return field ? field.value : "";
+}
+
+/** The in-browser rules (the engine's rules.js), loaded once; null when this page has none. */
+function rules() {
+  if (!rulesPromise) {
+    const s = seed();
+    rulesPromise = import("./rules.js")
+      .then((m) => m.loadRules({ pyodideUrl: s.pyodide_url, rulesetsUrl: s.rulesets_url, seed: s }))
+      .catch(() => null);
+  }
+  return rulesPromise;
+}
+
+function position(s) {
+  if (s.state === undefined) return null;
+  return { game: s.game, options: s.options, version: s.version, state: s.state, override_pending: s.override_pending, seat_names: s.seat_names };
+}
+
+/** The position after the waiting entries, folded on the page's own (when they were made on it), else null. */
+async function localPosition(s, waiting) {
+  const r = await rules();
+  const start = position(s);
+  if (!r || !start) return null;
+  if (waiting.length && waiting[0].made_on !== s.version) return null;  // the page is newer: the server will say
+  let pos = start, last = null;
+  for (const e of waiting) {
+    const answer = r.record(pos, { type: e.type, seat: e.seat, data: e.data });
+    if (!answer || answer.ok !== true) return null;
+    pos = answer.position;
+    last = answer;
+  }
+  return { pos, last };
+}
+
+// -- from a form to an entry ----------------------------------------------------------------------------
+
+function setPath(target, path, value) {
+  let node = target;
+  path.forEach((part, i) => {
+    if (i === path.length - 1) node[part] = value;
+    else node = node[part] = node[part] || {};
+  });
+}
+
+function arrays(value) {  // {"0": a, "1": b} (cells, rows, items) back into lists, blank rows skipped
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  const out = {};
+  keys.forEach((k) => { out[k] = arrays(value[k]); });
+  if (keys.length && keys.every((k) => /^\d+$/.test(k))) {
+    return keys.sort((a, b) => a - b).map((k) => out[k]).filter((v) => v !== undefined && !(v && typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length));
+  }
+  return out;
+}
+
+/** The entry ``{type, seat, data}`` a move form posts, read as ``frontend/forms.py › parse_inputs`` reads it
+ * for the widgets it draws: a listed move's JSON, numbers, tick boxes, tiles, cells, selects, text. */
+export function entryFromForm(form, submitter) {
+  const fd = new FormData(form, submitter || undefined);
+  if (fd.get("move")) {
+    const move = JSON.parse(fd.get("move"));
+    return { type: move.type, seat: move.seat ?? null, data: move.data || {} };
+  }
+  if (/\/undo\/$/.test(new URL(form.action, location.href).pathname)) {
+    return { type: "event_voided", seat: null, data: { version: Number(fd.get("version")), reason: String(fd.get("reason") || "").trim() } };
+  }
+  const seat = fd.get("seat");
+  const data = {};
+  const seen = new Set();
+  for (const el of form.elements) {
+    const name = el.name || "";
+    if (!name.startsWith("data.") || seen.has(name) || el.disabled) continue;
+    seen.add(name);
+    const path = name.slice(5).split(".");
+    const same = form.querySelectorAll(`[name="${CSS.escape(name)}"]`);
+    let value;
+    if (el.type === "checkbox" && same.length === 1 && !el.closest("[data-tiles-field]") && !el.closest("fieldset.checks")) {
+      value = el.checked;
+    } else if (el.type === "checkbox") {
+      value = Array.from(same).filter((c) => c.checked).map((c) => c.value);
+      if (el.closest("[data-tiles-field]")) value = value.map((v) => v.split(",").map(Number));
+    } else {
+      const raw = String(el.value || "").trim();
+      if (!raw) continue;
+      if (el.type === "number") value = Number(raw);
+      else if (el.tagName === "TEXTAREA" || (el.tagName === "SELECT" && /^[[{]/.test(raw))) {
+        try { value = JSON.parse(raw); } catch (e) { value = raw; }
+      } else value = raw;
+    }
+    setPath(data, path, value);
+  }
+  return { type: String(fd.get("type") || ""), seat: seat === null || seat === "" ? null : Number(seat), data: arrays(data) };
+}
+
+// -- drawing -------------------------------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  Object.entries(attrs).forEach(([k, v]) => {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  });
+  children.forEach((c) => c && node.appendChild(c));
+  return node;
+}
+
+function entryWords(e, names) {
+  if (e.text) return e.text;
+  const who = e.seat === null || e.seat === undefined ? "The table" : names[e.seat] || `Seat ${e.seat}`;
+  if (e.type === "event_voided") return `Undo move ${e.data.version}`;
+  if (e.type === "rule_overridden") return `House rule (${e.data.reason})`;
+  return `${who}: ${e.type.replace(/_/g, " ")}`;
+}
+
+function say(kind, text) {  // the table bar's sentence
+  const outcome = document.getElementById("outcome");
+  if (!outcome) return;
+  outcome.className = `tb-feedback tb-${kind}`;
+  outcome.setAttribute("role", kind === "refused" || kind === "conflict" ? "alert" : "status");
+  outcome.textContent = "";
+  outcome.appendChild(el("p", { class: "tb-text", text }));
+}
+
+function showRefusal(form, body) {
+  document.querySelectorAll("#problem").forEach((p) => p.remove());
+  const box = el("div", { class: "problem", id: "problem" },
+    el("p", {}, el("strong", { text: "Not recorded:" }), document.createTextNode(" " + (body.detail || "the rules refuse this move."))));
+  if (body.rule) box.appendChild(el("p", { class: "rule", text: `Rule: ${body.rule}` }));
+  box.appendChild(el("p", { class: "muted", text: "Nothing was written (checked on this device: it is offline)." }));
+  form.parentElement.insertBefore(box, form);
+  say("refused", `Not recorded: ${body.detail || "the rules refuse this move."}`);
+  box.scrollIntoView({ block: "nearest" });
+}
+
+function turnWords(turn, names) {
+  if (!turn) return "";
+  if (typeof turn === "string") return turn;
+  if (turn.text) return turn.text;
+  const seats = turn.seats || turn.turn_seats || [];
+  const who = seats.map((i) => names[i] || `Seat ${i}`).join(" or ");
+  return (who ? `${who} to play` : "") + (turn.prompt ? (who ? " — " : "") + turn.prompt : "");
+}
+
+function drawLocal(answer, names) {  // the turn line and the legal-move list follow the local position
+  if (!answer) return;
+  const turn = document.getElementById("turn");
+  const words = turnWords(answer.turn, names);
+  if (turn && words) turn.textContent = words;
+  const select = document.getElementById("id_move");
+  if (select && Array.isArray(answer.legal)) {
+    select.textContent = "";
+    answer.legal.forEach((m) => {
+      const move = m.move || m;
+      const text = m.text || m.words || entryWords({ type: move.type, seat: move.seat ?? null, data: move.data || {} }, names);
+      select.appendChild(el("option", { value: JSON.stringify({ type: move.type, seat: move.seat ?? null, data: move.data || {} }), text }));
+    });
+    const label = document.querySelector("label[for=id_move]");
+    if (label) label.textContent = `Legal moves (${answer.legal.length})`;
+  }
+}
+
+function conflictBox(e, s) {
+  const body = (e.conflict && e.conflict.body) || {};
+  const refused = body.rebase_refused;
+  const why = refused ? `someone else recorded first (${String(refused.why || "").replace(/\.$/, "")})` : body.detail || "the server refused it.";
+  const box = el("div", { class: "problem conflict offline-conflict", "data-conflict": e.key },
+    el("p", {}, el("strong", { text: "Held, not recorded: " }), document.createTextNode(entryWords(e, s.seat_names))),
+    el("p", { text: `Why: ${why}` }));
+  const rule = body.rule || (refused && refused.rule);
+  if (rule) box.appendChild(el("p", { class: "rule", text: `Rule: ${rule}` }));
+  const since = (e.conflict && e.conflict.since) || [];
+  if (since.length) {
+    box.appendChild(el("p", { text: "Recorded meanwhile on another device:" }));
+    const ul = el("ul", { class: "problem-lines" });
+    since.forEach((x) => ul.appendChild(el("li", { text: `${x.text || entryWords(x, s.seat_names)} (move ${x.version}${x.recorded_by ? `, by ${x.recorded_by}` : ""})` })));
+    box.appendChild(ul);
+  }
+  box.appendChild(el("p", { class: "muted", text: "Nothing is dropped unless you say so. Later entries wait behind this one." }));
+  const house = el("form", { class: "stack offline-house-rule" },
+    el("div", { class: "field" }, el("label", { for: `hr-${e.key}`, text: "Reason for the house rule" }),
+      el("input", { id: `hr-${e.key}`, name: "reason", required: "", maxlength: "500", placeholder: "e.g. our table allows it" })),
+    el("button", { type: "submit", text: "Record it anyway as a house rule" }));
+  house.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    ev.stopPropagation();
+    const reason = house.elements.reason.value.trim();
+    if (!reason) return;
+    const base = body.current_version ?? (e.conflict.expected + since.length);
+    await queue.recordAnyway(e, reason, base);
+    await render();
+    kick(0);
+  }, true);
+  const drop = el("button", { type: "button", class: "danger", text: "Drop it" });
+  drop.addEventListener("click", async () => {
+    if (!window.confirm(`Drop "${entryWords(e, s.seat_names)}"? It was never recorded and will not be sent.`)) return;
+    await queue.remove(e.key);
+    say("ok", `Dropped: ${entryWords(e, s.seat_names)}.`);
+    await showGameNow();
+    kick(0);
+  });
+  const again = el("button", { type: "button", class: "secondary", text: "Re-enter" });
+  again.addEventListener("click", async () => {
+    await queue.remove(e.key);
+    prefill = e;
+    await showGameNow();
+    kick(0);
+  });
+  box.appendChild(house);
+  box.appendChild(el("p", { class: "offline-actions" }, drop, document.createTextNode(" "), again));
+  return box;
+}
+
+/** Draw the queue: the bar's offline line, the waiting list, the held entries; the local turn and moves. */
+async function render() {
+  const id = matchId();
+  if (!id || !live()) return;
+  const s = seed();
+  const all = await queue.entries(id);
+  const waiting = all.filter((e) => e.state === "waiting");
+  const held = all.filter((e) => e.state === "conflict");
+  waitingCount = all.length;
+  root.dataset.offlineWaiting = String(waiting.length);
+  root.dataset.offlineHeld = String(held.length);
+  const offline = !navigator.onLine;
+  document.querySelectorAll("#offline-bar, #offline-queue").forEach((n) => n.remove());
+  const bar = document.getElementById("tablebar");
+  if (bar) {
+    if (offline || all.length) {
+      let text = offline ? "Offline: moves are kept on this phone" : "Back online";
+      if (waiting.length) text += ` · ${waiting.length} waiting to send`;
+      if (held.length) text += ` · ${held.length} held: see below`;
+      bar.appendChild(el("p", { class: "tb-offline", id: "offline-bar", role: "status", text }));
+    }
+  }
+  if (all.length) {
+    const section = el("section", { id: "offline-queue", class: "offline-queue", "aria-label": "Entries on this phone" },
+      el("h2", { text: "On this phone, not yet sent" }));
+    if (waiting.length) {
+      const ol = el("ol", { id: "offline-waiting" });
+      waiting.forEach((e) => ol.appendChild(el("li", { "data-key": e.key, text: entryWords(e, s.seat_names) })));
+      section.appendChild(ol);
+    }
+    held.forEach((e) => section.appendChild(conflictBox(e, s)));
+    const record = document.getElementById("record");
+    const anchor = record || document.getElementById("board");
+    if (anchor) anchor.parentElement.insertBefore(section, record ? record : anchor.nextSibling);
+  }
+  const local = held.length ? null : await localPosition(s, waiting);
+  lastRecord = local && local.last;
+  drawLocal(lastRecord, s.seat_names);
+  if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
+}
+
+// -- recording without a network -----------------------------------------------------------------------------
+
+function queueing() { return !navigator.onLine || waitingCount > 0; }
+
+async function record(form, submitter) {
+  const id = matchId();
+  const s = seed();
+  let entry;
+  try {
+    entry = entryFromForm(form, submitter);
+  } catch (e) {
+    showRefusal(form, { detail: "That move could not be read; pick it again." });
+    return;
+  }
+  const all = await queue.entries(id);
+  const waiting = all.filter((e) => e.state === "waiting");
+  if (entry.type === "event_voided" && waiting.length) {  // the last entry never left this phone: take it back
+    const last = waiting[waiting.length - 1];
+    await queue.remove(last.key);
+    say("ok", `Taken back before it was sent: ${entryWords(last, s.seat_names)}.`);
+    await render();
+    return;
+  }
+  const local = all.length === waiting.length ? await localPosition(s, waiting) : null;
+  const r = local ? await rules() : null;
+  let text = "";
+  let madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
+  if (r && local) {
+    const answer = r.record(local.pos, entry);
+    if (answer && answer.ok === false) {
+      showRefusal(form, answer.body || {});
+      return;
+    }
+    madeOn = local.pos.version;
+    if (answer && answer.ok === true) text = Array.isArray(answer.words) ? answer.words.join(" ") : answer.words || "";
+  }
+  const row = await queue.add(id, entry, madeOn, { text });
+  document.querySelectorAll("#problem").forEach((p) => p.remove());
+  say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)}.`);
+  const details = form.closest("details.move-form");
+  if (details && !form.closest(".undo")) details.open = false;
+  await render();
+  kick(0);
+}
+
+document.addEventListener("submit", (e) => {
+  const form = e.target;
+  const region = live();
+  if (!region || !region.contains(form) || String(form.method).toLowerCase() !== "post") return;
+  if (!(form.closest("#record") || form.closest("#board")) || form.closest("#offline-queue")) return;
+  if (!queueing() || !seed().can_record) return;
+  if (form.querySelector("[name=house_rule]")) return;  // a refusal's house rule: sent as it is when online
+  e.preventDefault();
+  e.stopPropagation();
+  record(form, e.submitter);
+}, true);
+
+// -- sending -------------------------------------------------------------------------------------------------
+
+/** Send what waits (one run at a time on this page; queue.sync holds a lock across tabs). */
+function kick(delay) {
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(runSync, delay);
+}
+
+async function runSync() {
+  const id = matchId();
+  if (!id || !navigator.onLine || syncing) return;
+  const s = seed();
+  const waiting = (await queue.entries(id)).filter((e) => e.state === "waiting");
+  if (!waiting.length) return;
+  syncing = queue.sync(id, { eventsUrl: s.events_url, csrf: csrf(), seatNames: s.seat_names });
+  let out;
+  try { out = await syncing; } finally { syncing = null; }
+  const names = s.seat_names;
+  if (out.recorded.length) {
+    const last = out.recorded[out.recorded.length - 1];
+    const words = out.recorded.map((x) => {
+      const after = x.rebased ? ` (recorded after ${x.rebased.seat === null ? "the table's" : `${names[x.rebased.seat] || `Seat ${x.rebased.seat}`}'s`} move ${x.rebased.after})` : "";
+      return `move ${x.version}: ${entryWords(x.entry, names)}${after}`;
+    });
+    root.dataset.offlineSent = String(Number(root.dataset.offlineSent || 0) + out.recorded.length);
+    await showGameNow();
+    say(out.held ? "conflict" : "ok", `Sent from this phone: ${words.join("; ")}.` + (out.held ? " One entry is held: see below." : ""));
+    if (last && !out.held) retryDelay = 2000;
+  } else {
+    await render();
+    if (out.held) say("conflict", "An entry from this phone was not recorded: it is held below until you decide.");
+  }
+  if (out.stopped === "auth") say("refused", "Sign in again to send the entries waiting on this phone (they are kept).");
+  if (out.stopped === "network") {
+    retryDelay = Math.min(retryDelay * 2, 30000);
+    kick(retryDelay);
+  }
+}
+
+/** Draw the game as the server has it now (after a sync or a decision on a held entry). */
+function showGameNow() {
+  const region = live();
+  if (!region) return render();
+  return new Promise((resolve) => {
+    const done = () => { document.removeEventListener("offline:drawn", done); resolve(); };
+    document.addEventListener("offline:drawn", done);
+    if (window.htmx && navigator.onLine) {
+      window.htmx.ajax("GET", region.dataset.page, { source: region, target: region, swap: "outerHTML" }).catch(() => render().then(done));
+    } else {
+      render().then(done);
+    }
+  });
+}
+
+function remember() {  // the copy of this page the worker keeps follows the moves made in place
+  const region = live();
+  if (region && navigator.serviceWorker && navigator.serviceWorker.controller && navigator.onLine) {
+    navigator.serviceWorker.controller.postMessage({ type: "remember", url: region.dataset.page });
+  }
+}
+
+function pinEngine() {  // Pyodide and the rulesets bundle: cached once, first (sw.js)
+  const s = seed();
+  if (!navigator.serviceWorker || !s.pyodide_url) return;
+  const folder = new URL(s.pyodide_url, location.href).pathname.replace(/[^/]*$/, "");
+  const urls = [folder, s.rulesets_url && new URL(s.rulesets_url, location.href).pathname].filter(Boolean);
+  navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ type: "pin", urls }));
+  if (s.can_record && navigator.onLine) {  // loaded now, while there is a network, so it is there without one
+    const warm = () => rules();
+    if (window.requestIdleCallback) window.requestIdleCallback(warm, { timeout: 3000 });
+    else setTimeout(warm, 1000);
+  }
+}
+
+function prefillForm() {
+  const e = prefill;
+  prefill = null;
+  const form = document.querySelector(`form[data-event-type="${CSS.escape(e.type)}"]`);
+  if (!form) {
+    say("news", `Enter it again: ${entryWords(e, seed().seat_names)}.`);
+    return;
+  }
+  const other = form.closest("details.other-entries");
+  if (other) other.open = true;
+  const details = form.closest("details.move-form:not(.other-entries)");
+  if (details) details.open = true;
+  if (e.seat !== null && form.elements.seat) form.elements.seat.value = String(e.seat);
+  const fill = (prefix, value) => {
+    if (value !== null && typeof value === "object") {
+      Object.entries(value).forEach(([k, v]) => fill(`${prefix}.${k}`, v));
+      return;
+    }
+    const field = form.elements.namedItem(prefix);
+    if (field && field.type === "checkbox") field.checked = !!value;
+    else if (field && "value" in field) field.value = String(value);
+  };
+  Object.entries(e.data || {}).forEach(([k, v]) => fill(`data.${k}`, v));
+  say("news", `Enter it again on the game as it is now: ${entryWords(e, seed().seat_names)}.`);
+  form.scrollIntoView({ block: "nearest" });
+}
+
+async function redraw() {
+  await render();
+  if (prefill) prefillForm();
+  document.dispatchEvent(new Event("offline:drawn"));
+}
+
+document.addEventListener("htmx:afterSettle", (e) => {
+  if (e.target && e.target.id === "match-live") {
+    redraw();
+    if (e.detail && e.detail.xhr && e.detail.xhr.status < 400) remember();
+  }
+});
+window.addEventListener("online", () => { retryDelay = 2000; render(); kick(0); });
+window.addEventListener("offline", () => render());
+document.addEventListener("visibilitychange", () => { if (!document.hidden) kick(0); });
+
+if (live()) {
+  // the first visit installs the worker after this page was fetched: keep this page now that it can
+  if (navigator.serviceWorker) navigator.serviceWorker.addEventListener("controllerchange", remember);
+  pinEngine();
+  redraw().then(() => kick(0));
+}

@@ -1,0 +1,202 @@
+"""Offline at the table (issue 25), 390×844 headless Chromium: the match page opens again from the service worker
+with no network, moves made offline wait on the phone (IndexedDB) through a reload and a closed page, and reach
+the server once each when the network is back; another phone's entries meanwhile are rebased over or held as
+conflicts; a retry storm on a flaky network records each entry once."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from matches.models import Event as EventRow
+from matches.services import match_create, match_event_record
+from tests.frontend.phones import PASSWORD, PHONE, sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def logged(match: Any) -> list[tuple[str, int | None, Any]]:
+    """The server's log of ``match``: (type, seat, points or reason), in order."""
+    rows = EventRow.objects.filter(stream_id=match.stream_id).order_by("version")
+    return [(r.type, r.seat, r.data.get("points", r.data.get("reason"))) for r in rows]
+
+
+def table(owner: Any, **extra: Any) -> Any:
+    return match_create(owner=owner, game="scoresheet", seats=[{"name": "Ana"}, {"name": "Tomas"}],
+                        options={"title": "Azul"}, **extra)  # fmt: skip
+
+
+def controlled(page: Any, url: str) -> None:
+    """Open ``url`` and wait until the service worker controls it and keeps a copy of the page."""
+    page.goto(url)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function(
+        "async (u) => !!(await (await caches.open('chronicle-pages')).match(u))", arg=url.split("?")[0]
+    )
+
+
+def points(page: Any, player: str, value: int) -> None:
+    """Record ``value`` points for ``player`` with the "Scored points" form (kept on the phone while offline)."""
+    details = page.locator("details.move-form", has=page.locator("#f-points_scored"))
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+    form = details.locator("form[data-event-type=points_scored]")
+    form.get_by_label("Player").select_option(label=player)
+    form.get_by_label("Points (negative to lose)").fill(str(value))
+    before = page.locator("#offline-waiting li").count()
+    form.get_by_role("button", name="Record").click()
+    page.wait_for_function("(n) => document.querySelectorAll('#offline-waiting li').length === n", arg=before + 1)
+
+
+def waiting(page: Any, count: int) -> None:
+    page.wait_for_function("(n) => document.documentElement.dataset.offlineWaiting === String(n)", arg=count)
+
+
+def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_server_once(
+    browser, live_server, django_user_model
+):
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = table(owner)
+    url = f"{live_server.url}/matches/{match.pk}/"
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        sign_in(page, live_server.url, "keeper")
+        controlled(page, url)
+        context.set_offline(True)
+        page.reload()  # served by the service worker
+        assert page.locator("#match-live #record").count() == 1  # the match page, ready to record
+        points(page, "Ana", 3)
+        points(page, "Tomas", 5)
+        assert "Offline" in page.locator("#offline-bar").inner_text()
+        assert "2 waiting to send" in page.locator("#offline-bar").inner_text()
+        page.close()  # closed with the entries waiting
+
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        page.goto(url)  # still offline: the page and its queue come back
+        waiting(page, 2)
+        points(page, "Ana", 4)
+        page.goto(f"{live_server.url}/matches/{match.pk + 1000}/")  # never opened: the offline page
+        assert "No connection" in page.locator("h1").inner_text()
+        page.goto(url)
+        waiting(page, 3)
+        assert logged(match) == []
+
+        context.set_offline(False)
+        waiting(page, 0)
+        page.wait_for_function("() => document.documentElement.dataset.offlineSent === '3'")
+        assert logged(match) == [
+            ("points_scored", 0, 3),
+            ("points_scored", 1, 5),
+            ("points_scored", 0, 4),
+        ]
+        assert "Sent from this phone" in page.locator("#outcome").inner_text()
+        assert page.locator("#offline-queue").count() == 0
+    finally:
+        context.close()
+
+
+def test_another_phones_entries_meanwhile_are_rebased_over_or_held_as_conflicts(
+    browser, live_server, django_user_model
+):
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    other = django_user_model.objects.create_user(username="tomas", password=PASSWORD)
+    match = table(owner, recorders=[other])
+    url = f"{live_server.url}/matches/{match.pk}/"
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        sign_in(page, live_server.url, "keeper")
+        controlled(page, url)
+        context.set_offline(True)
+        points(page, "Ana", 3)  # made on version 0
+        points(page, "Tomas", 4)  # made on version 1: the same throw as the other phone's
+        points(page, "Ana", 1)  # waits behind the held one
+        match_event_record(match=match, user=other, type="points_scored", seat=1, data={"points": 4})
+
+        context.set_offline(False)
+        held = page.locator(".offline-conflict")
+        held.wait_for()
+        text = held.inner_text()
+        assert "Tomas recorded move 1 since this entry was made" in text, text
+        assert "(move 1, by tomas)" in text, text  # what the other phone recorded, next to it
+        assert "recorded after Tomas's move 1" in page.locator("#outcome").inner_text()
+        assert logged(match) == [("points_scored", 1, 4), ("points_scored", 0, 3)]
+        waiting(page, 1)  # Ana's 1 waits behind it: nothing is sent past a held entry
+
+        page.once("dialog", lambda d: d.accept())
+        held.get_by_role("button", name="Drop it").click()
+        waiting(page, 0)
+        page.wait_for_function("() => !document.querySelector('.offline-conflict')")
+        assert logged(match) == [
+            ("points_scored", 1, 4),
+            ("points_scored", 0, 3),
+            ("points_scored", 0, 1),
+        ]
+    finally:
+        context.close()
+
+
+def test_a_held_entry_recorded_anyway_as_a_house_rule_and_a_retry_storm_records_each_entry_once(
+    browser, live_server, django_user_model
+):
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = table(owner)
+    url = f"{live_server.url}/matches/{match.pk}/"
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        sign_in(page, live_server.url, "keeper")
+        controlled(page, url)
+        context.set_offline(True)
+        for value in (1, 2, 3, 4):
+            points(page, "Ana" if value % 2 else "Tomas", value)
+        tabs = [context.new_page() for _ in range(2)]
+        for tab in tabs:
+            tab.goto(url)
+            waiting(tab, 4)
+
+        # a flaky network: every other POST reaches the server but its answer is lost on the way back
+        lost = {"n": 0}
+
+        def flaky(route: Any) -> None:
+            if route.request.method != "POST":
+                route.continue_()
+                return
+            lost["n"] += 1
+            if lost["n"] % 2:
+                route.fetch()
+                route.abort("connectionreset")
+            else:
+                route.continue_()
+
+        for p in [page, *tabs]:
+            p.route(re.compile(r".*/api/matches/\d+/events/$"), flaky)
+        context.set_offline(False)
+        storm = """async (args) => {
+            const q = await import('/static/frontend/offline/queue.js');
+            const csrf = document.querySelector('input[name=csrfmiddlewaretoken]').value;
+            const runs = [];
+            for (let i = 0; i < 3; i++) runs.push(q.sync(args.id, {eventsUrl: args.events, csrf, seatNames: []}));
+            await Promise.all(runs);
+        }"""
+        events = f"/api/matches/{match.pk}/events/"
+        for _ in range(6):
+            for p in [page, *tabs]:
+                p.evaluate(storm, {"id": match.pk, "events": events})
+            if not EventRow.objects.filter(stream_id=match.stream_id).count() < 4:
+                break
+        left = "async (id) => (await (await import('/static/frontend/offline/queue.js')).entries(id)).length"
+        for p in [page, *tabs]:
+            p.evaluate(storm, {"id": match.pk, "events": events})
+            assert p.evaluate(left, match.pk) == 0
+        assert lost["n"] > 4
+        assert logged(match) == [("points_scored", i % 2 ^ 1, i) for i in (1, 2, 3, 4)]
+    finally:
+        context.close()
