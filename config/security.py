@@ -17,7 +17,7 @@ from django.utils.cache import patch_cache_control
 # Pages load nothing from elsewhere and run no inline script. Style attributes stay allowed (boards and
 # bars size themselves with them; an attribute cannot run script), <style> elements do not.
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; style-src-attr 'unsafe-inline'; "
     "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
     "form-action 'self'; frame-ancestors 'none'"
 )

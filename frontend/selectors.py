@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+
 from matches.errors import NotFound
 from matches.models import Event as EventRow
 from matches.models import Match
@@ -82,3 +84,36 @@ def match_version(*, user: UserLike, match_id: int) -> int:
     if match is None or not can_view(user, match):
         raise NotFound(f"No match {match_id}.")
     return match.stream.version
+
+
+def offline_seed(*, match: Match, viewer: Viewer, seat_names: list[str], can_record: bool) -> dict[str, Any]:
+    """What the match page hands its offline rules (``frontend/static/frontend/offline/rules.js``): the head
+    position as this reader may see it, plus where the rules and the log are.
+
+    ``state`` is the reducer's own state (seats as "Seat N") passed through the reader's ``viewer``, so no
+    secret is in it; ``complete`` is True when nothing is hidden from this reader right now (the view is the
+    whole state), and only then can the browser check moves itself (``rulesets.offline``). ``viewer``:
+    ``{everything, seat}``, who reads (the legal moves are listed as they may know them).
+    """
+    from frontend.bundle import offline_urls
+    from matches import store
+
+    head = store.head_load(match.stream_id, fresh=True)
+    ruleset = get_ruleset(match.game)
+    shown = viewer.state(ruleset, head.state)
+    complete = viewer.everything or shown == head.state
+    return {
+        "match": match.pk,
+        "game": match.game,
+        "options": head.options,
+        "version": head.version,
+        "state": shown,
+        "override_pending": head.override_pending,
+        "seat_names": list(seat_names),
+        "complete": complete,
+        "viewer": {"everything": viewer.everything, "seat": viewer.seat},
+        "reader_seat": viewer.seat,
+        "can_record": can_record,
+        "events_url": reverse("api-match-events", args=[match.pk]),
+        **offline_urls(),
+    }

@@ -31,7 +31,7 @@ from frontend.forms import (
     record_or_rerender,
 )
 from frontend.recording import feedback_for, legal_move_choices, move_forms, rebased_words, recordable
-from frontend.selectors import home_activity, last_undoable_version, undo_words
+from frontend.selectors import home_activity, last_undoable_version, offline_seed, undo_words
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, NotFound
@@ -289,6 +289,8 @@ def match_detail(
         # the state as JSON is for developers: drawn only when asked for (``?data=1``), never shown to players
         "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if request.GET.get("data") == "1" else "",
         "played": _played(match, ms.outcome),
+        # the head as this reader may see it, for the rules the page runs offline (rulesets.offline)
+        "offline_seed": offline_seed(match=match, viewer=viewer, seat_names=seat_names, can_record=can_record_now),
     }
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# the bodies of a refused entry are the pure ones the match page also answers offline (rulesets.offline)
+from rulesets.offline import invalid_body, invalid_detail, refusal_body
+
 
 class DomainError(Exception):
     """Base of every error a caller can cause; ``body()`` is the JSON error body."""
@@ -42,16 +45,12 @@ class InvalidInput(DomainError):
     code = "invalid"
 
     def __init__(self, errors: dict[str, list[str]], detail: str = "", rule: str = "") -> None:
-        first = next(iter(errors.items()), ("", [""]))
-        super().__init__(detail or f"Invalid {first[0]}: {' '.join(first[1])}")
+        super().__init__(invalid_detail(errors, detail))
         self.errors = errors
         self.rule = rule
 
     def body(self) -> dict[str, Any]:
-        body = {"code": self.code, "detail": self.detail, "errors": self.errors}
-        if self.rule:
-            body["rule"] = self.rule
-        return body
+        return invalid_body(self.errors, self.detail, self.rule)
 
 
 class RuleBroken(DomainError):
@@ -65,7 +64,7 @@ class RuleBroken(DomainError):
         self.rule = rule
 
     def body(self) -> dict[str, Any]:
-        return {"code": self.code, "violation": self.violation_code, "rule": self.rule, "detail": self.detail}
+        return refusal_body(self.violation_code, self.detail, self.rule)
 
     def named(self, seat_names: list[str]) -> RuleBroken:
         """The same refusal with "Seat N" in its detail replaced by the players' names."""

@@ -17,9 +17,10 @@ from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
 from matches.models import Match, Player, Stream
 from matches.visibility import UserLike, Viewer, can_view, recording_q, visible_q
-from rulesets import Event, TurnInfo, get_ruleset
+from rulesets import Event, get_ruleset
 from rulesets.names import name_all, name_seats, turn_line
-from rulesets.replay import RESULT_KEY, outcome_of
+from rulesets.offline import legal_of, turn_of
+from rulesets.replay import outcome_of
 
 
 def match_visible_qs(user: UserLike) -> QuerySet[Match]:
@@ -166,7 +167,7 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: st
     pos = store.position_at(match.stream_id, at, _head=head)
     ruleset = get_ruleset(match.game)
     outcome = outcome_of(ruleset, pos.state)
-    turn = ruleset.turn(pos.state) if pos.state.get(RESULT_KEY) is None else TurnInfo(seats=(), phase="over")
+    turn = turn_of(ruleset, pos.state)  # the table bar's words, the same offline (rulesets.offline)
     warnings = ruleset.warnings(pos.state)
     names = match_seat_names(match)  # every text read names the players (rulesets.names)
     return MatchState(
@@ -186,9 +187,7 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: st
 def match_legal_moves(*, match: Match, viewer: Viewer) -> list[Event] | None:
     """Every event the rules accept now as ``viewer`` may know them, or None where the game cannot list them."""
     head = store.head_load(match.stream_id, fresh=True)
-    if head.state.get(RESULT_KEY) is not None:
-        return []  # the table recorded the result: the game is over
-    return viewer.moves(get_ruleset(match.game), head.state)
+    return legal_of(get_ruleset(match.game), head.state, viewer.everything, viewer.seat)  # [] after a result
 
 
 @dataclass(frozen=True)

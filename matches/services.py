@@ -16,15 +16,13 @@ from matches.errors import InvalidInput, NotAllowed
 from matches.models import MAX_VERSION, Match, MatchSummary, Player, Seat, Stream
 from matches.streams import stream_record
 from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
+from rulesets.offline import EntryInvalid, clean_entry
 from rulesets.replay import (
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
-    RESULT_RECORDED,
     RULE_OVERRIDDEN,
-    event_types_with_meta,
     final_outcome_of,
     random_start_refusal,
-    result_problems,
 )
 from rulesets.schema import RANDOM, explain
 
@@ -167,40 +165,16 @@ def first_player_draw(
 
 
 def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
-    """Check an event's envelope and payload against the ruleset's ``event_types``.
+    """Check an event's envelope and payload against the ruleset's ``event_types``
+    (``rulesets.offline.clean_entry``, the check the match page also runs offline).
 
     Raises :class:`InvalidInput` for an unknown type, a missing/extra/out-of-range seat, or a payload
     that does not fit the type's fields.
     """
-    types = event_types_with_meta(ruleset)
-    if type_ == FIRST_PLAYER_DRAWN:
-        raise InvalidInput(
-            {"type": ["Who starts is drawn by Chronicle itself: create the match with who starts set to random."]}
-        )
-    if not isinstance(type_, str) or type_ not in types:
-        known = ", ".join(sorted(types))
-        raise InvalidInput({"type": [f"Unknown event type {type_!r} for {ruleset.name}. Known: {known}."]})
-    spec = types[type_]
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-        raise InvalidInput({"seat": ["Must be a seat index (0, 1, …) or null."]})
-    if spec.seat_required and seat is None:
-        raise InvalidInput({"seat": [f"'{type_}' needs the acting seat."]})
-    if seat is not None and not 0 <= seat < seat_count:
-        where = f"seats 0 to {seat_count - 1}" if seat_count else "no seats (name heroes in the data instead)"
-        raise InvalidInput({"seat": [f"No seat {seat}: this stream has {where}."]})
-    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED):
-        seat = None  # corrections and results are the table's, whoever typed them
     try:
-        cleaned = check_payload(spec.fields, data if data is not None else {})
-    except SchemaError as exc:
-        errors = {f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}
-        sentence, rule = explain(spec.fields, data, exc)  # a bound that is a rulebook line names its rule
-        raise InvalidInput(errors, detail=sentence, rule=rule) from None
-    if type_ == RESULT_RECORDED:
-        problems = result_problems(cleaned, seat_count)
-        if problems:
-            raise InvalidInput(problems)
-    return Event(type=type_, seat=seat, data=cleaned)
+        return clean_entry(ruleset, seat_count, type_, seat, data)
+    except EntryInvalid as exc:
+        raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
 
 
 def stream_event_record(

@@ -31,6 +31,7 @@ from matches.models import Event as EventRow
 from matches.models import Snapshot, Stream
 from rulesets import Event, Ruleset, RuleViolation, get_ruleset
 from rulesets.names import seat_ref
+from rulesets.offline import void_broken, void_refusal
 from rulesets.replay import (
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
@@ -327,35 +328,21 @@ def _next_position(ruleset: Ruleset, head: Head, event: Event) -> Position:
     if event.type != EVENT_VOIDED:
         return step(ruleset, head.position, event, check=True)
     target = int(event.data["version"])
-    if target > head.version:
-        raise RuleViolation(
-            "no_such_entry", f"There is no entry {target} to void; the latest is {head.version}.", CORRECTIONS_RULE
-        )
-    row = EventRow.objects.filter(stream_id=head.stream_id, version=target).only("type").first()
-    if row is None:
-        raise RuleViolation("no_such_entry", f"There is no entry {target} to void.", CORRECTIONS_RULE)
-    if row.type == EVENT_VOIDED:
-        raise RuleViolation(
-            "cannot_void_void", "A void cannot itself be voided; record the entry again instead.", CORRECTIONS_RULE
-        )
-    if row.type == FIRST_PLAYER_DRAWN:
-        raise RuleViolation(
-            "cannot_void_draw",
-            "The draw of who starts is what chance decided and cannot be voided; start a rematch to draw again.",
-            CORRECTIONS_RULE,
-        )
-    if EventRow.objects.filter(stream_id=head.stream_id, type=EVENT_VOIDED, data__version=target).exists():
-        raise RuleViolation("already_voided", f"Entry {target} is already voided.", CORRECTIONS_RULE)
+    row = None
+    if target <= head.version:
+        row = EventRow.objects.filter(stream_id=head.stream_id, version=target).only("type").first()
+    voided = (
+        row is not None
+        and row.type not in (EVENT_VOIDED, FIRST_PLAYER_DRAWN)
+        and (EventRow.objects.filter(stream_id=head.stream_id, type=EVENT_VOIDED, data__version=target).exists())
+    )
+    refusal = void_refusal(target, head.version, row.type if row is not None else None, voided)
+    if refusal is not None:  # the same refusals the match page gives offline (rulesets.offline)
+        raise refusal
     try:
         pos = position_at(head.stream_id, head.version, extra_void=target, check=True, _head=head)
     except ReplayError as exc:
-        reason = exc.violation.message if exc.violation else exc.detail
-        raise RuleViolation(
-            "void_breaks_later_entry",
-            f"Voiding entry {target} would make entry {exc.version} illegal: {reason} "
-            f"Void the later entries first (newest first).",
-            CORRECTIONS_RULE,
-        ) from None
+        raise void_broken(target, exc) from None
     return Position(pos.state, head.version + 1, pos.override_pending)
 
 

@@ -53,9 +53,8 @@ function rules() {
   return rulesPromise;
 }
 
-function position(s) {
-  if (s.state === undefined) return null;
-  return { game: s.game, options: s.options, version: s.version, state: s.state, override_pending: s.override_pending, seat_names: s.seat_names };
+function position(s) {  // the seed is the head position as rules.js takes it
+  return s.state === undefined ? null : s;
 }
 
 /** The position after the waiting entries, folded on the page's own (when they were made on it), else null. */
@@ -178,7 +177,7 @@ function showRefusal(form, body) {
 function turnWords(turn, names) {
   if (!turn) return "";
   if (typeof turn === "string") return turn;
-  if (turn.text) return turn.text;
+  if (turn.line || turn.text) return turn.line || turn.text;
   const seats = turn.seats || turn.turn_seats || [];
   const who = seats.map((i) => names[i] || `Seat ${i}`).join(" or ");
   return (who ? `${who} to play` : "") + (turn.prompt ? (who ? " — " : "") + turn.prompt : "");

@@ -1,0 +1,393 @@
+"""Checking one entry of a match exactly as the server does before it appends, with no server at all.
+
+This is the one pure entry point for "may this entry be recorded here, and what follows": the server's
+append path calls its parts (``clean_entry`` from ``matches.services.event_clean``, ``step``/``void_refusal``/
+``void_broken`` from ``matches.store``, ``refusal_body`` from ``matches.errors``), and the match page runs
+the very same file in the browser (Pyodide, ``frontend/static/frontend/offline/rules.js``) through
+:func:`record_json`. So a refusal offline has the code, message and rule the server would answer, by
+construction.
+
+Positions travel as plain JSON (``position``): ``{game, options, version, state, override_pending,
+seat_names, complete?, viewer?}``. ``state`` is the reducer's own state (seats as "Seat N"); ``complete``
+is False when the state is a reader's view with something hidden from them (then only the entry's shape can
+be checked here, and the rules are left to the server: the answer is ``{"ok": None, ...}``); ``viewer``
+``{everything, seat}`` is who reads it (the legal moves are listed as that reader may know them).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulesets.base import Event, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.names import name_all, name_seats, turn_line
+from rulesets.registry import UnknownGame, get_ruleset
+from rulesets.replay import (
+    CORRECTIONS_RULE,
+    EVENT_VOIDED,
+    FIRST_PLAYER_DRAWN,
+    RESULT_KEY,
+    RESULT_RECORDED,
+    RULE_OVERRIDDEN,
+    Position,
+    ReplayError,
+    describe_entry,
+    event_types_with_meta,
+    fold,
+    outcome_of,
+    result_problems,
+    step,
+    voided_versions,
+)
+from rulesets.schema import SchemaError, check_payload, explain
+
+INVALID = "invalid"
+RULE_VIOLATION = "rule_violation"
+HIDDEN_REASON = (
+    "Something on this match is hidden from this device (a secret card or origin), so only the server can "
+    "check this entry; it will when the phone is back online."
+)
+VOID_NEEDS_LOG = "Undoing an entry is checked against the whole log; without it only the server can check it."
+
+
+class EntryInvalid(Exception):
+    """An entry that does not fit its type: unknown type, a bad seat, data that does not fit the fields.
+
+    ``errors``: field path → messages; ``rule``: the rulebook section when the broken bound is a rulebook
+    line. :meth:`body` is the server's 400 body (``{code: "invalid", detail, errors, rule?}``).
+    """
+
+    def __init__(self, errors: dict[str, list[str]], detail: str = "", rule: str = "") -> None:
+        self.errors = errors
+        self.detail = invalid_detail(errors, detail)
+        self.rule = rule
+        super().__init__(self.detail)
+
+    def body(self) -> dict[str, Any]:
+        return invalid_body(self.errors, self.detail, self.rule)
+
+
+def invalid_detail(errors: dict[str, list[str]], detail: str = "") -> str:
+    """The ``detail`` of an ``invalid`` answer: ``detail`` when given, else the first field's messages."""
+    if detail:
+        return detail
+    first = next(iter(errors.items()), ("", [""]))
+    return f"Invalid {first[0]}: {' '.join(first[1])}"
+
+
+def invalid_body(errors: dict[str, list[str]], detail: str, rule: str = "") -> dict[str, Any]:
+    """The 400 body of an entry that does not fit (``matches.errors.InvalidInput.body`` is this)."""
+    body: dict[str, Any] = {"code": INVALID, "detail": detail, "errors": errors}
+    if rule:
+        body["rule"] = rule
+    return body
+
+
+def refusal_body(code: str, message: str, rule: str, seat_names: Sequence[str] = ()) -> dict[str, Any]:
+    """The 400 body of an entry the rules refuse, "Seat N" named (``matches.errors.RuleBroken.body``)."""
+    detail = name_seats(message, seat_names) if seat_names else message
+    return {"code": RULE_VIOLATION, "violation": code, "rule": rule, "detail": detail}
+
+
+def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
+    """Check an entry's envelope and payload against the ruleset's event types; the cleaned event.
+
+    Raises :class:`EntryInvalid` for an unknown type, a missing/extra/out-of-range seat, or a payload that does
+    not fit the type's fields. Corrections and results are the table's: their seat is dropped.
+    """
+    types = event_types_with_meta(ruleset)
+    if type_ == FIRST_PLAYER_DRAWN:
+        raise EntryInvalid(
+            {"type": ["Who starts is drawn by Chronicle itself: create the match with who starts set to random."]}
+        )
+    if not isinstance(type_, str) or type_ not in types:
+        known = ", ".join(sorted(types))
+        raise EntryInvalid({"type": [f"Unknown event type {type_!r} for {ruleset.name}. Known: {known}."]})
+    spec = types[type_]
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise EntryInvalid({"seat": ["Must be a seat index (0, 1, …) or null."]})
+    if spec.seat_required and seat is None:
+        raise EntryInvalid({"seat": [f"'{type_}' needs the acting seat."]})
+    if seat is not None and not 0 <= seat < seat_count:
+        where = f"seats 0 to {seat_count - 1}" if seat_count else "no seats (name heroes in the data instead)"
+        raise EntryInvalid({"seat": [f"No seat {seat}: this stream has {where}."]})
+    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED):
+        seat = None  # corrections and results are the table's, whoever typed them
+    try:
+        cleaned = check_payload(spec.fields, data if data is not None else {})
+    except SchemaError as exc:
+        errors = {f"data.{k}" if k != "data" else "data": v for k, v in exc.errors.items()}
+        sentence, rule = explain(spec.fields, data, exc)  # a bound that is a rulebook line names its rule
+        raise EntryInvalid(errors, detail=sentence, rule=rule) from None
+    if type_ == RESULT_RECORDED:
+        problems = result_problems(cleaned, seat_count)
+        if problems:
+            raise EntryInvalid(problems)
+    return Event(type=type_, seat=seat, data=cleaned)
+
+
+# -- voids ------------------------------------------------------------------------------------------------
+
+
+def void_refusal(target: int, latest: int, target_type: str | None, already_voided: bool) -> RuleViolation | None:
+    """Why entry ``target`` may not be voided on a stream at version ``latest`` (``target_type``: that entry's
+    type, None when there is none; ``already_voided``: a void names it already), or None when it may so far
+    (the replay without it decides the rest: :func:`void_broken`)."""
+    if target > latest:
+        return RuleViolation(
+            "no_such_entry", f"There is no entry {target} to void; the latest is {latest}.", CORRECTIONS_RULE
+        )
+    if target_type is None:
+        return RuleViolation("no_such_entry", f"There is no entry {target} to void.", CORRECTIONS_RULE)
+    if target_type == EVENT_VOIDED:
+        return RuleViolation(
+            "cannot_void_void", "A void cannot itself be voided; record the entry again instead.", CORRECTIONS_RULE
+        )
+    if target_type == FIRST_PLAYER_DRAWN:
+        return RuleViolation(
+            "cannot_void_draw",
+            "The draw of who starts is what chance decided and cannot be voided; start a rematch to draw again.",
+            CORRECTIONS_RULE,
+        )
+    if already_voided:
+        return RuleViolation("already_voided", f"Entry {target} is already voided.", CORRECTIONS_RULE)
+    return None
+
+
+def void_broken(target: int, exc: ReplayError) -> RuleViolation:
+    """The refusal of a void whose replay without entry ``target`` failed at a later entry (``exc``)."""
+    reason = exc.violation.message if exc.violation else exc.detail
+    return RuleViolation(
+        "void_breaks_later_entry",
+        f"Voiding entry {target} would make entry {exc.version} illegal: {reason} "
+        f"Void the later entries first (newest first).",
+        CORRECTIONS_RULE,
+    )
+
+
+def void_position(
+    ruleset: Ruleset, options: dict[str, Any], seat_count: int, log: Sequence[tuple[int, Event]], target: int
+) -> Position:
+    """The position after voiding entry ``target`` of the whole ``log`` (every ``(version, event)`` from 1):
+    replayed from the initial state without it, every later entry checked again. Raises
+    :class:`RuleViolation` as the server refuses the void."""
+    latest = log[-1][0] if log else 0
+    types = {version: event.type for version, event in log}
+    voided = voided_versions(log)
+    refusal = void_refusal(target, latest, types.get(target), target in voided)
+    if refusal is not None:
+        raise refusal
+    start = Position(ruleset.initial_state(options, seat_count), 0, False)
+    try:
+        pos = fold(ruleset, start, log, voided | {target}, check=True)
+    except ReplayError as exc:
+        raise void_broken(target, exc) from None
+    return Position(pos.state, latest + 1, pos.override_pending)
+
+
+# -- the turn banner --------------------------------------------------------------------------------------
+
+
+def turn_of(ruleset: Ruleset, state: State) -> TurnInfo:
+    """Whose turn it is in ``state``: nobody once the table recorded the result."""
+    if state.get(RESULT_KEY) is not None:
+        return TurnInfo(seats=(), phase="over")
+    return ruleset.turn(state)
+
+
+def legal_of(ruleset: Ruleset, state: State, everything: bool = True, seat: int | None = None) -> list[Event] | None:
+    """The moves the rules accept in the full ``state`` as a reader may know them (``everything``: the whole
+    table, else ``seat``'s view, None a spectator's); [] after a recorded result; None where the game cannot
+    list them (``matches.selectors.match_legal_moves``)."""
+    if state.get(RESULT_KEY) is not None:
+        return []
+    return ruleset.legal_moves(state) if everything else ruleset.visible_moves(state, seat)
+
+
+def table_words(ruleset: Ruleset, state: State, seat_names: Sequence[str]) -> dict[str, Any]:
+    """What the page's table bar says for ``state``: whose turn (seats, phase, the prompt and the whole turn
+    line, players named), the outcome (wire shape, named) and the ruleset's warnings."""
+    turn = turn_of(ruleset, state)
+    outcome = outcome_of(ruleset, state)
+    return {
+        "seats": list(turn.seats),
+        "phase": turn.phase,
+        "prompt": name_seats(turn.prompt, seat_names),
+        "line": turn_line(turn.seats, turn.prompt, seat_names),
+        "outcome": name_all(outcome.to_dict(), list(seat_names)) if outcome else None,
+        "warnings": [name_seats(w, seat_names) for w in ruleset.warnings(state)],
+    }
+
+
+# -- one entry, as JSON in and out ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """A match as the offline check needs it: its ruleset, options, seat names and who reads it."""
+
+    ruleset: Ruleset
+    options: dict[str, Any]
+    seat_names: list[str]
+    complete: bool = True
+    everything: bool = True
+    seat: int | None = None
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seat_names)
+
+
+def _table(position: dict[str, Any]) -> tuple[Table, Position]:
+    viewer = position.get("viewer") or {}
+    table = Table(
+        ruleset=get_ruleset(position["game"]),
+        options=position.get("options") or {},
+        seat_names=list(position.get("seat_names") or []),
+        complete=position.get("complete", True) is not False,
+        everything=viewer.get("everything", True) is not False,
+        seat=viewer.get("seat"),
+    )
+    pos = Position(position["state"], int(position.get("version") or 0), bool(position.get("override_pending")))
+    return table, pos
+
+
+def _position_json(position: dict[str, Any], pos: Position) -> dict[str, Any]:
+    return {**position, "version": pos.version, "state": pos.state, "override_pending": pos.override_pending}
+
+
+def _log(log: Iterable[dict[str, Any]]) -> list[tuple[int, Event]]:
+    return [(int(e["version"]), Event(e["type"], e.get("seat"), e.get("data") or {})) for e in log]
+
+
+def _shown(table: Table, state: State) -> State:
+    """``state`` as the reader may see it, players named (the append answer's ``state``)."""
+    seen = state if table.everything else table.ruleset.view(state, table.seat)
+    return name_all(seen, table.seat_names)
+
+
+def _moves(table: Table, state: State) -> list[dict[str, Any]] | None:
+    moves = legal_of(table.ruleset, state, table.everything, table.seat)
+    return None if moves is None else [m.to_dict() for m in moves]
+
+
+def record(position: dict[str, Any], entry: dict[str, Any], log: Sequence[dict[str, Any]] | None = None) -> dict:
+    """Check ``entry`` (``{type, seat, data}``) on ``position`` as the server would and answer in JSON:
+
+    - ``{"ok": True, "position", "outcome", "turn", "legal", "words", "state", "entry"}`` when the server would
+      record it (``state``: the new state as the reader sees it, named; ``entry``: the cleaned entry);
+    - ``{"ok": False, "status": 400, "body"}`` with exactly the server's 400 body when it would refuse it;
+    - ``{"ok": None, "reason"}`` when this position cannot decide (something is hidden from the reader, or a
+      void without the ``log``): the server will.
+
+    ``log`` (``[{version, type, seat, data}]``, every entry up to ``position.version``) is needed for a void.
+    """
+    try:
+        table, pos = _table(position)
+    except (UnknownGame, KeyError, TypeError, ValueError) as exc:
+        return {"ok": None, "reason": f"Not a position this page can check ({exc!r})."}
+    ruleset = table.ruleset
+    if not isinstance(entry, dict):
+        return {"ok": False, "status": 400, "body": invalid_body({"body": ["Send a JSON object."]}, "")}
+    try:
+        event = clean_entry(ruleset, table.seat_count, entry.get("type"), entry.get("seat"), entry.get("data"))
+    except EntryInvalid as exc:
+        return {"ok": False, "status": 400, "body": exc.body()}
+    if not table.complete:
+        return {"ok": None, "reason": HIDDEN_REASON}
+    try:
+        if event.type == EVENT_VOIDED:
+            if log is None:
+                return {"ok": None, "reason": VOID_NEEDS_LOG}
+            nxt = void_position(ruleset, table.options, table.seat_count, _log(log), int(event.data["version"]))
+        else:
+            nxt = step(ruleset, pos, event, check=True)
+    except RuleViolation as violation:
+        body = refusal_body(violation.code, violation.message, violation.rule, table.seat_names)
+        return {"ok": False, "status": 400, "body": body}
+    words = describe_entry(ruleset, event, table.seat_names, before=pos.state)
+    turn = table_words(ruleset, nxt.state, table.seat_names)
+    return {
+        "ok": True,
+        "position": _position_json(position, nxt),
+        "outcome": turn["outcome"],
+        "turn": turn,
+        "legal": _moves(table, nxt.state),
+        "words": words,
+        "state": _shown(table, nxt.state),
+        "entry": event.to_dict(),
+    }
+
+
+def fold_entries(
+    position: dict[str, Any], entries: Sequence[dict[str, Any]], log: Sequence[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """:func:`record` each of ``entries`` in turn; stops at the first that is not recorded.
+
+    ``{"ok": True, "position", "results"}`` when all were; else ``{"ok": False | None, "position"`` (the last
+    good one) ``, "refused_at"`` (index), ``"body"`` or ``"reason", "results"}``. ``log``: as for
+    :func:`record`; entries recorded here are added to it for later voids."""
+    current = position
+    running = None if log is None else [dict(e) for e in log]
+    results: list[dict[str, Any]] = []
+    for i, entry in enumerate(entries):
+        answer = record(current, entry, running)
+        results.append(answer)
+        if answer["ok"] is not True:
+            out = {"ok": answer["ok"], "position": current, "refused_at": i, "results": results}
+            out.update({k: answer[k] for k in ("body", "reason", "status") if k in answer})
+            return out
+        current = answer["position"]
+        if running is not None:
+            running.append({"version": current["version"], **answer["entry"]})
+    return {"ok": True, "position": current, "results": results}
+
+
+def turn_json(position: dict[str, Any]) -> dict[str, Any]:
+    """The table bar's words for ``position`` (:func:`table_words`)."""
+    table, pos = _table(position)
+    return table_words(table.ruleset, pos.state, table.seat_names)
+
+
+def legal_json(position: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The legal moves in ``position`` as its reader may know them (``[{type, seat, data}]``), None where the
+    game cannot list them or the position is incomplete (the reader's view hides something)."""
+    table, pos = _table(position)
+    if not table.complete:
+        return None
+    return _moves(table, pos.state)
+
+
+def describe_json(position: dict[str, Any], entry: dict[str, Any]) -> str:
+    """The history sentence for ``entry`` recorded on ``position`` (``replay.describe_entry``)."""
+    table, pos = _table(position)
+    event = Event(entry.get("type", ""), entry.get("seat"), entry.get("data") or {})
+    return describe_entry(table.ruleset, event, table.seat_names, before=pos.state)
+
+
+def void_json(position: dict[str, Any], log: Sequence[dict[str, Any]], version: int, reason: str = "") -> dict:
+    """:func:`record` of ``event_voided {version, reason}`` on ``position`` with the whole ``log``."""
+    return record(position, {"type": EVENT_VOIDED, "seat": None, "data": {"version": version, "reason": reason}}, log)
+
+
+OPERATIONS = {
+    "record": record,
+    "fold": fold_entries,
+    "legal": legal_json,
+    "turn": turn_json,
+    "describe": describe_json,
+    "void": void_json,
+}
+
+
+def handle(request: str) -> str:
+    """The browser's one call into Python (``rules.js``): ``{"op", "args"}`` as JSON in, the answer as JSON
+    out (``{"error": …}`` when the call itself fails: a bug, never a refusal)."""
+    try:
+        asked = json.loads(request)
+        answer = OPERATIONS[asked["op"]](*asked.get("args", []))
+    except Exception as exc:  # the page must get an answer it can show, never a Python traceback
+        return json.dumps({"error": f"{type(exc).__name__}: {exc}"})
+    return json.dumps(answer)
