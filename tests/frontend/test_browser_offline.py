@@ -12,15 +12,15 @@ import pytest
 
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
-from tests.frontend.phones import PASSWORD, PHONE, sign_in
+from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def logged(match: Any) -> list[tuple[str, int | None, Any]]:
-    """The server's log of ``match``: (type, seat, points or reason), in order."""
+    """The server's log of ``match``: (type, seat, data without its blanks), in order."""
     rows = EventRow.objects.filter(stream_id=match.stream_id).order_by("version")
-    return [(r.type, r.seat, r.data.get("points", r.data.get("reason"))) for r in rows]
+    return [(r.type, r.seat, {k: v for k, v in r.data.items() if v is not None}) for r in rows]
 
 
 def table(owner: Any, **extra: Any) -> Any:
@@ -54,46 +54,60 @@ def waiting(page: Any, count: int) -> None:
     page.wait_for_function("(n) => document.documentElement.dataset.offlineWaiting === String(n)", arg=count)
 
 
+def stones(page: Any, player: str, count: int) -> None:
+    """Fill the "Took stones" form for ``player`` and send it."""
+    form = open_form(page, "stones_taken")
+    form.get_by_label("Player").select_option(label=player)
+    form.get_by_label("How many").fill(str(count))
+    form.get_by_role("button", name="Record").click()
+
+
 def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_server_once(
     browser, live_server, django_user_model
 ):
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
-    match = table(owner)
+    match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
     url = f"{live_server.url}/matches/{match.pk}/"
     context = browser.new_context(**PHONE)
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(30000)
     try:
         sign_in(page, live_server.url, "keeper")
         controlled(page, url)
+        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")  # Pyodide kept
         context.set_offline(True)
         page.reload()  # served by the service worker
         assert page.locator("#match-live #record").count() == 1  # the match page, ready to record
-        points(page, "Ana", 3)
-        points(page, "Tomas", 5)
-        assert "Offline" in page.locator("#offline-bar").inner_text()
+        page.locator("#id_move").select_option(index=1)  # Ana takes 2, from the legal-move list
+        page.get_by_role("button", name="Record this move").click()
+        waiting(page, 1)
+        page.wait_for_function("() => document.getElementById('turn').textContent.includes('Tomas')")  # local turn
+        stones(page, "Ana", 1)  # not her turn: refused here, in the server's words
+        problem = page.locator("#problem")
+        problem.wait_for()
+        assert "It is Tomas's turn." in problem.inner_text(), problem.inner_text()
+        assert "Rule:" in problem.inner_text()
+        waiting(page, 1)
+        stones(page, "Tomas", 3)
+        waiting(page, 2)
         assert "2 waiting to send" in page.locator("#offline-bar").inner_text()
         page.close()  # closed with the entries waiting
 
         page = context.new_page()
-        page.set_default_timeout(15000)
+        page.set_default_timeout(30000)
         page.goto(url)  # still offline: the page and its queue come back
         waiting(page, 2)
-        points(page, "Ana", 4)
+        page.wait_for_function("() => document.getElementById('turn').textContent.includes('Ana')")
         page.goto(f"{live_server.url}/matches/{match.pk + 1000}/")  # never opened: the offline page
         assert "No connection" in page.locator("h1").inner_text()
         page.goto(url)
-        waiting(page, 3)
+        waiting(page, 2)
         assert logged(match) == []
 
         context.set_offline(False)
         waiting(page, 0)
-        page.wait_for_function("() => document.documentElement.dataset.offlineSent === '3'")
-        assert logged(match) == [
-            ("points_scored", 0, 3),
-            ("points_scored", 1, 5),
-            ("points_scored", 0, 4),
-        ]
+        page.wait_for_function("() => document.documentElement.dataset.offlineSent === '2'")
+        assert logged(match) == [("stones_taken", 0, {"count": 2}), ("stones_taken", 1, {"count": 3})]
         assert "Sent from this phone" in page.locator("#outcome").inner_text()
         assert page.locator("#offline-queue").count() == 0
     finally:
@@ -126,7 +140,7 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_as_conflicts(
         assert "Tomas recorded move 1 since this entry was made" in text, text
         assert "(move 1, by tomas)" in text, text  # what the other phone recorded, next to it
         assert "recorded after Tomas's move 1" in page.locator("#outcome").inner_text()
-        assert logged(match) == [("points_scored", 1, 4), ("points_scored", 0, 3)]
+        assert logged(match) == [("points_scored", 1, {"points": 4}), ("points_scored", 0, {"points": 3})]
         waiting(page, 1)  # Ana's 1 waits behind it: nothing is sent past a held entry
 
         page.once("dialog", lambda d: d.accept())
@@ -134,9 +148,9 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_as_conflicts(
         waiting(page, 0)
         page.wait_for_function("() => !document.querySelector('.offline-conflict')")
         assert logged(match) == [
-            ("points_scored", 1, 4),
-            ("points_scored", 0, 3),
-            ("points_scored", 0, 1),
+            ("points_scored", 1, {"points": 4}),
+            ("points_scored", 0, {"points": 3}),
+            ("points_scored", 0, {"points": 1}),
         ]
     finally:
         context.close()
@@ -157,11 +171,6 @@ def test_a_held_entry_recorded_anyway_as_a_house_rule_and_a_retry_storm_records_
         context.set_offline(True)
         for value in (1, 2, 3, 4):
             points(page, "Ana" if value % 2 else "Tomas", value)
-        tabs = [context.new_page() for _ in range(2)]
-        for tab in tabs:
-            tab.goto(url)
-            waiting(tab, 4)
-
         # a flaky network: every other POST reaches the server but its answer is lost on the way back
         lost = {"n": 0}
 
@@ -176,9 +185,11 @@ def test_a_held_entry_recorded_anyway_as_a_house_rule_and_a_retry_storm_records_
             else:
                 route.continue_()
 
-        for p in [page, *tabs]:
-            p.route(re.compile(r".*/api/matches/\d+/events/$"), flaky)
+        context.route(re.compile(r".*/api/matches/\d+/events/$"), flaky)
         context.set_offline(False)
+        tabs = [context.new_page() for _ in range(2)]  # two more tabs of the page, each starting its own sync
+        for tab in tabs:
+            tab.goto(url)
         storm = """async (args) => {
             const q = await import('/static/frontend/offline/queue.js');
             const csrf = document.querySelector('input[name=csrfmiddlewaretoken]').value;
@@ -197,6 +208,6 @@ def test_a_held_entry_recorded_anyway_as_a_house_rule_and_a_retry_storm_records_
             p.evaluate(storm, {"id": match.pk, "events": events})
             assert p.evaluate(left, match.pk) == 0
         assert lost["n"] > 4
-        assert logged(match) == [("points_scored", i % 2 ^ 1, i) for i in (1, 2, 3, 4)]
+        assert logged(match) == [("points_scored", i % 2 ^ 1, {"points": i}) for i in (1, 2, 3, 4)]
     finally:
         context.close()

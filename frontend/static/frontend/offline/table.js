@@ -48,7 +48,8 @@ function rules() {
     const s = seed();
     rulesPromise = import("./rules.js")
       .then((m) => m.loadRules({ pyodideUrl: s.pyodide_url, rulesetsUrl: s.rulesets_url, seed: s }))
-      .catch(() => null);
+      .then((r) => { root.dataset.offlineRules = "ready"; return r; })
+      .catch(() => { rulesPromise = null; root.dataset.offlineRules = "none"; return null; });
   }
   return rulesPromise;
 }
@@ -183,7 +184,7 @@ function turnWords(turn, names) {
   return (who ? `${who} to play` : "") + (turn.prompt ? (who ? " — " : "") + turn.prompt : "");
 }
 
-function drawLocal(answer, names) {  // the turn line and the legal-move list follow the local position
+function drawLocal(answer, names, r, pos) {  // the turn line and the legal-move list follow the local position
   if (!answer) return;
   const turn = document.getElementById("turn");
   const words = turnWords(answer.turn, names);
@@ -193,7 +194,9 @@ function drawLocal(answer, names) {  // the turn line and the legal-move list fo
     select.textContent = "";
     answer.legal.forEach((m) => {
       const move = m.move || m;
-      const text = m.text || m.words || entryWords({ type: move.type, seat: move.seat ?? null, data: move.data || {} }, names);
+      let text = m.text || m.words || "";
+      try { text = text || (r && pos ? r.words(pos, move) : ""); } catch (e) { text = ""; }
+      text = (typeof text === "string" && text) || entryWords({ type: move.type, seat: move.seat ?? null, data: move.data || {} }, names);
       select.appendChild(el("option", { value: JSON.stringify({ type: move.type, seat: move.seat ?? null, data: move.data || {} }), text }));
     });
     const label = document.querySelector("label[for=id_move]");
@@ -287,9 +290,10 @@ async function render() {
     const anchor = record || document.getElementById("board");
     if (anchor) anchor.parentElement.insertBefore(section, record ? record : anchor.nextSibling);
   }
-  const local = held.length ? null : await localPosition(s, waiting);
+  // offline, the page follows the local position (online, waiting entries are about to be sent: the page is the server's)
+  const local = held.length || !offline ? null : await localPosition(s, waiting);
   lastRecord = local && local.last;
-  drawLocal(lastRecord, s.seat_names);
+  if (local) drawLocal(lastRecord, s.seat_names, await rules(), local.pos);
   if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
 }
 
@@ -327,7 +331,10 @@ async function record(form, submitter) {
       return;
     }
     madeOn = local.pos.version;
-    if (answer && answer.ok === true) text = Array.isArray(answer.words) ? answer.words.join(" ") : answer.words || "";
+    if (answer && answer.ok === true) {
+      text = Array.isArray(answer.words) ? answer.words.join(" ") : answer.words || "";
+      if (answer.entry) entry = { type: answer.entry.type, seat: answer.entry.seat ?? null, data: answer.entry.data || {} };
+    }
   }
   const row = await queue.add(id, entry, madeOn, { text });
   document.querySelectorAll("#problem").forEach((p) => p.remove());
@@ -417,11 +424,27 @@ function pinEngine() {  // Pyodide and the rulesets bundle: cached once, first (
   const folder = new URL(s.pyodide_url, location.href).pathname.replace(/[^/]*$/, "");
   const urls = [folder, s.rulesets_url && new URL(s.rulesets_url, location.href).pathname].filter(Boolean);
   navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ type: "pin", urls }));
-  if (s.can_record && navigator.onLine) {  // loaded now, while there is a network, so it is there without one
-    const warm = () => rules();
+  if (s.can_record && navigator.onLine) {  // fetched now, while there is a network, so it is there without one
+    const warm = () => warmEngine(folder, s.rulesets_url);
     if (window.requestIdleCallback) window.requestIdleCallback(warm, { timeout: 3000 });
     else setTimeout(warm, 1000);
   }
+}
+
+// Pyodide's core files (frontend/static/frontend/vendor/README.md); started only when needed (offline, or
+// entries waiting), but fetched through the worker on the first visit, so it keeps them
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+async function warmEngine(folder, rulesetsUrl) {
+  if (!window.caches) return;
+  const cache = await caches.open("chronicle-engine");
+  const urls = PYODIDE_FILES.map((f) => folder + f).concat(rulesetsUrl ? [rulesetsUrl] : []);
+  try {
+    for (const url of urls) {
+      if (!(await cache.match(url))) await (await fetch(url, { credentials: "same-origin" })).arrayBuffer();
+    }
+    root.dataset.offlineRules = root.dataset.offlineRules || "cached";
+  } catch (e) { /* the network went: tried again on the next visit */ }
 }
 
 function prefillForm() {
