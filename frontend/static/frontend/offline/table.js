@@ -301,7 +301,9 @@ async function render() {
 
 function queueing() { return !navigator.onLine || waitingCount > 0; }
 
-async function record(form, submitter) {
+/** Check and keep the entry ``form`` posts; ``fixed``: the key and version of a send that failed on the way
+ * (it may have reached the server: the same key makes the queued copy harmless). */
+async function record(form, submitter, fixed = null) {
   const id = matchId();
   const s = seed();
   let entry;
@@ -313,14 +315,14 @@ async function record(form, submitter) {
   }
   const all = await queue.entries(id);
   const waiting = all.filter((e) => e.state === "waiting");
-  if (entry.type === "event_voided" && waiting.length) {  // the last entry never left this phone: take it back
+  if (entry.type === "event_voided" && waiting.length && !fixed) {  // the last entry never left this phone: take it back
     const last = waiting[waiting.length - 1];
     await queue.remove(last.key);
     say("ok", `Taken back before it was sent: ${entryWords(last, s.seat_names)}.`);
     await render();
     return;
   }
-  const local = all.length === waiting.length ? await localPosition(s, waiting) : null;
+  const local = all.length === waiting.length && !fixed ? await localPosition(s, waiting) : null;
   const r = local ? await rules() : null;
   let text = "";
   let madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
@@ -336,7 +338,8 @@ async function record(form, submitter) {
       if (answer.entry) entry = { type: answer.entry.type, seat: answer.entry.seat ?? null, data: answer.entry.data || {} };
     }
   }
-  const row = await queue.add(id, entry, madeOn, { text });
+  if (fixed) madeOn = fixed.madeOn;
+  const row = await queue.add(id, entry, madeOn, { text, key: fixed && fixed.key });
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)}.`);
   const details = form.closest("details.move-form");
@@ -356,6 +359,20 @@ document.addEventListener("submit", (e) => {
   e.stopPropagation();
   record(form, e.submitter);
 }, true);
+
+// a form htmx sent while the phone believed it was online, and the network failed on the way: kept, not lost
+const submitters = new WeakMap();
+document.addEventListener("submit", (e) => { if (e.submitter) submitters.set(e.target, e.submitter); }, true);
+document.addEventListener("htmx:sendError", (e) => {
+  const form = e.detail.elt && e.detail.elt.closest ? e.detail.elt.closest("form") : null;
+  const region = live();
+  if (!form || !region || !region.contains(form) || !(form.closest("#record") || form.closest("#board"))) return;
+  if (form.querySelector("[name=house_rule]") || !seed().can_record) return;
+  const key = form.elements.idempotency_key ? form.elements.idempotency_key.value : "";
+  const madeOn = Number(form.elements.expected_version ? form.elements.expected_version.value : NaN);
+  if (!key || Number.isNaN(madeOn)) return;
+  record(form, submitters.get(form), { key, madeOn });
+});
 
 // -- sending -------------------------------------------------------------------------------------------------
 
