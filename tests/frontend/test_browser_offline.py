@@ -88,6 +88,11 @@ def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_ser
         assert "It is Tomas's turn." in problem.inner_text(), problem.inner_text()
         assert "Rule:" in problem.inner_text()
         waiting(page, 1)
+        stones(page, "Tomas", 1)
+        waiting(page, 2)
+        page.once("dialog", lambda d: d.accept())
+        page.get_by_role("button", name="Take back the last one").click()  # undo: it never left the phone
+        waiting(page, 1)
         stones(page, "Tomas", 3)
         waiting(page, 2)
         assert "2 waiting to send" in page.locator("#offline-bar").inner_text()
@@ -123,7 +128,7 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped
     url = f"{live_server.url}/matches/{match.pk}/"
     context = browser.new_context(**PHONE)
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(30000)
     try:
         sign_in(page, live_server.url, "keeper")
         controlled(page, url)
@@ -179,7 +184,7 @@ def test_a_retry_storm_on_a_flaky_network_records_each_entry_once(browser, live_
     url = f"{live_server.url}/matches/{match.pk}/"
     context = browser.new_context(**PHONE)
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(30000)
     try:
         sign_in(page, live_server.url, "keeper")
         controlled(page, url)

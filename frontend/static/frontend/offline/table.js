@@ -284,6 +284,9 @@ async function render() {
       const ol = el("ol", { id: "offline-waiting" });
       waiting.forEach((e) => ol.appendChild(el("li", { "data-key": e.key, text: entryWords(e, s.seat_names) })));
       section.appendChild(ol);
+      const back = el("button", { type: "button", class: "secondary small", text: "Take back the last one" });
+      back.addEventListener("click", () => takeBack(waiting[waiting.length - 1], s));
+      section.appendChild(el("p", {}, back));
     }
     held.forEach((e) => section.appendChild(conflictBox(e, s)));
     const record = document.getElementById("record");
@@ -291,6 +294,13 @@ async function render() {
     if (anchor) anchor.parentElement.insertBefore(section, record ? record : anchor.nextSibling);
   }
   // offline, the page follows the local position (online, waiting entries are about to be sent: the page is the server's)
+  // an undo while entries wait takes the last of them back: its confirmation says which
+  const lastWaiting = waiting.length ? entryWords(waiting[waiting.length - 1], s.seat_names) : "";
+  live().querySelectorAll("form[data-confirm]").forEach((f) => {
+    if (!/\/undo\/$/.test(new URL(f.action, location.href).pathname)) return;
+    if (f.dataset.confirmServer === undefined) f.dataset.confirmServer = f.dataset.confirm;
+    f.dataset.confirm = lastWaiting ? `Take back "${lastWaiting}"? It was not sent yet.` : f.dataset.confirmServer;
+  });
   const local = held.length || !offline ? null : await localPosition(s, waiting);
   lastRecord = local && local.last;
   if (local) drawLocal(lastRecord, s.seat_names, await rules(), local.pos);
@@ -300,6 +310,15 @@ async function render() {
 // -- recording without a network -----------------------------------------------------------------------------
 
 function queueing() { return !navigator.onLine || waitingCount > 0; }
+
+/** Undo, while the last entry is still on this phone: it is taken out of the queue (nothing to void). */
+async function takeBack(entry, s, ask = true) {
+  const words = entryWords(entry, s.seat_names);
+  if (ask && !window.confirm(`Take back "${words}"? It was not sent yet.`)) return;
+  await queue.remove(entry.key);
+  say("ok", `Taken back before it was sent: ${words}.`);
+  await render();
+}
 
 /** Check and keep the entry ``form`` posts; ``fixed``: the key and version of a send that failed on the way
  * (it may have reached the server: the same key makes the queued copy harmless). */
@@ -315,13 +334,11 @@ async function record(form, submitter, fixed = null) {
   }
   const all = await queue.entries(id);
   const waiting = all.filter((e) => e.state === "waiting");
-  if (entry.type === "event_voided" && waiting.length && !fixed) {  // the last entry never left this phone: take it back
-    const last = waiting[waiting.length - 1];
-    await queue.remove(last.key);
-    say("ok", `Taken back before it was sent: ${entryWords(last, s.seat_names)}.`);
-    await render();
+  if (entry.type === "event_voided" && waiting.length && !fixed) {  // the last entry never left this phone
+    await takeBack(waiting[waiting.length - 1], s, false);
     return;
   }
+  if (root.dataset.offlineRules !== "ready") say("news", "Checking the move on this phone…");  // Pyodide starting
   const local = all.length === waiting.length && !fixed ? await localPosition(s, waiting) : null;
   const r = local ? await rules() : null;
   let text = "";
@@ -352,7 +369,8 @@ document.addEventListener("submit", (e) => {
   const form = e.target;
   const region = live();
   if (!region || !region.contains(form) || String(form.method).toLowerCase() !== "post") return;
-  if (!(form.closest("#record") || form.closest("#board")) || form.closest("#offline-queue")) return;
+  const undo = /\/undo\/$/.test(new URL(form.action, location.href).pathname);
+  if (!(form.closest("#record") || form.closest("#board") || undo) || form.closest("#offline-queue")) return;
   if (!queueing() || !seed().can_record) return;
   if (form.querySelector("[name=house_rule]")) return;  // a refusal's house rule: sent as it is when online
   e.preventDefault();
