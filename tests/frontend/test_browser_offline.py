@@ -115,6 +115,11 @@ def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_ser
         assert logged(match) == [("stones_taken", 0, {"count": 2}), ("stones_taken", 1, {"count": 3})]
         assert "Sent from this phone" in page.locator("#outcome").inner_text()
         assert page.locator("#offline-queue").count() == 0
+
+        page.locator("details.menu summary").click()  # a shared phone: signing out forgets the kept pages
+        page.locator("details.menu").get_by_role("button", name="Sign out").click()
+        page.wait_for_url(live_server.url + "/")
+        assert page.evaluate("async () => (await (await caches.open('chronicle-pages')).keys()).length") == 0
     finally:
         context.close()
 

@@ -446,6 +446,12 @@ function showGameNow() {
   });
 }
 
+let rememberTimer = null;
+function rememberSoon() {  // once a burst of moves made in place is over (one page fetch, not one per move)
+  clearTimeout(rememberTimer);
+  rememberTimer = setTimeout(remember, 2000);
+}
+
 function remember() {  // the copy of this page the worker keeps follows the moves made in place
   const region = live();
   if (region && navigator.serviceWorker && navigator.serviceWorker.controller && navigator.onLine) {
@@ -518,7 +524,7 @@ async function redraw() {
 document.addEventListener("htmx:afterSettle", (e) => {
   if (e.target && e.target.id === "match-live") {
     redraw();
-    if (e.detail && e.detail.xhr && e.detail.xhr.status < 400) remember();
+    if (e.detail && e.detail.xhr && e.detail.xhr.status < 400) rememberSoon();
   }
 });
 window.addEventListener("online", () => { retryDelay = 2000; render(); kick(0); });
