@@ -6,6 +6,8 @@ conflicts; a retry storm on a flaky network records each entry once."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -37,12 +39,24 @@ def controlled(page: Any, url: str) -> None:
     )
 
 
+@contextmanager
+def keeper_at(browser: Any, live_server: Any, match: Any) -> Iterator[tuple[Any, Any, str]]:
+    """``(context, page, url)``: a phone signed in as "keeper" on ``match``'s page, kept by the service worker."""
+    url = f"{live_server.url}/matches/{match.pk}/"
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(30000)
+    try:
+        sign_in(page, live_server.url, "keeper")
+        controlled(page, url)
+        yield context, page, url
+    finally:
+        context.close()
+
+
 def points(page: Any, player: str, value: int) -> None:
     """Record ``value`` points for ``player`` with the "Scored points" form (kept on the phone while offline)."""
-    details = page.locator("details.move-form", has=page.locator("#f-points_scored"))
-    if details.get_attribute("open") is None:
-        details.locator("summary").first.click()
-    form = details.locator("form[data-event-type=points_scored]")
+    form = open_form(page, "points_scored")
     form.get_by_label("Player").select_option(label=player)
     form.get_by_label("Points (negative to lose)").fill(str(value))
     before = page.locator("#offline-waiting li").count()
@@ -67,13 +81,7 @@ def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_ser
 ):
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
-    url = f"{live_server.url}/matches/{match.pk}/"
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    page.set_default_timeout(30000)
-    try:
-        sign_in(page, live_server.url, "keeper")
-        controlled(page, url)
+    with keeper_at(browser, live_server, match) as (context, page, url):
         page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")  # Pyodide kept
         context.set_offline(True)
         page.reload()  # served by the service worker
@@ -120,8 +128,6 @@ def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_ser
         page.locator("details.menu").get_by_role("button", name="Sign out").click()
         page.wait_for_url(live_server.url + "/")
         assert page.evaluate("async () => (await (await caches.open('chronicle-pages')).keys()).length") == 0
-    finally:
-        context.close()
 
 
 def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped_or_kept_as_a_house_rule(
@@ -130,13 +136,7 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     other = django_user_model.objects.create_user(username="tomas", password=PASSWORD)
     match = table(owner, recorders=[other])
-    url = f"{live_server.url}/matches/{match.pk}/"
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    page.set_default_timeout(30000)
-    try:
-        sign_in(page, live_server.url, "keeper")
-        controlled(page, url)
+    with keeper_at(browser, live_server, match) as (context, page, _):
         context.set_offline(True)
         points(page, "Ana", 3)  # made on version 0
         points(page, "Tomas", 4)  # made on version 1: the same throw as the other phone's
@@ -179,20 +179,12 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped
             ("rule_overridden", None, {"reason": "we count both throws"}),
             ("points_scored", 0, {"points": 2}),
         ]
-    finally:
-        context.close()
 
 
 def test_a_retry_storm_on_a_flaky_network_records_each_entry_once(browser, live_server, django_user_model):
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     match = table(owner)
-    url = f"{live_server.url}/matches/{match.pk}/"
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    page.set_default_timeout(30000)
-    try:
-        sign_in(page, live_server.url, "keeper")
-        controlled(page, url)
+    with keeper_at(browser, live_server, match) as (context, page, url):
         # online, but the answer to a move is lost on the way back (it was recorded): kept, sent again, once
         page.route(re.compile(r".*/record/$"), lambda route: (route.fetch(), route.abort("connectionreset")))
         points(page, "Tomas", 7)
@@ -240,5 +232,3 @@ def test_a_retry_storm_on_a_flaky_network_records_each_entry_once(browser, live_
             assert p.evaluate(left, match.pk) == 0
         assert lost["n"] > 4
         assert logged(match)[1:] == [("points_scored", i % 2 ^ 1, {"points": i}) for i in (1, 2, 3, 4)]
-    finally:
-        context.close()
