@@ -128,6 +128,47 @@ def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     return Event(type=type_, seat=seat, data=cleaned)
 
 
+TYPE_MAX_LENGTH = 64  # matches.serializers.EventInput
+SEAT_MAX = 99
+
+
+def envelope(entry: Any) -> tuple[str, int | None, Any]:
+    """``(type, seat, data)`` of an API body ``{type, seat?, data?}`` as ``matches.serializers.EventInput`` reads
+    it (DRF and ``config.api.JsonInput``), with its very words on a refusal (:class:`EntryInvalid`):
+    ``tests/matches/test_offline_entry.py`` holds the two equal. The envelope's other fields (versions,
+    keys, times) are the sync's, not the rules'."""
+    if not isinstance(entry, dict):
+        raise EntryInvalid({"body": ["Send a JSON object."]})
+    type_, seat, data = entry.get("type"), entry.get("seat"), entry.get("data")
+    shapes = {}
+    if type_ is not None and not isinstance(type_, str):
+        shapes["type"] = ["Must be a string."]
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        shapes["seat"] = ["Must be a whole number."]
+    if shapes:
+        raise EntryInvalid(shapes)
+    errors: dict[str, list[str]] = {}
+    if "type" not in entry:
+        errors["type"] = ["This field is required."]
+    elif type_ is None:
+        errors["type"] = ["This field may not be null."]
+    else:
+        type_ = type_.strip()
+        if not type_:
+            errors["type"] = ["This field may not be blank."]
+        elif len(type_) > TYPE_MAX_LENGTH:
+            errors["type"] = [f"Ensure this field has no more than {TYPE_MAX_LENGTH} characters."]
+    if seat is not None and seat < 0:
+        errors["seat"] = ["Ensure this value is greater than or equal to 0."]
+    elif seat is not None and seat > SEAT_MAX:
+        errors["seat"] = [f"Ensure this value is less than or equal to {SEAT_MAX}."]
+    if "data" in entry and data is None:
+        errors["data"] = ["This field may not be null."]
+    if errors:
+        raise EntryInvalid(errors)
+    return type_, seat, data if "data" in entry else {}
+
+
 # -- voids ------------------------------------------------------------------------------------------------
 
 
@@ -289,10 +330,9 @@ def record(position: dict[str, Any], entry: dict[str, Any], log: Sequence[dict[s
     except (UnknownGame, KeyError, TypeError, ValueError) as exc:
         return {"ok": None, "reason": f"Not a position this page can check ({exc!r})."}
     ruleset = table.ruleset
-    if not isinstance(entry, dict):
-        return {"ok": False, "status": 400, "body": invalid_body({"body": ["Send a JSON object."]}, "")}
     try:
-        event = clean_entry(ruleset, table.seat_count, entry.get("type"), entry.get("seat"), entry.get("data"))
+        type_, seat, data = envelope(entry)
+        event = clean_entry(ruleset, table.seat_count, type_, seat, data)
     except EntryInvalid as exc:
         return {"ok": False, "status": 400, "body": exc.body()}
     if not table.complete:

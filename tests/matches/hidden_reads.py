@@ -7,6 +7,8 @@ read them, and says which seats' secrets each may see on each URL (``Reader.sees
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +17,8 @@ from django.test import Client
 
 from matches.models import Event, Match
 
+SEED = "#offline-seed"  # a read of the match page's offline seed alone (its JSON data block)
+
 
 def match_reads(match: Match, *, brief: bool = False) -> list[str]:
     """Every URL that reads ``match``: state, log, legal moves, pages (at each version), the live update and
@@ -22,7 +26,7 @@ def match_reads(match: Match, *, brief: bool = False) -> list[str]:
     mid = match.pk
     latest = match.stream.version
     if brief:
-        return [f"/api/matches/{mid}/state/", f"/api/matches/{mid}/events/", f"/matches/{mid}/",
+        return [f"/api/matches/{mid}/state/", f"/api/matches/{mid}/events/", f"/matches/{mid}/", f"/matches/{mid}/{SEED}",
                 f"/matches/{mid}/history/", "/", "/matches/", "/api/export/bgstats/", "/api/export/bgg/"]  # fmt: skip
     replays = sorted({1, latest // 2, latest - 1} & set(range(latest)))  # replay pages: a few versions suffice
     urls = [
@@ -35,6 +39,7 @@ def match_reads(match: Match, *, brief: bool = False) -> list[str]:
         f"/api/matches/{mid}/events/?after=0&limit=200",
         f"/api/matches/{mid}/legal-moves/",
         f"/matches/{mid}/",
+        f"/matches/{mid}/{SEED}",  # the page's seed for the offline rules alone (frontend.selectors.offline_seed)
         *(f"/matches/{mid}/?at={v}" for v in replays),  # the replay pages
         f"/matches/{mid}/history/",
         *(f"/matches/{mid}/history/?before={v}" for v in range(2, latest + 1)),  # every older page
@@ -123,15 +128,22 @@ def read_all(
         if done and url in done:
             out[url] = done[url]
             continue
-        response = client.get(url)
+        response = client.get(url.removesuffix(SEED))
         allowed = {200, 404} if url.endswith("/legal-moves/") else {200}  # 404 not_listable where a game can't list
         if url.startswith("/api/export/"):
             allowed = {200, 401}  # one's own matches: nobody's when signed out
         if url.startswith("/admin/") and not admin:
             allowed = {302}
         assert response.status_code in allowed, (url, response.status_code, response.content[:300])
-        out[url] = body_of(response)
+        out[url] = seed_of(body_of(response)) if url.endswith(SEED) else body_of(response)
     return out
+
+
+def seed_of(html: str) -> str:
+    """The match page's offline seed (``{{ offline_seed|json_script:"offline-seed" }}``) as JSON text."""
+    match = re.search(r'<script id="offline-seed" type="application/json">(.*?)</script>', html, re.S)
+    assert match is not None, "the match page has no offline seed"
+    return json.dumps(json.loads(match.group(1)), ensure_ascii=False)
 
 
 def body_of(response: Any) -> str:

@@ -55,7 +55,8 @@ async function start(options) {
   const pyodide = await loadPyodide({ indexURL: base, fullStdLib: false });
   timings.pyodide = performance.now() - t0;
   pyodide.unpackArchive(archive, "zip", { extractDir: "/chronicle" });
-  pyodide.runPython("import sys\nsys.path.insert(0, '/chronicle')\nimport rulesets.offline");
+  // every game's modules imported now, so a match's first move costs no import
+  pyodide.runPython("import sys\nsys.path.insert(0, '/chronicle')\nimport rulesets.offline\nrulesets.all_rulesets()");
   const handle = pyodide.pyimport("rulesets.offline").handle;
   timings.ready = performance.now() - t0;
 

@@ -1,0 +1,296 @@
+"""manage.py bench_offline: what the offline rules cost a phone (docs/PERFORMANCE.md › The rules in the browser).
+
+Serves the site in-process (a threaded WSGI server on 127.0.0.1, static files through WhiteNoise as deployed) and
+drives Debian's Chromium through Playwright: the download (each file's bytes, raw and gzip as WhiteNoise serves it
+after ``collectstatic``), the first start on an empty cache and a warm start (a second page of the same browser),
+and the time per checked move for each game (median and 90th percentile over a sequence of accepted moves,
+``rules.record``), beside the same-run baseline: the same call in CPython on the server (``rulesets.offline``,
+JSON in and out as in the browser) and the server's bare rules check (``replay.step``). ``--throttle 4`` repeats
+it all with Chromium's CPU slowed four times (CDP ``Emulation.setCPUThrottlingRate``), a mid-range phone's CPU.
+No database is written: the pages used read none.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import shutil
+import statistics
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+GAMES = [
+    "get-salty",
+    "salt-and-bones",
+    "the-first-spine",
+    "bone-wars",
+    "saltmarsh-adventure",
+    "scoresheet",
+    "last-stone",
+]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+PAGE = "/accounts/login/"  # any page of the site: our origin and its Content-Security-Policy
+START = """async () => {
+  const t0 = performance.now();
+  const m = await import('/static/frontend/offline/rules.js');
+  const rules = await m.loadRules();
+  const total = performance.now() - t0;
+  const files = performance.getEntriesByType('resource').map(r => ({name: r.name, bytes: r.transferSize}));
+  return {total, pyodide: rules.timings.pyodide, files};
+}"""
+MOVES = """async ([start, entries]) => {
+  const m = await import('/static/frontend/offline/rules.js');
+  const rules = await m.loadRules();
+  let position = start;
+  const times = [];
+  for (const entry of entries) {
+    const t = performance.now();
+    const a = rules.record(position, entry);
+    times.push(performance.now() - t);
+    if (a.ok !== true) return {error: JSON.stringify(a).slice(0, 300)};
+    position = a.position;
+  }
+  return {times};
+}"""
+
+
+HEROES = [{"name": "Vistra", "class": "Fighter", "max_hp": 10}, {"name": "Quinn", "class": "Wizard", "max_hp": 6}]
+# an adventure's turns, where made-up entries rarely fit (monsters must be in play, phases in order)
+_TURN = [
+    {"type": "monster_placed", "seat": None, "data": {"monster": "Sahuagin"}},
+    {"type": "hero_phase_started", "seat": 0, "data": {}},
+    {"type": "hero_moved", "seat": 0, "data": {}},
+    {"type": "attack_rolled", "seat": 0, "data": {"attacker": "hero", "rolls": [7]}},
+    {"type": "damage_taken", "seat": 0, "data": {"amount": 1}},
+    {"type": "hp_healed", "seat": 0, "data": {"amount": 1}},
+    {"type": "hero_phase_ended", "seat": 0, "data": {}},
+    {"type": "monster_activated", "seat": None, "data": {"monster": "Sahuagin"}},
+    {"type": "monster_defeated", "seat": None, "data": {"monster": "Sahuagin", "xp": 1}},
+    {"type": "villain_phase_ended", "seat": 0, "data": {}},
+]
+SCRIPTS = {"saltmarsh-adventure": [{**e, "seat": 0 if e["seat"] == 0 else None} for e in _TURN] * 4}
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _made_up(rng: random.Random, ruleset: Any, state: dict[str, Any], seat_count: int) -> dict[str, Any]:
+    """An entry of a random type whose data fits its fields (for positions where the game lists no moves)."""
+
+    def value(f: Any, seat: int | None) -> Any:
+        if f.kind in ("int", "number"):
+            low = int(f.minimum) if f.minimum is not None else 0
+            return rng.randint(low, int(f.maximum) if f.maximum is not None else low + 5)
+        if f.kind == "choice":
+            return rng.choice(list(f.choices))
+        if f.kind == "bool":
+            return rng.random() < 0.5
+        if f.kind == "cell":
+            rows, cols = ruleset.board_size(state) or (5, 5)
+            return [rng.randrange(rows), rng.randrange(cols)]
+        if f.kind == "object":
+            return {g.name: value(g, seat) for g in f.fields}
+        if f.kind == "list":
+            return [value(f.item, seat) for _ in range(f.min_items)] if f.item else []
+        names = ruleset.names(state, seat).get(f.names) if f.names else None
+        return rng.choice(names) if names else rng.choice(["Sahuagin", "Squire", "Potion of Healing", "x"])
+
+    name, spec = rng.choice(sorted(ruleset.event_types.items()))
+    turn = ruleset.turn(state).seats
+    seat = rng.choice(turn) if turn else rng.randrange(seat_count)
+    seat = seat if spec.seat_required or spec.seat_optional else None
+    return {"type": name, "seat": seat, "data": {f.name: value(f, seat) for f in spec.fields}}
+
+
+def sequence(slug: str, length: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A start position and ``length`` (at most) entries the rules accept one after the other, chosen at random
+    (seeded by the game) from the legal moves where the game lists them, else from made-up entries."""
+    from rulesets import get_ruleset
+    from rulesets.offline import legal_of, record
+    from rulesets.schema import check_payload
+
+    ruleset = get_ruleset(slug)
+    seats = 2 if 2 in ruleset.seats else ruleset.seats[0]
+    options = check_payload(ruleset.options_schema, {"stones": 120} if slug == "last-stone" else {})
+    if slug == "saltmarsh-adventure":
+        options = check_payload(ruleset.options_schema, {"adventure": "Dunwater", "heroes": HEROES})
+    start = {"game": slug, "options": options, "version": 0, "state": ruleset.initial_state(options, seats),
+             "override_pending": False, "seat_names": ["Ana", "Bo", "Cy", "Di"][:seats]}  # fmt: skip
+    start = json.loads(json.dumps(start))
+    rng = random.Random(slug)
+    position, entries = start, []
+    script = list(SCRIPTS.get(slug, []))
+    for _ in range(length * 40):
+        if len(entries) >= length:
+            break
+        legal = legal_of(ruleset, position["state"])
+        if script:
+            entry = script.pop(0)
+        else:
+            entry = rng.choice(legal).to_dict() if legal else _made_up(rng, ruleset, position["state"], seats)
+        answer = record(position, entry)
+        if answer["ok"] is True:
+            entries.append(entry)
+            position = answer["position"]
+        elif legal:
+            break  # a listed move refused would be a bug the differential test reports; stop here
+    return start, entries
+
+
+class _Server:
+    """The site on a free port of 127.0.0.1, served by a thread (static files as WhiteNoise serves them)."""
+
+    def __enter__(self) -> str:
+        from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+        from django.core.wsgi import get_wsgi_application
+
+        class Quiet(WSGIRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1"]
+        self.server = ThreadedWSGIServer(("127.0.0.1", 0), Quiet)
+        self.server.set_app(get_wsgi_application())
+        logging.getLogger("chronicle.access").setLevel(logging.WARNING)  # after django.setup(): no line per request
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        return f"http://127.0.0.1:{self.server.server_port}"
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Command(BaseCommand):
+    help = "Benchmark the rules in the browser (Pyodide): download, first and warm start, time per checked move."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--moves", type=int, default=40, help="accepted moves per game (40)")
+        parser.add_argument("--throttle", type=float, default=4.0, help="the slowed CPU's factor (4; 0: none)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+        if not os.path.exists(chromium):
+            raise CommandError(f"Chromium not found at {chromium} (scripts/browser-deps)")
+        os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        self._sizes()
+        sequences = {slug: sequence(slug, options["moves"]) for slug in GAMES}
+        baseline = self._baseline(sequences)
+        from playwright.sync_api import sync_playwright
+
+        rates = [1.0] + ([options["throttle"]] if options["throttle"] else [])
+        with _Server() as origin, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+            try:
+                runs = {rate: self._browser(browser, origin, rate, sequences) for rate in rates}
+            finally:
+                browser.close()
+        self._report(sequences, baseline, runs)
+        self.stdout.write(
+            f"\nLoad average at the end: {os.getloadavg()[0]:.1f} (the machine's other work shares the CPU)"
+        )
+
+    def _sizes(self) -> None:
+        from whitenoise.compress import Compressor
+
+        from frontend.bundle import PYODIDE_DIR, PYODIDE_VERSION, rulesets_archive
+
+        out = self.stdout.write
+        folder = Path(settings.BASE_DIR) / "frontend" / "static" / PYODIDE_DIR
+        compressor = Compressor(use_brotli=False)
+        rows = [(p.name, p.read_bytes()) for p in sorted(folder.iterdir())]
+        archive = rulesets_archive()
+        rows.append((archive.name, archive.data))
+        out(f"\nDownload (Pyodide {PYODIDE_VERSION}, the rulesets archive):\n")
+        out("| file | bytes | gzip as served |\n| --- | ---: | ---: |")
+        raw_total = gz_total = 0
+        for name, data in rows:
+            gz = len(Compressor.compress_gzip(data)) if compressor.should_compress(name) else len(data)
+            if name == archive.name:
+                gz = len(data)  # served by a view, already deflated: no further compression
+            raw_total += len(data)
+            gz_total += gz
+            out(f"| `{name}` | {len(data):,} | {gz:,} |")
+        out(f"| **total** | **{raw_total:,}** | **{gz_total:,}** |")
+
+    def _baseline(self, sequences: dict[str, Any]) -> dict[str, dict[str, float]]:
+        """Per game, the median ms of the same check in CPython: ``handle`` (JSON in and out, as the browser calls
+        it) and the bare ``replay.step`` (what ``store.append`` runs)."""
+        from rulesets import Event, get_ruleset
+        from rulesets.offline import handle
+        from rulesets.replay import Position, step
+
+        out: dict[str, dict[str, float]] = {}
+        for slug, (start, entries) in sequences.items():
+            ruleset = get_ruleset(slug)
+            handled, stepped = [], []
+            for _ in range(3):  # three rounds: the median of the lot
+                position = start
+                pos = Position(start["state"], 0, False)
+                for entry in entries:
+                    t = time.perf_counter()
+                    answer = json.loads(handle(json.dumps({"op": "record", "args": [position, entry]})))
+                    handled.append((time.perf_counter() - t) * 1000)
+                    position = answer["position"]
+                    event = Event(entry["type"], entry["seat"], entry["data"])
+                    t = time.perf_counter()
+                    pos = step(ruleset, pos, event, check=True)
+                    stepped.append((time.perf_counter() - t) * 1000)
+            out[slug] = {"handle": statistics.median(handled), "step": statistics.median(stepped)}
+        return out
+
+    def _browser(self, browser: Any, origin: str, rate: float, sequences: dict[str, Any]) -> dict[str, Any]:
+        context = browser.new_context()  # an empty cache: the first start
+        starts = []
+        for _ in range(2):  # the first start, then a warm one (a new page: the HTTP cache and V8's code cache)
+            page = context.new_page()
+            page.set_default_timeout(180000)
+            if rate != 1.0:
+                context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
+            page.goto(origin + PAGE)
+            starts.append(page.evaluate(START))
+            if len(starts) == 1:
+                page.close()
+        foreign = [f["name"] for f in starts[0]["files"] if not f["name"].startswith(origin)]
+        if foreign:
+            raise CommandError(f"loading the rules fetched from elsewhere: {foreign}")
+        moves = {}
+        for slug, (start, entries) in sequences.items():
+            answer = page.evaluate(MOVES, [start, entries])
+            if "error" in answer:
+                raise CommandError(f"{slug}: the browser refused a move CPython accepted: {answer['error']}")
+            moves[slug] = answer["times"]
+        context.close()
+        return {"cold": starts[0], "warm": starts[1], "moves": moves}
+
+    def _report(self, sequences: dict[str, Any], baseline: dict[str, Any], runs: dict[float, Any]) -> None:
+        out = self.stdout.write
+        out("\nStart (ms from importing rules.js to the rules ready; Pyodide's own part in brackets):\n")
+        out("| CPU | first start (empty cache) | warm start | bytes fetched first |\n| --- | ---: | ---: | ---: |")
+        for rate, run in runs.items():
+            fetched = sum(f["bytes"] for f in run["cold"]["files"])
+            out(
+                f"| {'phone-like, ' + format(rate, 'g') + '× slower' if rate != 1 else 'this machine'} "
+                f"| {run['cold']['total']:,.0f} ({run['cold']['pyodide']:,.0f}) "
+                f"| {run['warm']['total']:,.0f} ({run['warm']['pyodide']:,.0f}) | {fetched:,} |"
+            )
+        header = " | ".join(f"browser {format(r, 'g')}× median / p90" for r in runs)
+        out(f"\nTime per checked move (ms):\n\n| game | moves | {header} | CPython same call | CPython step |")
+        out("| --- | ---: |" + " ---: |" * (len(runs) + 2))
+        for slug, (_, entries) in sequences.items():
+            cells = " | ".join(
+                f"{statistics.median(run['moves'][slug]):.2f} / {_quantile(run['moves'][slug], 0.9):.2f}"
+                for run in runs.values()
+            )
+            base = baseline[slug]
+            out(f"| {slug} | {len(entries)} | {cells} | {base['handle']:.2f} | {base['step']:.3f} |")

@@ -1,0 +1,249 @@
+"""The differential test of issue #25: random move sequences run through the server's real append path (the API,
+the store, PostgreSQL) and through the in-browser rulesets (Pyodide in Chromium, ``offline/rules.js``) must give
+the same acceptances, the same refusals (status and the whole 400 body: code, violation, rule, detail, errors)
+and the same states, for every game. One Chromium page and one Pyodide start for the whole module.
+
+Each sequence is seeded (``random.Random(slug)``) and mixes the game's scripted entries (the form-coverage
+scenarios), moves from ``legal_moves``, mutations of them (another seat, a number off by a few, a wrong type, a
+missing or unknown field, an unknown entry type), house rules followed by a move, voids (the last entry, or any
+version, legal or not) and recorded results.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from frontend.bundle import offline_urls
+from matches import store
+from matches.selectors import match_seat_names
+from matches.services import match_create
+from rulesets import Event, get_ruleset
+from rulesets.offline import legal_of, table_words
+from rulesets.replay import EVENT_VOIDED, RESULT_RECORDED, RULE_OVERRIDDEN, event_types_with_meta
+from tests.frontend.test_form_coverage import SCENARIOS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+GAMES = [
+    "get-salty",
+    "salt-and-bones",
+    "the-first-spine",
+    "bone-wars",
+    "saltmarsh-adventure",
+    "scoresheet",
+    "last-stone",
+]
+STEPS = 60  # entries per game
+NAMES = ["Ana", "Bo", "Cy", "Di"]
+
+# Every entry of the sequence, folded in the browser exactly as the offline shell would: the position and log
+# it holds are only what the rules answered (never the server's).
+RUN = """async ([start, entries]) => {
+  const m = await import('/static/frontend/offline/rules.js');
+  const rules = await m.loadRules();
+  let position = start;
+  const log = [];
+  const answers = [];
+  const t0 = performance.now();
+  for (const entry of entries) {
+    const a = rules.record(position, entry, log);
+    if (a.ok === true) {
+      position = a.position;
+      log.push({version: position.version, ...a.entry});
+      answers.push({ok: true, version: position.version, state: position.state,
+                    override_pending: position.override_pending, outcome: a.outcome, words: a.words});
+    } else {
+      answers.push(a);
+    }
+  }
+  const ms = performance.now() - t0;
+  return {answers, ms, legal: rules.legal(position), turn: rules.turn(position)};
+}"""
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _mutate(rng: random.Random, entry: dict[str, Any], ruleset: Any, seat_count: int) -> dict[str, Any]:
+    """An entry made wrong (or, by chance, still right) in one of the ways a hurried thumb or a stale page might."""
+    entry = copy.deepcopy(entry)
+    data = entry.setdefault("data", {})
+    how = rng.choice(["seat", "seat", "number", "number", "type_of_value", "drop", "extra", "unknown_type", "other"])
+    if how == "seat":
+        entry["seat"] = rng.choice([None, *range(seat_count + 2)])
+    elif how == "number":
+        ints = [k for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)]
+        if ints:
+            key = rng.choice(ints)
+            data[key] += rng.choice([-3, -1, 1, 2, 7])
+        else:
+            entry["seat"] = rng.choice(range(seat_count + 1))
+    elif how == "type_of_value" and data:
+        data[rng.choice(sorted(data))] = rng.choice(["x", 3, None, [], {"a": 1}, True, 2.5])
+    elif how == "drop" and data:
+        del data[rng.choice(sorted(data))]
+    elif how == "extra":
+        data["surplus"] = 1
+    elif how == "unknown_type":
+        entry["type"] = rng.choice(["teleported", "", "cracker_moved", "card_placed"])
+    else:
+        entry["type"] = rng.choice(sorted(event_types_with_meta(ruleset)))
+    return entry
+
+
+def _value(rng: random.Random, f: Any, state: dict[str, Any], ruleset: Any, seat: int | None) -> Any:
+    """A value that fits the field ``f`` (so the rules, not the schema, judge most of these entries)."""
+    if f.kind in ("int", "number"):
+        low = f.minimum if f.minimum is not None else -2
+        return rng.randint(int(low), int(f.maximum if f.maximum is not None else low + 6))
+    if f.kind == "choice":
+        return rng.choice(list(f.choices))
+    if f.kind == "bool":
+        return rng.random() < 0.5
+    if f.kind == "cell":
+        rows, cols = ruleset.board_size(state) or (5, 5)
+        return [rng.randrange(rows), rng.randrange(cols)]
+    if f.kind == "object":
+        return {g.name: _value(rng, g, state, ruleset, seat) for g in f.fields}
+    if f.kind == "list":
+        return [_value(rng, f.item, state, ruleset, seat) for _ in range(f.min_items)] if f.item else []
+    names = ruleset.names(state, seat).get(f.names) if f.names else None
+    return rng.choice(names) if names else rng.choice(["Ana", "Sahuagin", "Squire", "Potion of Healing", "x"])
+
+
+def _made_up(rng: random.Random, ruleset: Any, state: dict[str, Any], seat_count: int) -> dict[str, Any]:
+    """An entry of a random type of the game, its data filled to fit its fields, by the seat on turn mostly."""
+    name, spec = rng.choice(sorted(ruleset.event_types.items()))
+    turn = ruleset.turn(state).seats if "recorded_result" not in state else ()
+    seat = rng.choice(turn) if turn and rng.random() < 0.8 else rng.randrange(seat_count)
+    seat = seat if spec.seat_required or (spec.seat_optional and rng.random() < 0.5) else None
+    return {"type": name, "seat": seat, "data": {f.name: _value(rng, f, state, ruleset, seat) for f in spec.fields}}
+
+
+def _scripted(step: Any, ruleset: Any, state: dict[str, Any]) -> dict[str, Any] | None:
+    """The form-coverage scenario's next entry in this position, or None where it does not apply."""
+    try:
+        if isinstance(step, Event):
+            return step.to_dict()
+        if isinstance(step, str):
+            kind = step.split(":", 1)[1]
+            moves = legal_of(ruleset, state) or []
+            moves = [m for m in moves if kind == "*" or m.type == kind]
+            return moves[0].to_dict() if moves else None
+        return step(ruleset, state).to_dict()
+    except Exception:  # the scenario's helper finds nothing here (the random walk has left its script)
+        return None
+
+
+def _next_entries(rng: random.Random, slug: str, ruleset: Any, state: dict[str, Any], version: int,
+                  seat_count: int, script: list[Any]) -> list[dict[str, Any]]:  # fmt: skip
+    """The next one or two entries of the random sequence, chosen from the server's current full state."""
+    legal = legal_of(ruleset, state) or []
+    planned = _scripted(script[0], ruleset, state) if script else None
+    if planned is not None and rng.random() < 0.8:
+        script.pop(0)
+    roll = rng.random()
+    base = planned or (rng.choice(legal).to_dict() if legal else _made_up(rng, ruleset, state, seat_count))
+    if roll < 0.45 and planned is not None:
+        return [planned]
+    if roll < 0.70:
+        return [rng.choice(legal).to_dict()] if legal else [_made_up(rng, ruleset, state, seat_count)]
+    if roll < 0.82:
+        return [_mutate(rng, base, ruleset, seat_count)]
+    if roll < 0.86:
+        return [
+            {"type": RULE_OVERRIDDEN, "seat": None, "data": {"reason": "house rule"}},
+            _mutate(rng, base, ruleset, seat_count),
+        ]
+    if roll < 0.95 and version:
+        target = version if rng.random() < 0.6 else rng.randint(1, version + 1)
+        return [{"type": EVENT_VOIDED, "seat": None, "data": {"version": target, "reason": "wrong entry"}}]
+    if roll < 0.97:
+        winners = rng.sample(range(seat_count), k=rng.randint(0, min(2, seat_count)))
+        return [{"type": RESULT_RECORDED, "seat": None, "data": {"winners": winners, "draw": rng.random() < 0.2}}]
+    return [base]
+
+
+def _play_on_server(api: APIClient, match: Any, rng: random.Random, slug: str) -> tuple[list[dict], list[dict]]:
+    """Run the random sequence through ``POST /api/matches/{id}/events/``; the entries and what the server did."""
+    ruleset = get_ruleset(slug)
+    seat_count = match.stream.seat_count
+    script = list(SCENARIOS[slug].script)
+    entries: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = []
+    while len(entries) < STEPS:
+        head = store.head_load(match.stream_id, fresh=True)
+        for entry in _next_entries(rng, slug, ruleset, head.state, head.version, seat_count, script):
+            response = api.post(f"/api/matches/{match.pk}/events/", entry, format="json")
+            assert response.status_code in (201, 400), (entry, response.status_code, response.content[:300])
+            body = response.json()
+            if response.status_code == 201:
+                head = store.head_load(match.stream_id, fresh=True)
+                results.append({"ok": True, "version": head.version, "state": _json(head.state),
+                                "override_pending": head.override_pending, "outcome": body["outcome"]})  # fmt: skip
+            else:
+                results.append({"ok": False, "status": 400, "body": body})
+            entries.append(entry)
+    return entries, results
+
+
+@pytest.fixture(scope="module")
+def rules_page(browser, live_server):
+    """One page of our origin with the rules loaded: Pyodide starts once for the module."""
+    page = browser.new_page()
+    page.set_default_timeout(60000)
+    page.goto(live_server.url + "/accounts/login/")  # any page: our origin and its Content-Security-Policy
+    urls = offline_urls()
+    page.evaluate(
+        "async ([py, zip]) => { const m = await import('/static/frontend/offline/rules.js');"
+        " await m.loadRules({pyodideUrl: py, rulesetsUrl: zip}); }",
+        [urls["pyodide_url"], urls["rulesets_url"]],
+    )
+    yield page
+    page.close()
+
+
+def test_random_sequences_agree_between_the_server_and_the_browser(rules_page, django_user_model):
+    owner = django_user_model.objects.create_user(username="differ", password="x-pass-123")
+    api = APIClient()
+    api.force_authenticate(owner)
+    seen = {"accepted": 0, "refused": 0, "invalid": 0, "voids": 0, "overrides": 0}
+    for slug in GAMES:
+        scenario = SCENARIOS[slug]
+        options = {**scenario.options}
+        ruleset = get_ruleset(slug)
+        if ruleset.start_option:
+            options[ruleset.start_option] = 0
+        match = match_create(owner=owner, game=slug, seats=[{"name": n} for n in NAMES[: scenario.seats]],
+                             options=options)  # fmt: skip
+        head = store.head_load(match.stream_id, fresh=True)
+        start = {"game": slug, "options": head.options, "version": head.version, "state": _json(head.state),
+                 "override_pending": head.override_pending, "seat_names": match_seat_names(match)}  # fmt: skip
+        entries, server = _play_on_server(api, match, random.Random(slug), slug)
+        browser = rules_page.evaluate(RUN, [start, entries])
+        for i, (entry, want, got) in enumerate(zip(entries, server, browser["answers"], strict=True)):
+            where = (slug, i, entry)
+            assert got["ok"] is want["ok"], (*where, want, got)
+            if want["ok"]:
+                for key in ("version", "state", "override_pending", "outcome"):
+                    assert got[key] == want[key], (*where, key)
+                seen["accepted"] += 1
+                seen["voids"] += entry["type"] == EVENT_VOIDED
+                seen["overrides"] += entry["type"] == RULE_OVERRIDDEN
+            else:
+                assert got["status"] == 400 and got["body"] == want["body"], (*where, want["body"], got["body"])
+                seen["refused" if want["body"]["code"] == "rule_violation" else "invalid"] += 1
+        head = store.head_load(match.stream_id, fresh=True)
+        assert sum(1 for w in server if w["ok"]) >= 8, (slug, "too few entries accepted to compare states")
+        legal = legal_of(ruleset, head.state)
+        assert browser["legal"] == (None if legal is None else [m.to_dict() for m in legal]), slug
+        assert browser["turn"] == _json(table_words(ruleset, head.state, match_seat_names(match))), slug
+    # the sequences exercised every kind of answer
+    assert min(seen.values()) >= 5, seen

@@ -1,0 +1,94 @@
+"""The offline rules' server side: the rulesets archive is exactly the package the server imports, served under
+its content hash, and the match page's seed is the head as the reader may see it (no secret in it)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import rulesets
+from frontend.bundle import offline_urls, rulesets_archive
+from matches import store
+from matches.services import match_create, match_event_record
+from rulesets import all_rulesets
+from rulesets.offline import record
+
+pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
+
+PACKAGE = Path(rulesets.__file__).resolve().parent
+
+
+def test_the_archive_holds_exactly_the_rulesets_sources_the_server_runs():
+    for ruleset in all_rulesets():  # every game's modules imported, as a serving process has them
+        assert ruleset.slug
+    archive = zipfile.ZipFile(io.BytesIO(rulesets_archive().data))
+    names = set(archive.namelist())
+    on_disk = {f"rulesets/{p.relative_to(PACKAGE).as_posix()}" for p in PACKAGE.rglob("*.py")}
+    assert names == on_disk and all(n.endswith(".py") for n in names)
+    imported = {name: mod for name, mod in sys.modules.items() if name == "rulesets" or name.startswith("rulesets.")}
+    assert len(imported) > 20
+    for name, module in imported.items():  # byte for byte the files the server imported
+        path = Path(module.__file__).resolve().relative_to(PACKAGE.parent).as_posix()
+        assert archive.read(path) == Path(module.__file__).read_bytes(), name
+    assert rulesets_archive() is rulesets_archive()  # built once per process
+
+
+def test_the_archive_is_served_under_its_hash_and_named_by_a_stable_address(client):
+    urls = client.get("/offline/rulesets.json").json()
+    assert urls == offline_urls() and urls["rulesets_url"] == f"/offline/{rulesets_archive().name}"
+    assert re.fullmatch(r"/offline/rulesets-[0-9a-f]{12}\.zip", urls["rulesets_url"])
+    response = client.get(urls["rulesets_url"])
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert response.content == rulesets_archive().data and "immutable" in response["Cache-Control"]
+    assert client.get("/offline/rulesets-000000000000.zip").status_code == 404
+    assert client.get(urls["pyodide_url"] + "pyodide.mjs").status_code == 200
+
+
+def seed(client, match) -> dict:
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    found = re.search(r'<script id="offline-seed" type="application/json">(.*?)</script>', html, re.S)
+    assert found, "no seed on the match page"
+    return json.loads(found.group(1))
+
+
+def test_the_seed_is_the_head_and_checks_a_move_as_the_server_does(client, owner):
+    match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    match_event_record(match=match, user=owner, type="stones_taken", seat=0, data={"count": 2})
+    client.force_login(owner)
+    s = seed(client, match)
+    head = store.head_load(match.stream_id, fresh=True)
+    assert (s["version"], s["state"], s["override_pending"]) == (head.version, head.state, head.override_pending)
+    assert s["complete"] and s["can_record"] and s["seat_names"] == ["Ana", "Bo"] and s["game"] == "last-stone"
+    assert s["rulesets_url"] == offline_urls()["rulesets_url"] and s["events_url"] == f"/api/matches/{match.pk}/events/"
+    refused = record(s, {"type": "stones_taken", "seat": 0, "data": {"count": 1}})
+    assert refused["body"] == {"code": "rule_violation", "violation": "not_your_turn", "rule": "Last Stone › Turns",
+                               "detail": "It is Bo's turn."}  # fmt: skip
+    answer = record(s, {"type": "stones_taken", "seat": 1, "data": {"count": 3}})
+    assert answer["ok"] and answer["words"] == "Bo took 3 stones" and answer["turn"]["line"].startswith("Ana to play")
+
+
+def test_a_seed_with_a_secret_hidden_from_its_reader_is_incomplete_and_holds_no_secret(client, owner, make_user):
+    from tests.matches.test_hidden_information import _table  # the ruleset tests' Table helper
+
+    bo = make_user("bo")
+    table = _table("the_first_spine")(2, board=[4, 5])
+    table.setup(origins=("healer", "priest"))
+    match = match_create(owner=owner, game="the-first-spine", options=table.options,
+                         seats=[{"name": "Ana"}, {"name": "Bo", "user": bo}])  # fmt: skip
+    for event in table.events:
+        match_event_record(match=match, user=owner, type=event.type, seat=event.seat, data=event.data)
+    client.force_login(owner)  # holds no seat: a spectator's view
+    s = seed(client, match)
+    assert not s["complete"] and [p["origin"] for p in s["state"]["players"]] == [None, None]
+    assert record(s, {"type": "turn_ended", "seat": 0, "data": {}})["ok"] is None  # the server will judge it
+    assert record(s, {"type": "teleported", "seat": 0})["body"]["code"] == "invalid"  # the shape still checked here
+    client.force_login(bo)  # Bo sees his own origin, not Ana's
+    s = seed(client, match)
+    assert not s["complete"] and [p["origin"] for p in s["state"]["players"]] == [None, "priest"]
+    assert s["viewer"] == {"everything": False, "seat": 1} and s["reader_seat"] == 1
