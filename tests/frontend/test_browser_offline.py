@@ -96,31 +96,40 @@ def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_ser
         assert "It is Tomas's turn." in problem.inner_text(), problem.inner_text()
         assert "Rule:" in problem.inner_text()
         waiting(page, 1)
+        problem.get_by_label("Your table plays it differently?").fill("Ana plays twice after a 2")
+        problem.get_by_role("button", name="Record it anyway (house rule)").click()
+        waiting(page, 3)  # the house rule and the move
+        page.wait_for_function("() => document.getElementById('turn').textContent.includes('Tomas')")
         stones(page, "Tomas", 1)
-        waiting(page, 2)
+        waiting(page, 4)
         page.once("dialog", lambda d: d.accept())
         page.get_by_role("button", name="Take back the last one").click()  # undo: it never left the phone
-        waiting(page, 1)
+        waiting(page, 3)
         stones(page, "Tomas", 3)
-        waiting(page, 2)
-        assert "2 waiting to send" in page.locator("#offline-bar").inner_text()
+        waiting(page, 4)
+        assert "4 waiting to send" in page.locator("#offline-bar").inner_text()
         page.close()  # closed with the entries waiting
 
         page = context.new_page()
         page.set_default_timeout(30000)
         page.goto(url)  # still offline: the page and its queue come back
-        waiting(page, 2)
+        waiting(page, 4)
         page.wait_for_function("() => document.getElementById('turn').textContent.includes('Ana')")
         page.goto(f"{live_server.url}/matches/{match.pk + 1000}/")  # never opened: the offline page
         assert "No connection" in page.locator("h1").inner_text()
         page.goto(url)
-        waiting(page, 2)
+        waiting(page, 4)
         assert logged(match) == []
 
         context.set_offline(False)
         waiting(page, 0)
-        page.wait_for_function("() => document.documentElement.dataset.offlineSent === '2'")
-        assert logged(match) == [("stones_taken", 0, {"count": 2}), ("stones_taken", 1, {"count": 3})]
+        page.wait_for_function("() => document.documentElement.dataset.offlineSent === '4'")
+        assert logged(match) == [
+            ("stones_taken", 0, {"count": 2}),
+            ("rule_overridden", None, {"reason": "Ana plays twice after a 2"}),
+            ("stones_taken", 0, {"count": 1}),
+            ("stones_taken", 1, {"count": 3}),
+        ]
         assert "Sent from this phone" in page.locator("#outcome").inner_text()
         assert page.locator("#offline-queue").count() == 0
 
@@ -179,6 +188,19 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped
             ("rule_overridden", None, {"reason": "we count both throws"}),
             ("points_scored", 0, {"points": 2}),
         ]
+
+        # re-enter: the held entry leaves the queue and its form opens filled in, on the game as it is now
+        context.set_offline(True)
+        points(page, "Tomas", 9)
+        match_event_record(match=match, user=other, type="points_scored", seat=1, data={"points": 6})
+        context.set_offline(False)
+        held.get_by_role("button", name="Re-enter").click()
+        waiting(page, 0)
+        form = page.locator("form[data-event-type=points_scored]")
+        form.get_by_label("Points (negative to lose)").wait_for()
+        assert form.get_by_label("Points (negative to lose)").input_value() == "9"
+        assert form.get_by_label("Player").input_value() == "1"
+        assert logged(match)[-1] == ("points_scored", 1, {"points": 6})
 
 
 def test_a_retry_storm_on_a_flaky_network_records_each_entry_once(browser, live_server, django_user_model):

@@ -164,12 +164,25 @@ function say(kind, text) {  // the table bar's sentence
   outcome.appendChild(el("p", { class: "tb-text", text }));
 }
 
-function showRefusal(form, body) {
+function showRefusal(form, body, entry = null) {
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   const box = el("div", { class: "problem", id: "problem" },
     el("p", {}, el("strong", { text: "Not recorded:" }), document.createTextNode(" " + (body.detail || "the rules refuse this move."))));
   if (body.rule) box.appendChild(el("p", { class: "rule", text: `Rule: ${body.rule}` }));
   box.appendChild(el("p", { class: "muted", text: "Nothing was written (checked on this device: it is offline)." }));
+  if (entry && body.code === "rule_violation") {  // as the server's refusal box offers (_house_rule.html)
+    const house = el("form", { class: "stack house-rule" },
+      el("div", { class: "field" }, el("label", { for: "id_house_rule_reason", text: "Your table plays it differently? Record it anyway as a house rule, because:" }),
+        el("input", { id: "id_house_rule_reason", name: "house_rule_reason", required: "", maxlength: "500", placeholder: "e.g. we allow it at our table" })),
+      el("button", { type: "submit", class: "secondary", text: "Record it anyway (house rule)" }));
+    house.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      ev.stopPropagation();
+      const reason = house.elements.house_rule_reason.value.trim();
+      if (reason) keepAsHouseRule(form, entry, reason);
+    }, true);
+    box.appendChild(house);
+  }
   form.parentElement.insertBefore(box, form);
   say("refused", `Not recorded: ${body.detail || "the rules refuse this move."}`);
   box.scrollIntoView({ block: "nearest" });
@@ -311,6 +324,30 @@ async function render() {
 
 function queueing() { return !navigator.onLine || waitingCount > 0; }
 
+/** A move the rules refuse, kept anyway as two entries: ``rule_overridden {reason}``, then the move (the server
+ * records them in order, each with its own key; the override is a correction: never rebased). */
+async function keepAsHouseRule(form, entry, reason) {
+  const id = matchId();
+  const s = seed();
+  const waiting = (await queue.entries(id)).filter((e) => e.state === "waiting");
+  const local = await localPosition(s, waiting);
+  const r = await rules();
+  if (!local || !r) return;
+  const rule = { type: "rule_overridden", seat: null, data: { reason } };
+  const first = r.record(local.pos, rule);
+  const second = first && first.ok === true ? r.record(first.position, entry) : first;
+  if (!second || second.ok !== true) {
+    showRefusal(form, (second && second.body) || { detail: (second && second.reason) || "it cannot be placed even as a house rule." });
+    return;
+  }
+  await queue.add(id, rule, local.pos.version, { text: first.words });
+  const row = await queue.add(id, second.entry || entry, first.position.version, { text: second.words });
+  document.querySelectorAll("#problem").forEach((p) => p.remove());
+  say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)} (house rule: ${reason}).`);
+  await render();
+  kick(0);
+}
+
 /** Undo, while the last entry is still on this phone: it is taken out of the queue (nothing to void). */
 async function takeBack(entry, s, ask = true) {
   const words = entryWords(entry, s.seat_names);
@@ -346,7 +383,7 @@ async function record(form, submitter, fixed = null) {
   if (r && local) {
     const answer = r.record(local.pos, entry);
     if (answer && answer.ok === false) {
-      showRefusal(form, answer.body || {});
+      showRefusal(form, answer.body || {}, entry);
       return;
     }
     madeOn = local.pos.version;
