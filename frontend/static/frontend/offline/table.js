@@ -14,6 +14,7 @@ let retryDelay = 2000;
 let retryTimer = null;
 let lastRecord = null;  // the local answer for the newest waiting entry (turn, legal moves)
 let prefill = null;     // a held entry being entered again, once the page shows the game now
+const WARM_AFTER = 5000;  // ms on a page before its engine files are fetched, or its kept copy refreshed
 
 function matchId() {
   const page = live() && live().dataset.page;
@@ -475,6 +476,7 @@ function showGameNow() {
   return new Promise((resolve) => {
     const done = () => { document.removeEventListener("offline:drawn", done); resolve(); };
     document.addEventListener("offline:drawn", done);
+    setTimeout(done, 10000);  // an answer htmx does not swap (a 5xx): the next sync is not held up
     if (window.htmx && navigator.onLine) {
       window.htmx.ajax("GET", region.dataset.page, { source: region, target: region, swap: "outerHTML" }).catch(() => render().then(done));
     } else {
@@ -486,7 +488,7 @@ function showGameNow() {
 let rememberTimer = null;
 function rememberSoon() {  // once a burst of moves made in place is over (one page fetch, not one per move)
   clearTimeout(rememberTimer);
-  rememberTimer = setTimeout(remember, 2000);
+  rememberTimer = setTimeout(remember, WARM_AFTER);
 }
 
 function remember() {  // the copy of this page the worker keeps follows the moves made in place
@@ -502,10 +504,11 @@ function pinEngine() {  // Pyodide and the rulesets bundle: cached once, first (
   const folder = new URL(s.pyodide_url, location.href).pathname.replace(/[^/]*$/, "");
   const urls = [folder, s.rulesets_url && new URL(s.rulesets_url, location.href).pathname].filter(Boolean);
   navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ type: "pin", urls }));
-  if (s.can_record && navigator.onLine) {  // fetched now, while there is a network, so it is there without one
+  if (s.can_record && navigator.onLine) {
+    // fetched while there is a network, so it is there without one: once the page has been open a few seconds
+    // (a table stays on it; a page only passed through does not download 12 MB), when the phone is idle
     const warm = () => warmEngine(folder, s.rulesets_url);
-    if (window.requestIdleCallback) window.requestIdleCallback(warm, { timeout: 3000 });
-    else setTimeout(warm, 1000);
+    setTimeout(() => (window.requestIdleCallback ? window.requestIdleCallback(warm, { timeout: 3000 }) : warm()), WARM_AFTER);
   }
 }
 
