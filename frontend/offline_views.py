@@ -25,6 +25,7 @@ PRECACHE_ASSETS = (
     "frontend/offline/register.js",
     "frontend/offline/queue.js",
     "frontend/offline/table.js",
+    "frontend/offline/entry.js",
     "frontend/offline/rules.js",
     "frontend/offline/offline-page.js",
 )

@@ -3,6 +3,7 @@
 // (./rules.js, when the page has them), kept in the queue (./queue.js), and sent when the network is back.
 // Held entries (conflicts) are shown with what the other device recorded and three ways out.
 // See docs/ARCHITECTURE.md › Offline at the table.
+import { entryFromForm } from "./entry.js";
 import * as queue from "./queue.js";
 
 const live = () => document.getElementById("match-live");
@@ -73,66 +74,6 @@ async function localPosition(s, waiting) {
     last = answer;
   }
   return { pos, last };
-}
-
-// -- from a form to an entry ----------------------------------------------------------------------------
-
-function setPath(target, path, value) {
-  let node = target;
-  path.forEach((part, i) => {
-    if (i === path.length - 1) node[part] = value;
-    else node = node[part] = node[part] || {};
-  });
-}
-
-function arrays(value) {  // {"0": a, "1": b} (cells, rows, items) back into lists, blank rows skipped
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  const keys = Object.keys(value);
-  const out = {};
-  keys.forEach((k) => { out[k] = arrays(value[k]); });
-  if (keys.length && keys.every((k) => /^\d+$/.test(k))) {
-    return keys.sort((a, b) => a - b).map((k) => out[k]).filter((v) => v !== undefined && !(v && typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length));
-  }
-  return out;
-}
-
-/** The entry ``{type, seat, data}`` a move form posts, read as ``frontend/forms.py › parse_inputs`` reads it
- * for the widgets it draws: a listed move's JSON, numbers, tick boxes, tiles, cells, selects, text. */
-export function entryFromForm(form, submitter) {
-  const fd = new FormData(form, submitter || undefined);
-  if (fd.get("move")) {
-    const move = JSON.parse(fd.get("move"));
-    return { type: move.type, seat: move.seat ?? null, data: move.data || {} };
-  }
-  if (/\/undo\/$/.test(new URL(form.action, location.href).pathname)) {
-    return { type: "event_voided", seat: null, data: { version: Number(fd.get("version")), reason: String(fd.get("reason") || "").trim() } };
-  }
-  const seat = fd.get("seat");
-  const data = {};
-  const seen = new Set();
-  for (const el of form.elements) {
-    const name = el.name || "";
-    if (!name.startsWith("data.") || seen.has(name) || el.disabled) continue;
-    seen.add(name);
-    const path = name.slice(5).split(".");
-    const same = form.querySelectorAll(`[name="${CSS.escape(name)}"]`);
-    let value;
-    if (el.type === "checkbox" && same.length === 1 && !el.closest("[data-tiles-field]") && !el.closest("fieldset.checks")) {
-      value = el.checked;
-    } else if (el.type === "checkbox") {
-      value = Array.from(same).filter((c) => c.checked).map((c) => c.value);
-      if (el.closest("[data-tiles-field]")) value = value.map((v) => v.split(",").map(Number));
-    } else {
-      const raw = String(el.value || "").trim();
-      if (!raw) continue;
-      if (el.type === "number") value = Number(raw);
-      else if (el.tagName === "TEXTAREA" || (el.tagName === "SELECT" && /^[[{]/.test(raw))) {
-        try { value = JSON.parse(raw); } catch (e) { value = raw; }
-      } else value = raw;
-    }
-    setPath(data, path, value);
-  }
-  return { type: String(fd.get("type") || ""), seat: seat === null || seat === "" ? null : Number(seat), data: arrays(data) };
 }
 
 // -- drawing -------------------------------------------------------------------------------------------------
