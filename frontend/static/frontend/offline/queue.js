@@ -4,6 +4,9 @@
 import { openDB } from "../vendor/idb-8.0.3.js";
 
 export const DB_NAME = "chronicle-offline";
+// every tab of this browser hears that a match's queue changed (table.js draws it again)
+export const changes = typeof BroadcastChannel === "function" ? new BroadcastChannel("chronicle-queue") : null;
+const changed = (match) => { if (changes) changes.postMessage({ match }); };
 const CORRECTIONS = ["event_voided", "rule_overridden", "result_recorded"];
 let dbPromise = null;
 
@@ -49,12 +52,21 @@ export async function add(match, entry, madeOn, extra = {}) {
   };
   await tx.store.put(row);
   await tx.done;
+  changed(match);
   return row;
 }
 
-export async function put(row) { await (await db()).put("entries", row); }
+export async function put(row) {
+  await (await db()).put("entries", row);
+  changed(row.match);
+}
 
-export async function remove(key) { await (await db()).delete("entries", key); }
+export async function remove(key) {
+  const d = await db();
+  const row = await d.get("entries", key);
+  await d.delete("entries", key);
+  if (row) changed(row.match);
+}
 
 async function chain(match) { return (await (await db()).get("chains", match)) || null; }
 

@@ -210,8 +210,15 @@ function conflictBox(e, s) {
   return box;
 }
 
+let drawing = Promise.resolve();
+/** Draw the queue again, one drawing at a time (a tab's own change and another tab's news may cross). */
+function render() {
+  drawing = drawing.then(draw, draw);
+  return drawing;
+}
+
 /** Draw the queue: the bar's offline line, the waiting list, the held entries; the local turn and moves. */
-async function render() {
+async function draw() {
   const id = matchId();
   if (!id || !live()) return;
   const s = seed();
@@ -508,6 +515,7 @@ document.addEventListener("htmx:afterSettle", (e) => {
     if (e.detail && e.detail.xhr && e.detail.xhr.status < 400) rememberSoon();
   }
 });
+if (queue.changes) queue.changes.addEventListener("message", (e) => { if (e.data && e.data.match === matchId()) render(); });
 window.addEventListener("online", () => { retryDelay = 2000; render(); kick(0); });
 window.addEventListener("offline", () => render());
 document.addEventListener("visibilitychange", () => { if (!document.hidden) kick(0); });
