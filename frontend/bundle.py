@@ -24,6 +24,7 @@ import rulesets
 
 PYODIDE_VERSION = "314.0.8"
 PYODIDE_DIR = "frontend/vendor/pyodide/"  # static path of the vendored Pyodide (frontend/static/…)
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 FOREVER = "public, max-age=31536000, immutable"
 
 
@@ -66,13 +67,15 @@ def rulesets_archive() -> Archive:
 
 
 def offline_urls() -> dict[str, str]:
-    """Where the browser finds the rules: the archive's URL (content-addressed) and Pyodide's directory."""
+    """Where the browser finds the rules: the archive's URL (content-addressed), Pyodide's directory and every
+    file of it a page loads (for a service worker to keep)."""
     archive = rulesets_archive()
     return {
         "rulesets_url": reverse("offline-rulesets", args=[archive.sha256[:12]]),
         "rulesets_sha256": archive.sha256,
         "pyodide_url": static(PYODIDE_DIR),
         "pyodide_version": PYODIDE_VERSION,
+        "pyodide_files": [static(PYODIDE_DIR + name) for name in PYODIDE_FILES],
     }
 
 

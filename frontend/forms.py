@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from config.text import PROBLEM, unstorable_path
 from matches.errors import DomainError, InvalidInput, RuleBroken, VersionConflict
 from rulesets import Field
+from rulesets.offline import UNDO_REASON
 from rulesets.replay import CORRECTIONS_RULE
 
 OPTION_PREFIX = "option."  # new-match and new-campaign options are posted as ``option.<key>``
@@ -641,7 +642,7 @@ def posted_void(request: HttpRequest) -> dict[str, Any]:
     """The ``event_voided`` payload an undo form posts: the version to void and why."""
     return {
         "version": int_or_none(request.POST.get("version")),
-        "reason": request.POST.get("reason", "").strip() or "Undone at the table",
+        "reason": request.POST.get("reason", "").strip() or UNDO_REASON,
     }
 
 

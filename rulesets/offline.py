@@ -49,7 +49,9 @@ HIDDEN_REASON = (
     "Something on this match is hidden from this device (a secret card or origin), so only the server can "
     "check this entry; it will when the phone is back online."
 )
-VOID_NEEDS_LOG = "Undoing an entry is checked against the whole log; without it only the server can check it."
+VOID_NEEDS_LOG = (
+    "Undoing an entry is checked against the whole log up to this position; without it only the server can check it."
+)
 
 
 class EntryInvalid(Exception):
@@ -339,9 +341,10 @@ def record(position: dict[str, Any], entry: dict[str, Any], log: Sequence[dict[s
         return {"ok": None, "reason": HIDDEN_REASON}
     try:
         if event.type == EVENT_VOIDED:
-            if log is None:
-                return {"ok": None, "reason": VOID_NEEDS_LOG}
-            nxt = void_position(ruleset, table.options, table.seat_count, _log(log), int(event.data["version"]))
+            entries = None if log is None else _log(log)
+            if entries is None or (entries[-1][0] if entries else 0) != pos.version:
+                return {"ok": None, "reason": VOID_NEEDS_LOG}  # no log, or one that does not reach this position
+            nxt = void_position(ruleset, table.options, table.seat_count, entries, int(event.data["version"]))
         else:
             nxt = step(ruleset, pos, event, check=True)
     except RuleViolation as violation:
@@ -407,9 +410,14 @@ def describe_json(position: dict[str, Any], entry: dict[str, Any]) -> str:
     return describe_entry(table.ruleset, event, table.seat_names, before=pos.state)
 
 
-def void_json(position: dict[str, Any], log: Sequence[dict[str, Any]], version: int, reason: str = "") -> dict:
-    """:func:`record` of ``event_voided {version, reason}`` on ``position`` with the whole ``log``."""
-    return record(position, {"type": EVENT_VOIDED, "seat": None, "data": {"version": version, "reason": reason}}, log)
+UNDO_REASON = "Undone at the table"  # the reason the pages' undo posts when none is typed (frontend.forms)
+
+
+def void_json(position: dict[str, Any], log: Sequence[dict[str, Any]] | None, version: int, reason: str = "") -> dict:
+    """:func:`record` of ``event_voided {version, reason}`` on ``position`` with the whole ``log``, the pages'
+    undo: a blank ``reason`` is theirs ("Undone at the table")."""
+    data = {"version": version, "reason": reason.strip() or UNDO_REASON}
+    return record(position, {"type": EVENT_VOIDED, "seat": None, "data": data}, log)
 
 
 OPERATIONS = {

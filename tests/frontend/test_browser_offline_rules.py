@@ -1,5 +1,6 @@
 """The differential test of issue #25: random move sequences run through the server's real append path (the API,
-the store, PostgreSQL) and through the in-browser rulesets (Pyodide in Chromium, ``offline/rules.js``) must give
+the store, PostgreSQL) and through the in-browser rulesets (Pyodide in Chromium, ``offline/rules.js`` in its Web Worker, as the match
+page runs them) must give
 the same acceptances, the same refusals (status and the whole 400 body: code, violation, rule, detail, errors)
 and the same states, for every game. One Chromium page and one Pyodide start for the whole module.
 
@@ -20,25 +21,17 @@ import pytest
 from rest_framework.test import APIClient
 
 from frontend.bundle import offline_urls
+from frontend.management.commands.bench_offline import GAMES, made_up_entry
 from matches import store
 from matches.selectors import match_seat_names
 from matches.services import match_create
-from rulesets import Event, get_ruleset
+from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.offline import legal_of, table_words
 from rulesets.replay import EVENT_VOIDED, RESULT_RECORDED, RULE_OVERRIDDEN, event_types_with_meta
 from tests.frontend.test_form_coverage import SCENARIOS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-GAMES = [
-    "get-salty",
-    "salt-and-bones",
-    "the-first-spine",
-    "bone-wars",
-    "saltmarsh-adventure",
-    "scoresheet",
-    "last-stone",
-]
 STEPS = 60  # entries per game
 NAMES = ["Ana", "Bo", "Cy", "Di"]
 
@@ -46,13 +39,13 @@ NAMES = ["Ana", "Bo", "Cy", "Di"]
 # it holds are only what the rules answered (never the server's).
 RUN = """async ([start, entries]) => {
   const m = await import('/static/frontend/offline/rules.js');
-  const rules = await m.loadRules();
+  const rules = await m.loadRulesInWorker();
   let position = start;
   const log = [];
   const answers = [];
   const t0 = performance.now();
   for (const entry of entries) {
-    const a = rules.record(position, entry, log);
+    const a = await rules.record(position, entry, log);
     if (a.ok === true) {
       position = a.position;
       log.push({version: position.version, ...a.entry});
@@ -63,7 +56,7 @@ RUN = """async ([start, entries]) => {
     }
   }
   const ms = performance.now() - t0;
-  return {answers, ms, legal: rules.legal(position), turn: rules.turn(position)};
+  return {answers, ms, legal: await rules.legal(position), turn: await rules.turn(position)};
 }"""
 
 
@@ -98,35 +91,6 @@ def _mutate(rng: random.Random, entry: dict[str, Any], ruleset: Any, seat_count:
     return entry
 
 
-def _value(rng: random.Random, f: Any, state: dict[str, Any], ruleset: Any, seat: int | None) -> Any:
-    """A value that fits the field ``f`` (so the rules, not the schema, judge most of these entries)."""
-    if f.kind in ("int", "number"):
-        low = f.minimum if f.minimum is not None else -2
-        return rng.randint(int(low), int(f.maximum if f.maximum is not None else low + 6))
-    if f.kind == "choice":
-        return rng.choice(list(f.choices))
-    if f.kind == "bool":
-        return rng.random() < 0.5
-    if f.kind == "cell":
-        rows, cols = ruleset.board_size(state) or (5, 5)
-        return [rng.randrange(rows), rng.randrange(cols)]
-    if f.kind == "object":
-        return {g.name: _value(rng, g, state, ruleset, seat) for g in f.fields}
-    if f.kind == "list":
-        return [_value(rng, f.item, state, ruleset, seat) for _ in range(f.min_items)] if f.item else []
-    names = ruleset.names(state, seat).get(f.names) if f.names else None
-    return rng.choice(names) if names else rng.choice(["Ana", "Sahuagin", "Squire", "Potion of Healing", "x"])
-
-
-def _made_up(rng: random.Random, ruleset: Any, state: dict[str, Any], seat_count: int) -> dict[str, Any]:
-    """An entry of a random type of the game, its data filled to fit its fields, by the seat on turn mostly."""
-    name, spec = rng.choice(sorted(ruleset.event_types.items()))
-    turn = ruleset.turn(state).seats if "recorded_result" not in state else ()
-    seat = rng.choice(turn) if turn and rng.random() < 0.8 else rng.randrange(seat_count)
-    seat = seat if spec.seat_required or (spec.seat_optional and rng.random() < 0.5) else None
-    return {"type": name, "seat": seat, "data": {f.name: _value(rng, f, state, ruleset, seat) for f in spec.fields}}
-
-
 def _scripted(step: Any, ruleset: Any, state: dict[str, Any]) -> dict[str, Any] | None:
     """The form-coverage scenario's next entry in this position, or None where it does not apply."""
     try:
@@ -150,11 +114,11 @@ def _next_entries(rng: random.Random, slug: str, ruleset: Any, state: dict[str, 
     if planned is not None and rng.random() < 0.8:
         script.pop(0)
     roll = rng.random()
-    base = planned or (rng.choice(legal).to_dict() if legal else _made_up(rng, ruleset, state, seat_count))
+    base = planned or (rng.choice(legal).to_dict() if legal else made_up_entry(rng, ruleset, state, seat_count))
     if roll < 0.45 and planned is not None:
         return [planned]
     if roll < 0.70:
-        return [rng.choice(legal).to_dict()] if legal else [_made_up(rng, ruleset, state, seat_count)]
+        return [rng.choice(legal).to_dict()] if legal else [made_up_entry(rng, ruleset, state, seat_count)]
     if roll < 0.82:
         return [_mutate(rng, base, ruleset, seat_count)]
     if roll < 0.86:
@@ -199,11 +163,14 @@ def rules_page(browser, live_server):
     """One page of our origin with the rules loaded: Pyodide starts once for the module."""
     page = browser.new_page()
     page.set_default_timeout(60000)
+    page.problems = []  # requests to another origin, refusals by the Content-Security-Policy
+    page.context.on("request", lambda r: None if r.url.startswith(live_server.url) else page.problems.append(r.url))
+    page.on("console", lambda m: page.problems.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(live_server.url + "/accounts/login/")  # any page: our origin and its Content-Security-Policy
     urls = offline_urls()
     page.evaluate(
         "async ([py, zip]) => { const m = await import('/static/frontend/offline/rules.js');"
-        " await m.loadRules({pyodideUrl: py, rulesetsUrl: zip}); }",
+        " await m.loadRulesInWorker({pyodideUrl: py, rulesetsUrl: zip}); }",
         [urls["pyodide_url"], urls["rulesets_url"]],
     )
     yield page
@@ -211,6 +178,7 @@ def rules_page(browser, live_server):
 
 
 def test_random_sequences_agree_between_the_server_and_the_browser(rules_page, django_user_model):
+    assert set(GAMES) == {r.slug for r in all_rulesets(kind="match")}  # every game
     owner = django_user_model.objects.create_user(username="differ", password="x-pass-123")
     api = APIClient()
     api.force_authenticate(owner)
@@ -247,3 +215,4 @@ def test_random_sequences_agree_between_the_server_and_the_browser(rules_page, d
         assert browser["turn"] == _json(table_words(ruleset, head.state, match_seat_names(match))), slug
     # the sequences exercised every kind of answer
     assert min(seen.values()) >= 5, seen
+    assert rules_page.problems == []  # Pyodide and the rules came from our origin, under our policy

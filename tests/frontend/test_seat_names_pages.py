@@ -23,8 +23,10 @@ def web(client: Any, owner: Any) -> Any:
 
 
 def text_of(response: Any) -> str:
-    """The page's visible words, tags stripped and entities decoded."""
-    words = html_lib.unescape(re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's visible words, tags stripped and entities decoded (a script's content is never shown: the
+    offline seed holds the reducer's own state, "Seat N" and all)."""
+    html = re.sub(r"(?s)<script\b[^>]*>.*?</script>", " ", response.content.decode())
+    words = html_lib.unescape(re.sub(r"<[^>]+>", " ", html))
     return re.sub(r"\s+([,.;:!?])", r"\1", " ".join(words.split()))
 
 

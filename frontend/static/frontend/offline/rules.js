@@ -1,8 +1,10 @@
 // The match rules in the browser: the server's own `rulesets` package run by Pyodide (no JavaScript copy).
 //
-//   import { loadRules } from "/static/frontend/offline/rules.js";
-//   const rules = await loadRules();             // one Pyodide per page, memoised
+//   import { loadRules, loadRulesInWorker } from "/static/frontend/offline/rules.js";
+//   const rules = await loadRules();               // in this page: answers at once (the page waits while it starts)
 //   const answer = rules.record(position, entry);
+//   const worker = await loadRulesInWorker();      // in a Web Worker: the same methods, each answering a Promise
+//   const answer = await worker.record(position, entry);
 //
 // position = {game, options, version, state, override_pending, seat_names, complete?, viewer?}  (the page's
 //            #offline-seed, or a position an earlier answer returned); entry = {type, seat, data}.
@@ -11,82 +13,138 @@
 //         | {ok: null, reason}                (cannot be decided here: the server will)
 // fold(position, entries, log?) → {ok, position, results, refused_at?, body?, reason?}
 // legal(position) → [{type, seat, data}] | null;  turn(position) → {seats, phase, prompt, line, outcome, warnings}
-// void(position, log, version, reason?) → as record; log = every entry so far [{version, type, seat, data}]
+// void(position, log, version, reason?) → as record (blank reason: "Undone at the table", as the pages);
+//   log = every entry up to position.version [{version, type, seat, data}] (the events API's, then the answers')
 // words(position, entry) → the history sentence for entry recorded on position.
-// The Python side is rulesets/offline.py (docs/ARCHITECTURE.md › Offline: the same rules in the browser).
+// Starting takes seconds of CPU (PERFORMANCE.md › The rules in the browser): in the page that time is one long
+// task (the page does not respond meanwhile); in the worker it is not. The Python side is rulesets/offline.py
+// (docs/ARCHITECTURE.md › Offline: the same rules in the browser).
 
 const SEED_ID = "offline-seed";
+const OPERATIONS = {
+  record: (position, entry, log) => ["record", [position, entry, log ?? null]],
+  fold: (position, entries, log) => ["fold", [position, entries, log ?? null]],
+  legal: (position) => ["legal", [position]],
+  turn: (position) => ["turn", [position]],
+  void: (position, log, version, reason = "") => ["void", [position, log, version, reason]],
+  words: (position, entry) => ["describe", [position, entry]],
+};
+// The smallest WebAssembly module: compiling it fails at once where the page may not run WebAssembly (a
+// Content-Security-Policy without 'wasm-unsafe-eval'), where Pyodide would wait for ever instead.
+const EMPTY_MODULE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+
 let loading = null;
+let workerLoading = null;
 
 /** The match page's seed (`{{ offline_seed|json_script:"offline-seed" }}`), or null on other pages. */
-export function readSeed(doc = document) {
-  const el = doc.getElementById(SEED_ID);
+export function readSeed(doc = globalThis.document) {
+  const el = doc ? doc.getElementById(SEED_ID) : null;
   return el ? JSON.parse(el.textContent) : null;
 }
 
-function pickUrls(options) {
-  const seed = options.seed || (typeof document !== "undefined" ? readSeed() : null) || {};
-  const pyodideUrl = options.pyodideUrl || seed.pyodide_url || new URL("../vendor/pyodide/", import.meta.url).href;
-  const rulesetsUrl = options.rulesetsUrl || seed.rulesets_url;
-  return { pyodideUrl, rulesetsUrl };
+/** Where Pyodide and the rulesets archive are: the options, else the page's seed, else beside this file and
+ * /offline/rulesets.json (asked when the archive is fetched). */
+function urls(options) {
+  const seed = options.seed || readSeed() || {};
+  let pyodideUrl = options.pyodideUrl || seed.pyodide_url || new URL("../vendor/pyodide/", import.meta.url).href;
+  if (!pyodideUrl.endsWith("/")) pyodideUrl += "/";
+  return { pyodideUrl: new URL(pyodideUrl, location.href).href, rulesetsUrl: options.rulesetsUrl || seed.rulesets_url };
 }
 
-async function rulesetsUrlFromServer() {
-  const response = await fetch("/offline/rulesets.json", { credentials: "same-origin" });
-  if (!response.ok) throw new Error(`rulesets.json: HTTP ${response.status}`);
-  return (await response.json()).rulesets_url;
+async function fetchArchive(rulesetsUrl) {
+  let url = rulesetsUrl;
+  if (!url) {
+    const response = await fetch("/offline/rulesets.json", { credentials: "same-origin" });
+    if (!response.ok) throw new Error(`rulesets.json: HTTP ${response.status}`);
+    url = (await response.json()).rulesets_url;
+  }
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(`rulesets archive: HTTP ${response.status}`);
+  return response.arrayBuffer();
 }
 
-async function start(options) {
+/** Start Pyodide here (a page or a worker) with the archive's rulesets; resolves to `{handle, timings, pyodide}`:
+ * `handle(requestJson) → answerJson` is `rulesets.offline.handle`. */
+export async function startPython({ pyodideUrl, rulesetsUrl }) {
   const timings = {};
   const t0 = performance.now();
-  let { pyodideUrl, rulesetsUrl } = pickUrls(options);
-  if (!pyodideUrl.endsWith("/")) pyodideUrl += "/";
-  const base = new URL(pyodideUrl, location.href).href;
-  const [{ loadPyodide }, archive] = await Promise.all([
-    import(base + "pyodide.mjs"),
-    (async () => {
-      const url = rulesetsUrl || (await rulesetsUrlFromServer());
-      const response = await fetch(url, { credentials: "same-origin" });
-      if (!response.ok) throw new Error(`rulesets archive: HTTP ${response.status}`);
-      return response.arrayBuffer();
-    })(),
-  ]);
-  const pyodide = await loadPyodide({ indexURL: base, fullStdLib: false });
+  await WebAssembly.compile(EMPTY_MODULE);
+  const [{ loadPyodide }, archive] = await Promise.all([import(pyodideUrl + "pyodide.mjs"), fetchArchive(rulesetsUrl)]);
+  const pyodide = await loadPyodide({ indexURL: pyodideUrl, fullStdLib: false });
   timings.pyodide = performance.now() - t0;
   pyodide.unpackArchive(archive, "zip", { extractDir: "/chronicle" });
   // every game's modules imported now, so a match's first move costs no import
   pyodide.runPython("import sys\nsys.path.insert(0, '/chronicle')\nimport rulesets.offline\nrulesets.all_rulesets()");
   const handle = pyodide.pyimport("rulesets.offline").handle;
   timings.ready = performance.now() - t0;
-
-  const call = (op, ...args) => {
-    const answer = JSON.parse(handle(JSON.stringify({ op, args })));
-    if (answer && typeof answer === "object" && !Array.isArray(answer) && "error" in answer && !("ok" in answer)) {
-      throw new Error(`rules.${op}: ${answer.error}`);
-    }
-    return answer;
-  };
-  return {
-    pyodide,
-    timings,
-    record: (position, entry, log) => call("record", position, entry, log ?? null),
-    fold: (position, entries, log) => call("fold", position, entries, log ?? null),
-    legal: (position) => call("legal", position),
-    turn: (position) => call("turn", position),
-    void: (position, log, version, reason = "") => call("void", position, log, version, reason),
-    words: (position, entry) => call("describe", position, entry),
-  };
+  return { handle: (request) => handle(request), timings, pyodide };
 }
 
-/** Start Pyodide with the server's rulesets once per page; every call resolves to the same `rules`.
- * options: {seed, pyodideUrl, rulesetsUrl} (default: the page's #offline-seed, else /offline/rulesets.json). */
+function answerOf(op, text) {
+  const answer = JSON.parse(text);
+  if (answer && typeof answer === "object" && !Array.isArray(answer) && "error" in answer && !("ok" in answer)) {
+    throw new Error(`rules.${op}: ${answer.error}`); // a bug in the call, never a refusal
+  }
+  return answer;
+}
+
+function rulesOver(send, extra) {
+  const rules = { ...extra };
+  for (const [name, build] of Object.entries(OPERATIONS)) {
+    rules[name] = (...args) => {
+      const [op, list] = build(...args);
+      return send(op, JSON.stringify({ op, args: list }));
+    };
+  }
+  return rules;
+}
+
+/** Start Pyodide with the server's rulesets once per page, in the page; every call resolves to the same `rules`,
+ * whose methods answer at once. options: {seed, pyodideUrl, rulesetsUrl}. */
 export function loadRules(options = {}) {
   if (!loading) {
-    loading = start(options).catch((error) => {
-      loading = null; // a failed start (offline before the files were cached) may be tried again
-      throw error;
-    });
+    loading = startPython(urls(options)).then(
+      ({ handle, timings, pyodide }) => rulesOver((op, request) => answerOf(op, handle(request)), { timings, pyodide }),
+      (error) => {
+        loading = null; // a failed start (offline before the files were cached) may be tried again
+        throw error;
+      },
+    );
   }
   return loading;
+}
+
+/** The same rules in a Web Worker (`rules-worker.js`), once per page: every method answers a Promise, and the
+ * seconds Pyodide takes to start never hold up the page. `rules.terminate()` stops the worker. */
+export function loadRulesInWorker(options = {}) {
+  if (!workerLoading) {
+    const worker = new Worker(new URL("./rules-worker.js", import.meta.url), { type: "module" });
+    const waiting = new Map();
+    let next = 0;
+    const send = (op, request) =>
+      new Promise((resolve, reject) => {
+        const id = ++next;
+        waiting.set(id, { op, resolve, reject });
+        worker.postMessage({ id, op, request });
+      });
+    worker.onmessage = ({ data }) => {
+      const call = waiting.get(data.id);
+      waiting.delete(data.id);
+      if (data.error) call.reject(new Error(data.error));
+      else call.resolve(call.op === "start" ? data.answer : answerOf(call.op, data.answer));
+    };
+    worker.onerror = (event) => {
+      for (const call of waiting.values()) call.reject(new Error(event.message || "the rules worker failed"));
+      waiting.clear();
+    };
+    workerLoading = send("start", urls(options)).then(
+      (timings) => rulesOver(send, { timings, terminate: () => worker.terminate() }),
+      (error) => {
+        worker.terminate();
+        workerLoading = null;
+        throw error;
+      },
+    );
+  }
+  return workerLoading;
 }
