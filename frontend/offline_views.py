@@ -27,6 +27,7 @@ PRECACHE_ASSETS = (
     "frontend/offline/table.js",
     "frontend/offline/entry.js",
     "frontend/offline/rules.js",
+    "frontend/offline/rules-worker.js",
     "frontend/offline/offline-page.js",
 )
 WORKER_SOURCE = "frontend/offline/sw.js"

@@ -49,7 +49,8 @@ function rules() {
   if (!rulesPromise) {
     const s = seed();
     rulesPromise = import("./rules.js")
-      .then((m) => m.loadRules({ pyodideUrl: s.pyodide_url, rulesetsUrl: s.rulesets_url, seed: s }))
+      // in a Web Worker where rules.js offers it: Pyodide's start is seconds of CPU the page must not wait on
+      .then((m) => (m.loadRulesInWorker || m.loadRules)({ pyodideUrl: s.pyodide_url, rulesetsUrl: s.rulesets_url, seed: s }))
       .then((r) => { root.dataset.offlineRules = "ready"; return r; })
       .catch(() => { rulesPromise = null; root.dataset.offlineRules = "none"; return null; });
   }
@@ -68,7 +69,7 @@ async function localPosition(s, waiting) {
   if (waiting.length && waiting[0].made_on !== s.version) return null;  // the page is newer: the server will say
   let pos = start, last = null;
   for (const e of waiting) {
-    const answer = r.record(pos, { type: e.type, seat: e.seat, data: e.data });
+    const answer = await r.record(pos, { type: e.type, seat: e.seat, data: e.data });
     if (!answer || answer.ok !== true) return null;
     pos = answer.position;
     last = answer;
@@ -139,21 +140,23 @@ function turnWords(turn, names) {
   return (who ? `${who} to play` : "") + (turn.prompt ? (who ? " — " : "") + turn.prompt : "");
 }
 
-function drawLocal(answer, names, r, pos) {  // the turn line and the legal-move list follow the local position
+async function drawLocal(answer, names, r, pos) {  // the turn line and the legal-move list follow the local position
   if (!answer) return;
   const turn = document.getElementById("turn");
   const words = turnWords(answer.turn, names);
   if (turn && words) turn.textContent = words;
   const select = document.getElementById("id_move");
   if (select && Array.isArray(answer.legal)) {
-    select.textContent = "";
-    answer.legal.forEach((m) => {
+    const options = [];
+    for (const m of answer.legal) {
       const move = m.move || m;
       let text = m.text || m.words || "";
-      try { text = text || (r && pos ? r.words(pos, move) : ""); } catch (e) { text = ""; }
+      try { text = text || (r && pos ? await r.words(pos, move) : ""); } catch (e) { text = ""; }
       text = (typeof text === "string" && text) || entryWords({ type: move.type, seat: move.seat ?? null, data: move.data || {} }, names);
-      select.appendChild(el("option", { value: JSON.stringify({ type: move.type, seat: move.seat ?? null, data: move.data || {} }), text }));
-    });
+      options.push(el("option", { value: JSON.stringify({ type: move.type, seat: move.seat ?? null, data: move.data || {} }), text }));
+    }
+    select.textContent = "";
+    options.forEach((o) => select.appendChild(o));
     const label = document.querySelector("label[for=id_move]");
     if (label) label.textContent = `Legal moves (${answer.legal.length})`;
   }
@@ -265,7 +268,7 @@ async function draw() {
   });
   const local = held.length || !offline ? null : await localPosition(s, waiting);
   lastRecord = local && local.last;
-  if (local) drawLocal(lastRecord, s.seat_names, await rules(), local.pos);
+  if (local) await drawLocal(lastRecord, s.seat_names, await rules(), local.pos);
   if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
 }
 
@@ -283,8 +286,8 @@ async function keepAsHouseRule(form, entry, reason) {
   const r = await rules();
   if (!local || !r) return;
   const rule = { type: "rule_overridden", seat: null, data: { reason } };
-  const first = r.record(local.pos, rule);
-  const second = first && first.ok === true ? r.record(first.position, entry) : first;
+  const first = await r.record(local.pos, rule);
+  const second = first && first.ok === true ? await r.record(first.position, entry) : first;
   if (!second || second.ok !== true) {
     showRefusal(form, (second && second.body) || { detail: (second && second.reason) || "it cannot be placed even as a house rule." });
     return;
@@ -330,7 +333,7 @@ async function record(form, submitter, fixed = null) {
   let text = "";
   let madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
   if (r && local) {
-    const answer = r.record(local.pos, entry);
+    const answer = await r.record(local.pos, entry);
     if (answer && answer.ok === false) {
       showRefusal(form, answer.body || {}, entry);
       return;
@@ -455,19 +458,20 @@ function pinEngine() {  // Pyodide and the rulesets bundle: cached once, first (
   if (s.can_record && navigator.onLine) {
     // fetched while there is a network, so it is there without one: once the page has been open a few seconds
     // (a table stays on it; a page only passed through does not download 12 MB), when the phone is idle
-    const warm = () => warmEngine(folder, s.rulesets_url);
+    const files = s.pyodide_files || PYODIDE_FILES.map((f) => folder + f);
+    const warm = () => warmEngine(files, s.rulesets_url);
     setTimeout(() => (window.requestIdleCallback ? window.requestIdleCallback(warm, { timeout: 3000 }) : warm()), WARM_AFTER);
   }
 }
 
-// Pyodide's core files (frontend/static/frontend/vendor/README.md); started only when needed (offline, or
-// entries waiting), but fetched through the worker on the first visit, so it keeps them
+// Pyodide's core files (the seed's pyodide_files, else these: frontend/static/frontend/vendor/README.md); started
+// only when needed (offline, or entries waiting), but fetched through the worker on the first visit, so it keeps them
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 
-async function warmEngine(folder, rulesetsUrl) {
+async function warmEngine(files, rulesetsUrl) {
   if (!window.caches) return;
   const cache = await caches.open("chronicle-engine");
-  const urls = PYODIDE_FILES.map((f) => folder + f).concat(rulesetsUrl ? [rulesetsUrl] : []);
+  const urls = files.concat(rulesetsUrl ? [rulesetsUrl] : []);
   try {
     for (const url of urls) {
       if (!(await cache.match(url))) await (await fetch(url, { credentials: "same-origin" })).arrayBuffer();
