@@ -455,6 +455,7 @@ function pinEngine() {  // Pyodide and the rulesets bundle: cached once, first (
   const folder = new URL(s.pyodide_url, location.href).pathname.replace(/[^/]*$/, "");
   const urls = [folder, s.rulesets_url && new URL(s.rulesets_url, location.href).pathname].filter(Boolean);
   navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ type: "pin", urls }));
+  if (navigator.onLine) pruneEngine(folder, s).catch(() => null);
   if (s.can_record && navigator.onLine) {
     // fetched while there is a network, so it is there without one: once the page has been open a few seconds
     // (a table stays on it; a page only passed through does not download 12 MB), when the phone is idle
@@ -467,6 +468,24 @@ function pinEngine() {  // Pyodide and the rulesets bundle: cached once, first (
 // Pyodide's core files (the seed's pyodide_files, else these: frontend/static/frontend/vendor/README.md); started
 // only when needed (offline, or entries waiting), but fetched through the worker on the first visit, so it keeps them
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+/** Pyodide's files keep their URLs from one version to the next (the folder is not versioned) and the worker
+ * serves them cache-first: when the seed names another version, the kept ones go; so do older rulesets archives. */
+async function pruneEngine(folder, s) {
+  if (!window.caches || !s.pyodide_version) return;
+  const cache = await caches.open("chronicle-engine");
+  const mark = "/__chronicle_pyodide_version__";
+  const had = await cache.match(mark);
+  const stale = !had || (await had.text()) !== s.pyodide_version;
+  const current = s.rulesets_url && new URL(s.rulesets_url, location.href).pathname;
+  for (const request of await cache.keys()) {
+    const path = new URL(request.url).pathname;
+    if ((stale && path.startsWith(folder)) || (current && path.startsWith("/offline/rulesets-") && path !== current)) {
+      await cache.delete(request);
+    }
+  }
+  if (stale) await cache.put(mark, new Response(s.pyodide_version));
+}
 
 async function warmEngine(files, rulesetsUrl) {
   if (!window.caches) return;
