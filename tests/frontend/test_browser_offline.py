@@ -54,13 +54,15 @@ def keeper_at(browser: Any, live_server: Any, match: Any) -> Iterator[tuple[Any,
         context.close()
 
 
-def points(page: Any, player: str, value: int) -> None:
-    """Record ``value`` points for ``player`` with the "Scored points" form (kept on the phone while offline)."""
+def points(page: Any, player: str, value: int, *, double: bool = False) -> None:
+    """Record ``value`` points for ``player`` with the "Scored points" form (kept on the phone while offline);
+    ``double``: with a double tap, which keeps one entry."""
     form = open_form(page, "points_scored")
     form.get_by_label("Player").select_option(label=player)
     form.get_by_label("Points (negative to lose)").fill(str(value))
     before = page.locator("#offline-waiting li").count()
-    form.get_by_role("button", name="Record").click()
+    button = form.get_by_role("button", name="Record")
+    button.dblclick() if double else button.click()
     page.wait_for_function("(n) => document.querySelectorAll('#offline-waiting li').length === n", arg=before + 1)
 
 
@@ -147,7 +149,7 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped
     match = table(owner, recorders=[other])
     with keeper_at(browser, live_server, match) as (context, page, _):
         context.set_offline(True)
-        points(page, "Ana", 3)  # made on version 0
+        points(page, "Ana", 3, double=True)  # made on version 0; a double tap keeps it once
         points(page, "Tomas", 4)  # made on version 1: the same throw as the other phone's
         points(page, "Ana", 1)  # waits behind the held one
         match_event_record(match=match, user=other, type="points_scored", seat=1, data={"points": 4})

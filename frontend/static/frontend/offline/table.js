@@ -354,6 +354,7 @@ async function record(form, submitter, fixed = null) {
   kick(0);
 }
 
+const sending = new WeakMap();  // form → its last submission kept: {sig, busy, at}
 document.addEventListener("submit", (e) => {
   const form = e.target;
   const region = live();
@@ -364,7 +365,14 @@ document.addEventListener("submit", (e) => {
   if (form.querySelector("[name=house_rule]")) return;  // a refusal's house rule: sent as it is when online
   e.preventDefault();
   e.stopPropagation();
-  record(form, e.submitter);
+  // a double tap keeps one entry (the page's own guard never sees this submit): the same form with the same
+  // values within a second, or while the first is being kept, is the same entry
+  const sig = JSON.stringify(Array.from(new FormData(form, e.submitter || undefined)));
+  const last = sending.get(form);
+  if (last && last.sig === sig && (last.busy || Date.now() - last.at < 1000)) return;
+  const mark = { sig, busy: true, at: Date.now() };
+  sending.set(form, mark);
+  record(form, e.submitter).finally(() => { mark.busy = false; mark.at = Date.now(); });
 }, true);
 
 // a form htmx sent while the phone believed it was online, and the network failed on the way: kept, not lost
