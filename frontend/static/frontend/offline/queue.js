@@ -99,6 +99,14 @@ export function rebaseRefusal(entry, since, seatNames = []) {
   return null;
 }
 
+/** An entry the server has: out of the queue and what the chain learnt, both or neither (one transaction), so a
+ * closed tab never leaves a recorded entry to be judged again against its own chain. */
+async function recorded(match, key, known) {
+  const tx = (await db()).transaction(["entries", "chains"], "readwrite");
+  await Promise.all([tx.objectStore("entries").delete(key), tx.objectStore("chains").put({ ...known, match }), tx.done]);
+  changed(match);
+}
+
 class Offline extends Error {}
 
 async function call(url, options, csrf) {
@@ -182,8 +190,7 @@ async function syncLocked(match, eventsUrl, csrf, seatNames) {
         const rebased = answer.body.rebased;
         const mine = known && known.after > (entry.base ?? entry.made_on) ? known : { after: 0, foreign: [], pending: [] };
         known = { after: answer.body.version, foreign: mine.foreign, pending: rebased ? rebased.over.filter((v) => v > expected) : [] };
-        await setChain(match, known);
-        await remove(entry.key);
+        await recorded(match, entry.key, known);
         out.recorded.push({ entry, version: answer.body.version, rebased });
         continue;
       }
