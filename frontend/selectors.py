@@ -86,14 +86,17 @@ def match_version(*, user: UserLike, match_id: int) -> int:
     return match.stream.version
 
 
-def offline_seed(*, match: Match, viewer: Viewer, seat_names: list[str], can_record: bool) -> dict[str, Any]:
+def offline_seed(
+    *, match: Match, viewer: Viewer, seat_names: list[str], can_record: bool, revealed: bool = False
+) -> dict[str, Any]:
     """What the match page hands its offline rules (``frontend/static/frontend/offline/rules.js``): the head
     position as this reader may see it, plus where the rules and the log are.
 
     ``state`` is the reducer's own state (seats as "Seat N") passed through the reader's ``viewer``, so no
     secret is in it; ``complete`` is True when nothing is hidden from this reader right now (the view is the
     whole state), and only then can the browser check moves itself (``rulesets.offline``). ``viewer``:
-    ``{everything, seat}``, who reads (the legal moves are listed as they may know them).
+    ``{everything, seat, revealed}``, who reads (the legal moves are listed as they may know them); ``revealed``:
+    the seat is one a seatless recorder's device reveals, which the next entry hides again (``visibility.reveal``).
     """
     from frontend.bundle import offline_urls
     from matches import store
@@ -111,7 +114,7 @@ def offline_seed(*, match: Match, viewer: Viewer, seat_names: list[str], can_rec
         "override_pending": head.override_pending,
         "seat_names": list(seat_names),
         "complete": complete,
-        "viewer": {"everything": viewer.everything, "seat": viewer.seat},
+        "viewer": {"everything": viewer.everything, "seat": viewer.seat, "revealed": revealed},
         "reader_seat": viewer.seat,
         "can_record": can_record,
         "events_url": reverse("api-match-events", args=[match.pk]),

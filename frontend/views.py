@@ -290,7 +290,13 @@ def match_detail(
         "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if request.GET.get("data") == "1" else "",
         "played": _played(match, ms.outcome),
         # the head as this reader may see it, for the rules the page runs offline (rulesets.offline)
-        "offline_seed": offline_seed(match=match, viewer=viewer, seat_names=seat_names, can_record=can_record_now),
+        "offline_seed": offline_seed(
+            match=match,
+            viewer=viewer,
+            seat_names=seat_names,
+            can_record=can_record_now,
+            revealed=viewer.seat is not None and revealed_seat(request.session, match) == viewer.seat,
+        ),
     }
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")

@@ -11,7 +11,8 @@ Positions travel as plain JSON (``position``): ``{game, options, version, state,
 seat_names, complete?, viewer?}``. ``state`` is the reducer's own state (seats as "Seat N"); ``complete``
 is False when the state is a reader's view with something hidden from them (then only the entry's shape can
 be checked here, and the rules are left to the server: the answer is ``{"ok": None, ...}``); ``viewer``
-``{everything, seat}`` is who reads it (the legal moves are listed as that reader may know them).
+``{everything, seat, revealed?}`` is who reads it (the legal moves are listed as that reader may know them;
+``revealed``: a seat shown on a shared device until the next entry).
 """
 
 from __future__ import annotations
@@ -298,7 +299,12 @@ def _table(position: dict[str, Any]) -> tuple[Table, Position]:
 
 
 def _position_json(position: dict[str, Any], pos: Position) -> dict[str, Any]:
-    return {**position, "version": pos.version, "state": pos.state, "override_pending": pos.override_pending}
+    """The position after an entry: a seat revealed on a shared device is hidden again by it, as on the server
+    (``matches.visibility.revealed_seat``): the reader sees a spectator's view from then on."""
+    out = {**position, "version": pos.version, "state": pos.state, "override_pending": pos.override_pending}
+    if (position.get("viewer") or {}).get("revealed"):
+        out["viewer"] = {"everything": False, "seat": None, "revealed": False}
+    return out
 
 
 def _log(log: Iterable[dict[str, Any]]) -> list[tuple[int, Event]]:
@@ -352,14 +358,16 @@ def record(position: dict[str, Any], entry: dict[str, Any], log: Sequence[dict[s
         return {"ok": False, "status": 400, "body": body}
     words = describe_entry(ruleset, event, table.seat_names, before=pos.state)
     turn = table_words(ruleset, nxt.state, table.seat_names)
+    after = _position_json(position, nxt)
+    reader, _ = _table(after)  # who reads the answer: a reveal ends with the entry
     return {
         "ok": True,
-        "position": _position_json(position, nxt),
+        "position": after,
         "outcome": turn["outcome"],
         "turn": turn,
-        "legal": _moves(table, nxt.state),
+        "legal": _moves(reader, nxt.state),
         "words": words,
-        "state": _shown(table, nxt.state),
+        "state": _shown(reader, nxt.state),
         "entry": event.to_dict(),
     }
 

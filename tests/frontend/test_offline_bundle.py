@@ -89,7 +89,11 @@ def test_a_seed_with_a_secret_hidden_from_its_reader_is_incomplete_and_holds_no_
     assert not s["complete"] and [p["origin"] for p in s["state"]["players"]] == [None, None]
     assert record(s, {"type": "turn_ended", "seat": 0, "data": {}})["ok"] is None  # the server will judge it
     assert record(s, {"type": "teleported", "seat": 0})["body"]["code"] == "invalid"  # the shape still checked here
+    assert client.post(f"/matches/{match.pk}/reveal/", {"seat": 0}).status_code == 302  # the phone shows Ana's
+    s = seed(client, match)
+    assert [p["origin"] for p in s["state"]["players"]] == ["healer", None]
+    assert s["viewer"] == {"everything": False, "seat": 0, "revealed": True} and s["reader_seat"] == 0
     client.force_login(bo)  # Bo sees his own origin, not Ana's
     s = seed(client, match)
     assert not s["complete"] and [p["origin"] for p in s["state"]["players"]] == [None, "priest"]
-    assert s["viewer"] == {"everything": False, "seat": 1} and s["reader_seat"] == 1
+    assert s["viewer"] == {"everything": False, "seat": 1, "revealed": False} and s["reader_seat"] == 1

@@ -53,3 +53,11 @@ def test_a_call_that_fails_answers_an_error_never_a_traceback():
     assert "error" in json.loads(handle('{"op": "nope"}'))
     assert json.loads(handle(json.dumps({"op": "turn", "args": [start()]})))["line"].startswith("Ana to play")
     assert record({"game": "chess"}, TAKE)["ok"] is None
+
+
+def test_a_seat_revealed_on_a_shared_phone_is_hidden_again_by_the_next_entry():
+    shown = {**start(), "viewer": {"everything": False, "seat": 0, "revealed": True}}
+    after = record(shown, TAKE)["position"]
+    assert after["viewer"] == {"everything": False, "seat": None, "revealed": False}
+    held = {**start(), "viewer": {"everything": False, "seat": 0}}  # a seat holder's own view stays
+    assert record(held, TAKE)["position"]["viewer"] == held["viewer"]
