@@ -11,6 +11,7 @@ const root = document.documentElement;
 let rulesPromise = null;
 let waitingCount = 0;
 let syncing = null;
+let again = false;  // a sync was asked for while one ran
 let retryDelay = 2000;
 let retryTimer = null;
 let lastRecord = null;  // the local answer for the newest waiting entry (turn, legal moves)
@@ -399,13 +400,26 @@ function kick(delay) {
 
 async function runSync() {
   const id = matchId();
-  if (!id || !navigator.onLine || syncing) return;
+  if (!id || !navigator.onLine) return;
+  if (syncing) {  // asked again during a run (a new entry): run once more after it
+    again = true;
+    return;
+  }
+  syncing = true;
+  again = false;
+  try {
+    await syncOnce(id);
+  } finally {
+    syncing = null;
+    if (again) kick(0);
+  }
+}
+
+async function syncOnce(id) {
   const s = seed();
-  const waiting = (await queue.entries(id)).filter((e) => e.state === "waiting");
-  if (!waiting.length) return;
-  syncing = queue.sync(id, { eventsUrl: s.events_url, csrf: csrf(), seatNames: s.seat_names });
-  let out;
-  try { out = await syncing; } finally { syncing = null; }
+  const all = await queue.entries(id);
+  if (!all.length || all[0].state !== "waiting") return;  // nothing to send, or the first is held: the player decides
+  const out = await queue.sync(id, { eventsUrl: s.events_url, csrf: csrf(), seatNames: s.seat_names });
   const names = s.seat_names;
   if (out.recorded.length) {
     const last = out.recorded[out.recorded.length - 1];
