@@ -58,6 +58,8 @@ class Input:
     datalist: str = ""
     placeholder: str = ""
     empty: str = ""  # checkboxes: said instead when there is nothing to tick
+    read: str = ""  # how parse_inputs reads the posted string back (``data-read``, for the offline page: entry.js)
+    null: bool = False  # left blank, it is posted as null (a nullable required field)
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,36 @@ def _inputs(fields: tuple[Field, ...], prefix: str, ctx: _Ctx) -> list[Input]:
 
 
 def _input(f: Field, name: str, ctx: _Ctx, label: str = "") -> Input:
+    """One field's input (or group of inputs) named ``name``, marked with how its value is read back."""
+    made = _widget(f, name, ctx, label)
+    _mark_read(f, made)
+    return made
+
+
+def _mark_read(f: Field, made: Input) -> None:
+    """``made.read``: the reading :func:`parse_inputs` gives ``f`` through this widget, said in the page so
+    that the offline page reads a form the same way (``static/frontend/offline/entry.js``)."""
+    made.null = f.nullable and f.required
+    if made.widget == "cell" or (made.widget == "group" and f.item is not None and f.item.kind == "cell"):
+        cells = made.children if made.widget == "group" else [made]
+        for cell in cells:
+            for axis in cell.children:
+                axis.read = "int"
+        return
+    if made.widget == "select" and f.kind == "bool":
+        made.read = "bool?"
+    elif made.widget == "select" and f.kind == "choice":
+        plain = all(isinstance(c, str) for c in f.choices)
+        made.read = "str" if plain else "choice:" + json.dumps(list(f.choices))
+    elif made.widget == "text" and f.item is not None:
+        made.read = "list" if f.item.kind == "str" else f"list:{f.item.kind}"
+    else:
+        made.read = {"tiles": "tiles", "checkboxes": "checked", "checkbox": "bool", "json": "json"}.get(
+            made.widget, f.kind if f.kind in ("int", "number", "str", "any") else ""
+        )
+
+
+def _widget(f: Field, name: str, ctx: _Ctx, label: str = "") -> Input:
     """One field's input (or group of inputs) named ``name``."""
     common: dict[str, Any] = {
         "name": name,

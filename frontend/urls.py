@@ -4,10 +4,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.auth import LoginView
-from frontend import interop_views, live_views, quicklog_views, stats_views, views
+from frontend import interop_views, live_views, offline_views, quicklog_views, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("sw.js", offline_views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline_views.manifest, name="manifest"),
+    path("no-connection/", offline_views.offline, name="offline"),
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.signup, name="signup"),

@@ -1,0 +1,110 @@
+// Chronicle's service worker (served at /sw.js by frontend/offline_views.py, which puts PRECACHE and VERSION
+// above this text). Hand-written, no Workbox: three strategies on one origin; see docs/ARCHITECTURE.md › Offline.
+/* global PRECACHE, VERSION, OFFLINE_URL */
+"use strict";
+
+const PAGES = "chronicle-pages";        // the match pages this user opened (emptied at sign-out)
+const STATIC = "chronicle-static-" + VERSION;  // the site's own assets, refreshed in the background
+const ENGINE = "chronicle-engine";      // Pyodide and the rulesets bundle: large, versioned by their URLs
+const PINS = "/__chronicle_pins__";     // where the engine's URL prefixes are kept (a worker's globals do not live)
+const ENGINE_DEFAULT = ["/static/frontend/vendor/pyodide/", "/offline/rulesets-"];  // and the seed's, pinned
+const MATCH_PAGE = /^\/matches\/\d+\/$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("chronicle-static-") && name !== STATIC) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+async function pins() {
+  const hit = await (await caches.open(ENGINE)).match(PINS);
+  return ENGINE_DEFAULT.concat(hit ? await hit.json() : []);
+}
+
+self.addEventListener("message", (event) => {
+  const msg = event.data || {};
+  if (msg.type === "pin" && Array.isArray(msg.urls)) {  // the seed's pyodide_url's folder and rulesets_url
+    event.waitUntil((async () => {
+      const cache = await caches.open(ENGINE);
+      const known = await pins();
+      const urls = msg.urls.filter((u) => typeof u === "string" && u.startsWith("/") && !known.includes(u));
+      if (urls.length) {
+        const all = known.slice(ENGINE_DEFAULT.length).concat(urls);
+        await cache.put(PINS, new Response(JSON.stringify(all), { headers: { "Content-Type": "application/json" } }));
+      }
+    })());
+  } else if (msg.type === "remember" && typeof msg.url === "string") {  // a match page changed in place
+    event.waitUntil(rememberPage(new Request(msg.url, { credentials: "same-origin" })));
+  } else if (msg.type === "forget") {  // sign-out: nothing of this user stays on a shared phone
+    event.waitUntil(caches.delete(PAGES));
+  }
+});
+
+async function rememberPage(request) {
+  try {
+    const response = await fetch(request, { cache: "no-store" });
+    if (response.ok && !response.redirected) await (await caches.open(PAGES)).put(pageKey(request.url), response);
+  } catch (e) { /* offline: the copy we have stays */ }
+}
+
+function pageKey(url) {
+  const u = new URL(url);
+  return u.origin + u.pathname;  // ?seen=N and other views of the page share one copy
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(navigate(event, request, url));
+  } else if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/offline/rulesets-")) {
+    event.respondWith(asset(event, request, url));
+  }
+  // everything else (the API, /version/ polls, htmx fragments) goes to the network as before
+});
+
+async function navigate(event, request, url) {
+  const match = MATCH_PAGE.test(url.pathname);
+  try {
+    const response = await fetch(request);
+    if (match && response.ok && !response.redirected) {
+      const copy = response.clone();
+      event.waitUntil(caches.open(PAGES).then((cache) => cache.put(pageKey(request.url), copy)));
+    }
+    return response;
+  } catch (error) {
+    const cached = match ? await (await caches.open(PAGES)).match(pageKey(request.url)) : undefined;
+    return cached || (await caches.match(OFFLINE_URL)) || Response.error();
+  }
+}
+
+async function asset(event, request, url) {
+  if ((await pins()).some((p) => url.pathname.startsWith(p))) {  // cache-first: never re-downloaded
+    const cache = await caches.open(ENGINE);
+    const hit = await cache.match(request);
+    if (hit) return hit;
+    const response = await fetch(request);
+    if (response.ok) event.waitUntil(cache.put(request, response.clone()));
+    return response;
+  }
+  // the site's assets are not content-hashed (whitenoise's CompressedStaticFilesStorage): stale-while-revalidate
+  const cache = await caches.open(STATIC);
+  const hit = await cache.match(request);
+  const fresh = fetch(request).then((response) => {
+    if (response.ok) return cache.put(request, response.clone()).then(() => response);
+    return response;
+  });
+  if (hit) {
+    event.waitUntil(fresh.catch(() => null));
+    return hit;
+  }
+  return fresh;
+}

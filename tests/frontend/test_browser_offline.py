@@ -1,0 +1,258 @@
+"""Offline at the table (issue 25), 390×844 headless Chromium: the match page opens again from the service worker
+with no network, moves made offline wait on the phone (IndexedDB) through a reload and a closed page, and reach
+the server once each when the network is back; another phone's entries meanwhile are rebased over or held as
+conflicts; a retry storm on a flaky network records each entry once."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from matches.models import Event as EventRow
+from matches.services import match_create, match_event_record
+from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def logged(match: Any) -> list[tuple[str, int | None, Any]]:
+    """The server's log of ``match``: (type, seat, data without its blanks), in order."""
+    rows = EventRow.objects.filter(stream_id=match.stream_id).order_by("version")
+    return [(r.type, r.seat, {k: v for k, v in r.data.items() if v is not None}) for r in rows]
+
+
+def table(owner: Any, **extra: Any) -> Any:
+    return match_create(owner=owner, game="scoresheet", seats=[{"name": "Ana"}, {"name": "Tomas"}],
+                        options={"title": "Azul"}, **extra)  # fmt: skip
+
+
+def controlled(page: Any, url: str) -> None:
+    """Open ``url`` and wait until the service worker controls it and keeps a copy of the page."""
+    page.goto(url)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function(
+        "async (u) => !!(await (await caches.open('chronicle-pages')).match(u))", arg=url.split("?")[0]
+    )
+
+
+@contextmanager
+def keeper_at(browser: Any, live_server: Any, match: Any) -> Iterator[tuple[Any, Any, str]]:
+    """``(context, page, url)``: a phone signed in as "keeper" on ``match``'s page, kept by the service worker."""
+    url = f"{live_server.url}/matches/{match.pk}/"
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(30000)
+    try:
+        sign_in(page, live_server.url, "keeper")
+        controlled(page, url)
+        yield context, page, url
+    finally:
+        context.close()
+
+
+def points(page: Any, player: str, value: int, *, double: bool = False) -> None:
+    """Record ``value`` points for ``player`` with the "Scored points" form (kept on the phone while offline);
+    ``double``: with a double tap, which keeps one entry."""
+    form = open_form(page, "points_scored")
+    form.get_by_label("Player").select_option(label=player)
+    form.get_by_label("Points (negative to lose)").fill(str(value))
+    before = page.locator("#offline-waiting li").count()
+    button = form.get_by_role("button", name="Record")
+    button.dblclick() if double else button.click()
+    page.wait_for_function("(n) => document.querySelectorAll('#offline-waiting li').length === n", arg=before + 1)
+
+
+def waiting(page: Any, count: int) -> None:
+    page.wait_for_function("(n) => document.documentElement.dataset.offlineWaiting === String(n)", arg=count)
+
+
+def stones(page: Any, player: str, count: int) -> None:
+    """Fill the "Took stones" form for ``player`` and send it."""
+    form = open_form(page, "stones_taken")
+    form.get_by_label("Player").select_option(label=player)
+    form.get_by_label("How many").fill(str(count))
+    form.get_by_role("button", name="Record").click()
+
+
+def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_server_once(
+    browser, live_server, django_user_model
+):
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
+    with keeper_at(browser, live_server, match) as (context, page, url):
+        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")  # Pyodide kept
+        context.set_offline(True)
+        page.reload()  # served by the service worker
+        assert page.locator("#match-live #record").count() == 1  # the match page, ready to record
+        page.locator("#id_move").select_option(index=1)  # Ana takes 2, from the legal-move list
+        page.get_by_role("button", name="Record this move").click()
+        waiting(page, 1)
+        page.wait_for_function("() => document.getElementById('turn').textContent.includes('Tomas')")  # local turn
+        stones(page, "Ana", 1)  # not her turn: refused here, in the server's words
+        problem = page.locator("#problem")
+        problem.wait_for()
+        assert "It is Tomas's turn." in problem.inner_text(), problem.inner_text()
+        assert "Rule:" in problem.inner_text()
+        waiting(page, 1)
+        problem.get_by_label("Your table plays it differently?").fill("Ana plays twice after a 2")
+        problem.get_by_role("button", name="Record it anyway (house rule)").click()
+        waiting(page, 3)  # the house rule and the move
+        page.wait_for_function("() => document.getElementById('turn').textContent.includes('Tomas')")
+        stones(page, "Tomas", 1)
+        waiting(page, 4)
+        page.once("dialog", lambda d: d.accept())
+        page.get_by_role("button", name="Take back the last one").click()  # undo: it never left the phone
+        waiting(page, 3)
+        stones(page, "Tomas", 3)
+        waiting(page, 4)
+        assert "4 waiting to send" in page.locator("#offline-bar").inner_text()
+        page.close()  # closed with the entries waiting
+
+        page = context.new_page()
+        page.set_default_timeout(30000)
+        page.goto(url)  # still offline: the page and its queue come back
+        waiting(page, 4)
+        page.wait_for_function("() => document.getElementById('turn').textContent.includes('Ana')")
+        page.goto(f"{live_server.url}/matches/{match.pk + 1000}/")  # never opened: the offline page
+        assert "No connection" in page.locator("h1").inner_text()
+        page.goto(url)
+        waiting(page, 4)
+        assert logged(match) == []
+
+        context.set_offline(False)
+        waiting(page, 0)
+        page.wait_for_function("() => document.documentElement.dataset.offlineSent === '4'")
+        assert logged(match) == [
+            ("stones_taken", 0, {"count": 2}),
+            ("rule_overridden", None, {"reason": "Ana plays twice after a 2"}),
+            ("stones_taken", 0, {"count": 1}),
+            ("stones_taken", 1, {"count": 3}),
+        ]
+        assert "Sent from this phone" in page.locator("#outcome").inner_text()
+        assert page.locator("#offline-queue").count() == 0
+
+        page.locator("details.menu summary").click()  # a shared phone: signing out forgets the kept pages
+        page.locator("details.menu").get_by_role("button", name="Sign out").click()
+        page.wait_for_url(live_server.url + "/")
+        assert page.evaluate("async () => (await (await caches.open('chronicle-pages')).keys()).length") == 0
+
+
+def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped_or_kept_as_a_house_rule(
+    browser, live_server, django_user_model
+):
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    other = django_user_model.objects.create_user(username="tomas", password=PASSWORD)
+    match = table(owner, recorders=[other])
+    with keeper_at(browser, live_server, match) as (context, page, _):
+        context.set_offline(True)
+        points(page, "Ana", 3, double=True)  # made on version 0; a double tap keeps it once
+        points(page, "Tomas", 4)  # made on version 1: the same throw as the other phone's
+        points(page, "Ana", 1)  # waits behind the held one
+        match_event_record(match=match, user=other, type="points_scored", seat=1, data={"points": 4})
+
+        context.set_offline(False)
+        held = page.locator(".offline-conflict")
+        held.wait_for()
+        text = held.inner_text()
+        assert "Tomas recorded move 1 since this entry was made" in text, text
+        assert "(move 1, by tomas)" in text, text  # what the other phone recorded, next to it
+        assert "recorded after Tomas's move 1" in page.locator("#outcome").inner_text()
+        assert logged(match) == [("points_scored", 1, {"points": 4}), ("points_scored", 0, {"points": 3})]
+        waiting(page, 1)  # Ana's 1 waits behind it: nothing is sent past a held entry
+
+        page.once("dialog", lambda d: d.accept())
+        held.get_by_role("button", name="Drop it").click()
+        waiting(page, 0)
+        page.wait_for_function("() => !document.querySelector('.offline-conflict')")
+        assert logged(match) == [
+            ("points_scored", 1, {"points": 4}),
+            ("points_scored", 0, {"points": 3}),
+            ("points_scored", 0, {"points": 1}),
+        ]
+
+        # judged by the server this time: Ana's entry after another of Ana's is held; kept as a house rule
+        context.set_offline(True)
+        points(page, "Ana", 2)
+        match_event_record(match=match, user=other, type="points_scored", seat=0, data={"points": 5})
+        context.set_offline(False)
+        held.wait_for()
+        assert "Ana recorded move 4 since" in held.inner_text(), held.inner_text()
+        held.get_by_label("Reason for the house rule").fill("we count both throws")
+        held.get_by_role("button", name="Record it anyway as a house rule").click()
+        page.wait_for_function("() => document.documentElement.dataset.offlineHeld === '0'")
+        waiting(page, 0)
+        assert logged(match)[3:] == [
+            ("points_scored", 0, {"points": 5}),
+            ("rule_overridden", None, {"reason": "we count both throws"}),
+            ("points_scored", 0, {"points": 2}),
+        ]
+
+        # re-enter: the held entry leaves the queue and its form opens filled in, on the game as it is now
+        context.set_offline(True)
+        points(page, "Tomas", 9)
+        match_event_record(match=match, user=other, type="points_scored", seat=1, data={"points": 6})
+        context.set_offline(False)
+        held.get_by_role("button", name="Re-enter").click()
+        waiting(page, 0)
+        form = page.locator("form[data-event-type=points_scored]")
+        form.get_by_label("Points (negative to lose)").wait_for()
+        assert form.get_by_label("Points (negative to lose)").input_value() == "9"
+        assert form.get_by_label("Player").input_value() == "1"
+        assert logged(match)[-1] == ("points_scored", 1, {"points": 6})
+
+
+def test_a_retry_storm_on_a_flaky_network_records_each_entry_once(browser, live_server, django_user_model):
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = table(owner)
+    with keeper_at(browser, live_server, match) as (context, page, url):
+        # online, but the answer to a move is lost on the way back (it was recorded): kept, sent again, once
+        page.route(re.compile(r".*/record/$"), lambda route: (route.fetch(), route.abort("connectionreset")))
+        points(page, "Tomas", 7)
+        page.unroute(re.compile(r".*/record/$"))
+        waiting(page, 0)
+        assert logged(match) == [("points_scored", 1, {"points": 7})]
+        context.set_offline(True)
+        for value in (1, 2, 3, 4):
+            points(page, "Ana" if value % 2 else "Tomas", value)
+        # a flaky network: every other POST reaches the server but its answer is lost on the way back
+        lost = {"n": 0}
+
+        def flaky(route: Any) -> None:
+            if route.request.method != "POST":
+                route.continue_()
+                return
+            lost["n"] += 1
+            if lost["n"] % 2:
+                route.fetch()
+                route.abort("connectionreset")
+            else:
+                route.continue_()
+
+        context.route(re.compile(r".*/api/matches/\d+/events/$"), flaky)
+        context.set_offline(False)
+        tabs = [context.new_page() for _ in range(2)]  # two more tabs of the page, each starting its own sync
+        for tab in tabs:
+            tab.goto(url)
+        storm = """async (args) => {
+            const q = await import('/static/frontend/offline/queue.js');
+            const csrf = document.querySelector('input[name=csrfmiddlewaretoken]').value;
+            const runs = [];
+            for (let i = 0; i < 3; i++) runs.push(q.sync(args.id, {eventsUrl: args.events, csrf, seatNames: []}));
+            await Promise.all(runs);
+        }"""
+        events = f"/api/matches/{match.pk}/events/"
+        for _ in range(6):
+            for p in [page, *tabs]:
+                p.evaluate(storm, {"id": match.pk, "events": events})
+            if not EventRow.objects.filter(stream_id=match.stream_id).count() < 4:
+                break
+        left = "async (id) => (await (await import('/static/frontend/offline/queue.js')).entries(id)).length"
+        for p in [page, *tabs]:
+            p.evaluate(storm, {"id": match.pk, "events": events})
+            assert p.evaluate(left, match.pk) == 0
+        assert lost["n"] > 4
+        assert logged(match)[1:] == [("points_scored", i % 2 ^ 1, {"points": i}) for i in (1, 2, 3, 4)]
