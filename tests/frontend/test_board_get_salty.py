@@ -92,7 +92,7 @@ def salty(owner: Any) -> Any:
     """A Get Salty match between Ana (seat 0, starts) and Bo."""
     from matches.services import match_create
 
-    return match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    return match_create(is_public=True, owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
 
 
 def find_win(state: dict[str, Any], depth: int) -> list[Event] | None:
@@ -127,6 +127,7 @@ def test_board_draws_an_svg_with_labelled_tokens(client: Any, owner: Any) -> Non
     from matches.services import match_create
 
     match = match_create(
+        is_public=True,
         owner=owner,
         game="get-salty",
         seats=[{"name": "Ana"}, {"name": "Bo"}],
@@ -393,7 +394,10 @@ def test_the_hint_is_for_the_player_to_move_only(client: Any, owner: Any, make_u
 
     ana_user, bo_user = make_user("ana"), make_user("bo")
     match = match_create(
-        owner=owner, game="get-salty", seats=[{"name": "Ana", "user": ana_user}, {"name": "Bo", "user": bo_user}]
+        is_public=True,
+        owner=owner,
+        game="get-salty",
+        seats=[{"name": "Ana", "user": ana_user}, {"name": "Bo", "user": bo_user}],
     )
     record(match, owner, *OPENING)  # Ana to play
     client.force_login(ana_user)

@@ -41,7 +41,7 @@ def state_of(match: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def demo(owner: Any) -> Any:
-    match = match_create(owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    match = match_create(is_public=True, owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}])
     for type_, seat, data in FIRST_SPINE_SCRIPT:
         match_event_record(match=match, user=owner, type=type_, seat=seat, data=data)
     return match
@@ -133,7 +133,7 @@ def _event(m: dict[str, Any]) -> Any:
 
 
 def test_a_choice_is_offered_when_a_card_faces_several(web, owner):
-    match = match_create(owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+    match = match_create(is_public=True, owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
                          options={"board": [4, 5]})  # fmt: skip
     script = [
         ("destiny_chosen", 0, {"destiny": "hunter"}), ("origin_chosen", 0, {"origin": "healer"}),
@@ -174,7 +174,7 @@ def test_replaying_an_old_version_draws_it_without_buttons(web, demo):
 
 
 def test_an_empty_hand_offers_no_card(web, owner):
-    match = match_create(owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+    match = match_create(is_public=True, owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
                          options={"hand_size": 1, "deck_size": 6})  # fmt: skip
     for type_, seat, data in FIRST_SPINE_SCRIPT[:5]:
         match_event_record(match=match, user=owner, type=type_, seat=seat, data=data)
