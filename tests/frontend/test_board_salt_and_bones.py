@@ -145,7 +145,7 @@ def test_field_phase_draws_the_board_and_picks_tiles(web: Any, owner: Any, sab: 
 def test_draw_phase_offers_the_draws_as_buttons(web: Any, owner: Any, sab: Any) -> None:
     record(sab, owner, "field_card_flipped", 0, {"tiles": [[1, 1]]})
     html, page = get(web, sab)
-    assert "Draw Phase" in html and "Field card flipped: [1, 1] destroyed." in html
+    assert "Draw Phase" in html and "Field card flipped: the tiles at column 2, row 2 destroyed." in html
     legal = [m.to_dict() for m in RULESET.legal_moves(head_state(sab))]
     assert move_values(page, "sb-move") == legal and len(legal) == 8
     assert "Ana: 4 attack + 3 strategy" in html
@@ -268,8 +268,8 @@ def test_attack_flow_offers_exactly_the_legal_moves(web: Any, owner: Any, sab: A
     html, page = get(web, sab)
     slash = state["field"]["cards"][0]["uid"]  # cards are numbered as INSTINCT targets name them
     assert [c["data-card"] for c in page.cards] == [str(slash)]
-    assert f"Card {slash}, Ana: Slash, attack 3 on [2, 2], opportunity 1 on [2, 3], dealt 3" in html
-    assert "<li>Ana played Slash (attack [2, 2], opportunity [2, 3]).</li>" in html
+    assert f"Card {slash}, Ana: Slash, attack 3 on column 3, row 3; opportunity 1 on column 4, row 3; dealt 3" in html
+    assert "<li>Ana played Slash (attack on column 3, row 3; opportunity on column 4, row 3).</li>" in html
     assert "<li>Bo takes 3 damage: Health 20 → 17.</li>" in html
     assert "17</strong> / 20 Health" in html
 

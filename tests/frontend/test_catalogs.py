@@ -198,7 +198,7 @@ def test_edit_with_bad_values_shows_errors_and_saves_nothing(web: Any, deck: Cat
     values = edit_form(web, deck)
     values["board.centre"] = "0,0"
     response = web.post(f"/catalogs/{deck.pk}/", values)
-    assert response.status_code == 400 and "Centre tile [0, 0] is grey." in response.content.decode()
+    assert response.status_code == 400 and "Centre tile at column 1, row 1 is grey." in response.content.decode()
     deck.refresh_from_db()
     assert deck.data == before
 
