@@ -122,23 +122,25 @@ SCENARIOS: dict[str, Scenario] = {
     ),
     "the-first-spine": Scenario(
         2,
+        options={"board": [4, 5]},  # a small board: Bo's Squire soon faces two of Ana's cards
         script=[
             "legal:destiny_chosen",
             "legal:destiny_chosen",
             "legal:origin_chosen",
             "legal:origin_chosen",
             "legal:hand_refilled",
-            PLACE,
-            HURT,
+            ev("card_placed", 0, card="Squire", at=[2, 2]),
+            ev("card_placed", 0, card="Squire", at=[2, 1]),
+            ev("card_placed", 0, card="Squire", at=[1, 1]),
+            ev("card_placed", 0, card="Grey Wolf", at=[3, 1]),  # it can run
             ev("turn_ended", 0),
             "legal:hand_refilled",
-            PLACE,
+            ev("card_placed", 1, card="Squire", at=[1, 2]),  # next to two of Ana's cards: Bo chooses one
+            ev("confrontation_target_chosen", 1, **{"from": [1, 2], "target": [1, 1]}),
             ev("turn_ended", 1),
+            ev("card_moved", 0, **{"from": [3, 1], "to": [3, 0]}),  # Run, at the start of Ana's turn
+            ev("hp_changed", 0, at=[2, 2], amount=-1, note="Fireball"),  # a "before your turn" effect
         ],
-        not_reached={
-            "card_moved": "needs a card that can run, which the default deck's first hands lack",
-            "confrontation_target_chosen": "needs a confrontation with a choice of targets, not reached here",
-        },
     ),
     "bone-wars": Scenario(
         2,
