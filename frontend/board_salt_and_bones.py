@@ -292,7 +292,7 @@ def board(
                 tile["mark"] = "opportunity"
                 event = targets[cell]
                 hit = {"kind": "button", "move": _move_json(event), "title": describe_entry(ruleset, event, seat_names),
-                       "label": f"Play {picked_label}: attack on {_tile(a_cell)}, opportunity on {_tile(cell)}"}  # fmt: skip
+                       "label": f"Play {picked_label}: attack on {_tile(a_cell)}; opportunity on {_tile(cell)}"}  # fmt: skip
             if field_pick and info["tile"] == "open":
                 chosen = cell in flip
                 tile["mark"] = "flip-picked" if chosen else "flip"
