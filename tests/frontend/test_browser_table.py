@@ -139,7 +139,7 @@ def _salty_refuse(page: Any) -> None:
 
 def _sab_refuse(page: Any) -> None:
     form = open_form(page, "field_card_flipped")
-    form.locator('label.tile[title="Row 0, column 0"]').click()  # tick a grey corner on the grid of tiles
+    form.locator('label.tile[title="Column 1, row 1"]').click()  # tick a grey corner on the grid of tiles
     submit(page, form.get_by_role("button", name="Record"))
 
 
