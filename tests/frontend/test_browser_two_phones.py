@@ -190,8 +190,9 @@ def test_two_phones_rebase_a_stale_move_refuse_a_same_seat_one_and_keep_updating
         their_move = entry(match, table.theirs)
         my_move = entry(match, table.mine, after=their_move)
         theirs_form, my_form = fill_in(theirs, match, their_move), fill_in(mine, match, my_move)
+        count = EventRow.objects.filter(stream_id=match.stream_id).count() + 1
         send(theirs_form)
-        said(theirs, "Recorded move")
+        said(theirs, f"move {count}")  # "Recorded move N: …", or its own live update's "… (move N)"
         send(my_form)
         text = said(mine, "recorded after")
         assert "Recorded move" in text, text
@@ -205,8 +206,9 @@ def test_two_phones_rebase_a_stale_move_refuse_a_same_seat_one_and_keep_updating
         theirs.goto(url)
         move = entry(match, table.same)
         my_form = fill_in(mine, match, move)
+        count = EventRow.objects.filter(stream_id=match.stream_id).count() + 1
         send(fill_in(theirs, match, move))
-        said(theirs, "Recorded move")
+        said(theirs, f"move {count}")
         count = EventRow.objects.filter(stream_id=match.stream_id).count()
         send(my_form)
         text = said(mine, "Not recorded")
