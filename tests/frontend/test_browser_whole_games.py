@@ -264,8 +264,8 @@ def test_salt_and_bones(phone: Any) -> None:
     match = new_match(page, "Salt & Bones", ["Ana", "Bo"], {"Starting Health": "3"})
     assert "type the tiles" not in page.locator("#board").inner_text()
     board = page.locator("#board")
-    for cell in ("0, 2", "5, 3"):
-        tap(page, board.get_by_role("link", name=f"Mark [{cell}] as destroyed by the Field card"))
+    for cell in ("column 3, row 1", "column 4, row 6"):
+        tap(page, board.get_by_role("link", name=f"Mark {cell} as destroyed by the Field card"))
     submit(page, board.get_by_role("button", name="Record Field card: column 3, row 1; column 4, row 6"))
     shown(page, "Ana to play — draw up to 7 cards")  # Bo holds nothing to discard yet
     for button in ("Ana: 4 attack + 3 strategy", "Bo: 4 attack + 3 strategy"):
