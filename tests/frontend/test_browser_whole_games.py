@@ -240,7 +240,7 @@ def test_the_first_spine(phone: Any) -> None:
     cell = form.locator("fieldset.cell-field")
     cell.get_by_role("button", name="Tap it on the board").click()
     page.locator('#board [data-cell="1,3"]').first.click(force=True)
-    assert [cell.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")] == ["1", "3"]
+    assert [cell.get_by_label(a, exact=True).input_value() for a in ("Column", "Row")] == ["4", "2"]  # from 1
     submit(page, form.get_by_role("button", name="Record"))
     shown(page, "Bo played Squire on column 4, row 2")
     tap(page, page.get_by_role("link", name="Change the life of Ana's wizard on column 4, row 7"))
@@ -290,11 +290,12 @@ def test_salt_and_bones(phone: Any) -> None:
     form = open_form(page, "attack_card_played")
     form.get_by_label("Player").select_option(label="Bo")
     form.get_by_label("Card", exact=True).select_option("Thrust")
-    for legend, cell in (("Tile under the Attack half", "3,2"), ("Tile under the Opportunity half", "4,2")):
+    for legend, cell, shown_as in (("Tile under the Attack half", "3,2", "3,4"),
+                                   ("Tile under the Opportunity half", "4,2", "3,5")):  # fmt: skip
         field = form.locator("fieldset.cell-field", has_text=legend)
         field.get_by_role("button", name="Tap it on the board").click()
-        page.locator(f'#board g.sb-tile[data-cell="{cell}"]').click()
-        assert ",".join(field.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")) == cell
+        page.locator(f'#board g.sb-tile[data-cell="{cell}"]').click()  # row,col from 0 ...
+        assert ",".join(field.get_by_label(a, exact=True).input_value() for a in ("Column", "Row")) == shown_as
     submit(page, form.get_by_role("button", name="Record"))
     shown(page, "Recorded move 7: Bo played Thrust")
     shown(page, "Ana to play")
