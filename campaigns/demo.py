@@ -18,7 +18,7 @@ def _series_demo(user: Any) -> list[str]:
     evenings = [(["Ana", "Bo", "Cy"], [41, 37, 29]), (["Bo", "Cy", "Di"], [52, 52, 30]),
                 (["Ana", "Cy", "Di"], [33, 45, 38]), (["Ana", "Bo", "Di"], [48, 31, 31])]  # fmt: skip
     for night, (names, points) in enumerate(evenings, start=1):
-        match = match_create(owner=user, game="scoresheet", seats=[{"name": n} for n in names],
+        match = match_create(owner=user, is_public=True, game="scoresheet", seats=[{"name": n} for n in names],
                              title=f"League night {night}", options={"title": "Carcassonne"})  # fmt: skip
         for seat, p in enumerate(points):
             match_event_record(match=match, user=user, type="points_scored", seat=seat, data={"points": p})

@@ -18,6 +18,7 @@ from django.urls import reverse
 from matches.selectors import match_seat_names
 from matches.visibility import reader_at
 from rulesets.base import Event
+from rulesets.cells import xy_words
 from rulesets.get_salty import hints as salty_hints
 from rulesets.get_salty.board import COLORS, CONTAINER, CRACKER_ATTRS, CRACKERS, MAX_SPAN, SHAPES
 from rulesets.get_salty.ruleset import (
@@ -241,7 +242,7 @@ def board(
         tok = tokens[name]
         label = token_label(state, name)
         condition = _condition(state, name)
-        where = f" at [{tok['cell'][0]}, {tok['cell'][1]}]" if tok["cell"] is not None else " in the reserve"
+        where = f" at {xy_words(tok['cell'])}" if tok["cell"] is not None else " in the reserve"
         entry: dict[str, Any] = {
             "name": name,
             "label": label,
@@ -275,7 +276,7 @@ def board(
             {
                 **place(cell),
                 "move": _move_json(event),
-                "aria": f"{verb.format(pick_label)} [{cell[0]}, {cell[1]}] (then flip it)",
+                "aria": f"{verb.format(pick_label)} {xy_words(cell)} (then flip it)",
                 "text": describe_entry(ruleset, event, seat_names),
             }
         )

@@ -23,6 +23,7 @@ from django.urls import reverse
 
 from matches.selectors import match_seat_names
 from rulesets.base import Event
+from rulesets.cells import row_col_words
 from rulesets.replay import describe_entry
 
 TEMPLATE = "frontend/boards/salt-and-bones.html"
@@ -85,7 +86,7 @@ def _key(cell: Any) -> tuple[int, int]:
 
 
 def _tile(cell: Any) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
+    return row_col_words(cell)
 
 
 def _move_json(event: Event) -> str:
@@ -274,7 +275,7 @@ def board(
             words = {"grey": "grey (never playable)", "destroyed": "destroyed", "open": "open"}[info["tile"]]
             if info["centre"]:
                 words += ", centre"
-            tile = {"r": r, "c": c, "x": x, "y": y, "cx": x + TILE // 2, "cy": y + TILE // 2}
+            tile = {"r": r, "c": c, "x": x, "y": y, "cx": x + TILE // 2, "cy": y + TILE // 2, "where": _tile((r, c))}
             tile.update(kind=info["tile"], centre=info["centre"], words=words, mark="")
             cell = (r, c)
             hit: dict[str, Any] | None = None
@@ -291,7 +292,7 @@ def board(
                 tile["mark"] = "opportunity"
                 event = targets[cell]
                 hit = {"kind": "button", "move": _move_json(event), "title": describe_entry(ruleset, event, seat_names),
-                       "label": f"Play {picked_label}: attack on {_tile(a_cell)}, opportunity on {_tile(cell)}"}  # fmt: skip
+                       "label": f"Play {picked_label}: attack on {_tile(a_cell)}; opportunity on {_tile(cell)}"}  # fmt: skip
             if field_pick and info["tile"] == "open":
                 chosen = cell in flip
                 tile["mark"] = "flip-picked" if chosen else "flip"
@@ -353,8 +354,8 @@ def board(
                 lx2=max(ax, ox) if ay == oy else x0 + TILE - PAD,
                 ly2=max(ay, oy) if ax == ox else y0 + TILE - PAD,
                 aria=(
-                    f"Card {number}, {entry['who']}: {card['name']}, attack {card['attack']} on {_tile(a)}, "
-                    f"opportunity {card['opportunity']} on {_tile(o)}, dealt {card['damage']}"
+                    f"Card {number}, {entry['who']}: {card['name']}, attack {card['attack']} on {_tile(a)}; "
+                    f"opportunity {card['opportunity']} on {_tile(o)}; dealt {card['damage']}"
                     + (" (negated damage)" if negated_parts else "")
                 ),
             )
@@ -427,8 +428,8 @@ def board(
         "tile": TILE,
         "rows": rows,
         "cols": cols,
-        "row_labels": [{"n": r, "y": MARGIN + r * TILE + TILE // 2} for r in range(rows)],
-        "col_labels": [{"n": c, "x": MARGIN + c * TILE + TILE // 2} for c in range(cols)],
+        "row_labels": [{"n": r + 1, "y": MARGIN + r * TILE + TILE // 2} for r in range(rows)],  # rulesets.cells
+        "col_labels": [{"n": c + 1, "x": MARGIN + c * TILE + TILE // 2} for c in range(cols)],
         # the overlay covers the tiles only: percentages of the SVG box (the margin holds the numbers)
         "overlay_left": round(100 * MARGIN / width, 4),
         "overlay_top": round(100 * MARGIN / height, 4),

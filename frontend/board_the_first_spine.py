@@ -58,7 +58,9 @@ def _card_view(state: dict[str, Any], piece: dict[str, Any], seat_names: list[st
     wizard = piece["kind"] == "wizard"
     name = f"{who}'s wizard" if wizard else piece["name"]
     stats = ", ".join(f"{s['side']} {s['attack']}/{s['defense']}" for s in sides)
-    aria = f"{name} on [{r}, {c}], {piece['hp']} life" + ("" if wizard else f", {who}'s; attack/defense {stats}")
+    aria = f"{name} on {E.cell_word((r, c))}, {piece['hp']} life" + (
+        "" if wizard else f", {who}'s; attack/defense {stats}"
+    )
     if owner != controller:
         aria += f" (taken from {seat_names[owner] if owner < len(seat_names) else owner} by Treason)"
     if marks:
@@ -143,7 +145,7 @@ def board(
                         "x": c * CELL,
                         "y": r * CELL,
                         "move": _move_json(event),
-                        "aria": f"{'Cast' if picked['kind'] == 'spell' else 'Place'} {picked['name']} on [{r}, {c}]",
+                        "aria": f"{'Cast' if picked['kind'] == 'spell' else 'Place'} {picked['name']} on {E.cell_word((r, c))}",
                     }
                 )
 
@@ -162,11 +164,11 @@ def board(
                     "row": r + 1,
                     "col": c + 1,
                     "href": href() if key == wanted_at else href(at=key),
-                    "aria": f"Change the life of {label} on [{r}, {c}]",
+                    "aria": f"Change the life of {label} on {E.cell_word((r, c))}",
                 }
             )
             if key == wanted_at:
-                life = {"cell": key, "at": f"[{r}, {c}]", "name": label, "hp": p["hp"]}
+                life = {"cell": key, "at": E.cell_word((r, c)), "name": label, "hp": p["hp"]}
 
     # the start of the turn and the setup: the listed moves as buttons
     buttons: list[dict[str, Any]] = []
@@ -238,6 +240,8 @@ def board(
         "height": rows * CELL,
         "rows": rows,
         "cols": cols,
+        "row_numbers": range(1, rows + 1),  # the edges' labels: rulesets.cells counts a board's cells from 1
+        "col_numbers": range(1, cols + 1),
         "grid": [{"x": c * CELL, "y": r * CELL, "cell": f"{r},{c}"} for r in range(rows) for c in range(cols)],
         "pieces": pieces,
         "blocked": blocked,

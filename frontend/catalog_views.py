@@ -120,6 +120,8 @@ def widget_help(f: Field) -> str:
         return "/".join(c.name for c in f.fields) + ", e.g. " + "/".join(str(i % 3) for i in range(len(f.fields)))
     if widget == "tags" and f.item is not None:
         return "comma-separated: " + ", ".join(str(c) for c in f.item.choices)
+    if widget == "cells":
+        return "column,row pairs (the numbers on the board's edges), e.g. 3,3; 4,3"
     if widget == "pairs":
         first = f.fields[0]
         return f"name: value pairs, e.g. {first.name}: {first.choices[0]}"
@@ -134,7 +136,7 @@ def _show(f: Field, value: Any) -> Any:
         return ""
     widget = _widget(f)
     if widget == "cells":
-        return "; ".join(f"{c[0]},{c[1]}" for c in value if isinstance(c, (list, tuple)) and len(c) == 2)
+        return "; ".join(_cell_text(f, c) for c in value if isinstance(c, (list, tuple)) and len(c) == 2)
     if widget == "numbers" and isinstance(value, dict):
         return "/".join(str(value.get(c.name, "")) for c in f.fields)
     if widget == "tags" and isinstance(value, list):
@@ -205,8 +207,26 @@ def _parse_compact(f: Field, widget: str, raw: str) -> Any:
     return out
 
 
+def _cell_text(f: Field, cell: Any) -> str:
+    """A stored tile as typed here: column, row, numbered as the board's edges are (``rulesets.cells``)."""
+    assert f.item is not None
+    column, row = (cell[1], cell[0]) if f.item.axes[0] == "row" else (cell[0], cell[1])
+    return f"{column + f.item.first},{row + f.item.first}"
+
+
+def _cell_stored(f: Field, typed: list[int]) -> list[int]:
+    """The inverse of :func:`_cell_text` for one typed ``[column, row]``."""
+    assert f.item is not None
+    column, row = (n - f.item.first for n in typed)
+    return [row, column] if f.item.axes[0] == "row" else [column, row]
+
+
+TILES_HELP = "Enter tiles as column,row pairs (the numbers on the board's edges) separated by ';', e.g. 3,3; 4,3."
+
+
 def _parse_value(f: Field, raw: str) -> Any:
-    """A posted string as the schema wants it (tiles as ``row,col; row,col``); ValueError with a message."""
+    """A posted string as the schema wants it (tiles typed ``column,row; column,row``); ValueError with a
+    message."""
     widget = _widget(f)
     if widget in ("numbers", "tags", "pairs"):
         return _parse_compact(f, widget, raw)
@@ -221,10 +241,10 @@ def _parse_value(f: Field, raw: str) -> Any:
         try:
             cell = [int(b) for b in bits]
         except ValueError:
-            raise ValueError("Enter tiles as row,col pairs separated by ';', e.g. 2,2; 2,3.") from None
+            raise ValueError(TILES_HELP) from None
         if len(cell) != 2:
-            raise ValueError("Enter tiles as row,col pairs separated by ';', e.g. 2,2; 2,3.")
-        cells.append(cell)
+            raise ValueError(TILES_HELP)
+        cells.append(_cell_stored(f, cell))
     return cells
 
 

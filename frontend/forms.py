@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from config.text import PROBLEM, unstorable_path
 from matches.errors import DomainError, InvalidInput, RuleBroken, VersionConflict
 from rulesets import Field
+from rulesets.cells import row_col_words
 from rulesets.offline import UNDO_REASON
 from rulesets.replay import CORRECTIONS_RULE
 
@@ -60,6 +61,8 @@ class Input:
     empty: str = ""  # checkboxes: said instead when there is nothing to tick
     read: str = ""  # how parse_inputs reads the posted string back (``data-read``, for the offline page: entry.js)
     null: bool = False  # left blank, it is posted as null (a nullable required field)
+    first: int = 0  # a cell: the number the board's edges give its first column and row (``Field.first``)
+    grid: list[tuple[int, list[tuple[str, str]]]] = field(default_factory=list)  # tiles: (row label, its choices)
 
 
 @dataclass(frozen=True)
@@ -300,11 +303,12 @@ def _cell_values(raw: Any) -> list[str]:
 
 
 def _cell_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[str, Any]) -> Input:
-    """Two labelled numbers (``Field.axes``) named ``<name>.0`` and ``<name>.1``; a tap on the board fills them."""
+    """Two labelled numbers (``Field.axes``) named ``<name>.0`` and ``<name>.1``, the column first, each as the
+    board's edge labels it (``Field.first``; ``rulesets.cells``); a tap on the board fills them."""
     if ctx.values is not None and not ctx.blank and (f"{name}.0" in ctx.values or f"{name}.1" in ctx.values):
         shown = [str(ctx.values.get(f"{name}.{i}", "") or "") for i in (0, 1)]
     else:
-        shown = _cell_values(raw)
+        shown = [_shifted(v, f.first) for v in _cell_values(raw)]
     children = [
         Input(
             name=f"{name}.{i}",
@@ -312,28 +316,37 @@ def _cell_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[str, Any]
             label=axis.capitalize(),
             widget="number",
             value=shown[i],
-            minimum=0 if ctx.grid else None,
-            maximum=(ctx.grid[i] - 1) if ctx.grid else None,
+            minimum=f.first if ctx.grid else None,
+            maximum=(ctx.grid[i] - 1 + f.first) if ctx.grid else None,
             required=common["required"],
         )
         for i, axis in enumerate(f.axes)
     ]
-    return Input(widget="cell", children=children, **common)
+    children.sort(key=lambda child: child.label != "Column")  # read as the words say it: column, then row
+    return Input(widget="cell", children=children, first=f.first, **common)
+
+
+def _shifted(value: str, by: int) -> str:
+    """A cell number as stored (``"2"``) as people count it (``"3"`` when the board counts from 1), and back."""
+    try:
+        return str(int(value) + by) if by else value
+    except ValueError:
+        return value
 
 
 def _tiles_input(f: Field, name: str, raw: Any, ctx: _Ctx, common: dict[str, Any]) -> Input:
     """A list of tiles: with a known board, one box per tile to tick, laid out as the board; otherwise rows of
     cells (two numbers each), blank rows skipped."""
     assert f.item is not None
-    axes = f.item.axes
     if ctx.grid is not None:
         rows, cols = ctx.grid
         if ctx.values is not None:
             selected = [v for posted in _getlist(ctx.values, name) for v in re.split(r"\s*;\s*", posted) if v]
         else:
             selected = [f"{c[0]},{c[1]}" for c in raw or [] if isinstance(c, (list, tuple)) and len(c) == 2]
-        choices = [(f"{r},{c}", f"{axes[0].capitalize()} {r}, {axes[1]} {c}") for r in range(rows) for c in range(cols)]
-        return Input(widget="tiles", choices=choices, selected=selected, maximum=cols, **common)
+        choices = [(f"{r},{c}", row_col_words((r, c)).capitalize()) for r in range(rows) for c in range(cols)]
+        grid = [(r + 1, choices[r * cols : (r + 1) * cols]) for r in range(rows)]  # the edges count from 1
+        return Input(widget="tiles", choices=choices, selected=selected, maximum=cols, grid=grid, **common)
     current = raw if isinstance(raw, list) else []
     typed = _typed_rows(ctx.values, name) if ctx.values is not None else []
     count = min(f.max_items, max(len(current), (typed[-1] + 1) if typed else 0) + BLANK_ROWS)
@@ -459,7 +472,7 @@ def parse_inputs(
             data[f.name] = name in post and post.get(name) not in _OFF
             continue
         if f.kind == "cell" and name not in post:
-            parts = [str(post.get(f"{name}.{i}", "") or "").strip() for i in (0, 1)]
+            parts = [_shifted(str(post.get(f"{name}.{i}", "") or "").strip(), -f.first) for i in (0, 1)]
             if any(parts):
                 try:
                     data[f.name] = parse_value(f, ",".join(parts) if all(parts) else "x")

@@ -29,6 +29,7 @@ from frontend.forms import (
     parse_options,
     record_or_rerender,
 )
+from frontend.models import developer_view_on, developer_view_set
 from frontend.recording import feedback_for, legal_move_choices, move_forms, rebased_words, recordable
 from frontend.selectors import home_activity, last_undoable_version, offline_seed, undo_words
 from matches import selectors, services
@@ -55,7 +56,13 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def api_token(request: HttpRequest) -> HttpResponse:
-    """Show, create or revoke the user's API token."""
+    """Show, create or revoke the user's API token; turn their developer view on or off."""
+    if request.method == "POST" and request.POST.get("action") == "developer":
+        on = request.POST.get("developer_view") == "on"
+        developer_view_set(request.user, on)
+        messages.success(request, "Developer view is on: each match page ends with its state as data." if on
+                         else "Developer view is off.")  # fmt: skip
+        return redirect("api-token-page")
     if request.method == "POST":
         Token.objects.filter(user=request.user).delete()
         if request.POST.get("action") == "create":
@@ -65,7 +72,8 @@ def api_token(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Your API token was revoked.")
         return redirect("api-token-page")
     token = Token.objects.filter(user=request.user).first()
-    return render(request, "frontend/token.html", {"token": token})
+    context = {"token": token, "developer_view": developer_view_on(request.user)}
+    return render(request, "frontend/token.html", context)
 
 
 # -- home and lists -------------------------------------------------------------------------------------
@@ -285,8 +293,8 @@ def match_detail(
         else "",
         "secrets": _secrets(request, match, ruleset, seat_names, recorder) if not replaying else None,
         "versions": list(range(ms.latest_version + 1)),
-        # the state as JSON is for developers: drawn only when asked for (``?data=1``), never shown to players
-        "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if request.GET.get("data") == "1" else "",
+        # the state as JSON is for developers: drawn only for a user who turned the developer view on
+        "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if developer_view_on(request.user) else "",
         "played": _played(match, ms.outcome),
         # the head as this reader may see it, for the rules the page runs offline (rulesets.offline)
         "offline_seed": offline_seed(

@@ -1,4 +1,4 @@
-"""Demo data for a newcomer's first look: one match of each game, part-played through the services."""
+"""Demo data for a newcomer's first look: one public match of each game, part-played through the services."""
 
 from __future__ import annotations
 
@@ -41,7 +41,9 @@ def load_demo() -> list[str]:
             seats = [{"name": n} for n in SEAT_NAMES[: ruleset.seats[0]]]
         script = getattr(ruleset, "demo_script", None)
         options = script()[0] if script else {}
-        match = match_create(owner=user, game=ruleset.slug, seats=seats, options=options, title=f"Demo: {ruleset.name}")
+        match = match_create(
+            owner=user, is_public=True, game=ruleset.slug, seats=seats, options=options, title=f"Demo: {ruleset.name}"
+        )
         if script:
             for event in script()[1]:
                 match_event_record(match=match, user=user, type=event.type, seat=event.seat, data=event.data)
@@ -105,7 +107,7 @@ def _insights_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     """Finished games for the insights of the game pages (damage per combat, final blows, patron switches)."""
     created = []
     for game, title, options, script in INSIGHT_DEMOS:
-        match = match_create(owner=user, game=game, seats=[{"name": "Ana"}, {"name": "Bo"}], options=options,
+        match = match_create(owner=user, is_public=True, game=game, seats=[{"name": "Ana"}, {"name": "Bo"}], options=options,
                              title=title)  # fmt: skip
         for type_, seat, data in script:
             match_event_record(match=match, user=user, type=type_, seat=seat, data=data)
@@ -130,7 +132,7 @@ def _salt_and_bones_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     """A Salt & Bones match into its first combat: a field card, then listed moves, attacks preferred."""
     from matches import store
 
-    match = match_create(owner=user, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}],
+    match = match_create(owner=user, is_public=True, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}],
                          title="Demo: Salt & Bones")  # fmt: skip
     match_event_record(match=match, user=user, type="field_card_flipped", seat=0, data={"tiles": [[0, 2], [5, 3]]})
     ruleset = get_ruleset("salt-and-bones")
@@ -163,7 +165,7 @@ def _pick_salt_and_bones(moves, state):  # type: ignore[no-untyped-def]
 
 def _bone_wars_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     """A three-player Bone Wars game over two sittings: the mid-game scoring made, round 3 under way."""
-    match = match_create(owner=user, game="bone-wars", seats=[{"name": n} for n in SEAT_NAMES[:3]],
+    match = match_create(owner=user, is_public=True, game="bone-wars", seats=[{"name": n} for n in SEAT_NAMES[:3]],
                          title="Demo: Bone Wars")  # fmt: skip
 
     def team(name: str, cost: int = 0) -> dict[str, object]:
@@ -238,7 +240,7 @@ FIRST_SPINE_SCRIPT: list[tuple[str, int, dict[str, object]]] = [
 
 def _first_spine_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     """A First Spine match in its third round, the confrontation preview on screen."""
-    match = match_create(owner=user, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+    match = match_create(owner=user, is_public=True, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
                          title="Demo: The First Spine")  # fmt: skip
     for type_, seat, data in FIRST_SPINE_SCRIPT:
         match_event_record(match=match, user=user, type=type_, seat=seat, data=data)

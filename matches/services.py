@@ -83,7 +83,7 @@ def match_create(
     seats: list[dict[str, Any]],
     options: dict[str, Any] | None = None,
     title: str = "",
-    is_public: bool = True,
+    is_public: bool = False,
     recorders: list[AbstractBaseUser] | None = None,
     campaign: Any = None,
     played: dict[str, Any] | None = None,
@@ -93,7 +93,7 @@ def match_create(
     Raises :class:`InvalidInput` for an unknown or non-match (campaign) game, a seat count the game does not
     allow, blank or duplicate seat names, or options that do not fit the game's schema. ``played`` carries how
     a game logged after the fact was played (``played_at``, ``duration_min``, ``location``, ``first_seat``,
-    ``source_uuid``), all optional.
+    ``source_uuid``), all optional. A match is private (its owner and recorders) unless ``is_public``.
 
     Who starts: when the ruleset's ``start_option`` is ``"random"`` (and the game allows it), the server draws
     the seat once and records it as the match's first entry, ``first_player_drawn {seat}``; the match's

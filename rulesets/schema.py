@@ -49,7 +49,10 @@ class Field:
     max_items: int = 100
     fields: tuple[Field, ...] = ()
     open: bool = False
-    axes: tuple[str, str] = ("x", "y")  # a cell's two numbers, as forms name them (S&B: row, column)
+    axes: tuple[str, str] = ("column", "row")  # a cell's two numbers on the wire, as forms name them (S&B: row, column)
+    first: int = (
+        0  # the number a board's first column and row carry for people (1 on a board with edges; rulesets.cells)
+    )
     choice_labels: tuple[str, ...] = ()  # words for people, one per ``choices`` entry (default: the value)
     names: str = ""
     item_labels: tuple[str, ...] = ()

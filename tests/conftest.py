@@ -120,10 +120,12 @@ def api(owner: Any, client_for: Callable[[Any], Any]) -> Any:
 
 @pytest.fixture
 def stone_match(owner: Any) -> Any:
-    """A Last Stone match (10 stones, seat 0 starts) owned by ``owner``."""
+    """A public Last Stone match (10 stones, seat 0 starts) owned by ``owner``."""
     from matches.services import match_create
 
-    return match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 10})
+    return match_create(
+        is_public=True, owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 10}
+    )
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from rulesets.base import (
     unknown_event,
     unknown_seat,
 )
+from rulesets.cells import xy_words
 from rulesets.get_salty.board import (
     ATTRIBUTES,
     COLORS,
@@ -241,7 +242,12 @@ class GetSalty(Ruleset):
             name=CONTAINER_MOVED,
             label="Moved & flipped the Salt Container (B)",
             fields=(
-                Field("to", "cell", label="To cell", help="x counts across, y down; or tap the cell on the board."),
+                Field(
+                    "to",
+                    "cell",
+                    label="To cell",
+                    help="The numbers along the board's top and left edges; or tap the cell on the board.",
+                ),
             ),
             description="Action B: put the Salt Container next to a cracker in play, then flip it.",
         ),
@@ -256,7 +262,12 @@ class GetSalty(Ruleset):
             label="Moved & flipped a cracker (D)",
             fields=(
                 Field("cracker", "choice", choices=CRACKERS, label="Cracker"),
-                Field("to", "cell", label="To cell", help="x counts across, y down; or tap the cell on the board."),
+                Field(
+                    "to",
+                    "cell",
+                    label="To cell",
+                    help="The numbers along the board's top and left edges; or tap the cell on the board.",
+                ),
             ),
             description="Action D: place a cracker (from the reserve or from play) next to a token, then flip it.",
         ),
@@ -428,14 +439,14 @@ class GetSalty(Ruleset):
         problem = Placement(occ, from_cell).problem(to)
         if problem is None:
             return
-        where = f"[{to[0]}, {to[1]}]"
+        where = xy_words(to)
         if problem == "invalid_cell":
-            msg, rule = f"Cell {where} is off the table (coordinates go from -1000 to 1000).", rule
+            msg, rule = f"The cell at {where} is off the table (coordinates go from -1000 to 1000).", rule
         elif problem == "same_cell":
             msg = f"{what.capitalize()} is already on {where}: a move must put it on another cell."
         elif problem == "cell_occupied":
             other = GetSalty._label(state, occ[to])
-            msg = f"{where} already holds the {other}; tokens may never be placed on top of other tokens."
+            msg = f"The cell at {where} already holds the {other}; tokens may never be placed on top of other tokens."
         elif problem == "not_adjacent":
             if rule == RULE_B:
                 msg = f"The Salt Container must be placed orthogonally next to a cracker in play; {where} is not."
@@ -629,7 +640,7 @@ class GetSalty(Ruleset):
             if c is None:
                 return "?"
             near = self.neighbour_words(before, c, _moving(event)) if before is not None else ""
-            return f"[{c[0]}, {c[1]}]" + (f", {near}," if near else "")
+            return xy_words(c) + (f", {near}," if near else "")
 
         if event.type == ATTRIBUTE_CHOSEN:
             return f"{who} chose {data.get('attribute')} as their victory attribute."
@@ -647,7 +658,7 @@ class GetSalty(Ruleset):
     def neighbour_words(self, state: State, cell: Cell, moving: str | None = None) -> str:
         """Where ``cell`` is, by a token next to it in ``state``: "above the Salt Container", "left of the red
         circle" ("" when no other token touches it). ``moving`` (the token being moved) does not count. Rows
-        grow downwards as on the board: [0, -1] is above [0, 0]. Looked at in a fixed order: below, above,
+        grow downwards as on the board: row -1 is above row 0. Looked at in a fixed order: below, above,
         right, left of the cell."""
         occupied = {c: n for c, n in _occupied(state).items() if n != moving}
         x, y = cell
@@ -658,8 +669,8 @@ class GetSalty(Ruleset):
         return ""
 
     def move_words(self, state: State, event: Event, *, gerund: bool = False) -> str:
-        """What the legal ``event`` does on ``state``, in the present: "move the red circle from [1, 0] to
-        [0, -1], above the Salt Container, and flip it" (``gerund``: "moving … and flipping it")."""
+        """What the legal ``event`` does on ``state``, in the present: "move the red circle from column 1, row 0
+        to column 0, row -1, above the Salt Container, and flip it" (``gerund``: "moving … and flipping it")."""
         verb = _GERUNDS.get if gerund else (lambda word: word)
         data = event.data
         if event.type == CONTAINER_FLIPPED:
@@ -670,11 +681,11 @@ class GetSalty(Ruleset):
             return f"{verb('flip')} {what}"
         to = (data["to"][0], data["to"][1])
         near = self.neighbour_words(state, to, name)
-        where = f"[{to[0]}, {to[1]}]" + (f", {near}," if near else "")
+        where = xy_words(to) + (f", {near}," if near else "")
         cell = state["tokens"][name]["cell"]
         if cell is None:
             return f"{verb('place')} {what} from the reserve on {where} and {verb('flip')} it"
-        return f"{verb('move')} {what} from [{cell[0]}, {cell[1]}] to {where} and {verb('flip')} it"
+        return f"{verb('move')} {what} from {xy_words(cell)} to {where} and {verb('flip')} it"
 
     def insights(self, state: State) -> dict[str, Any]:
         """The winner's combinations: which attribute and which kind of line won the game."""

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
+from rulesets.cells import cells_words, row_col_words
 from rulesets.names import plural, seat_ref
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones import rules as R
@@ -22,7 +23,8 @@ class SaltAndBones(Ruleset):
     slug = "salt-and-bones"
     name = "Salt & Bones"
     seats = (2,)
-    version = 4  # 4: an overridden move that would take a count below 0 or stack cards is unplayable
+    version = 5  # 5: cells named "column C, row R" as the board edges count them, in the combat log (docs/rules)
+    # 4: an overridden move that would take a count below 0 or stack cards is unplayable
     rulebook = "salt-and-bones.txt"
     secret_noun = "face-down cards"
     describe_uses_state = True  # a targeted card is named from the state it was played on
@@ -183,8 +185,8 @@ class SaltAndBones(Ruleset):
         d = event.data
         kind = event.type
         if kind == "field_card_flipped":
-            tiles = ", ".join(f"[{c[0]}, {c[1]}]" for c in d.get("tiles", []))
-            return f"{who} flipped a Field card: tiles {tiles} are destroyed."
+            tiles = cells_words(d.get("tiles", []))
+            return f"{who} flipped a Field card: the tiles at {tiles} are destroyed."
         if kind == "hand_card_discarded":
             return f"{who} discarded a{'n' if d.get('kind') == 'attack' else ''} {d.get('kind')} card before drawing."
         if kind == "cards_drawn":
@@ -199,7 +201,7 @@ class SaltAndBones(Ruleset):
             card = d.get("card")
             name = card.get("name") if isinstance(card, dict) else card
             a, o = d.get("attack_tile") or [0, 0], d.get("opportunity_tile") or [0, 0]
-            return f"{who} played {name} (attack on [{a[0]}, {a[1]}], opportunity on [{o[0]}, {o[1]}])."
+            return f"{who} played {name} (attack on {row_col_words(a)}; opportunity on {row_col_words(o)})."
         if kind == "strategy_card_played":
             target = d.get("target")
             if isinstance(target, dict) and "instance" in target:

@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from rulesets.base import State
+from rulesets.cells import cells_words, row_col_words
 from rulesets.names import seat_ref
 from rulesets.salt_and_bones.catalog import default_catalog
 
@@ -237,7 +238,7 @@ def _cap_log(state: State) -> None:
 
 
 def _tile(cell: list[int]) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
+    return row_col_words(cell)
 
 
 # ---------------------------------------------------------------------------------------------- phases
@@ -250,7 +251,7 @@ def flip_field_card(state: State, tiles: list[list[int]]) -> None:
     state["decks"]["field"] -= 1
     state["discards"]["field"] += 1
     state["phase"] = "draw"
-    log(state, f"Field card flipped: {', '.join(_tile(c) for c in tiles)} destroyed.")
+    log(state, f"Field card flipped: the tiles at {cells_words(tiles)} destroyed.")
     refresh_grid(state)
     _cap_log(state)
 
@@ -698,8 +699,8 @@ def _resolve_strike(
     a, d = strike["attacker"], strike["defender"]
     chain = " as a Chain" if strike["as_chain"] else ""
     lines = [
-        f"{seat_ref(a)} played {card['name']}{chain} (attack {_tile(card['attack_tile'])}, "
-        f"opportunity {_tile(card['opportunity_tile'])})."
+        f"{seat_ref(a)} played {card['name']}{chain} (attack on {_tile(card['attack_tile'])}; "
+        f"opportunity on {_tile(card['opportunity_tile'])})."
     ]
     chain_negated = None
     if strike["as_chain"]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import EventType
+from rulesets.cells import row_col_words
 from rulesets.salt_and_bones.catalog import (
     ACTIVATIONS,
     ATTACK_BONUSES,
@@ -22,7 +23,7 @@ from rulesets.salt_and_bones.catalog import (
 from rulesets.schema import Field, start_field
 
 ROW_COL = ("row", "column")
-CELL = Field("cell", "cell", label="Tile", axes=ROW_COL)
+CELL = Field("cell", "cell", label="Tile", axes=ROW_COL, first=1)
 
 BOARD_FIELDS = (
     Field("rows", "int", minimum=2, maximum=20, label="Rows"),
@@ -195,8 +196,8 @@ EVENT_TYPES: dict[str, EventType] = {
                 help="A card of the catalog (picked from the hand when the rules can list it). A card not in the catalog "
                 "is recorded through the API as an object with its name, attack, opportunity and bonus.",
             ),
-            Field("attack_tile", "cell", label="Tile under the Attack half", axes=ROW_COL),
-            Field("opportunity_tile", "cell", label="Tile under the Opportunity half", axes=ROW_COL),
+            Field("attack_tile", "cell", label="Tile under the Attack half", axes=ROW_COL, first=1),
+            Field("opportunity_tile", "cell", label="Tile under the Opportunity half", axes=ROW_COL, first=1),
         ),
         description="Combat Phase: an Attack card on two orthogonally adjacent tiles.",
     ),
@@ -245,12 +246,12 @@ def check_options(options: dict[str, Any]) -> list[str]:
     grey = {tuple(c) for c in board.get("grey", [])}
     for cell in board.get("grey", []):
         if not _cell_ok(cell, rows, cols):
-            problems.append(f"Grey tile {cell} is outside the {rows} × {cols} board.")
+            problems.append(f"Grey tile at {row_col_words(cell)} is outside the {rows} × {cols} board.")
     for cell in board["centre"]:
         if not _cell_ok(cell, rows, cols):
-            problems.append(f"Centre tile {cell} is outside the {rows} × {cols} board.")
+            problems.append(f"Centre tile at {row_col_words(cell)} is outside the {rows} × {cols} board.")
         elif tuple(cell) in grey:
-            problems.append(f"Centre tile {cell} is grey.")
+            problems.append(f"Centre tile at {row_col_words(cell)} is grey.")
     attack = options.get("attack_cards") or default_attack_cards()
     strategy = options.get("strategy_cards") or default_strategy_cards()
     for label, cards in (("attack", attack), ("strategy", strategy)):

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State
+from rulesets.cells import row_col_words
 from rulesets.names import plural, seat_ref
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones.catalog import ATTACK_BONUSES, SLOTS
@@ -268,17 +269,17 @@ def placement_problem(state: State, attack_tile: list[int], opp_tile: list[int])
     for cell in (a, o):
         status = E.tile_state(state, cell)
         if status == "off":
-            return _v("off_board", f"Tile {list(cell)} is not on the Field Board.", R_COMBAT)
+            return _v("off_board", f"The tile at {row_col_words(cell)} is not on the Field Board.", R_COMBAT)
     if o not in E.neighbours(a):
         return _v("tiles_not_adjacent", "An Attack card covers two tiles side by side (not diagonal).", R_COMBAT)
     for cell in (a, o):
         status = E.tile_state(state, cell)
         if status == "grey":
-            return _v("grey_tile", f"Tile {list(cell)} is grey and unplayable at all times.", R_BOARD)
+            return _v("grey_tile", f"The tile at {row_col_words(cell)} is grey and unplayable at all times.", R_BOARD)
         if status == "destroyed":
-            return _v("destroyed_tile", f"Tile {list(cell)} was destroyed by the Field Deck.", R_FIELD)
+            return _v("destroyed_tile", f"The tile at {row_col_words(cell)} was destroyed by the Field Deck.", R_FIELD)
         if cell in occ:
-            return _v("occupied_tile", f"Tile {list(cell)} already holds an Attack card.", R_COMBAT)
+            return _v("occupied_tile", f"The tile at {row_col_words(cell)} already holds an Attack card.", R_COMBAT)
     if not E.live_cards(state):
         centre = {E.cell_key(c) for c in state["field"]["centre"]}
         if a not in centre and o not in centre:

@@ -23,7 +23,8 @@ class TheFirstSpine(Ruleset):
     slug = "the-first-spine"
     name = "The First Spine"
     seats = (2, 3, 4)
-    version = 2  # 2: Treason from one board state, the origin-card limit, before-turn effects (docs/rules)
+    version = 3  # 3: cells named "column C, row R" as the board edges count them, in the turn-end log (docs/rules)
+    # 2: Treason from one board state, the origin-card limit, before-turn effects (docs/rules)
     rulebook = "the-first-spine.txt"
     secret_noun = "origin"
     start_option = "first_seat"

@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from rulesets.base import State
+from rulesets.cells import row_col_words
 from rulesets.names import plural
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine.cards import AURA_BONUS, GROWTH_TURNS, SIDES, WIZARD, default_cards
@@ -31,7 +32,8 @@ def seat_word(seat: int) -> str:
 
 
 def cell_word(cell: Any) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
+    """A ``[row, col]`` cell as players read it: "column 3, row 2" (``rulesets.cells``)."""
+    return row_col_words(cell)
 
 
 # -- creation ---------------------------------------------------------------------------------------------
@@ -200,7 +202,7 @@ def add_log(state: State, kind: str, text: str, **extra: Any) -> None:
 def placement_problem(state: State, seat: int, cell: B.Cell) -> tuple[str, str] | None:
     """Why ``seat`` may not put a card (creature or artifact) on ``cell`` now, or None."""
     rows, cols = state["board"]["rows"], state["board"]["cols"]
-    where = cell_word(cell)
+    where = f"The cell at {cell_word(cell)}"
     if not B.on_board(cell, rows, cols):
         return "off_board", f"{where} is off the {rows} × {cols} board."
     occ = occupancy(state)
@@ -543,7 +545,7 @@ def _destroy(state: State, piece: dict[str, Any], *, by_seat: int | None, by_car
         add_log(
             state,
             "capacity",
-            f"Burden earth: {cell_word(piece['at'])} stays empty until {seat_word(piece['controller'])}'s next turn.",
+            f"Burden earth: the cell at {cell_word(piece['at'])} stays empty until {seat_word(piece['controller'])}'s next turn.",
         )
 
 

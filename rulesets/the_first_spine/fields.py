@@ -98,7 +98,7 @@ OPTIONS_SCHEMA: tuple[Field, ...] = (
 )
 
 ROW_COL = ("row", "column")
-CELL_HELP = "Counted from 0 at the top-left corner; or tap the cell on the board."
+CELL_HELP = "The numbers along the board's top and left edges; or tap the cell on the board."
 
 EVENT_TYPES: dict[str, EventType] = {
     "destiny_chosen": EventType(
@@ -117,8 +117,8 @@ EVENT_TYPES: dict[str, EventType] = {
         name="card_moved",
         label="Moved a card (Run)",
         fields=(
-            Field("from", "cell", label="From", help=CELL_HELP, axes=ROW_COL),
-            Field("to", "cell", label="To", help=CELL_HELP, axes=ROW_COL),
+            Field("from", "cell", label="From", help=CELL_HELP, axes=ROW_COL, first=1),
+            Field("to", "cell", label="To", help=CELL_HELP, axes=ROW_COL, first=1),
         ),
         description="Before the discard/draw phase: one card with Run moves to an adjacent empty cell.",
     ),
@@ -134,7 +134,7 @@ EVENT_TYPES: dict[str, EventType] = {
         label="Placed a card",
         fields=(
             Field("card", "str", max_length=60, label="Card", names="hand"),
-            Field("at", "cell", label="Cell", help=CELL_HELP, axes=ROW_COL),
+            Field("at", "cell", label="Cell", help=CELL_HELP, axes=ROW_COL, first=1),
         ),
         description="Actions: a card from hand onto an empty cell next to your wizard or one of your cards "
         "(a spell is cast on any cell and goes to the discard).",
@@ -143,7 +143,7 @@ EVENT_TYPES: dict[str, EventType] = {
         name="hp_changed",
         label="Changed hit points (spell or card text)",
         fields=(
-            Field("at", "cell", label="Cell", help=CELL_HELP, axes=ROW_COL),
+            Field("at", "cell", label="Cell", help=CELL_HELP, axes=ROW_COL, first=1),
             Field("amount", "int", minimum=-99, maximum=99, label="Amount (+ heals, - hurts)"),
             Field("note", "str", max_length=200, required=False, default="", label="Why (card text)"),
         ),
@@ -153,8 +153,8 @@ EVENT_TYPES: dict[str, EventType] = {
         name="confrontation_target_chosen",
         label="Chose a confrontation target",
         fields=(
-            Field("from", "cell", label="Your card", help=CELL_HELP, axes=ROW_COL),
-            Field("target", "cell", label="Confronts", help=CELL_HELP, axes=ROW_COL),
+            Field("from", "cell", label="Your card", help=CELL_HELP, axes=ROW_COL, first=1),
+            Field("target", "cell", label="Confronts", help=CELL_HELP, axes=ROW_COL, first=1),
         ),
         description="When one of your cards is next to several opponent cards, which one it confronts.",
     ),

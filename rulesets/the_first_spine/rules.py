@@ -153,7 +153,7 @@ def _check_move(state: State, seat: int, data: dict[str, Any]) -> None:
         raise _violation(
             "bad_run_cell",
             f"{piece['name']} can only move to an empty, unblocked cell of the board sharing a side with "
-            f"{E.cell_word(frm)}; {E.cell_word(to)} is not one.",
+            f"{E.cell_word(frm)}; {E.cell_word(to)} is not such a cell.",
             RULE_RUN,
         )
 
@@ -193,7 +193,9 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     rows, cols = state["board"]["rows"], state["board"]["cols"]
     if card["kind"] == "spell":
         if not B.on_board(at, rows, cols):
-            raise _violation("off_board", f"{E.cell_word(at)} is off the {rows} × {cols} board.", RULE_ACTIONS)
+            raise _violation(
+                "off_board", f"The cell at {E.cell_word(at)} is off the {rows} × {cols} board.", RULE_ACTIONS
+            )
         return
     problem = E.placement_problem(state, seat, at)
     if problem is not None:
@@ -216,13 +218,15 @@ def _check_target(state: State, seat: int, data: dict[str, Any]) -> None:
     piece = occ.get(frm)
     if piece is None or piece["controller"] != seat or piece["kind"] == "wizard":
         raise _violation(
-            "not_your_card", f"{E.cell_word(frm)} does not hold a card of {E.seat_word(seat)}.", RULE_CONFRONT
+            "not_your_card",
+            f"The cell at {E.cell_word(frm)} does not hold a card of {E.seat_word(seat)}.",
+            RULE_CONFRONT,
         )
     other = occ.get(target)
     if other is None or other["controller"] == seat or B.direction_to(frm, target) is None:
         raise _violation(
             "not_an_opponent_next_to_it",
-            f"{E.cell_word(target)} does not hold an opponent's card sharing a side with {piece['name']}.",
+            f"The cell at {E.cell_word(target)} does not hold an opponent's card sharing a side with {piece['name']}.",
             RULE_CONFRONT,
         )
     threat = {B.side_direction(piece["facing"], s) for s, c in piece["side_capacities"].items() if c == "threat"}
@@ -250,7 +254,7 @@ def _check_end(state: State, seat: int, data: dict[str, Any]) -> None:
     _, missing = E.plan(state)
     if missing:
         m = missing[0]
-        options = " or ".join(E.cell_word(o) for o in m["options"])
+        options = "; or ".join(E.cell_word(o) for o in m["options"])
         raise _violation(
             "choose_target",
             f"{m['name']} on {E.cell_word(m['from'])} faces several opponent cards: choose which one it confronts "

@@ -217,8 +217,8 @@ class _Filler:
             if controls:
                 self.set(name, [f"{value[0]},{value[1]}"], what)
             else:
-                self.set(f"{name}.0", [str(value[0])], what)
-                self.set(f"{name}.1", [str(value[1])], what)
+                self.set(f"{name}.0", [str(value[0] + f.first)], what)  # as the board's edges number it
+                self.set(f"{name}.1", [str(value[1] + f.first)], what)
             return
         if f.kind == "object":
             if controls:  # one control for the whole object (a hidden JSON input)
@@ -248,7 +248,9 @@ class _Filler:
             self.set(name, [json.dumps(items)], what)
             return
         for i, item in enumerate(items):
-            sub = Field(str(i), kind, item=f.item.item, fields=f.item.fields, axes=f.item.axes, label=what)
+            sub = Field(
+                str(i), kind, item=f.item.item, fields=f.item.fields, axes=f.item.axes, first=f.item.first, label=what
+            )
             if kind == "object":
                 if not self.has_under(f"{name}.{i}"):
                     raise CannotFill(f"{what}: no row {i + 1} to fill")

@@ -33,3 +33,17 @@ def open_form(page: Any, event_type: str) -> Any:
     if details.get_attribute("open") is None:
         details.locator("summary").first.click()
     return details.locator(f"form[data-event-type={event_type}]")
+
+
+def session_for(page: Any, base_url: str, user: Any) -> None:
+    """Sign ``page`` in as ``user`` without the sign-in form (a session made by Django's test client): for
+    tests that sign in many times and are not about signing in."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    page.goto("about:blank")  # a page left open would poll on, and its answers set cookies
+    page.context.clear_cookies()
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base_url}])

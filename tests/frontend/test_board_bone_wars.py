@@ -69,7 +69,9 @@ def bones(owner: Any) -> Any:
     """Ana (Marsh, starts) and Bo (Cope), $7 each."""
     from matches.services import match_create
 
-    return match_create(owner=owner, game="bone-wars", seats=[{"name": "Ana"}, {"name": "Bo"}], title="Bones")
+    return match_create(
+        is_public=True, owner=owner, game="bone-wars", seats=[{"name": "Ana"}, {"name": "Bo"}], title="Bones"
+    )
 
 
 def test_each_seat_board_slots_tracks_bookshelf_money_and_rp(client, owner, bones):
@@ -225,7 +227,7 @@ def open_css() -> str:
 def test_the_page_of_a_finished_game_names_the_winner(client, owner):
     from matches.services import match_create
 
-    match = match_create(owner=owner, game="bone-wars", seats=[{"name": "Solo"}])
+    match = match_create(is_public=True, owner=owner, game="bone-wars", seats=[{"name": "Solo"}])
     record(match, owner, ("card_played", 0, TEAM), ("paper_published", 0, {"side": "marsh"}),
            ("loyalty_gained", 0, {"amount": 3}), ("turn_ended", 0, {}))  # fmt: skip
     for _ in range(4):
@@ -279,7 +281,9 @@ def test_the_card_form_never_offers_a_slot_the_seat_cannot_pay_for(client, owner
     """Issue 22 item 8: with $0 and a $1 slot next, the page says the seat can only pass."""
     from matches.services import match_create
 
-    match = match_create(owner=owner, game="bone-wars", seats=[{"name": "Ana"}], options={"starting_money": 0})
+    match = match_create(
+        is_public=True, owner=owner, game="bone-wars", seats=[{"name": "Ana"}], options={"starting_money": 0}
+    )
     record(match, owner, ("card_played", 0, {"card": {"kind": "team", "name": "T"}}), ("turn_ended", 0, {}))
     client.force_login(owner)
     html = unescape(get(client, match)[0])

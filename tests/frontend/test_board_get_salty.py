@@ -92,7 +92,7 @@ def salty(owner: Any) -> Any:
     """A Get Salty match between Ana (seat 0, starts) and Bo."""
     from matches.services import match_create
 
-    return match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    return match_create(is_public=True, owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
 
 
 def find_win(state: dict[str, Any], depth: int) -> list[Event] | None:
@@ -127,6 +127,7 @@ def test_board_draws_an_svg_with_labelled_tokens(client: Any, owner: Any) -> Non
     from matches.services import match_create
 
     match = match_create(
+        is_public=True,
         owner=owner,
         game="get-salty",
         seats=[{"name": "Ana"}, {"name": "Bo"}],
@@ -143,10 +144,10 @@ def test_board_draws_an_svg_with_labelled_tokens(client: Any, owner: Any) -> Non
     assert '<svg class="gs-svg"' in html and "viewBox=" in html
     labels = {t["data-token"]: t["aria-label"] for t in page.tokens}
     assert labels == {
-        "container": "Salt Container, filled (salty) at [0, 0]",
-        "circle-red": "Crimson circle, salty at [1, 0]",
+        "container": "Salt Container, filled (salty) at column 0, row 0",
+        "circle-red": "Crimson circle, salty at column 1, row 0",
     }
-    assert "<title>Crimson circle, salty at [1, 0]</title>" in html
+    assert "<title>Crimson circle, salty at column 1, row 0</title>" in html
     # the reserve lists the eight others, unsalted; the victory attributes are named
     assert html.count('class="gs-rtoken') == 8
     assert "square-yellow" in html and "Ana: <strong>color</strong>" in html and "Bo: <strong>shape</strong>" in html
@@ -212,7 +213,7 @@ def test_posting_a_highlighted_target_records_the_move(client: Any, owner: Any, 
     assert form["hidden"]["expected_version"] == "1" and form["hidden"]["idempotency_key"]
     assert "csrfmiddlewaretoken" in form["hidden"]
     target = next(b for b in move_buttons(page) if b.get("data-cell") == "0,1")
-    assert target["aria-label"] == "Place yellow triangle at [0, 1] (then flip it)"
+    assert target["aria-label"] == "Place yellow triangle at column 0, row 1 (then flip it)"
     response = client.post(form["attrs"]["action"], {**form["hidden"], "move": target["value"]})
     assert response.status_code == 302
     assert head_version(salty) == 2
@@ -372,18 +373,20 @@ def test_a_full_game_through_the_board(client: Any, owner: Any, salty: Any) -> N
 
 
 def test_the_board_numbers_its_columns_and_rows(client: Any, owner: Any, salty: Any) -> None:
-    """The cells the history names ("to [1, 0]") can be found on the board: column numbers along the top,
+    """The cells the history names ("to column 1, row 0") can be found on the board: column numbers along the top,
     row numbers down the left edge (rows grow downwards)."""
-    record(salty, owner, *OPENING)  # tokens on [0, 0], [1, 0] and [1, 1]: the grid is columns -1..2, rows -1..2
+    record(
+        salty, owner, *OPENING
+    )  # tokens at columns and rows (0, 0), (1, 0) and (1, 1): the grid is columns -1..2, rows -1..2
     client.force_login(owner)
     html, _ = get(client, salty)
     columns = html.split('<ol class="gs-xs')[1].split("</ol>")[0]
     rows = html.split('<ol class="gs-ys')[1].split("</ol>")[0]
     assert columns.count("<li>") == 4 and "<li>-1</li><li>0</li><li>1</li><li>2</li>" in columns
     assert rows.count("<li>") == 4 and "<li>-1</li><li>0</li><li>1</li><li>2</li>" in rows
-    assert "A cell is [column, row]" in html
+    assert "A cell is named by its column and row" in html
     history = client.get(f"/matches/{salty.pk}/history/").content.decode()
-    assert "Bo moved the blue square to [1, 1], below the red circle, and flipped it." in history
+    assert "Bo moved the blue square to column 1, row 1, below the red circle, and flipped it." in history
 
 
 def test_the_hint_is_for_the_player_to_move_only(client: Any, owner: Any, make_user: Any) -> None:
@@ -393,7 +396,10 @@ def test_the_hint_is_for_the_player_to_move_only(client: Any, owner: Any, make_u
 
     ana_user, bo_user = make_user("ana"), make_user("bo")
     match = match_create(
-        owner=owner, game="get-salty", seats=[{"name": "Ana", "user": ana_user}, {"name": "Bo", "user": bo_user}]
+        is_public=True,
+        owner=owner,
+        game="get-salty",
+        seats=[{"name": "Ana", "user": ana_user}, {"name": "Bo", "user": bo_user}],
     )
     record(match, owner, *OPENING)  # Ana to play
     client.force_login(ana_user)

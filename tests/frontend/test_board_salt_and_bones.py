@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from frontend.models import developer_view_set
 from rulesets.base import Event
 from rulesets.salt_and_bones import RULESET
 from tests.frontend.board_page import BoardPage, parse_board
@@ -100,7 +101,7 @@ def sab(owner: Any) -> Any:
     """A Salt & Bones match between Ana (seat 0, Momentum) and Bo."""
     from matches.services import match_create
 
-    return match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    return match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}], is_public=True)
 
 
 @pytest.fixture
@@ -144,7 +145,7 @@ def test_field_phase_draws_the_board_and_picks_tiles(web: Any, owner: Any, sab: 
 def test_draw_phase_offers_the_draws_as_buttons(web: Any, owner: Any, sab: Any) -> None:
     record(sab, owner, "field_card_flipped", 0, {"tiles": [[1, 1]]})
     html, page = get(web, sab)
-    assert "Draw Phase" in html and "Field card flipped: [1, 1] destroyed." in html
+    assert "Draw Phase" in html and "Field card flipped: the tiles at column 2, row 2 destroyed." in html
     legal = [m.to_dict() for m in RULESET.legal_moves(head_state(sab))]
     assert move_values(page, "sb-move") == legal and len(legal) == 8
     assert "Ana: 4 attack + 3 strategy" in html
@@ -160,7 +161,11 @@ def test_big_move_groups_are_left_to_the_legal_moves_list(web: Any, owner: Any) 
     from matches.services import match_create
 
     match = match_create(
-        owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"hand_size": 20}
+        is_public=True,
+        owner=owner,
+        game="salt-and-bones",
+        seats=[{"name": "Ana"}, {"name": "Bo"}],
+        options={"hand_size": 20},
     )
     record(match, owner, "field_card_flipped", 0, {"tiles": [[1, 1]]})
     html, page = get(web, match)
@@ -206,11 +211,11 @@ def test_preparation_slots_and_hidden_instincts(web: Any, owner: Any, stranger: 
     # a viewer who cannot record (a stranger, or nobody signed in) sees a face-down card only
     other = Client()
     other.force_login(stranger)
+    developer_view_set(stranger, True)  # the developer view of the state is the spectator's view too
     for viewer in (Client(), other):
         html, page = get(viewer, sab)
-        assert "Anticipation" not in html[html.index('id="board"') : html.index('class="dev-toggle')]
-        data = viewer.get(f"/matches/{sab.pk}/?data=1").content.decode()  # the developer view of the state
-        assert "&quot;name&quot;: null" in data  # the spectator's view too
+        assert "Anticipation" not in html.split('id="state-data"')[0][html.index('id="board"') :]
+        assert ("&quot;name&quot;: null" in html) == (viewer is other)
         assert [s["class"].split()[1] for s in page.slots[:2]] == ["sb-slot-hidden", "sb-slot-empty"]
         assert "Bracer" in html  # EQUIPMENT is face-up
 
@@ -263,8 +268,8 @@ def test_attack_flow_offers_exactly_the_legal_moves(web: Any, owner: Any, sab: A
     html, page = get(web, sab)
     slash = state["field"]["cards"][0]["uid"]  # cards are numbered as INSTINCT targets name them
     assert [c["data-card"] for c in page.cards] == [str(slash)]
-    assert f"Card {slash}, Ana: Slash, attack 3 on [2, 2], opportunity 1 on [2, 3], dealt 3" in html
-    assert "<li>Ana played Slash (attack [2, 2], opportunity [2, 3]).</li>" in html
+    assert f"Card {slash}, Ana: Slash, attack 3 on column 3, row 3; opportunity 1 on column 4, row 3; dealt 3" in html
+    assert "<li>Ana played Slash (attack on column 3, row 3; opportunity on column 4, row 3).</li>" in html
     assert "<li>Bo takes 3 damage: Health 20 → 17.</li>" in html
     assert "17</strong> / 20 Health" in html
 
@@ -305,7 +310,11 @@ def test_game_over_is_drawn_without_forms(web: Any, owner: Any) -> None:
     from matches.services import match_create
 
     match = match_create(
-        owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"starting_health": 2}
+        is_public=True,
+        owner=owner,
+        game="salt-and-bones",
+        seats=[{"name": "Ana"}, {"name": "Bo"}],
+        options={"starting_health": 2},
     )
     to_combat(match, owner, instinct=None)
     record(match, owner, "attack_card_played", 0, {"card": "Slash", "attack_tile": [2, 2], "opportunity_tile": [2, 3]})

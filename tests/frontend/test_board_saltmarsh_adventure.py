@@ -8,7 +8,7 @@ pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 
 def test_board_shows_heroes_conditions_monsters_and_the_outcome(client, owner):
-    match = match_create(
+    match = match_create(is_public=True,
         owner=owner, game="saltmarsh-adventure", seats=[{"name": "Ana"}, {"name": "Bo"}],
         options={"adventure": "Dunwater", "heroes": [{"name": "Vistra", "class": "Fighter", "max_hp": 10},
                                                      {"name": "Quinn", "class": "Wizard", "max_hp": 6}]},

@@ -41,7 +41,7 @@ def state_of(match: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def demo(owner: Any) -> Any:
-    match = match_create(owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    match = match_create(is_public=True, owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}])
     for type_, seat, data in FIRST_SPINE_SCRIPT:
         match_event_record(match=match, user=owner, type=type_, seat=seat, data=data)
     return match
@@ -60,11 +60,11 @@ def test_the_board_draws_every_piece_with_sides_life_and_rotation(web, demo):
     by_cell = {p["data-cell"]: p for p in page.pieces}
     paladin = by_cell["3,3"]
     assert paladin["data-rotation"] == "0"  # Ana sits at the bottom: fronts point up
-    assert "Paladin on [3, 3], 4 life, Ana's; attack/defense front 3/2" in paladin["aria-label"]
+    assert "Paladin on column 4, row 4, 4 life, Ana's; attack/defense front 3/2" in paladin["aria-label"]
     wire = by_cell["2,3"]
     assert wire["data-rotation"] == "180"  # Bo sits at the top: fronts point down
-    assert "Barbed Wire on [2, 3], 3 life, Bo's" in wire["aria-label"]
-    assert "Bo's wizard on [0, 3], 19 life" in by_cell["0,3"]["aria-label"]
+    assert "Barbed Wire on column 4, row 3, 3 life, Bo's" in wire["aria-label"]
+    assert "Bo's wizard on column 4, row 1, 19 life" in by_cell["0,3"]["aria-label"]
     assert "Aura (front)" in by_cell["4,2"]["aria-label"]
     assert 'fill="#1d5fa8"' in html and 'fill="#b3261e"' in html  # the two seats' colours
 
@@ -133,7 +133,7 @@ def _event(m: dict[str, Any]) -> Any:
 
 
 def test_a_choice_is_offered_when_a_card_faces_several(web, owner):
-    match = match_create(owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+    match = match_create(is_public=True, owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
                          options={"board": [4, 5]})  # fmt: skip
     script = [
         ("destiny_chosen", 0, {"destiny": "hunter"}), ("origin_chosen", 0, {"origin": "healer"}),
@@ -149,7 +149,7 @@ def test_a_choice_is_offered_when_a_card_faces_several(web, owner):
     choices = [m for m in moves(page) if m["type"] == "confrontation_target_chosen"]
     assert sorted(m["data"]["target"] for m in choices) == [[1, 1], [2, 2]]
     assert all(m["data"]["from"] == [1, 2] and m["seat"] == 1 for m in choices)
-    assert "Squire on [1, 2] confronts Squire on [1, 1]" in html
+    assert "Squire on column 3, row 2 confronts Squire on column 2, row 2" in html
     assert not [m for m in moves(page) if m["type"] == "turn_ended"]  # not before the choice
     form = page.board_form("fs")
     front = next(m for m in choices if m["data"]["target"] == [2, 2])
@@ -174,7 +174,7 @@ def test_replaying_an_old_version_draws_it_without_buttons(web, demo):
 
 
 def test_an_empty_hand_offers_no_card(web, owner):
-    match = match_create(owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
+    match = match_create(is_public=True, owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
                          options={"hand_size": 1, "deck_size": 6})  # fmt: skip
     for type_, seat, data in FIRST_SPINE_SCRIPT[:5]:
         match_event_record(match=match, user=owner, type=type_, seat=seat, data=data)
@@ -189,10 +189,10 @@ def test_tap_a_piece_to_record_a_life_change(web, demo):
     _, page = get(web, demo)
     links = [a for a in page.links if "fs-piece-link" in a.get("class", "")]
     assert len(links) == len(state_of(demo)["cards"])
-    paladin = next(a for a in links if a["aria-label"] == "Change the life of Paladin on [3, 3]")
+    paladin = next(a for a in links if a["aria-label"] == "Change the life of Paladin on column 4, row 4")
     assert paladin["href"] == f"/matches/{demo.pk}/?at=3%2C3#board"
     html, _ = get(web, demo, "?at=3%2C3")
-    assert "change the life of <strong>Paladin</strong> on [3, 3] (now 4)" in html
+    assert "change the life of <strong>Paladin</strong> on column 4, row 4 (now 4)" in html
     assert 'name="data.at" value="3,3" form="fs-life"' in html
     version = state_version(demo)
     response = web.post(
@@ -222,9 +222,9 @@ def test_a_before_your_turn_effect_is_recorded_from_the_board_before_the_draw(we
     html, page = get(web, demo)
     assert "changes a life before the discard/draw: tap the piece on the board" in html
     links = [a for a in page.links if "fs-piece-link" in a.get("class", "")]
-    wizard = next(a for a in links if a["aria-label"] == "Change the life of Bo's wizard on [0, 3]")
+    wizard = next(a for a in links if a["aria-label"] == "Change the life of Bo's wizard on column 4, row 1")
     html, _ = get(web, demo, wizard["href"].split("/")[-1].split("#")[0])
-    assert "Before your turn: change the life of <strong>Bo&#x27;s wizard</strong> on [0, 3]" in html
+    assert "Before your turn: change the life of <strong>Bo&#x27;s wizard</strong> on column 4, row 1" in html
     response = web.post(
         f"/matches/{demo.pk}/record/",
         {"type": "hp_changed", "seat": "1", "data.at": "0,3", "data.amount": "-1", "data.note": "curse",

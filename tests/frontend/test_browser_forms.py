@@ -48,7 +48,8 @@ def test_an_attack_is_recorded_by_picking_the_card_and_tapping_its_tiles(live_se
     attack = form.locator("fieldset.cell-field", has_text="Tile under the Attack half")
     tap_cell(page, attack, move.data["attack_tile"])
     assert [attack.get_by_label(a).input_value() for a in ("Row", "Column")] == [
-        str(v) for v in move.data["attack_tile"]
+        str(v + 1)
+        for v in move.data["attack_tile"]  # numbered from 1, as the board's edges are
     ]
     assert attack.evaluate(
         "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
@@ -105,13 +106,15 @@ def test_town_rows_show_the_chosen_actions_fields_and_more_rows_keeps_them(live_
 
 
 @pytest.mark.parametrize(
-    ("game", "event_type", "legend", "axes"),
+    ("game", "event_type", "legend", "axes", "first"),
     [
-        ("the-first-spine", "card_placed", "Cell", ("Row", "Column")),
-        ("get-salty", "cracker_moved", "To cell", ("X", "Y")),
+        ("the-first-spine", "card_placed", "Cell", ("Row", "Column"), 1),  # data-cell is "row,col" from 0
+        ("get-salty", "cracker_moved", "To cell", ("Column", "Row"), 0),  # "x,y", shown as they are
     ],
 )
-def test_a_tap_on_any_boards_cell_fills_the_cell_field(live_server, phone, keeper, game, event_type, legend, axes):
+def test_a_tap_on_any_boards_cell_fills_the_cell_field(
+    live_server, phone, keeper, game, event_type, legend, axes, first
+):
     """The same small script serves every board: whatever element of ``#board`` carries ``data-cell``."""
     match = match_create(owner=keeper, game=game, seats=[{"name": "Ana"}, {"name": "Bo"}])
     page = phone
@@ -125,7 +128,7 @@ def test_a_tap_on_any_boards_cell_fills_the_cell_field(live_server, phone, keepe
     field = details.locator("fieldset.cell-field", has=page.locator("legend", has_text=legend))
     cells = page.locator("#board [data-cell]")
     target = cells.nth(cells.count() - 1)
-    wanted = target.get_attribute("data-cell").split(",")
+    wanted = [str(int(v) + first) for v in target.get_attribute("data-cell").split(",")]
     field.get_by_role("button", name="Tap it on the board").click()
     target.click(force=True)
     assert [field.get_by_label(a, exact=True).input_value() for a in axes] == wanted

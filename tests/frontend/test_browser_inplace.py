@@ -31,7 +31,7 @@ def adventure_move(page: Any) -> Any:
 
 def sab_move(page: Any) -> Any:
     form = open_form(page, "field_card_flipped")
-    form.locator('label.tile[title="Row 1, column 1"]').click()  # a tile the Field card destroys
+    form.locator('label.tile[title="Column 2, row 2"]').click()  # a tile the Field card destroys
     return form.get_by_role("button", name="Record")
 
 
@@ -146,7 +146,7 @@ def test_a_refusal_and_its_house_rule_are_answered_in_place(live_server, signed_
 
 
 def test_the_watching_phone_is_updated_in_place(live_server, browser, signed_in_phone, keeper):
-    match = match_create(owner=keeper, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    match = match_create(owner=keeper, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], is_public=True)
     url = f"{live_server.url}/matches/{match.pk}/"
     watcher_context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:

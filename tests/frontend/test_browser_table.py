@@ -139,7 +139,7 @@ def _salty_refuse(page: Any) -> None:
 
 def _sab_refuse(page: Any) -> None:
     form = open_form(page, "field_card_flipped")
-    form.locator('label.tile[title="Row 0, column 0"]').click()  # tick a grey corner on the grid of tiles
+    form.locator('label.tile[title="Column 1, row 1"]').click()  # tick a grey corner on the grid of tiles
     submit(page, form.get_by_role("button", name="Record"))
 
 
@@ -263,7 +263,9 @@ def test_house_rule_offered_on_the_refusal_in_one_step(live_server, table, djang
 def test_a_second_phone_sees_the_move_within_3_seconds(slug, live_server, table, django_user_model):
     game = GAMES[slug]
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
-    match = match_create(owner=owner, game=slug, seats=[{"name": "Ana"}, {"name": "Bo"}], options=game.options)
+    match = match_create(
+        owner=owner, game=slug, seats=[{"name": "Ana"}, {"name": "Bo"}], options=game.options, is_public=True
+    )
     url = f"{live_server.url}/matches/{match.pk}/"
     recorder, watcher = table(live_server, "keeper"), table(live_server, None)  # the watcher is a spectator
     watcher.goto(url)
@@ -295,7 +297,7 @@ def test_a_random_start_is_on_screen_by_name(live_server, table, django_user_mod
 
 def test_a_replay_keeps_its_banner_and_controls_on_screen(live_server, table, django_user_model):
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
-    match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}], is_public=True)
     behind_the_back(match, owner, "field_card_flipped", None, {"tiles": [[1, 1]]})
     behind_the_back(match, owner, *first_legal(match))
     page = table(live_server, None)

@@ -52,10 +52,12 @@ def test_place_a_card_by_tapping_then_end_the_turn(live_server, browser, owner, 
         page.locator(".fs-card-link", has_text="Squire").first.tap()
         page.get_by_text("tap a highlighted cell for").wait_for()
         assert ("card=" in page.url) is not js  # with the script the cells appear without a page load
-        cell = page.get_by_role("button", name="Place Squire on [3, 1]")
+        cell = page.get_by_role("button", name="Place Squire on column 2, row 4")
         box = cell.bounding_box()
         assert box["width"] >= 40 and box["height"] >= 40  # a thumb-sized target
-        assert page.get_by_role("button", name="Place Squire on [0, 0]").count() == 0  # not next to Ana's pieces
+        assert (
+            page.get_by_role("button", name="Place Squire on column 1, row 1").count() == 0
+        )  # not next to Ana's pieces
         cell.tap()
         page.get_by_text("Recorded move").wait_for()
         assert ("Squire", [3, 1]) in _pieces(match)

@@ -126,11 +126,11 @@ def test_get_salty(phone: Any) -> None:
     submit(page, page.locator("#board").get_by_role("button", name="Color"))
     shown(page, "Ana to play")
     for who, cracker, cell in (
-        ("Ana", "red circle", "[1, 0]"),
-        ("Bo", "blue circle", "[0, 1]"),
-        ("Ana", "red square", "[2, 0]"),
-        ("Bo", "blue square", "[1, 1]"),
-        ("Ana", "red triangle", "[3, 0]"),
+        ("Ana", "red circle", "column 1, row 0"),
+        ("Bo", "blue circle", "column 0, row 1"),
+        ("Ana", "red square", "column 2, row 0"),
+        ("Bo", "blue square", "column 1, row 1"),
+        ("Ana", "red triangle", "column 3, row 0"),
     ):
         shown(page, f"{who} to play")
         tap(page, page.get_by_role("link", name=f"Pick {cracker} (unsalted) in the reserve"))
@@ -229,8 +229,8 @@ def test_the_first_spine(phone: Any) -> None:
     now = page.locator("#record > details.move-form:not(.other-entries) > summary").all_inner_texts()
     assert "Chose a destiny" not in now and "Discarded and drew (start of turn)" not in now and "Placed a card" in now
     page.locator(".fs-card-link", has_text="Squire").first.click()
-    submit(page, page.get_by_role("button", name="Place Squire on [5, 3]"))
-    shown(page, "Recorded move 6: Ana played Squire on [5, 3]")
+    submit(page, page.get_by_role("button", name="Place Squire on column 4, row 6"))
+    shown(page, "Recorded move 6: Ana played Squire on column 4, row 6")
     submit(page, page.locator(".fs-preview").get_by_role("button", name="End the turn"))
     shown(page, "Bo to play")
     submit(page, page.locator("#board").get_by_role("button", name="Keep the hand, draw"))
@@ -240,10 +240,10 @@ def test_the_first_spine(phone: Any) -> None:
     cell = form.locator("fieldset.cell-field")
     cell.get_by_role("button", name="Tap it on the board").click()
     page.locator('#board [data-cell="1,3"]').first.click(force=True)
-    assert [cell.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")] == ["1", "3"]
+    assert [cell.get_by_label(a, exact=True).input_value() for a in ("Column", "Row")] == ["4", "2"]  # from 1
     submit(page, form.get_by_role("button", name="Record"))
-    shown(page, "Bo played Squire on [1, 3]")
-    tap(page, page.get_by_role("link", name="Change the life of Ana's wizard on [6, 3]"))
+    shown(page, "Bo played Squire on column 4, row 2")
+    tap(page, page.get_by_role("link", name="Change the life of Ana's wizard on column 4, row 7"))
     page.get_by_label("Amount (+ heals, − hurts)").fill("-3")
     page.get_by_label("Why", exact=True).fill("Fireball")
     submit(page, page.get_by_role("button", name="Record the change"))
@@ -264,9 +264,9 @@ def test_salt_and_bones(phone: Any) -> None:
     match = new_match(page, "Salt & Bones", ["Ana", "Bo"], {"Starting Health": "3"})
     assert "type the tiles" not in page.locator("#board").inner_text()
     board = page.locator("#board")
-    for cell in ("0, 2", "5, 3"):
-        tap(page, board.get_by_role("link", name=f"Mark [{cell}] as destroyed by the Field card"))
-    submit(page, board.get_by_role("button", name="Record Field card: [0, 2], [5, 3]"))
+    for cell in ("column 3, row 1", "column 4, row 6"):
+        tap(page, board.get_by_role("link", name=f"Mark {cell} as destroyed by the Field card"))
+    submit(page, board.get_by_role("button", name="Record Field card: column 3, row 1; column 4, row 6"))
     shown(page, "Ana to play — draw up to 7 cards")  # Bo holds nothing to discard yet
     for button in ("Ana: 4 attack + 3 strategy", "Bo: 4 attack + 3 strategy"):
         submit(page, board.get_by_role("button", name=button))
@@ -277,8 +277,10 @@ def test_salt_and_bones(phone: Any) -> None:
         submit(page, board.get_by_role("button", name=button))
     shown(page, "Ana to play — play an Attack card or disengage")
     tap(page, board.get_by_role("link", name="Slash 3/1"))
-    tap(page, board.get_by_role("link", name="Slash: Attack half on [2, 2]"))
-    submit(page, board.get_by_role("button", name="Play Slash: attack on [2, 2], opportunity on [2, 3]"))
+    tap(page, board.get_by_role("link", name="Slash: Attack half on column 3, row 3"))
+    submit(
+        page, board.get_by_role("button", name="Play Slash: attack on column 3, row 3; opportunity on column 4, row 3")
+    )
     shown(page, "Recorded move 6: Ana played Slash")
     shown(
         page,
@@ -288,11 +290,12 @@ def test_salt_and_bones(phone: Any) -> None:
     form = open_form(page, "attack_card_played")
     form.get_by_label("Player").select_option(label="Bo")
     form.get_by_label("Card", exact=True).select_option("Thrust")
-    for legend, cell in (("Tile under the Attack half", "3,2"), ("Tile under the Opportunity half", "4,2")):
+    for legend, cell, shown_as in (("Tile under the Attack half", "3,2", "3,4"),
+                                   ("Tile under the Opportunity half", "4,2", "3,5")):  # fmt: skip
         field = form.locator("fieldset.cell-field", has_text=legend)
         field.get_by_role("button", name="Tap it on the board").click()
-        page.locator(f'#board g.sb-tile[data-cell="{cell}"]').click()
-        assert ",".join(field.get_by_label(a, exact=True).input_value() for a in ("Row", "Column")) == cell
+        page.locator(f'#board g.sb-tile[data-cell="{cell}"]').click()  # row,col from 0 ...
+        assert ",".join(field.get_by_label(a, exact=True).input_value() for a in ("Column", "Row")) == shown_as
     submit(page, form.get_by_role("button", name="Record"))
     shown(page, "Recorded move 7: Bo played Thrust")
     shown(page, "Ana to play")

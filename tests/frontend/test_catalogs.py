@@ -125,7 +125,7 @@ def test_create_from_the_defaults_and_list(web: Any, owner: Any) -> None:
     assert "Thursday deck" in page and 'value="Lunge/Riposte"' in page and 'value="Test of Courage"' in page
     values = edit_form(web, catalog)
     assert values["attack_cards-count"] == "12" and values["strategy_cards-count"] == "12"  # 9 cards + 3 blank
-    assert values["board.centre"] == "2,2; 2,3; 3,2; 3,3"
+    assert values["board.centre"] == "3,3; 4,3; 3,4; 4,4"  # column,row as the board's edges number them
     listing = web.get("/catalogs/").content.decode()
     assert f'href="/catalogs/{catalog.pk}/"' in listing and "9 attack cards, 9 strategy cards" in listing
     # the same name again is refused, in place
@@ -152,7 +152,7 @@ def test_edit_tables_add_change_remove(web: Any, deck: Catalog) -> None:
     )
     razor = row_of(values, "strategy_cards", "Razor Oil")
     values.pop(f"strategy_cards-{razor}-destroyed_at_round_end", None)  # untick
-    values["board.grey"] = "0,0; 5,5"
+    values["board.grey"] = "1,1; 6,6"
     values["name"] = "Thursday deck v2"
     response = web.post(f"/catalogs/{deck.pk}/", values)
     assert response.status_code == 302
@@ -196,9 +196,9 @@ def test_edit_with_bad_values_shows_errors_and_saves_nothing(web: Any, deck: Cat
     assert response.status_code == 400 and "Enter a whole number." in forms_of(response.content.decode()).errors
     # a grey centre tile is shown on the board fieldset
     values = edit_form(web, deck)
-    values["board.centre"] = "0,0"
+    values["board.centre"] = "1,1"
     response = web.post(f"/catalogs/{deck.pk}/", values)
-    assert response.status_code == 400 and "Centre tile [0, 0] is grey." in response.content.decode()
+    assert response.status_code == 400 and "Centre tile at column 1, row 1 is grey." in response.content.decode()
     deck.refresh_from_db()
     assert deck.data == before
 

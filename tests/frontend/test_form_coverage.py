@@ -109,31 +109,38 @@ SCENARIOS: dict[str, Scenario] = {
             "legal:strategy_card_played",
             "legal:attack_card_played",
             "legal:disengaged",
+            ev("field_card_flipped", tiles=[[4, 4]]),  # round 2: the hands hold cards, so one may be discarded
+            "legal:hand_card_discarded",
+            "legal:cards_drawn",
+            "legal:cards_drawn",
+            ev("strategy_card_placed", 1, slot="gambit", card="Test of Courage"),
+            "legal:preparation_finished",
+            "legal:preparation_finished",
+            "legal:disengaged",  # under Test of Courage: the opponent gets an additional turn ...
+            "legal:additional_turn_passed",  # ... and may pass it
         ],
-        not_reached={
-            "hand_card_discarded": "offered from the second draw on (a hand holds cards); this scenario stops before",
-            "additional_turn_passed": "offered in an additional turn, which this scenario does not reach",
-        },
     ),
     "the-first-spine": Scenario(
         2,
+        options={"board": [4, 5]},  # a small board: Bo's Squire soon faces two of Ana's cards
         script=[
             "legal:destiny_chosen",
             "legal:destiny_chosen",
             "legal:origin_chosen",
             "legal:origin_chosen",
             "legal:hand_refilled",
-            PLACE,
-            HURT,
+            ev("card_placed", 0, card="Squire", at=[2, 2]),
+            ev("card_placed", 0, card="Squire", at=[2, 1]),
+            ev("card_placed", 0, card="Squire", at=[1, 1]),
+            ev("card_placed", 0, card="Grey Wolf", at=[3, 1]),  # it can run
             ev("turn_ended", 0),
             "legal:hand_refilled",
-            PLACE,
+            ev("card_placed", 1, card="Squire", at=[1, 2]),  # next to two of Ana's cards: Bo chooses one
+            ev("confrontation_target_chosen", 1, **{"from": [1, 2], "target": [1, 1]}),
             ev("turn_ended", 1),
+            ev("card_moved", 0, **{"from": [3, 1], "to": [3, 0]}),  # Run, at the start of Ana's turn
+            ev("hp_changed", 0, at=[2, 2], amount=-1, note="Fireball"),  # a "before your turn" effect
         ],
-        not_reached={
-            "card_moved": "needs a card that can run, which the default deck's first hands lack",
-            "confrontation_target_chosen": "needs a confrontation with a choice of targets, not reached here",
-        },
     ),
     "bone-wars": Scenario(
         2,

@@ -82,7 +82,7 @@ def posted(html: str, holding: str) -> QueryDict:
 
 
 def cell_fieldsets(html: str) -> list[str]:
-    return re.findall(r'<fieldset class="cell-field[^"]*" id="[^"]+" data-cell-field>.*?</fieldset>', html, re.S)
+    return re.findall(r'<fieldset class="cell-field[^"]*" id="[^"]+" data-cell-field[^>]*>.*?</fieldset>', html, re.S)
 
 
 def setup_for(slug: str) -> tuple[list[dict[str, str]], dict[str, Any]]:
@@ -114,7 +114,7 @@ def test_no_form_asks_for_json_quotes_or_coordinates_typed_as_text(web, owner):
         helps = re.findall(r'<small class="help">(.*?)</small>', html, re.S)
         assert not [h for h in helps if re.search(r'JSON|"|&quot;|[{}]|x,y', h)], (where, helps)
         assert 'placeholder="x,y"' not in html and "[row, col]" not in html, where
-    axes = {"salt-and-bones": "Row Column", "the-first-spine": "Row Column", "get-salty": "X Y"}
+    axes = {"salt-and-bones": "Column Row", "the-first-spine": "Column Row", "get-salty": "Column Row"}
     for slug, words in axes.items():
         cells = cell_fieldsets(pages[slug])
         assert cells, slug
@@ -151,8 +151,8 @@ def test_salt_and_bones_attack_card_is_picked_from_the_hand_and_its_tiles_are_nu
     move = next(m for m in legal if m.seat == 0)
     (ar, ac), (orow, oc) = move.data["attack_tile"], move.data["opportunity_tile"]
     post = {"type": "attack_card_played", "seat": "0", "expand": "1", "data.card": move.data["card"],
-            "data.attack_tile.0": str(ar), "data.attack_tile.1": str(ac),
-            "data.opportunity_tile.0": str(orow), "data.opportunity_tile.1": str(oc)}  # fmt: skip
+            "data.attack_tile.0": str(ar + 1), "data.attack_tile.1": str(ac + 1),  # as the board's edges count
+            "data.opportunity_tile.0": str(orow + 1), "data.opportunity_tile.1": str(oc + 1)}  # fmt: skip
     before = EventRow.objects.count()
     r = web.post(f"/matches/{match.pk}/record/", {**post, "data.opportunity_tile.1": ""})
     page = r.content.decode()
@@ -205,8 +205,8 @@ def test_the_first_spine_card_is_picked_from_the_seats_deck():
     assert card.widget == "select" and [v for v, _ in card.choices[1:]] == deck
     assert all(state["catalog"][n]["origin"] in (None, origin) for n in deck) and len(deck) < len(state["catalog"])
     at = form["inputs"][1]
-    assert at.widget == "cell" and [c.label for c in at.children] == ["Row", "Column"]
-    assert [c.maximum for c in at.children] == [6, 6]  # the 7 × 7 board
+    assert at.widget == "cell" and [c.label for c in at.children] == ["Column", "Row"]  # the words' order
+    assert [(c.minimum, c.maximum) for c in at.children] == [(1, 7), (1, 7)]  # the 7 × 7 board, numbered from 1
 
 
 def test_saltmarsh_adventure_monsters_and_treasure_are_picked_from_what_is_in_play():
@@ -236,7 +236,7 @@ def test_tiles_without_a_board_are_rows_of_two_numbers_and_blank_rows_are_skippe
     f = Field("tiles", "list", item=Field("cell", "cell", label="Tile", axes=("row", "column")), min_items=1)
     (group,) = build_inputs((f,), "data.", form="x", values=None, expand=True)
     assert group.widget == "group" and [c.label for c in group.children] == ["Tile 1", "Tile 2"]
-    assert [g.name for g in group.children[0].children] == ["data.tiles.0.0", "data.tiles.0.1"]
+    assert [g.name for g in group.children[0].children] == ["data.tiles.0.1", "data.tiles.0.0"]  # column first
     post = {"data.tiles.0.0": "", "data.tiles.0.1": "", "data.tiles.1.0": "2", "data.tiles.1.1": "3"}
     assert parse_inputs((f,), post, "data.", expand=True) == ({"tiles": [[2, 3]]}, {})
     _, errors = parse_inputs((f,), {"data.tiles.0.0": "2", "data.tiles.0.1": "x"}, "data.", expand=True)

@@ -11,7 +11,7 @@ pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 @pytest.fixture
 def salty(owner):
-    return match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    return match_create(is_public=True, owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
 
 
 def test_version_answers_304_until_a_move_is_recorded(client, salty, owner):

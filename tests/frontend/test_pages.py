@@ -204,8 +204,8 @@ def test_replay_at_a_version_is_a_permalink_without_forms(web, stone_match, owne
 
 
 def test_match_list_filters(web, owner):
-    match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}])
-    match_create(owner=owner, game="last-stone", seats=[{"name": "Cy"}, {"name": "Di"}])
+    match_create(is_public=True, owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    match_create(is_public=True, owner=owner, game="last-stone", seats=[{"name": "Cy"}, {"name": "Di"}])
     page = web.get("/matches/?player=Cy").content.decode()
     assert "Cy" in page and "Ana" not in page
     assert web.get("/matches/?status=bogus").status_code == 200
@@ -232,7 +232,9 @@ def test_random_form_posts_never_500(web, owner, game):
 
     ruleset = get_ruleset(game)
     seats = [{"name": "Ana"}, {"name": "Bo"}]
-    match = match_create(owner=owner, game=game, seats=seats if len(seats) in ruleset.seats else seats[:1])
+    match = match_create(
+        is_public=True, owner=owner, game=game, seats=seats if len(seats) in ruleset.seats else seats[:1]
+    )
     names = sorted({f"data.{f.name}" for spec in event_types_with_meta(ruleset).values() for f in spec.fields})
     text = st.text(max_size=10) | st.sampled_from(["1", "0,0", "[[2,2]]", '{"a":1}', "null", "circle-red", "-1", "1e9"])
 

@@ -160,7 +160,7 @@ def test_tiles_are_ticked_on_a_grid_of_the_board_not_typed_as_json(web, owner):
     page = web.get(f"/matches/{match.pk}/").content.decode()
     tiles = page.split('id="id_field_card_flipped_data_tiles"')[1].split("</fieldset>")[0]
     assert tiles.count('type="checkbox" name="data.tiles"') == 36  # the 6 × 6 Field Board, one box a tile
-    assert 'aria-label="Row 2, column 4"' in tiles and "<textarea" not in tiles
+    assert 'aria-label="Column 5, row 3"' in tiles and "<textarea" not in tiles
     r = web.post(f"/matches/{match.pk}/record/", {"type": "field_card_flipped", "data.tiles": ["1,1", "2,4"]})
     assert r.status_code == 302
     assert EventRow.objects.get().data == {"tiles": [[1, 1], [2, 4]]}

@@ -69,7 +69,7 @@ def test_a_refused_move_names_the_player_whose_turn_it_is(web, owner):
 
 def test_history_and_activity_name_the_players(web, sab):
     history = text_of(web.get(f"/matches/{sab.pk}/history/"))
-    assert "Ana played Slash (attack on [2, 2], opportunity on [2, 3])." in history
+    assert "Ana played Slash (attack on column 3, row 3; opportunity on column 4, row 3)." in history
     no_seat_numbers(history)
     home = text_of(web.get("/"))
     assert "Ana played Slash" in home

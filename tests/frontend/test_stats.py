@@ -17,9 +17,15 @@ def play_to_the_end(match, owner, seat_takes_last):
 
 @pytest.fixture
 def history(owner):
-    a = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 1})
-    b = match_create(owner=owner, game="last-stone", seats=[{"name": "Bo"}, {"name": "Ana"}], options={"stones": 1})
-    c = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Cy"}], options={"stones": 5})
+    a = match_create(
+        is_public=True, owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 1}
+    )
+    b = match_create(
+        is_public=True, owner=owner, game="last-stone", seats=[{"name": "Bo"}, {"name": "Ana"}], options={"stones": 1}
+    )
+    c = match_create(
+        is_public=True, owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Cy"}], options={"stones": 5}
+    )
     play_to_the_end(a, owner, 0)  # Ana wins from seat 0
     play_to_the_end(b, owner, 0)  # Bo wins from seat 0
     match_event_record(match=c, user=owner, type="stones_taken", seat=0, data={"count": 1})  # still going
@@ -63,7 +69,9 @@ def test_filters_narrow_every_page_and_bad_filters_are_explained(client, owner, 
 def test_same_named_players_of_two_owners_are_told_apart(client, owner, make_user):
     other = make_user("other")
     for who in (owner, other):
-        m = match_create(owner=who, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 1})
+        m = match_create(
+            is_public=True, owner=who, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 1}
+        )
         play_to_the_end(m, who, 0)
     project_all()
     page = client.get("/stats/players/").content.decode()
@@ -87,10 +95,18 @@ def test_my_page_follows_me_across_owners(client, owner, make_user):
     me = make_user("me")
     friend = make_user("friend")
     m1 = match_create(
-        owner=owner, game="last-stone", seats=[{"name": "Me", "user": me}, {"name": "Bo"}], options={"stones": 1}
+        is_public=True,
+        owner=owner,
+        game="last-stone",
+        seats=[{"name": "Me", "user": me}, {"name": "Bo"}],
+        options={"stones": 1},
     )
     m2 = match_create(
-        owner=friend, game="last-stone", seats=[{"name": "Bo"}, {"name": "Mine", "user": me}], options={"stones": 1}
+        is_public=True,
+        owner=friend,
+        game="last-stone",
+        seats=[{"name": "Bo"}, {"name": "Mine", "user": me}],
+        options={"stones": 1},
     )
     play_to_the_end(m1, owner, 0)  # I win at owner's table
     play_to_the_end(m2, friend, 0)  # I lose at friend's table
@@ -111,7 +127,9 @@ def test_import_export_page(client, owner):
 
 def test_games_page_lists_each_score_sheet_game_by_name(client, owner):
     for title in ("Azul", "Cascadia"):
-        m = match_create(owner=owner, game="scoresheet", seats=[{"name": "Ana"}], options={"title": title})
+        m = match_create(
+            is_public=True, owner=owner, game="scoresheet", seats=[{"name": "Ana"}], options={"title": title}
+        )
         match_event_record(match=m, user=owner, type="points_scored", seat=0, data={"points": 3})
         match_event_record(match=m, user=owner, type="game_ended", data={})
     project_all()

@@ -33,7 +33,9 @@ def test_owners_write_is_201(api, stone_match):
 
 def test_named_recorder_may_write(client_for, make_user, owner):
     helper = make_user("helper")
-    match = match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}], recorders=[helper])
+    match = match_create(
+        is_public=True, owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}], recorders=[helper]
+    )
     r = client_for(helper).post(f"/api/matches/{match.pk}/events/", MOVE, format="json")
     assert r.status_code == 201
 
@@ -77,8 +79,10 @@ def test_session_authentication_keeps_csrf(owner, stone_match):
 def test_list_filters_and_pagination(api, owner):
     for i in range(30):
         names = [{"name": "Ana"}, {"name": f"P{i}"}]
-        match_create(owner=owner, game="last-stone", seats=names, options={"stones": 1})
-    won = match_create(owner=owner, game="last-stone", seats=[{"name": "Zed"}, {"name": "Ana"}], options={"stones": 1})
+        match_create(is_public=True, owner=owner, game="last-stone", seats=names, options={"stones": 1})
+    won = match_create(
+        is_public=True, owner=owner, game="last-stone", seats=[{"name": "Zed"}, {"name": "Ana"}], options={"stones": 1}
+    )
     match_event_record(match=won, user=owner, type="stones_taken", seat=0, data={"count": 1})
     page = api.get("/api/matches/").json()
     assert page["count"] == 31 and len(page["results"]) == 25 and page["next"]
@@ -105,7 +109,9 @@ def test_time_travel_state_at_every_version(api, stone_match):
 
 
 def test_outcome_is_reported_when_the_game_ends(api, owner):
-    match = match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}], options={"stones": 2})
+    match = match_create(
+        is_public=True, owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}], options={"stones": 2}
+    )
     r = api.post(
         f"/api/matches/{match.pk}/events/", {"type": "stones_taken", "seat": 0, "data": {"count": 2}}, format="json"
     )
@@ -197,7 +203,7 @@ def test_games_endpoint_describes_event_payloads(client_for):
 
 
 def test_spectators_cannot_ask_for_a_seats_hidden_view(client_for, stranger, owner):
-    match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "A"}, {"name": "B"}])
+    match = match_create(is_public=True, owner=owner, game="salt-and-bones", seats=[{"name": "A"}, {"name": "B"}])
     rec = client_for(owner)
     rec.post(
         f"/api/matches/{match.pk}/events/",
@@ -220,6 +226,6 @@ def test_spectators_cannot_ask_for_a_seats_hidden_view(client_for, stranger, own
 
 
 def test_legal_moves_not_listable_phase(api, owner):
-    match = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "A"}, {"name": "B"}])
+    match = match_create(is_public=True, owner=owner, game="salt-and-bones", seats=[{"name": "A"}, {"name": "B"}])
     r = api.get(f"/api/matches/{match.pk}/legal-moves/")
     assert r.status_code == 404 and r.json()["code"] == "not_listable"

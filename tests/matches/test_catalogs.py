@@ -86,7 +86,7 @@ def test_cross_field_problems_are_placed_on_their_rows(owner: Any) -> None:
     assert errors["strategy_cards"] == ["The strategy card name 'Bracer' is used twice."]
     assert "activation must be 'automatic'" in errors[f"strategy_cards[{gambit}]"][0]
     assert "bonus_instances of at least 1" in errors[f"attack_cards[{flourish}]"][0]
-    assert errors["board"] == ["Centre tile [0, 0] is grey."]
+    assert errors["board"] == ["Centre tile at column 1, row 1 is grey."]
 
 
 def test_update_is_all_or_nothing_and_owner_only(owner: Any, stranger: Any) -> None:

@@ -28,7 +28,7 @@ def entries(match):
 
 
 def test_the_draw_is_recorded_as_the_first_entry_and_replay_gives_the_same_first_player(owner):
-    match = match_create(owner=owner, game="get-salty", seats=TWO, options={"first_seat": "random"})
+    match = match_create(is_public=True, owner=owner, game="get-salty", seats=TWO, options={"first_seat": "random"})
     [(type_, seat, data)] = entries(match)
     assert type_ == FIRST_PLAYER_DRAWN and seat is None and data["seat"] in (0, 1)
     drawn = data["seat"]
@@ -53,19 +53,23 @@ def test_200_draws_give_every_seat_a_start(owner):
     (about 10^-25), and one of 2 seats with probability 2^-199."""
     four = [{"name": n} for n in ("Ana", "Bo", "Cy", "Di")]
     bone_wars = Counter(
-        match_create(owner=owner, game="bone-wars", seats=four, options={"first_seat": "random"}).first_seat
+        match_create(
+            is_public=True, owner=owner, game="bone-wars", seats=four, options={"first_seat": "random"}
+        ).first_seat
         for _ in range(200)
     )
     assert set(bone_wars) == {0, 1, 2, 3}
     salty = Counter(
-        match_create(owner=owner, game="last-stone", seats=TWO, options={"first_seat": "random"}).first_seat
+        match_create(
+            is_public=True, owner=owner, game="last-stone", seats=TWO, options={"first_seat": "random"}
+        ).first_seat
         for _ in range(200)
     )
     assert set(salty) == {0, 1}
 
 
 def test_a_chosen_seat_draws_nothing(owner):
-    match = match_create(owner=owner, game="get-salty", seats=TWO, options={"first_seat": 1})
+    match = match_create(is_public=True, owner=owner, game="get-salty", seats=TWO, options={"first_seat": 1})
     assert entries(match) == [] and store.head_load(match.stream_id).state["turn"] == 1
 
 
@@ -78,13 +82,15 @@ def test_a_chosen_seat_draws_nothing(owner):
 )
 def test_a_game_that_does_not_draw_who_starts_refuses_and_writes_nothing(owner, game, seats, key, words):
     with pytest.raises(InvalidInput) as refused:
-        match_create(owner=owner, game=game, seats=seats, options={key: "random"})
+        match_create(is_public=True, owner=owner, game=game, seats=seats, options={key: "random"})
     assert words in " ".join(refused.value.errors[f"options.{key}"])
     assert Match.objects.count() == 0 and EventRow.objects.count() == 0
 
 
 def test_the_draw_cannot_be_voided_nor_recorded_by_hand(owner):
-    match = match_create(owner=owner, game="salt-and-bones", seats=TWO, options={"momentum_seat": "random"})
+    match = match_create(
+        is_public=True, owner=owner, game="salt-and-bones", seats=TWO, options={"momentum_seat": "random"}
+    )
     with pytest.raises(RuleBroken) as refused:
         match_event_void(match=match, user=owner, version=1, reason="again")
     assert refused.value.violation_code == "cannot_void_draw"
@@ -95,7 +101,7 @@ def test_the_draw_cannot_be_voided_nor_recorded_by_hand(owner):
 
 
 def test_a_rematch_draws_again(owner):
-    match = match_create(owner=owner, game="last-stone", seats=TWO, options={"first_seat": "random"})
+    match = match_create(is_public=True, owner=owner, game="last-stone", seats=TWO, options={"first_seat": "random"})
     again = match_rematch(match=match, user=owner)
     assert [t for t, _, _ in entries(again)] == [FIRST_PLAYER_DRAWN]
     assert again.stream.options["first_seat"] == "random"
@@ -106,7 +112,9 @@ def test_the_drawn_seat_counts_as_the_one_who_started_in_the_stats(owner):
     from matches.models import PlayerResult
     from matches.tasks import project_all
 
-    match = match_create(owner=owner, game="last-stone", seats=TWO, options={"stones": 1, "first_seat": "random"})
+    match = match_create(
+        is_public=True, owner=owner, game="last-stone", seats=TWO, options={"stones": 1, "first_seat": "random"}
+    )
     drawn = match.first_seat
     match_event_record(match=match, user=owner, type="stones_taken", seat=drawn, data={"count": 1})
     project_all()
@@ -139,7 +147,7 @@ def test_api_refuses_a_random_start_where_the_rulebook_names_who_starts(api):
 
 
 def test_api_refuses_a_hand_made_draw(api, owner):
-    match = match_create(owner=owner, game="get-salty", seats=TWO)
+    match = match_create(is_public=True, owner=owner, game="get-salty", seats=TWO)
     r = api.post(f"/api/matches/{match.pk}/events/", {"type": FIRST_PLAYER_DRAWN, "data": {"seat": 1}}, format="json")
     assert r.status_code == 400 and r.json()["code"] == "invalid"
     assert EventRow.objects.count() == 0
@@ -180,7 +188,7 @@ def test_the_new_match_form_explains_why_a_game_refuses_a_random_start(web):
 
 
 def test_a_rematch_from_the_page_says_who_was_drawn(web, owner):
-    match = match_create(owner=owner, game="last-stone", seats=TWO, options={"first_seat": "random"})
+    match = match_create(is_public=True, owner=owner, game="last-stone", seats=TWO, options={"first_seat": "random"})
     r = web.post(f"/matches/{match.pk}/rematch/", follow=True)
     again = Match.objects.exclude(pk=match.pk).get()
     name = ["Ana", "Bo"][again.first_seat]
@@ -188,7 +196,9 @@ def test_a_rematch_from_the_page_says_who_was_drawn(web, owner):
 
 
 def test_a_spectator_reads_the_draw_in_a_game_with_hidden_cards(client, owner):
-    match = match_create(owner=owner, game="salt-and-bones", seats=TWO, options={"momentum_seat": "random"})
+    match = match_create(
+        is_public=True, owner=owner, game="salt-and-bones", seats=TWO, options={"momentum_seat": "random"}
+    )
     name = ["Ana", "Bo"][match.first_seat]
     assert f"{name} was drawn to start." in client.get(f"/matches/{match.pk}/history/").content.decode()
     log = client.get(f"/api/matches/{match.pk}/events/").json()

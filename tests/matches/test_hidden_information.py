@@ -58,7 +58,7 @@ class Played:
 def _play(people: dict[str, Any], game: str, options: dict[str, Any], events: list[Any], finish: bool) -> Played:
     """Ana (seat 0) and Bo (seat 1) hold the seats and record; the owner holds none. ``finish``: the table
     then records the result (the match joins the owner's exports)."""
-    match = match_create(
+    match = match_create(is_public=True,
         owner=people["owner"], game=game, options=options, recorders=[people["ana"], people["bo"]],
         seats=[{"name": "Ana", "user": people["ana"]}, {"name": "Bo", "user": people["bo"]}],
     )  # fmt: skip
@@ -251,7 +251,7 @@ def test_a_shared_phone_lists_no_secret_choice_until_one_player_shows_their_own(
     """The First Spine setup on the owner's phone (no seat): no origin is offered by name until Ana shows her
     own; then only hers, and her choice, once recorded, hides them again."""
     table_ = _table("the_first_spine")(2, board=[4, 5])
-    match = match_create(owner=people["owner"], game="the-first-spine", options=table_.options,
+    match = match_create(is_public=True, owner=people["owner"], game="the-first-spine", options=table_.options,
                          seats=[{"name": "Ana", "user": people["ana"]}, {"name": "Bo"}])  # fmt: skip
     phone = signed_in(people["owner"])
     html = _page(phone, match)
@@ -307,7 +307,7 @@ def test_who_may_reveal(people, make_user):
     assert signed_in(people["owner"]).post(reveal, {"seat": 2}).status_code == 400
     assert signed_in(people["owner"]).post(reveal, {"seat": "x"}).status_code == 400
     assert signed_in(people["owner"]).get(reveal).status_code == 405
-    stones = match_create(owner=people["owner"], game="last-stone", options={"stones": 7},
+    stones = match_create(is_public=True, owner=people["owner"], game="last-stone", options={"stones": 7},
                           seats=[{"name": "Ana"}, {"name": "Bo"}])  # fmt: skip
     assert signed_in(people["owner"]).post(f"/matches/{stones.pk}/reveal/", {"seat": 0}).status_code == 400
 
@@ -315,7 +315,7 @@ def test_who_may_reveal(people, make_user):
 def test_an_owner_holding_a_seat_sees_that_seats_view_and_cannot_reveal(people):
     table_ = _table("the_first_spine")(2, board=[4, 5])
     table_.setup(origins=("healer", "priest"))
-    match = match_create(owner=people["ana"], game="the-first-spine", options=table_.options,
+    match = match_create(is_public=True, owner=people["ana"], game="the-first-spine", options=table_.options,
                          seats=[{"name": "Ana", "user": people["ana"]}, {"name": "Bo"}])  # fmt: skip
     for event in table_.events:
         match_event_record(match=match, user=people["ana"], type=event.type, seat=event.seat, data=event.data)
@@ -330,7 +330,7 @@ def test_an_owner_holding_a_seat_sees_that_seats_view_and_cannot_reveal(people):
 
 
 def _last_stone(people: dict[str, Any]) -> tuple[Any, str]:
-    match = match_create(owner=people["owner"], game="last-stone", options={"stones": 7},
+    match = match_create(is_public=True, owner=people["owner"], game="last-stone", options={"stones": 7},
                          seats=[{"name": "Zephyrine"}, {"name": "Bo", "user": people["bo"]}])  # fmt: skip
     for seat, count in [(0, 2), (1, 3)]:
         match_event_record(match=match, user=people["owner"], type="stones_taken", seat=seat, data={"count": count})
@@ -341,7 +341,10 @@ def _get_salty(people: dict[str, Any]) -> tuple[Any, str]:
     from matches import store
 
     match = match_create(
-        owner=people["owner"], game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo", "user": people["bo"]}]
+        is_public=True,
+        owner=people["owner"],
+        game="get-salty",
+        seats=[{"name": "Ana"}, {"name": "Bo", "user": people["bo"]}],
     )
     ruleset = get_ruleset("get-salty")
     for _ in range(3):
@@ -354,7 +357,10 @@ def _bone_wars(people: dict[str, Any]) -> tuple[Any, str]:
     from matches import store
 
     match = match_create(
-        owner=people["owner"], game="bone-wars", seats=[{"name": "Ana"}, {"name": "Bo", "user": people["bo"]}]
+        is_public=True,
+        owner=people["owner"],
+        game="bone-wars",
+        seats=[{"name": "Ana"}, {"name": "Bo", "user": people["bo"]}],
     )
     ruleset = get_ruleset("bone-wars")
     for _ in range(2):
@@ -366,7 +372,7 @@ def _bone_wars(people: dict[str, Any]) -> tuple[Any, str]:
 def _adventure(people: dict[str, Any]) -> tuple[Any, str]:
     options = {"adventure": "Tammeraut's Fate", "heroes": [{"name": "Zephyrine", "class": "Rogue", "max_hp": 8},
                                                             {"name": "Brakk", "class": "Fighter", "max_hp": 10}]}  # fmt: skip
-    match = match_create(owner=people["owner"], game="saltmarsh-adventure", options=options,
+    match = match_create(is_public=True, owner=people["owner"], game="saltmarsh-adventure", options=options,
                          seats=[{"name": "Ana"}, {"name": "Bo", "user": people["bo"]}])  # fmt: skip
     match_event_record(
         match=match, user=people["owner"], type="monster_placed", data={"monster": "Sahuagin Quillmonger"}

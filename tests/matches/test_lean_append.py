@@ -21,6 +21,7 @@ MOVE = {"type": "stones_taken", "seat": 0, "data": {"count": 1}}
 
 
 def _match(owner: Any, **extra: Any) -> Any:
+    extra.setdefault("is_public", True)
     return match_create(
         owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 10}, **extra
     )

@@ -15,7 +15,9 @@ pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
 
 def won_by_seat0(owner, names):
-    m = match_create(owner=owner, game="last-stone", seats=[{"name": n} for n in names], options={"stones": 1})
+    m = match_create(
+        is_public=True, owner=owner, game="last-stone", seats=[{"name": n} for n in names], options={"stones": 1}
+    )
     match_event_record(match=m, user=owner, type="stones_taken", seat=0, data={"count": 1})
     return m
 
@@ -69,7 +71,7 @@ def test_merging_a_typo_moves_the_stats_and_leaves_the_logs(api, owner):
 
     call_command("rebuild_projections", "--no-progress")
     assert PlayerResult.objects.filter(player=anna).count() == 0
-    m = match_create(owner=owner, game="last-stone", seats=[{"name": "anna"}, {"name": "Bo"}])
+    m = match_create(is_public=True, owner=owner, game="last-stone", seats=[{"name": "anna"}, {"name": "Bo"}])
     assert m.seats.get(index=0).player_id == ana.pk
     assert api.get(f"/api/stats/players/{anna.pk}/").json()["player_id"] == ana.pk
 

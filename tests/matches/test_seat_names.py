@@ -82,7 +82,7 @@ def test_salt_and_bones_combat_log_prompt_and_refusals_name_the_players(api):
     mid = salt_and_bones_to_a_hit(api)
     body = api.get(f"/api/matches/{mid}/state/").json()
     assert "Bo takes 3 damage: Health 20 → 17." in body["state"]["log"]
-    assert "Ana played Slash (attack [2, 2], opportunity [2, 3])." in body["state"]["log"]
+    assert "Ana played Slash (attack on column 3, row 3; opportunity on column 4, row 3)." in body["state"]["log"]
     assert body["turn"]["line"].startswith(
         "Ana or Bo to play — the player with Momentum may chain another Attack card, or the other player starts a turn"
     )
@@ -92,7 +92,9 @@ def test_salt_and_bones_combat_log_prompt_and_refusals_name_the_players(api):
     assert refused.status_code == 400
     no_seat_numbers(refused.json()["detail"])
     log = api.get(f"/api/matches/{mid}/events/").json()
-    assert [line["text"] for line in log][-1] == "Ana played Slash (attack on [2, 2], opportunity on [2, 3])."
+    assert [line["text"] for line in log][
+        -1
+    ] == "Ana played Slash (attack on column 3, row 3; opportunity on column 4, row 3)."
 
 
 def test_a_renamed_player_is_renamed_in_old_log_lines(api):

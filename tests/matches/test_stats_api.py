@@ -17,7 +17,12 @@ def sheet(owner, names, points, *, played_at=None, first=None):
     """A finished score sheet: ``points`` per seat, highest wins."""
     played = {"played_at": played_at} if played_at else None
     m = match_create(
-        owner=owner, game="scoresheet", seats=[{"name": n} for n in names], options={"title": "Azul"}, played=played
+        is_public=True,
+        owner=owner,
+        game="scoresheet",
+        seats=[{"name": n} for n in names],
+        options={"title": "Azul"},
+        played=played,
     )
     if first is not None:
         type(m).objects.filter(pk=m.pk).update(first_seat=first)
@@ -123,7 +128,11 @@ def test_rebuild_gives_the_same_read_model(owner, league):
 def test_me(client_for, owner, make_user):
     me = make_user("me")
     m = match_create(
-        owner=owner, game="last-stone", seats=[{"name": "Me", "user": me}, {"name": "Bo"}], options={"stones": 1}
+        is_public=True,
+        owner=owner,
+        game="last-stone",
+        seats=[{"name": "Me", "user": me}, {"name": "Bo"}],
+        options={"stones": 1},
     )
     match_event_record(match=m, user=owner, type="stones_taken", seat=0, data={"count": 1})
     project_all()
@@ -135,7 +144,11 @@ def test_me(client_for, owner, make_user):
 def test_score_sheets_count_per_game_name(api, owner):
     sheet(owner, ["Ana", "Bo"], [10, 5])
     m = match_create(
-        owner=owner, game="scoresheet", seats=[{"name": "Ana"}, {"name": "Bo"}], options={"title": "Cascadia"}
+        is_public=True,
+        owner=owner,
+        game="scoresheet",
+        seats=[{"name": "Ana"}, {"name": "Bo"}],
+        options={"title": "Cascadia"},
     )
     match_event_record(match=m, user=owner, type="points_scored", seat=1, data={"points": 3})
     match_event_record(match=m, user=owner, type="game_ended", data={})

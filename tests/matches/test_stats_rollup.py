@@ -36,7 +36,7 @@ def sheet(owner, names, points, *, when, title="Azul", public=True):
 
 def stone(owner, names, winner_seat, *, when):
     """A finished Last Stone game with one stone: ``winner_seat`` takes it."""
-    m = match_create(
+    m = match_create(is_public=True,
         owner=owner, game="last-stone", seats=[{"name": n} for n in names], options={"stones": 1},
         played={"played_at": when},
     )  # fmt: skip

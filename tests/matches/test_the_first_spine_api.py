@@ -68,7 +68,7 @@ def test_a_whole_game_to_a_win_over_the_api(api, mid):
         if i == 18:
             bad = post(api, mid, "turn_ended", 0, {})  # the Hammer touches the wizard and a Squire: choose first
             assert bad.status_code == 400 and bad.json()["violation"] == "choose_target"
-            assert "Deadly Hammer on [1, 2] faces several opponent cards" in bad.json()["detail"]
+            assert "Deadly Hammer on column 3, row 2 faces several opponent cards" in bad.json()["detail"]
         r = post(api, mid, type_, seat, data, expected_version=i)
         assert r.status_code == 201, (i, r.content)
         if i == 11:

@@ -49,10 +49,14 @@
       e.stopPropagation();
       var cell = cellAt(e.clientX, e.clientY);
       if (!cell) return;
-      var parts = cell.split(","), inputs = armed.querySelectorAll(".cell-inputs input");
-      inputs[0].value = parts[0].trim();
-      inputs[1].value = parts[1].trim();
-      inputs[0].dispatchEvent(new Event("input", { bubbles: true }));  // the live update keeps typed forms
+      // data-cell holds the cell as stored ("row,col" from 0, or Get Salty's "x,y"); the inputs (named .0 and .1,
+      // shown column first) count as the board's edges do, from data-first (rulesets/cells.py)
+      var parts = cell.split(","), first = parseInt(armed.getAttribute("data-first") || "0", 10), input;
+      for (var k = 0; k < 2; k++) {
+        input = armed.querySelector('.cell-inputs input[name$=".' + k + '"]');
+        input.value = String(parseInt(parts[k], 10) + first);
+      }
+      input.dispatchEvent(new Event("input", { bubbles: true }));  // the live update keeps typed forms
       var field = armed;
       disarm();
       field.scrollIntoView({ block: "center" });

@@ -42,7 +42,8 @@
         b.style.gridRow = String(cell[0] + 1);
         b.style.gridColumn = String(cell[1] + 1);
         b.value = JSON.stringify({ type: "card_placed", seat: seat, data: { card: name, at: cell } });
-        var label = (spell ? "Cast " : "Place ") + name + " on [" + cell[0] + ", " + cell[1] + "]";
+        // the cell in the players' words, as the board's edges number it (rulesets/cells.py)
+        var label = (spell ? "Cast " : "Place ") + name + " on column " + (cell[1] + 1) + ", row " + (cell[0] + 1);
         b.setAttribute("aria-label", label);
         b.title = label;
         overlay.appendChild(b);

@@ -8,7 +8,7 @@ pytestmark = pytest.mark.pure
 
 
 def _opened(gs):
-    """Seat 0 placed circle-red at [1, 0] (now salty); seat 1 to move, container salty on [0, 0]."""
+    """Seat 0 placed circle-red at column 1, row 0 (now salty); seat 1 to move, container salty on column 0, row 0."""
     return gs.play(gs.started(), gs.ev("cracker_moved", 0, cracker="circle-red", to=[1, 0]))
 
 

@@ -8,7 +8,7 @@ from rulesets.get_salty import hints
 
 pytestmark = pytest.mark.pure
 
-THREATS = {"circle-red": (1, 0), "circle-yellow": (2, 0), "square-red": (1, 1)}  # container on [0, 0]
+THREATS = {"circle-red": (1, 0), "circle-yellow": (2, 0), "square-red": (1, 1)}  # container on column 0, row 0
 
 
 def _winning_by_apply(gs, state, seat):
@@ -55,7 +55,7 @@ def test_no_hints_before_the_choice_or_after_the_end(gs):
 
 
 def test_a_cell_is_told_by_its_neighbour_as_drawn_on_the_board(gs):
-    """Rows grow downwards on the board: [0, -1] is above the container on [0, 0]."""
+    """Rows grow downwards on the board: [0, -1] is above the container on column 0, row 0."""
     state = gs.position({"circle-red": (1, 0)}, container=(0, 0))
     assert gs.R.neighbour_words(state, (0, -1)) == "above the Salt Container"
     assert gs.R.neighbour_words(state, (0, 1)) == "below the Salt Container"
@@ -74,11 +74,11 @@ def test_moves_are_told_in_the_present_tense(gs):
     assert words(state, gs.ev("salt_container_flipped", 0)) == "flip the Salt Container"
     assert words(state, gs.ev("cracker_flipped", 0, cracker="circle-red")) == "flip the red circle"
     assert words(state, gs.ev("cracker_moved", 0, cracker="circle-red", to=[0, -1])) == (
-        "move the red circle from [1, 0] to [0, -1], above the Salt Container, and flip it"
+        "move the red circle from column 1, row 0 to column 0, row -1, above the Salt Container, and flip it"
     )
     assert words(state, gs.ev("cracker_moved", 0, cracker="square-blue", to=[2, 0]), gerund=True) == (
-        "placing the blue square from the reserve on [2, 0], right of the red circle, and flipping it"
+        "placing the blue square from the reserve on column 2, row 0, right of the red circle, and flipping it"
     )
     assert words(state, gs.ev("salt_container_moved", 0, to=[1, 1]), gerund=True) == (
-        "moving the Salt Container from [0, 0] to [1, 1], below the red circle, and flipping it"
+        "moving the Salt Container from column 0, row 0 to column 1, row 1, below the red circle, and flipping it"
     )

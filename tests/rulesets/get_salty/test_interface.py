@@ -34,20 +34,20 @@ def test_describe(gs):
     )
     assert describe_entry(gs.R, gs.ev("salt_container_flipped", 1), names) == "Bob flipped the Salt Container."
     assert describe_entry(gs.R, gs.ev("salt_container_moved", 1, to=[2, -1]), names) == (
-        "Bob moved the Salt Container to [2, -1] and flipped it."
+        "Bob moved the Salt Container to column 2, row -1 and flipped it."
     )
     assert (
         describe_entry(gs.R, gs.ev("cracker_flipped", 0, cracker="square-blue"), names)
         == "Ann flipped the blue square."
     )
     assert describe_entry(gs.R, gs.ev("cracker_moved", 0, cracker="circle-red", to=[1, 0]), names) == (
-        "Ann moved the red circle to [1, 0] and flipped it."
+        "Ann moved the red circle to column 1, row 0 and flipped it."
     )
     assert describe_entry(gs.R, Event("cracker_moved", None, {}), names).startswith("The table")
     # told with the position it was played on, a destination is placed next to a token, as on the board
     before = gs.position({"circle-red": (1, 0)}, container=(0, 0))
     assert describe_entry(gs.R, gs.ev("cracker_moved", 1, cracker="square-blue", to=[1, -1]), names, before) == (
-        "Bob moved the blue square to [1, -1], above the red circle, and flipped it."
+        "Bob moved the blue square to column 1, row -1, above the red circle, and flipped it."
     )
 
 

@@ -8,7 +8,11 @@ from rulesets.base import Event, RuleViolation
 
 pytestmark = pytest.mark.pure
 
-ROW = {"square-yellow": (1, 0), "triangle-blue": (2, 0), "circle-yellow": (3, 0)}  # with the container on [0, 0]
+ROW = {
+    "square-yellow": (1, 0),
+    "triangle-blue": (2, 0),
+    "circle-yellow": (3, 0),
+}  # with the container on column 0, row 0
 
 
 def test_play_area_at_most_four_wide(gs):

@@ -28,7 +28,7 @@ def test_view_hides_face_down_instincts_from_the_other_seat(table, rs) -> None:
 DESCRIBED = [
     (
         Event("field_card_flipped", None, {"tiles": [[1, 1], [1, 2]]}),
-        "The table flipped a Field card: tiles [1, 1], [1, 2] are destroyed.",
+        "The table flipped a Field card: the tiles at column 2, row 2; column 3, row 2 are destroyed.",
     ),
     (Event("hand_card_discarded", 0, {"kind": "attack"}), "Anne discarded an attack card before drawing."),
     (Event("cards_drawn", 1, {"attack": 4, "strategy": 3}), "Bart drew 4 attack and 3 strategy cards."),
@@ -43,7 +43,7 @@ DESCRIBED = [
     (Event("preparation_finished", 1, {}), "Bart finished preparing."),
     (
         Event("attack_card_played", 0, {"card": "Slash", "attack_tile": [2, 2], "opportunity_tile": [2, 3]}),
-        "Anne played Slash (attack on [2, 2], opportunity on [2, 3]).",
+        "Anne played Slash (attack on column 3, row 3; opportunity on column 4, row 3).",
     ),
     (
         Event("strategy_card_played", 1, {"card": "Anticipation", "target": {"card": 3, "instance": 0}}),

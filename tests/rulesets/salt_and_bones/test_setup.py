@@ -105,7 +105,9 @@ def test_check_options_finds_cross_field_problems() -> None:
     strategy.append({**cat["strategy_cards"][0], "name": "Choosy Bracer", "activation": "choice"})
     problems = RULESET.check_options({"board": board, "strategy_cards": strategy})
     text = " ".join(problems)
-    assert "[9, 9]" in text and "[7, 1]" in text and "Centre tile [0, 0] is grey" in text
+    assert (
+        "column 10, row 10" in text and "column 2, row 8" in text and "Centre tile at column 1, row 1 is grey" in text
+    )
     assert "'Bracer' is used twice" in text
     assert "Odd Gambit" in text and "Choosy Bracer" in text
 

@@ -65,8 +65,8 @@ def test_a_choice_is_needed_when_several_opponent_cards_touch(rs, table, card_de
     t.refill().place("Post", [2, 2]).place("Post", [2, 3]).place("Post", [1, 3]).end()
     t.refill().place("Compass", [1, 2])
     v = t.bad("choose_target", "turn_ended")
-    assert "[1, 3] or [2, 2]" in v.message
-    assert "Choose which card Compass on [1, 2] confronts." in rs.turn(t.state).prompt
+    assert "(column 4, row 2; or column 3, row 3)" in v.message
+    assert "Choose which card Compass on column 3, row 2 confronts." in rs.turn(t.state).prompt
     t.bad("not_an_opponent_next_to_it", "confrontation_target_chosen", **{"from": [1, 2], "target": [0, 2]})
     t.bad("not_an_opponent_next_to_it", "confrontation_target_chosen", **{"from": [1, 2], "target": [3, 2]})
     t.bad("not_your_card", "confrontation_target_chosen", **{"from": [2, 2], "target": [1, 2]})

@@ -23,8 +23,8 @@ def test_the_issues_repro_turncoat_against_martyr(table):
     assert t.player(0)["discard"] == [] and t.player(1)["discard"] == []
     treason = [e["text"] for e in t.state["log"] if e["text"].startswith("Treason")]
     assert treason == [
-        "Treason: Martyr returns to [1, 2] under Seat 0's control.",
-        "Treason: Turncoat returns to [2, 2] under Seat 1's control.",
+        "Treason: Martyr returns to column 3, row 2 under Seat 0's control.",
+        "Treason: Turncoat returns to column 3, row 3 under Seat 1's control.",
     ]
     t.replayed()
 

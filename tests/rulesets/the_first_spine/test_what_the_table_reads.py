@@ -105,10 +105,10 @@ def test_refusals_that_are_not_rulebook_rules_cite_chronicle(table, code, type_,
     ("type_", "data", "words"),
     [
         ("hand_refilled", {"discarded": 9}, "holds 6 card(s) and cannot discard 9"),
-        ("card_placed", {"card": "Squire", "at": [3, 2]}, "[3, 2] is not an empty cell"),
-        ("card_placed", {"card": "Squire", "at": [9, 9]}, "[9, 9] is not an empty cell"),
-        ("card_moved", {"from": [2, 2], "to": [3, 2]}, "no card can move from [2, 2] to [3, 2]"),
-        ("hp_changed", {"at": [1, 1], "amount": -1, "note": ""}, "there is no card or wizard on [1, 1]"),
+        ("card_placed", {"card": "Squire", "at": [3, 2]}, "column 3, row 4 is not an empty cell"),
+        ("card_placed", {"card": "Squire", "at": [9, 9]}, "column 10, row 10 is not an empty cell"),
+        ("card_moved", {"from": [2, 2], "to": [3, 2]}, "no card can move from column 3, row 3 to column 3, row 4"),
+        ("hp_changed", {"at": [1, 1], "amount": -1, "note": ""}, "there is no card or wizard on column 2, row 2"),
     ],
 )
 def test_an_override_never_bends_a_count_or_stacks_pieces(table, type_, data, words):

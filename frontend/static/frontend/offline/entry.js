@@ -47,6 +47,9 @@ function readControl(form, el, nested) {
   const raw = String(el.value || "").trim();
   if (read === "list" || read.startsWith("list:")) return numbers(raw, read);
   if (!raw) return el.hasAttribute("data-null") ? null : undefined;
+  if (read === "int" && el.closest("[data-cell-field]")) {  // a cell's number as the board's edges count it (Field.first)
+    return Number(raw) - Number(el.closest("[data-cell-field]").dataset.first || 0);
+  }
   if (read === "int" || read === "number") return Number(raw.replace(",", "."));
   if (read === "bool?") return !OFF.includes(raw.toLowerCase());
   if (read === "any") return readAny(raw);
