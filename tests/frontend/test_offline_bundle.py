@@ -80,7 +80,7 @@ def test_a_seed_with_a_secret_hidden_from_its_reader_is_incomplete_and_holds_no_
     bo = make_user("bo")
     table = _table("the_first_spine")(2, board=[4, 5])
     table.setup(origins=("healer", "priest"))
-    match = match_create(owner=owner, game="the-first-spine", options=table.options,
+    match = match_create(owner=owner, game="the-first-spine", options=table.options, is_public=True,
                          seats=[{"name": "Ana"}, {"name": "Bo", "user": bo}])  # fmt: skip
     for event in table.events:
         match_event_record(match=match, user=owner, type=event.type, seat=event.seat, data=event.data)
