@@ -133,3 +133,12 @@ def test_the_schema_documents_own_keys(api):
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()["components"]["schemas"]
     props = schema["EventInputRequest"]["properties"]
     assert props["own_keys"]["maxItems"] == store.MAX_OWN_KEYS and "rebase" in props["own_keys"]["description"]
+
+
+def test_a_key_recorded_by_another_user_counts_for_nothing(owner, make_user):
+    tomas = make_user("tomas")
+    sheet = match_create(owner=owner, game="scoresheet", seats=[{"name": "Ana"}, {"name": "Tomas"}], recorders=[tomas])
+    score(sheet, tomas, 0, idempotency_key="tomas-phone")  # Ana's move, typed on Tomas's phone
+    with pytest.raises(RebaseRefused) as refused:
+        score(sheet, owner, 0, expected_version=0, rebase=True, own_keys=("tomas-phone",))
+    assert refused.value.reason == "same_seat"
