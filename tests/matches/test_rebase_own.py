@@ -142,3 +142,17 @@ def test_a_key_recorded_by_another_user_counts_for_nothing(owner, make_user):
     with pytest.raises(RebaseRefused) as refused:
         score(sheet, owner, 0, expected_version=0, rebase=True, own_keys=("tomas-phone",))
     assert refused.value.reason == "same_seat"
+
+
+def test_a_lean_token_post_takes_own_keys(owner, sheet):
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=owner).key}")
+    body = {**POINTS, "seat": 0, "expected_version": 0, "rebase": True}
+    assert client.post(url(sheet), {**body, "idempotency_key": "q-1"}, format="json").status_code == 201
+    r = client.post(url(sheet), {**body, "idempotency_key": "q-2", "own_keys": ["q-1"]}, format="json")
+    assert r.status_code == 201 and r.json()["version"] == 2 and r.json()["rebased"] is None
+    bad = client.post(url(sheet), {**body, "own_keys": "q-1"}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid"
