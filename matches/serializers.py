@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from config.api import JsonInput, Shape
 from matches.models import MAX_VERSION, Match
+from matches.store import MAX_OWN_KEYS
 from rulesets import Ruleset
 from rulesets.replay import event_types_with_meta
 from rulesets.schema import json_schema
@@ -47,6 +48,21 @@ class EventInput(JsonInput):
         "by another seat or the table (no undo, no house rule waiting) and the move is still legal there; "
         "else 409 version_conflict with rebase_refused. Without it expected_version is strict.",
     )
+    own_keys = serializers.ListField(
+        child=serializers.CharField(min_length=1, max_length=100),
+        required=False,
+        default=list,
+        max_length=MAX_OWN_KEYS,
+        help_text="with rebase: true, the idempotency keys of this client's own earlier entries (an offline queue "
+        "sent in order, each entry made after those): the entries since expected_version recorded with one of "
+        "them by the same user are not judged against this one (nor listed in rebased.over); when they are all "
+        "that came since, the entry is recorded as on its version. Keys not on this stream count for nothing.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("own_keys") and not attrs.get("rebase"):
+            raise serializers.ValidationError({"own_keys": ["Only with rebase: true."]})
+        return attrs
 
 
 class VoidInput(JsonInput):

@@ -191,6 +191,7 @@ def stream_event_record(
     client_time: datetime | None = None,
     request_id: str = "",
     rebase: bool = False,
+    own_keys: tuple[str, ...] = (),
 ) -> store.AppendResult:
     """Clean and append one event to any stream (``rebase``: see ``store.append``); wakes the projector after
     commit."""
@@ -204,6 +205,11 @@ def stream_event_record(
         or not 0 <= expected_version <= MAX_VERSION
     ):
         raise InvalidInput({"expected_version": [f"Must be a whole number from 0 to {MAX_VERSION}."]})
+    own_keys = tuple(own_keys or ())
+    if len(own_keys) > store.MAX_OWN_KEYS or not all(isinstance(k, str) and 1 <= len(k) <= 100 for k in own_keys):
+        raise InvalidInput({"own_keys": [f"At most {store.MAX_OWN_KEYS} strings of 1 to 100 characters."]})
+    if own_keys and not rebase:
+        raise InvalidInput({"own_keys": ["Only with rebase: true."]})
     result = store.append(
         stream_id=stream_id,
         event=event,
@@ -211,6 +217,7 @@ def stream_event_record(
         idempotency_key=idempotency_key,
         meta=store.Metadata(recorded_by_id=user_id, client_time=client_time, request_id=request_id),
         rebase=bool(rebase),
+        own_keys=own_keys,
     )
     if not result.repeated:
         transaction.on_commit(wake_projector)
@@ -229,6 +236,7 @@ def match_event_record(
     client_time: datetime | None = None,
     request_id: str = "",
     rebase: bool = False,
+    own_keys: tuple[str, ...] = (),
 ) -> store.AppendResult:
     """Record one event on a match after checking the user may record there (``rebase``: a stale
     ``expected_version`` is rebased when the store's rule allows it, ``store.append``).
@@ -241,6 +249,7 @@ def match_event_record(
     return stream_record(
         obj=match, user=user, type=type, seat=seat, data=data, expected_version=expected_version,
         idempotency_key=idempotency_key, client_time=client_time, request_id=request_id, rebase=rebase,
+        own_keys=own_keys,
     )  # fmt: skip
 
 

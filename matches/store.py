@@ -449,7 +449,11 @@ def fingerprint(event: Event) -> str:
 
 
 def _find_repeat(
-    stream_id: int, key: str | None, event: Event, expected_version: int | None = None
+    stream_id: int,
+    key: str | None,
+    event: Event,
+    expected_version: int | None = None,
+    own: frozenset[int] = frozenset(),
 ) -> AppendResult | None:
     """The earlier append with this idempotency key, as it was answered then (``rebased`` when it was
     recorded after entries newer than the ``expected_version`` the repeat carries).
@@ -468,7 +472,7 @@ def _find_repeat(
     if row.request_fingerprint and row.request_fingerprint != fingerprint(event):
         raise IdempotencyKeyReused(key, row.version)
     pos = position_at(stream_id, row.version)
-    rebased = None if expected_version is None else _rebased(stream_id, expected_version, row.version)
+    rebased = None if expected_version is None else _rebased(stream_id, expected_version, row.version, own)
     return AppendResult(row.position, row.version, pos.state, pos.override_pending, repeated=True, rebased=rebased)
 
 
@@ -508,18 +512,37 @@ def rebase_refusal(
     return None
 
 
-def _since(stream_id: int, after: int, upto: int) -> list[tuple[int, int | None, str]]:
-    """``(version, seat, type)`` of the entries ``after < version <= upto``, oldest first."""
+MAX_OWN_KEYS = 200  # a queue longer than this is sent in more than one chain (the API refuses more keys)
+
+
+def _own_versions(stream_id: int, after: int, keys: tuple[str, ...], recorded_by_id: int | None) -> frozenset[int]:
+    """The versions after ``after`` recorded on this stream with one of ``keys`` by ``recorded_by_id``: the
+    client's own earlier entries (its queue's), left out of what a rebase is judged against. A key that is not
+    on this stream, or was recorded by someone else, or at or before ``after``, counts for nothing."""
+    if not keys:
+        return frozenset()
+    rows = EventRow.objects.filter(
+        stream_id=stream_id, version__gt=after, idempotency_key__in=set(keys), recorded_by_id=recorded_by_id
+    )
+    return frozenset(rows.values_list("version", flat=True))
+
+
+def _since(
+    stream_id: int, after: int, upto: int, own: frozenset[int] = frozenset()
+) -> list[tuple[int, int | None, str]]:
+    """``(version, seat, type)`` of the entries ``after < version <= upto`` but ``own``, oldest first."""
     rows = EventRow.objects.filter(stream_id=stream_id, version__gt=after, version__lte=upto).order_by("version")
-    return list(rows.values_list("version", "seat", "type"))
+    return [row for row in rows.values_list("version", "seat", "type") if row[0] not in own]
 
 
-def _rebased(stream_id: int, expected: int, version: int) -> Rebased | None:
-    """What an append recorded at ``version`` for a client expecting ``expected`` was rebased over, if anything."""
-    if version - 1 <= expected:
+def _rebased(stream_id: int, expected: int, version: int, own: frozenset[int] = frozenset()) -> Rebased | None:
+    """What an append recorded at ``version`` for a client expecting ``expected`` was rebased over, if anything
+    (the client's ``own`` entries are not: they were made before it, on the same device)."""
+    over = tuple(v for v in range(expected + 1, version) if v not in own)
+    if not over:
         return None
     seat = EventRow.objects.filter(stream_id=stream_id, version=version - 1).values_list("seat", flat=True).first()
-    return Rebased(after=version - 1, seat=seat, over=tuple(range(expected + 1, version)))
+    return Rebased(after=version - 1, seat=seat, over=over)
 
 
 def append(
@@ -531,6 +554,7 @@ def append(
     meta: Metadata = Metadata(),
     attempts: int = 5,
     rebase: bool = False,
+    own_keys: tuple[str, ...] = (),
 ) -> AppendResult:
     """Validate and append one event; return the new version and state.
 
@@ -543,10 +567,17 @@ def append(
       :func:`rebase_refusal` allows it and the rules still do on the new head (``AppendResult.rebased`` says
       after which entry); else raise :class:`RebaseRefused` (a :class:`VersionConflict`). A repeat of a
       rebased append answers ``rebased`` again (from its version and the ``expected_version`` it carries).
+    - ``own_keys`` (with ``rebase``): idempotency keys of the client's own earlier entries (an offline queue's,
+      sent in order, each made after the one before it on the same device). The entries since
+      ``expected_version`` recorded with one of them by the same user (``meta.recorded_by_id``) are left out of
+      what :func:`rebase_refusal` judges and of ``rebased.over`` -- undos among them too: the client made this
+      entry after its own undo. When every entry since is the client's own, the entry is on its version: it
+      is recorded as if ``expected_version`` were the head (a correction too), with no ``rebased``.
     - Illegal events raise :class:`RuleBroken`; nothing is written.
     """
     fresh = False
     rebasing = False
+    own: frozenset[int] = frozenset()
     for _ in range(attempts):
         head = head_load(stream_id, fresh=fresh)
         ruleset = get_ruleset(head.game)
@@ -556,20 +587,25 @@ def append(
             head = head_load(stream_id, fresh=True)
             fresh = True
         if expected_version is not None and head.version != expected_version:
-            repeat = _find_repeat(stream_id, idempotency_key, event, expected_version)
+            if rebase and own_keys and head.version > expected_version:
+                own = _own_versions(stream_id, expected_version, own_keys, meta.recorded_by_id)
+            repeat = _find_repeat(stream_id, idempotency_key, event, expected_version, own)
             if repeat is not None:
                 return repeat
             if not rebase or head.version < expected_version:
                 raise VersionConflict(head.version, expected_version)
-            since = _since(stream_id, expected_version, head.version)
-            refusal = rebase_refusal(event, since, head.override_pending)
-            if refusal is not None:
-                raise RebaseRefused(head.version, expected_version, *refusal)
-            rebasing = True
+            since = _since(stream_id, expected_version, head.version, own)
+            if since:  # else only the client's own entries came since: the entry is on its version
+                refusal = rebase_refusal(event, since, head.override_pending)
+                if refusal is not None:
+                    raise RebaseRefused(head.version, expected_version, *refusal)
+                rebasing = True
+            else:
+                rebasing = False
         try:
             pos = _next_position(ruleset, head, event)
         except RuleViolation as violation:
-            repeat = _find_repeat(stream_id, idempotency_key, event, expected_version)
+            repeat = _find_repeat(stream_id, idempotency_key, event, expected_version, own)
             if repeat is not None:
                 return repeat
             if not fresh:  # the cached head may be stale: judge again on the database's head
@@ -586,7 +622,7 @@ def append(
         except IntegrityError:
             position = None
         if position is None:
-            repeat = _find_repeat(stream_id, idempotency_key, event, expected_version)
+            repeat = _find_repeat(stream_id, idempotency_key, event, expected_version, own)
             if repeat is not None:
                 return repeat
             fresh = True
@@ -605,7 +641,9 @@ def append(
         if pos.version % settings.CHRONICLE_SNAPSHOT_EVERY == 0:
             snapshot_take(new_head)
         rebased = (
-            _rebased(stream_id, expected_version, pos.version) if rebasing and expected_version is not None else None
+            _rebased(stream_id, expected_version, pos.version, own)
+            if rebasing and expected_version is not None
+            else None
         )
         return AppendResult(position, pos.version, pos.state, pos.override_pending, rebased=rebased)
     current = head_load(stream_id, fresh=True)

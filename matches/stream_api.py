@@ -113,6 +113,7 @@ class StreamEventsApi(LeanPostMixin, APIView):
             expected_version=data["expected_version"],
             idempotency_key=data["idempotency_key"] or _header_key(request.META),
             client_time=data["client_time"], request_id=getattr(request, "request_id", ""), rebase=data["rebase"],
+            own_keys=tuple(data["own_keys"]),
         )  # fmt: skip
         names = kind_get(self.kind).seat_names(obj)
         viewer = viewer_for(request.user, obj)  # the entry ends any reveal on this device (matches.visibility)

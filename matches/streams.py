@@ -147,11 +147,13 @@ def stream_record(
     *, obj: Any, user: UserLike, type: str, seat: int | None = None, data: Any = None,
     expected_version: int | None = None, idempotency_key: str | None = None,
     client_time: datetime | None = None, request_id: str = "", rebase: bool = False,
+    own_keys: tuple[str, ...] = (),
 ) -> store.AppendResult:  # fmt: skip
     """Record one entry on any kind of stream: the owner and named recorders only; the kind's database
     checks; the append (a refusal names the players); the kind's ``after_record`` hooks (not for a replayed
     idempotency key); all of it inside the kind's ``around_record`` hooks. ``rebase``: a stale
-    ``expected_version`` is rebased by the store's one rule (``store.rebase_refusal``) instead of refused.
+    ``expected_version`` is rebased by the store's one rule (``store.rebase_refusal``) instead of refused;
+    ``own_keys``: the client's own earlier entries, not judged against this one (``store.append``).
 
     Raises :class:`NotAllowed`, ``InvalidInput``, ``RuleBroken`` or ``VersionConflict``; then nothing is written.
     """
@@ -169,6 +171,7 @@ def stream_record(
                 stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type,
                 seat=seat, data=data, user_id=user.pk, expected_version=expected_version,
                 idempotency_key=idempotency_key, client_time=client_time, request_id=request_id, rebase=rebase,
+                own_keys=own_keys,
             )  # fmt: skip
         except RuleBroken as refused:  # rulesets speak of seats; the table hears names
             raise refused.named(spec.seat_names(obj)) from None

@@ -158,7 +158,7 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped
         held = page.locator(".offline-conflict")
         held.wait_for()
         text = held.inner_text()
-        assert "Tomas recorded move 1 since this entry was made" in text, text
+        assert "Tomas recorded move 1 since your form was drawn" in text, text  # the server's words
         assert "(move 1, by tomas)" in text, text  # what the other phone recorded, next to it
         assert "recorded after Tomas's move 1" in page.locator("#outcome").inner_text()
         assert logged(match) == [("points_scored", 1, {"points": 4}), ("points_scored", 0, {"points": 3})]
@@ -205,6 +205,33 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped
         assert logged(match)[-1] == ("points_scored", 1, {"points": 6})
 
 
+def test_a_seats_moves_in_a_row_are_sent_over_another_phones_entry_by_the_server_alone(
+    browser, live_server, django_user_model
+):
+    """The queue's own entries are named (``own_keys``): the server leaves them out of the rebase rule, so
+    Ana's second and third moves are not "Ana recorded move 2 since", and no rule is judged on the phone."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    other = django_user_model.objects.create_user(username="tomas", password=PASSWORD)
+    match = table(owner, recorders=[other])
+    with keeper_at(browser, live_server, match) as (context, page, _):
+        context.set_offline(True)
+        points(page, "Ana", 3)
+        points(page, "Ana", 1)
+        points(page, "Ana", 2)
+        match_event_record(match=match, user=other, type="points_scored", seat=1, data={"points": 4})
+        context.set_offline(False)
+        waiting(page, 0)
+        page.wait_for_function("() => document.documentElement.dataset.offlineSent === '3'")
+        assert page.locator(".offline-conflict").count() == 0
+        assert logged(match) == [
+            ("points_scored", 1, {"points": 4}),
+            ("points_scored", 0, {"points": 3}),
+            ("points_scored", 0, {"points": 1}),
+            ("points_scored", 0, {"points": 2}),
+        ]
+        assert "recorded after Tomas's move 1" in page.locator("#outcome").inner_text()
+
+
 def test_a_retry_storm_on_a_flaky_network_records_each_entry_once(browser, live_server, django_user_model):
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     match = table(owner)
@@ -241,7 +268,7 @@ def test_a_retry_storm_on_a_flaky_network_records_each_entry_once(browser, live_
             const q = await import('/static/frontend/offline/queue.js');
             const csrf = document.querySelector('input[name=csrfmiddlewaretoken]').value;
             const runs = [];
-            for (let i = 0; i < 3; i++) runs.push(q.sync(args.id, {eventsUrl: args.events, csrf, seatNames: []}));
+            for (let i = 0; i < 3; i++) runs.push(q.sync(args.id, {eventsUrl: args.events, csrf}));
             await Promise.all(runs);
         }"""
         events = f"/api/matches/{match.pk}/events/"

@@ -7,7 +7,6 @@ export const DB_NAME = "chronicle-offline";
 // every tab of this browser hears that a match's queue changed (table.js draws it again)
 export const changes = typeof BroadcastChannel === "function" ? new BroadcastChannel("chronicle-queue") : null;
 const changed = (match) => { if (changes) changes.postMessage({ match }); };
-const CORRECTIONS = ["event_voided", "rule_overridden", "result_recorded"];
 let dbPromise = null;
 
 /** The database, opened once per page; closed when another page deletes it (sign-out). */
@@ -17,7 +16,7 @@ export function db() {
       upgrade(d) {
         const entries = d.createObjectStore("entries", { keyPath: "key" });
         entries.createIndex("match", "match");
-        d.createObjectStore("chains", { keyPath: "match" });  // what a sync learnt: see `sync` below
+        d.createObjectStore("chains", { keyPath: "match" });  // the chain being sent: see `sync` below
       },
       blocking() {
         dbPromise.then((d) => d.close());
@@ -76,31 +75,8 @@ async function setChain(match, value) {
   else await d.delete("chains", match);
 }
 
-/**
- * The rebase rule (matches/store.py › rebase_refusal) for the entries that came in from other devices while
- * an earlier entry of this queue was being recorded: the server judges each entry against the entries since
- * the version named in its request, and a later queued entry names the version after this device's previous
- * one (so the server does not count the device's own entries against it); those other entries are then
- * checked here, by the same rule, with the same words. ``since``: ``[{version, seat, type, text}]``.
- */
-export function rebaseRefusal(entry, since, seatNames = []) {
-  if (!since.length) return null;
-  if (CORRECTIONS.includes(entry.type)) {
-    return { reason: "correction", why: "an undo, a house rule or a result is recorded only on the version it was made for." };
-  }
-  for (const s of since) {
-    if (s.type === "event_voided") return { reason: "undo_since", why: `move ${s.version} undid an earlier move since this entry was made.` };
-    if (s.seat === entry.seat && s.type !== "rule_overridden" && s.type !== "result_recorded") {
-      if (s.seat === null) return { reason: "table_entry", why: `the table recorded move ${s.version} since this entry was made.` };
-      const who = seatNames[s.seat] || `Seat ${s.seat}`;
-      return { reason: "same_seat", why: `${who} recorded move ${s.version} since this entry was made, and one player's moves are never counted twice.` };
-    }
-  }
-  return null;
-}
-
-/** An entry the server has: out of the queue and what the chain learnt, both or neither (one transaction), so a
- * closed tab never leaves a recorded entry to be judged again against its own chain. */
+/** An entry the server has: out of the queue and into the chain's own keys, both or neither (one transaction), so
+ * a closed tab never leaves a recorded entry out of the keys the next entry names. */
 async function recorded(match, key, known) {
   const tx = (await db()).transaction(["entries", "chains"], "readwrite");
   await Promise.all([tx.objectStore("entries").delete(key), tx.objectStore("chains").put({ ...known, match }), tx.done]);
@@ -130,15 +106,19 @@ async function call(url, options, csrf) {
   return { status: response.status, body };
 }
 
-/** The entries recorded after ``after`` (the API's page of the log, oldest first). */
-async function since(eventsUrl, after, csrf) {
+/** The entries recorded after ``after`` but ``own`` (versions), for a held entry's box (the API's page of the log). */
+async function since(eventsUrl, after, own, csrf) {
   const got = await call(`${eventsUrl}?after=${after}&limit=200`, { method: "GET" }, csrf);
   if (got.status !== 200) throw new Offline(`HTTP ${got.status}`);
-  return got.body.results.map((e) => ({ version: e.version, seat: e.seat ?? null, type: e.type, text: e.text || "", recorded_by: e.recorded_by || null }));
+  return got.body.results.filter((e) => !own.includes(e.version))
+    .map((e) => ({ version: e.version, seat: e.seat ?? null, type: e.type, text: e.text || "", recorded_by: e.recorded_by || null }));
 }
 
-async function post(eventsUrl, entry, expected, key, csrf) {
-  const body = { type: entry.type, seat: entry.seat, data: entry.data, expected_version: expected, idempotency_key: key, rebase: true };
+async function post(eventsUrl, entry, expected, ownKeys, key, csrf) {
+  const body = {
+    type: entry.type, seat: entry.seat, data: entry.data, expected_version: expected, idempotency_key: key, rebase: true,
+    own_keys: ownKeys,
+  };
   return call(eventsUrl, { method: "POST", body: JSON.stringify(body) }, csrf);
 }
 
@@ -147,58 +127,57 @@ async function post(eventsUrl, entry, expected, key, csrf) {
  * wait behind it: they were made after it) or at a network failure (retried later with the same keys).
  * One sync per match at a time across this browser's tabs (a Web Lock); the keys make a second one harmless
  * anyway. Returns ``{recorded: [{entry, version, rebased}], held, stopped}``.
+ *
+ * The chain (kept in ``chains`` until the queue is empty): ``start``, the server version the queue's first
+ * entry was made on, and ``own``, the ``[key, version]`` of the queue's entries the server has recorded since.
+ * Every entry names ``start`` as its ``expected_version`` and the chain's keys as ``own_keys``: the server leaves
+ * this phone's own entries out and judges the rest by its one rule (matches/store.py › rebase_refusal); a
+ * refusal comes back as its 409 (``rebase_refused``), shown as it is. A house rule kept for a held entry goes
+ * on the version the player saw (``base``, from ``recordAnyway``) with the same keys.
  */
-export async function sync(match, { eventsUrl, csrf, seatNames }) {
-  const run = () => syncLocked(match, eventsUrl, csrf, seatNames);
+export async function sync(match, { eventsUrl, csrf }) {
+  const run = () => syncLocked(match, eventsUrl, csrf);
   if (navigator.locks) return navigator.locks.request(`chronicle-sync-${match}`, run);
   return run();
 }
 
-async function syncLocked(match, eventsUrl, csrf, seatNames) {
+async function syncLocked(match, eventsUrl, csrf) {
   const out = { recorded: [], held: null, stopped: null };
   try {
     let known = await chain(match);
+    if (known && known.start === undefined) known = { start: known.after, own: [] };  // a chain kept by an older page
     for (const entry of await entries(match)) {
       if (entry.state === "conflict") { out.held = entry; break; }
-      if (known && known.pending.length) {  // what an earlier entry was rebased over, told here
-        const got = await since(eventsUrl, known.pending[0] - 1, csrf);
-        known.foreign = known.foreign.concat(got.filter((e) => known.pending.includes(e.version)));
-        known.pending = [];
-        await setChain(match, known);
-      }
-      // an entry made before this device's previous entry landed names that entry's version; the entries from
-      // other devices it never saw are judged here, the rest by the server
-      const behind = known && entry.base === undefined && known.after > entry.made_on;
-      const expected = entry.base !== undefined ? entry.base : behind ? known.after : entry.made_on;
-      const refused = behind ? rebaseRefusal(entry, known.foreign, seatNames) : null;
-      if (refused) {
-        entry.state = "conflict";
-        entry.conflict = { status: 409, body: { code: "version_conflict", detail: "Someone else recorded first.", rebase_refused: refused, current_version: known.after }, since: known.foreign, expected };
-        await put(entry);
-        out.held = entry;
-        break;
-      }
+      if (!known) known = { start: entry.made_on, own: [] };
+      // "record it anyway" goes on the version the player saw (``base``); the entries after it still name the
+      // chain's start, so what came in from other devices is judged against each of them too
+      const expected = entry.base !== undefined ? entry.base : known.start;
+      const ownKeys = () => known.own.map(([key]) => key);
       let answer;
       if (entry.house_rule) {  // "record it anyway as a house rule": the override, then the entry, both guarded
         const rule = { type: "rule_overridden", seat: null, data: { reason: entry.house_rule } };
-        answer = await post(eventsUrl, rule, expected, `${entry.key}-rule`, csrf);
-        if (answer.status === 201) answer = await post(eventsUrl, entry, answer.body.version, entry.key, csrf);
+        answer = await post(eventsUrl, rule, expected, ownKeys(), `${entry.key}-rule`, csrf);
+        if (answer.status === 201) {
+          known = { start: known.start, own: known.own.concat([[`${entry.key}-rule`, answer.body.version]]) };
+          await setChain(match, known);
+          answer = await post(eventsUrl, entry, answer.body.version, ownKeys(), entry.key, csrf);
+        }
       } else {
-        answer = await post(eventsUrl, entry, expected, entry.key, csrf);
+        answer = await post(eventsUrl, entry, expected, ownKeys(), entry.key, csrf);
       }
       if (answer.status === 201) {
-        const rebased = answer.body.rebased;
-        const mine = known && known.after > (entry.base ?? entry.made_on) ? known : { after: 0, foreign: [], pending: [] };
-        known = { after: answer.body.version, foreign: mine.foreign, pending: rebased ? rebased.over.filter((v) => v > expected) : [] };
+        known = { start: known.start, own: known.own.concat([[entry.key, answer.body.version]]) };
         await recorded(match, entry.key, known);
-        out.recorded.push({ entry, version: answer.body.version, rebased });
+        out.recorded.push({ entry, version: answer.body.version, rebased: answer.body.rebased });
         continue;
       }
-      const sinceThen = answer.status === 409 ? await since(eventsUrl, expected, csrf).catch(() => []) : [];
+      const own = known.own.map(([, version]) => version);
+      const sinceThen = answer.status === 409 ? await since(eventsUrl, expected, own, csrf).catch(() => []) : [];
       entry.state = "conflict";
       entry.conflict = { status: answer.status, body: answer.body, since: sinceThen, expected };
       delete entry.house_rule;
       await put(entry);
+      await setChain(match, known);
       out.held = entry;
       break;
     }

@@ -419,7 +419,7 @@ async function syncOnce(id) {
   const s = seed();
   const all = await queue.entries(id);
   if (!all.length || all[0].state !== "waiting") return;  // nothing to send, or the first is held: the player decides
-  const out = await queue.sync(id, { eventsUrl: s.events_url, csrf: csrf(), seatNames: s.seat_names });
+  const out = await queue.sync(id, { eventsUrl: s.events_url, csrf: csrf() });
   const names = s.seat_names;
   if (out.recorded.length) {
     const last = out.recorded[out.recorded.length - 1];
