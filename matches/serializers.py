@@ -56,13 +56,9 @@ class EventInput(JsonInput):
         help_text="with rebase: true, the idempotency keys of this client's own earlier entries (an offline queue "
         "sent in order, each entry made after those): the entries since expected_version recorded with one of "
         "them by the same user are not judged against this one (nor listed in rebased.over); when they are all "
-        "that came since, the entry is recorded as on its version. Keys not on this stream count for nothing.",
+        "that came since, the entry is recorded as on its version. Keys not on this stream count for nothing. "
+        "Only with rebase: true (the service refuses it otherwise: the body keeps the quick path, config.api).",
     )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs.get("own_keys") and not attrs.get("rebase"):
-            raise serializers.ValidationError({"own_keys": ["Only with rebase: true."]})
-        return attrs
 
 
 class VoidInput(JsonInput):
