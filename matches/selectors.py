@@ -20,7 +20,7 @@ from matches.models import Match, Player, Stream
 from matches.visibility import UserLike, Viewer, can_view, recording_q, visible_q
 from rulesets import Event, get_ruleset
 from rulesets.names import name_all, name_seats, turn_line
-from rulesets.offline import legal_of, turn_of
+from rulesets.offline import turn_of
 from rulesets.replay import outcome_of
 
 
@@ -195,7 +195,7 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: st
 def match_legal_moves(*, match: Match, viewer: Viewer) -> list[Event] | None:
     """Every event the rules accept now as ``viewer`` may know them, or None where the game cannot list them."""
     head = store.head_load(match.stream_id, fresh=True)
-    return legal_of(get_ruleset(match.game), head.state, viewer.everything, viewer.seat)  # [] after a result
+    return viewer.moves(get_ruleset(match.game), head.state)  # [] after a result (rulesets.offline.legal_of)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from django.db.models import Q
 
 from rulesets import Event, Ruleset, get_ruleset
 from rulesets.base import State
+from rulesets.offline import legal_of
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -130,8 +131,9 @@ class Viewer:
 
     def moves(self, ruleset: Ruleset, state: State) -> list[Event] | None:
         """The legal moves in the full ``state`` as this viewer may know them (None where the game cannot list
-        them). A move may come with a hidden value blanked (None), as the log would show it."""
-        return ruleset.legal_moves(state) if self.everything else ruleset.visible_moves(state, self.seat)
+        them; [] after a recorded result). A move may come with a hidden value blanked (None), as the log would
+        show it (the one rule, pure: ``rulesets.offline.legal_of``, also run by the offline page)."""
+        return legal_of(ruleset, state, self.everything, self.seat)
 
     def event(self, ruleset: Ruleset, event: Event, state_before: State) -> Event:
         """One recorded entry as this viewer may read it; ``state_before`` is the full state it was applied to."""

@@ -11,17 +11,12 @@ import pytest
 from matches import store
 from matches.errors import RebaseRefused, VersionConflict
 from matches.models import Event as EventRow
-from matches.services import match_create, match_event_record, match_event_void, match_rule_override
+from matches.services import match_event_record, match_event_void, match_rule_override
 from rulesets import Event
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 POINTS = {"type": "points_scored", "data": {"points": 3}}
-
-
-@pytest.fixture
-def sheet(owner):
-    return match_create(owner=owner, game="scoresheet", seats=[{"name": "Ana"}, {"name": "Tomas"}, {"name": "Cy"}])
 
 
 def score(match, user, seat, points=1, **kw):

@@ -11,19 +11,9 @@ from matches import store
 from matches.errors import InvalidInput, RebaseRefused
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
+from tests.matches.test_rebase import POINTS, score  # the score sheet of three seats: tests/matches/conftest.py › sheet
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
-
-POINTS = {"type": "points_scored", "data": {"points": 3}}
-
-
-@pytest.fixture
-def sheet(owner):
-    return match_create(owner=owner, game="scoresheet", seats=[{"name": "Ana"}, {"name": "Tomas"}, {"name": "Cy"}])
-
-
-def score(match, user, seat, points=1, **kw):
-    return match_event_record(match=match, user=user, type="points_scored", seat=seat, data={"points": points}, **kw)
 
 
 def url(match):
