@@ -101,7 +101,7 @@ def offline_seed(
     from frontend.bundle import offline_urls
     from matches import store
 
-    head = store.head_load(match.stream_id, fresh=True)
+    head = store.head_from_row(match.stream)  # read with the match (``match_get``): no query of its own
     ruleset = get_ruleset(match.game)
     shown = viewer.state(ruleset, head.state)
     complete = viewer.everything or shown == head.state
