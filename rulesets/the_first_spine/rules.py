@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State, payload_refusal
+from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State, payload_refusal, unknown_event
 from rulesets.names import plural
 from rulesets.schema import SchemaError, check_payload
 from rulesets.the_first_spine import board as B
@@ -46,10 +46,7 @@ def validate(state: State, event: Event) -> None:
         raise _violation("game_over", f"The game is over: {E.result_line(result)}", RULE_OBJECTIVE)
     spec = EVENT_TYPES.get(event.type)
     if spec is None:
-        known = ", ".join(EVENT_TYPES)
-        raise _violation(
-            "unknown_event", f"The First Spine has no '{event.type}' entry; it knows {known}.", RULE_ENTRIES
-        )
+        raise unknown_event("The First Spine", event.type, EVENT_TYPES)
     seats = len(state["players"])
     seat = event.seat
     if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
