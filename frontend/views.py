@@ -20,6 +20,7 @@ from rest_framework.authtoken.models import Token
 from campaigns.selectors import adventure_match_closed
 from config.text import PROBLEM, unstorable_path
 from frontend import boards, stream_views
+from frontend.bundle import offline_urls
 from frontend.forms import (
     SignupForm,
     error_sentence,
@@ -30,6 +31,7 @@ from frontend.forms import (
     record_or_rerender,
 )
 from frontend.models import developer_view_on, developer_view_set
+from frontend.offline_views import offline_start_forms
 from frontend.recording import feedback_for, legal_move_choices, move_forms, rebased_words, recordable
 from frontend.selectors import home_activity, last_undoable_version, offline_seed, undo_words
 from matches import selectors, services
@@ -208,6 +210,10 @@ def match_new(request: HttpRequest) -> HttpResponse:
     ]
     context["known_players"] = selectors.players_known(owner=request.user)
     context["catalogs"] = catalog_list(request.user, slug)
+    # for a match started here offline (offline/new-match.js): the rules' files and the game's entry forms
+    context["offline_engine"] = offline_urls()
+    context["offline_forms"] = offline_start_forms(ruleset, seat_count)
+    context["offline_seats"] = [(i, seat_word(i)) for i in range(seat_count)]
     return render(request, "frontend/match_new.html", context, status=400 if context["errors"] else 200)
 
 

@@ -530,7 +530,7 @@ OPERATIONS = {
     "turn": turn_json,
     "describe": describe_json,
     "void": void_json,
-    "start": start_json,
+    "start_match": start_json,
 }
 
 
