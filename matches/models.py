@@ -206,7 +206,7 @@ class Match(models.Model):
     # The client's key for the request that created it (a phone retrying, a match started offline): the same
     # key from the same owner returns this match (services.match_create); the fingerprint is what was asked.
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (NULL = no key)
-    request_fingerprint = models.CharField(max_length=64, blank=True, default="")
+    request_fingerprint = models.CharField(max_length=64, blank=True, default="", db_default="")  # bulk inserts
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
