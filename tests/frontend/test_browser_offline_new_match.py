@@ -92,6 +92,13 @@ def test_a_match_started_offline_is_created_once_with_its_moves_and_the_page_fol
         page.reload()  # still offline: the shell and the match come back from this phone
         waiting(page, 2)
         turn_of(page, "Ana")
+        page.goto(f"{live_server.url}/stats/me/")  # never opened: the offline page lists the match started here
+        started = page.locator("#started-list a")
+        started.wait_for()
+        assert "Ana, Tomas" in page.locator("#started-list").inner_text()
+        started.click()
+        page.wait_for_url(local_url)
+        waiting(page, 2)
         assert Match.objects.count() == 0
 
         lost = []

@@ -6,6 +6,7 @@
 import { pinEngine, startRules } from "./engine.js";
 import { readFields } from "./entry.js";
 import { keepLocal } from "./local.js";
+import { newKey } from "./queue.js";
 
 const form = document.getElementById("new-match");
 const engineEl = document.getElementById("offline-engine");
@@ -89,6 +90,9 @@ async function startHere() {
 }
 
 if (form) {
+  // a key per page shown: a copy the worker kept serves the key of the match created from it before, which would
+  // return that match again; a post repeated without a page load (a second tap, a resent form) keeps this one
+  if (form.elements.idempotency_key) form.elements.idempotency_key.value = newKey();
   document.addEventListener("submit", (e) => {
     if (e.target !== form || navigator.onLine) return;  // online: the server creates it
     e.preventDefault();
