@@ -16,7 +16,6 @@
 // void(position, log, version, reason?) → as record (blank reason: "Undone at the table", as the pages);
 //   log = every entry up to position.version [{version, type, seat, data}] (the events API's, then the answers')
 // words(position, entry) → the history sentence for entry recorded on position.
-// startMatch({game, seats, options}) → {ok: true, position, turn, legal} (a match started on this phone) | {ok: false, body}.
 // Starting takes seconds of CPU (PERFORMANCE.md › The rules in the browser): in the page that time is one long
 // task (the page does not respond meanwhile); in the worker it is not. The Python side is rulesets/offline.py
 // (docs/ARCHITECTURE.md › Offline: the same rules in the browser).
@@ -29,6 +28,7 @@ const OPERATIONS = {
   turn: (position) => ["turn", [position]],
   void: (position, log, version, reason = "") => ["void", [position, log, version, reason]],
   words: (position, entry) => ["describe", [position, entry]],
+  // a match started on this phone: {game, seats, options} → {ok: true, position, turn, legal} | {ok: false, body}
   startMatch: (body) => ["start_match", [body]],
 };
 // The smallest WebAssembly module: compiling it fails at once where the page may not run WebAssembly (a

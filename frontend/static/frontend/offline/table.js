@@ -18,7 +18,7 @@ let retryDelay = 2000;
 let retryTimer = null;
 let lastRecord = null;  // the local answer for the newest waiting entry (turn, legal moves)
 let prefill = null;     // a held entry being entered again, once the page shows the game now
-const WARM_AFTER = 5000;  // ms after a burst of moves made in place before the kept copy is refreshed
+const WARM_AFTER = 5000;  // ms on a page before its engine files are fetched, or its kept copy refreshed
 
 function matchId() {  // the server's id, or a match started on this phone: "local-<uuid>" (local.js)
   const page = live() && live().dataset.page;
@@ -76,6 +76,8 @@ async function localPosition(s, waiting) {
     pos = answer.position;
     last = answer;
   }
+  // before its first entry a match started here has no answer to draw: the turn line and the moves of its start
+  if (!last && startedHere.isLocal(s.match)) last = { turn: await r.turn(pos), legal: await r.legal(pos) };
   return { pos, last };
 }
 
@@ -140,11 +142,6 @@ function turnWords(turn, names) {
   const seats = turn.seats || turn.turn_seats || [];
   const who = seats.map((i) => names[i] || `Seat ${i}`).join(" or ");
   return (who ? `${who} to play` : "") + (turn.prompt ? (who ? " — " : "") + turn.prompt : "");
-}
-
-async function startAnswer(pos) {  // the turn line and the legal moves before any entry (a match started here)
-  const r = await rules();
-  return r ? { turn: await r.turn(pos), legal: await r.legal(pos) } : null;
 }
 
 async function drawLocal(answer, names, r, pos) {  // the turn line and the legal-move list follow the local position
@@ -238,12 +235,13 @@ async function draw() {
   waitingCount = all.length;
   root.dataset.offlineWaiting = String(waiting.length);
   root.dataset.offlineHeld = String(held.length);
-  const offline = !navigator.onLine;
+  // a match started on this phone follows the local position always (the server has no page of it yet)
+  const offline = !navigator.onLine || startedHere.isLocal(id);
   document.querySelectorAll("#offline-bar, #offline-queue").forEach((n) => n.remove());
   const bar = document.getElementById("tablebar");
   if (bar) {
     if (offline || all.length) {
-      let text = offline ? "Offline: moves are kept on this phone" : "Back online";
+      let text = !navigator.onLine ? "Offline: moves are kept on this phone" : startedHere.isLocal(id) ? "Not yet on the server" : "Back online";
       if (waiting.length) text += ` · ${waiting.length} waiting to send`;
       if (held.length) text += ` · ${held.length} held: see below`;
       bar.appendChild(el("p", { class: "tb-offline", id: "offline-bar", role: "status", text }));
@@ -273,11 +271,9 @@ async function draw() {
     if (f.dataset.confirmServer === undefined) f.dataset.confirmServer = f.dataset.confirm;
     f.dataset.confirm = lastWaiting ? `Take back "${lastWaiting}"? It was not sent yet.` : f.dataset.confirmServer;
   });
-  // a match started on this phone is drawn from the local position always (the server has no page of it yet)
-  const started = startedHere.isLocal(id);
-  const here = held.length || !(offline || started) ? null : await localPosition(s, waiting);
-  lastRecord = here && (here.last || (started ? await startAnswer(here.pos) : null));
-  if (here) await drawLocal(lastRecord, s.seat_names, await rules(), here.pos);
+  const local = held.length || !offline ? null : await localPosition(s, waiting);
+  lastRecord = local && local.last;
+  if (local) await drawLocal(lastRecord, s.seat_names, await rules(), local.pos);
   if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
 }
 
