@@ -50,9 +50,7 @@ def test_a_match_started_offline_is_created_once_with_its_moves_and_the_page_fol
     try:
         sign_in(page, live_server.url, "keeper")
         new_url = f"{live_server.url}/matches/new/?game=last-stone"
-        page.goto(new_url)
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        page.reload()  # now controlled: this page and the local match shell are kept
+        page.goto(new_url)  # the first visit: the worker installs, then keeps this page and the local match shell
         page.wait_for_function(
             "async (u) => { const c = await caches.open('chronicle-pages');"
             " return !!(await c.match(u)) && !!(await c.match('/matches/local/')); }",

@@ -103,6 +103,10 @@ if (form) {
   }, true);
   if (navigator.serviceWorker && navigator.onLine) {  // the page a match started offline opens on (sw.js)
     navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ type: "remember", url: "/matches/local/" }));
+    // the first visit installs the worker after this page was fetched: keep this page now that it can
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      navigator.serviceWorker.controller.postMessage({ type: "remember", url: location.href });
+    });
   }
   if (engine) pinEngine(engine, { warm: true });
 }
