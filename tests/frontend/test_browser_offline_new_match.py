@@ -20,6 +20,16 @@ LOCAL_URL = re.compile(r".*/matches/local-[0-9a-f-]+/$")
 REAL_URL = re.compile(r".*/matches/\d+/$")
 
 
+KEPT = """(id) => new Promise((done) => {
+  const opening = indexedDB.open("chronicle-offline");
+  opening.onsuccess = () => {
+    const tx = opening.result.transaction(["locals", "entries"]);
+    const row = tx.objectStore("locals").get(id), entries = tx.objectStore("entries").getAll();
+    tx.oncomplete = () => { opening.result.close(); done({ real: row.result.real, entries: entries.result.length }); };
+  };
+})"""
+
+
 def logged(match: Any) -> list[tuple[str, int | None, Any]]:
     rows = EventRow.objects.filter(stream_id=match.stream_id).order_by("version")
     return [(r.type, r.seat, r.data) for r in rows]
@@ -119,6 +129,8 @@ def test_a_match_started_offline_is_created_once_with_its_moves_and_the_page_fol
         assert logged(match) == [("stones_taken", 0, {"count": 2}), ("stones_taken", 1, {"count": 3})]
         waiting(page, 0)
         turn_of(page, "Ana")
+        kept = page.evaluate(KEPT, local_url.rstrip("/").rsplit("/", 1)[1])
+        assert kept == {"real": match.pk, "entries": 0}  # re-keyed to the real id, then sent
 
         page.goto(local_url)  # the temporary address follows the match
         page.wait_for_url(f"{live_server.url}/matches/{match.pk}/")
