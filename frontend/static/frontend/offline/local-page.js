@@ -49,6 +49,11 @@ async function open() {
   const live = document.getElementById("match-live");
   live.insertBefore(seed, live.firstChild);
   live.dataset.page = location.pathname;
+  // the legal-move list is shown while the rules list moves here (some games cannot, in some phases or at all)
+  const select = document.getElementById("id_move");
+  const listed = () => { select.closest("form").hidden = !select.options.length; };
+  listed();
+  new MutationObserver(listed).observe(select, { childList: true });
   await import("./table.js");
 }
 
