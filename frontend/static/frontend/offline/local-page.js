@@ -19,7 +19,7 @@ async function open() {
   }
   if (!row) {
     document.getElementById("local-missing").hidden = false;
-    document.getElementById("record").hidden = true;
+    document.getElementById("record").style.display = "none";
     return;
   }
   const names = row.position.seat_names;
@@ -51,7 +51,7 @@ async function open() {
   live.dataset.page = location.pathname;
   // the legal-move list is shown while the rules list moves here (some games cannot, in some phases or at all)
   const select = document.getElementById("id_move");
-  const listed = () => { select.closest("form").hidden = !select.options.length; };
+  const listed = () => { select.closest("form").style.display = select.options.length ? "" : "none"; };
   listed();
   new MutationObserver(listed).observe(select, { childList: true });
   await import("./table.js");
