@@ -10,6 +10,9 @@ const PINS = "/__chronicle_pins__";     // where the engine's URL prefixes are k
 const ENGINE_DEFAULT = ["/static/frontend/vendor/pyodide/", "/offline/rulesets-"];  // and the seed's, pinned
 const MATCH_PAGE = /^\/matches\/\d+\/$/;
 const READER = "chronicle-reader";      // whose pages PAGES holds: the server's X-Chronicle-Reader (frontend/reader.py)
+const NEW_MATCH = /^\/matches\/new\/$/;  // the new-match pages opened (one copy per game and player count)
+const STARTED_HERE = /^\/matches\/local-[0-9a-f-]+\/$/;  // a match started offline: one shell for all (local.js)
+const SHELL = "/matches/local/";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
@@ -70,6 +73,8 @@ async function sameReader(response) {
 
 function pageKey(url) {
   const u = new URL(url);
+  if (NEW_MATCH.test(u.pathname)) return u.origin + u.pathname + u.search;  // ?game=…&seats=… is the page
+  if (STARTED_HERE.test(u.pathname)) return u.origin + SHELL;
   return u.origin + u.pathname;  // ?seen=N and other views of the page share one copy
 }
 
@@ -86,7 +91,7 @@ self.addEventListener("fetch", (event) => {
 });
 
 async function navigate(event, request, url) {
-  const match = MATCH_PAGE.test(url.pathname);
+  const match = [MATCH_PAGE, NEW_MATCH, STARTED_HERE].some((page) => page.test(url.pathname)) || url.pathname === SHELL;
   try {
     const response = await fetch(request);
     const keep = match && response.ok && !response.redirected ? response.clone() : null;
