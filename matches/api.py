@@ -51,10 +51,31 @@ def parse(serializer_class: type, data: Any) -> dict[str, Any]:
         return validated
     serializer = serializer_class(data=data)
     if not serializer.is_valid():
-        raise InvalidInput(
-            {k: [str(m) for m in (v if isinstance(v, list) else [v])] for k, v in serializer.errors.items()}
-        )
+        raise InvalidInput(error_paths(serializer.errors))
     return serializer.validated_data
+
+
+def error_paths(errors: Any, path: str = "") -> dict[str, list[str]]:
+    """A serializer's nested errors as ``{path: [messages]}``, the path in the body's own terms
+    (``seats[1].name``), each message a plain sentence ("This field may not be blank.")."""
+    out: dict[str, list[str]] = {}
+    if isinstance(errors, dict):
+        for key, value in errors.items():
+            where = (
+                f"{path}[{key}]" if isinstance(key, int)
+                else path if key == "non_field_errors" and path
+                else f"{path}.{key}" if path
+                else str(key)
+            )  # fmt: skip
+            out.update(error_paths(value, where))
+    elif isinstance(errors, list) and any(isinstance(e, dict | list) for e in errors):
+        for i, value in enumerate(errors):
+            if value:
+                out.update(error_paths(value, f"{path}[{i}]"))
+    else:
+        messages = errors if isinstance(errors, list) else [errors]
+        out.setdefault(path or "body", []).extend(str(m) for m in messages)
+    return out
 
 
 def header_key(meta: dict[str, Any]) -> str | None:

@@ -19,3 +19,20 @@ def test_create_record_and_read(api):
     r = api.get(f"/api/matches/{mid}/legal-moves/")
     assert [m["data"]["count"] for m in r.json()] == [1, 2, 3]
     assert all(m["seat"] == 1 for m in r.json())
+
+
+@pytest.mark.parametrize(
+    ("seats", "path", "message"),
+    [
+        ([{"name": "Ana"}, {"name": ""}], "seats[1].name", "This field may not be blank."),
+        ([{"name": "Ana"}, {"name": "x" * 81}], "seats[1].name", "Ensure this field has no more than 80 characters."),
+        ([{"name": "Ana"}, "Bo"], "seats[1]", "Invalid data. Expected a dictionary, but got str."),
+    ],
+)
+def test_a_bad_seat_is_named_by_its_path_in_plain_words(api, seats, path, message):
+    response = api.post("/api/matches/", {"game": "last-stone", "seats": seats}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["errors"] == {path: [message]}
+    assert body["detail"] == f"Invalid {path}: {message}"
+    assert "ErrorDetail" not in response.content.decode()
