@@ -256,8 +256,9 @@ def match_detail(
     forms_other: list[dict[str, Any]] = []
     if can_record_now and not replaying and not final:
         forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem, listed=moves)
+    facts = boards.table_facts(match, request, records=recorder)
     board = boards.board_for(
-        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request,
+        ruleset=ruleset, ms=ms, legal=legal, facts=facts,
         can_record=can_record_now and not replaying,
         problem=problem,
     )  # fmt: skip
@@ -303,6 +304,7 @@ def match_detail(
             seat_names=seat_names,
             can_record=can_record_now,
             revealed=viewer.seat is not None and revealed_seat(request.session, match) == viewer.seat,
+            board=facts.seed() if can_record_now else None,  # only a recorder draws a board offline
         ),
     }
     if problem.get("origin") == "override":
