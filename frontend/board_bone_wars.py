@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from frontend.boards import TableFacts
-from frontend.forms import Input, build_inputs
+from frontend.inputs import Input, build_inputs
 from rulesets.base import Event
 from rulesets.bone_wars.fields import (
     CARD_PLAYED,

@@ -23,8 +23,10 @@ from rulesets.offline import reading_json
 from rulesets.registry import get_ruleset
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-# the settings the board templates depend on, as the server's (config/settings.py): time zone, escaping
-SETTINGS = {"USE_I18N": False, "USE_TZ": True, "TIME_ZONE": "UTC", "LANGUAGE_CODE": "en-us"}
+# the settings the board templates depend on. The server's time zone is UTC (config/settings.py) and the times a
+# seed carries are UTC: drawn as they are, they read as the server draws them, and Pyodide needs no zone database
+# (USE_TZ would ask zoneinfo for "UTC", which Pyodide has only with its tzdata package)
+SETTINGS = {"USE_I18N": False, "USE_TZ": False, "TIME_ZONE": "UTC", "LANGUAGE_CODE": "en-us"}
 
 
 @dataclass
