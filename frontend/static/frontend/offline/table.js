@@ -16,6 +16,8 @@ let retryDelay = 2000;
 let retryTimer = null;
 let lastRecord = null;  // the local answer for the newest waiting entry (turn, legal moves)
 let prefill = null;     // a held entry being entered again, once the page shows the game now
+let shownPosition = null;  // the local position the page follows offline (its board links are drawn here)
+let boardQuery = pageQuery();  // the board's query (?pick=, ?card=…) as its links last asked
 const WARM_AFTER = 5000;  // ms on a page before its engine files are fetched, or its kept copy refreshed
 
 function matchId() {
@@ -163,6 +165,58 @@ async function drawLocal(answer, names, r, pos) {  // the turn line and the lega
   }
 }
 
+/** The page's own query, as the server reads it for the board (not the live update's ?seen=, nor a replay). */
+function pageQuery() {
+  const query = {};
+  new URLSearchParams(location.search).forEach((v, k) => { if (k !== "seen" && k !== "at") query[k] = v; });
+  return query;
+}
+
+/** Draw ``#board`` for ``pos`` with the server's own board code run here (rules.board: frontend/offline_board.py
+ * in Pyodide); the page's board stays as it was when this page cannot draw it. */
+async function drawBoard(s, r, pos, query) {
+  const section = document.getElementById("board");
+  if (!section || !r || !r.board || !s.board || !s.boards_url) return;
+  let answer;
+  try {
+    answer = await r.board(s, pos, query, csrf());
+  } catch (e) {
+    return;  // the boards archive is not on this phone yet: the board stays the last page's
+  }
+  section.innerHTML = answer.html;
+  section.dataset.local = String(pos.version);
+  root.dataset.offlineBoard = String(pos.version);
+  if (window.htmx) window.htmx.process(section);
+  document.dispatchEvent(new CustomEvent("offline:board", { detail: { version: pos.version } }));
+}
+
+// offline, a link of the board (pick a token, a card, a cell…) is drawn here with that link's query, on the
+// position the page follows: the network is not asked (it is not there), nor a stale copy of the page
+document.addEventListener("click", (e) => {
+  const link = e.target.closest && e.target.closest("#board a[href]");
+  if (!link || navigator.onLine || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  const url = new URL(link.href, location.href);
+  const page = live() && live().dataset.page;
+  if (url.origin !== location.origin || !page || url.pathname !== new URL(page, location.href).pathname) return;
+  if (url.searchParams.has("at") || !seed().board) return;  // a replay: the server's page (or its kept copy)
+  e.preventDefault();
+  e.stopPropagation();
+  boardQuery = {};
+  url.searchParams.forEach((v, k) => { if (k !== "seen") boardQuery[k] = v; });
+  followLink(boardQuery);
+}, true);
+
+async function followLink(query) {
+  const s = seed();
+  let pos = shownPosition;
+  if (!pos) {  // tapped before the page drew the local position (Pyodide starting): the same position, now
+    const waiting = (await queue.entries(matchId())).filter((x) => x.state === "waiting");
+    const local = await localPosition(s, waiting);
+    pos = local && local.pos;
+  }
+  if (pos && query === boardQuery) await drawBoard(s, await rules(), pos, query);
+}
+
 function conflictBox(e, s) {
   const body = (e.conflict && e.conflict.body) || {};
   const refused = body.rebase_refused;
@@ -269,7 +323,12 @@ async function draw() {
   });
   const local = held.length || !offline ? null : await localPosition(s, waiting);
   lastRecord = local && local.last;
+  shownPosition = local ? local.pos : null;
   if (local) await drawLocal(lastRecord, s.seat_names, await rules(), local.pos);
+  // the board follows the local position too, drawn by the server's own board code (once the page is not the server's)
+  if (local && (waiting.length || (document.getElementById("board") || {dataset: {}}).dataset.local)) {
+    await drawBoard(s, await rules(), local.pos, boardQuery);
+  }
   if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
 }
 
@@ -347,6 +406,7 @@ async function record(form, submitter, fixed = null) {
   }
   if (fixed) madeOn = fixed.madeOn;
   const row = await queue.add(id, entry, madeOn, { text, key: fixed && fixed.key });
+  boardQuery = {};  // as the server's answer to a move: the board without a pick
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)}.`);
   const details = form.closest("details.move-form");
@@ -475,14 +535,14 @@ function pinEngine() {  // Pyodide and the rulesets bundle: cached once, first (
   const s = seed();
   if (!navigator.serviceWorker || !s.pyodide_url) return;
   const folder = new URL(s.pyodide_url, location.href).pathname.replace(/[^/]*$/, "");
-  const urls = [folder, s.rulesets_url && new URL(s.rulesets_url, location.href).pathname].filter(Boolean);
+  const urls = [folder, ...[s.rulesets_url, s.boards_url].filter(Boolean).map((u) => new URL(u, location.href).pathname)];
   navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ type: "pin", urls }));
   if (navigator.onLine) pruneEngine(folder, s).catch(() => null);
   if (s.can_record && navigator.onLine) {
     // fetched while there is a network, so it is there without one: once the page has been open a few seconds
     // (a table stays on it; a page only passed through does not download 12 MB), when the phone is idle
     const files = s.pyodide_files || PYODIDE_FILES.map((f) => folder + f);
-    const warm = () => warmEngine(files, s.rulesets_url);
+    const warm = () => warmEngine(files, [s.rulesets_url, s.boards_url]);
     setTimeout(() => (window.requestIdleCallback ? window.requestIdleCallback(warm, { timeout: 3000 }) : warm()), WARM_AFTER);
   }
 }
@@ -499,20 +559,21 @@ async function pruneEngine(folder, s) {
   const mark = "/__chronicle_pyodide_version__";
   const had = await cache.match(mark);
   const stale = !had || (await had.text()) !== s.pyodide_version;
-  const current = s.rulesets_url && new URL(s.rulesets_url, location.href).pathname;
+  const current = [s.rulesets_url, s.boards_url].filter(Boolean).map((u) => new URL(u, location.href).pathname);
   for (const request of await cache.keys()) {
     const path = new URL(request.url).pathname;
-    if ((stale && path.startsWith(folder)) || (current && path.startsWith("/offline/rulesets-") && path !== current)) {
+    const archive = /^\/offline\/(rulesets|boards)-/.test(path);
+    if ((stale && path.startsWith(folder)) || (current.length && archive && !current.includes(path))) {
       await cache.delete(request);
     }
   }
   if (stale) await cache.put(mark, new Response(s.pyodide_version));
 }
 
-async function warmEngine(files, rulesetsUrl) {
+async function warmEngine(files, archives) {
   if (!window.caches) return;
   const cache = await caches.open("chronicle-engine");
-  const urls = files.concat(rulesetsUrl ? [rulesetsUrl] : []);
+  const urls = files.concat(archives.filter(Boolean));
   try {
     for (const url of urls) {
       if (!(await cache.match(url))) await (await fetch(url, { credentials: "same-origin" })).arrayBuffer();
