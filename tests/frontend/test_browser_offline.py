@@ -344,9 +344,7 @@ def test_offline_the_board_follows_the_local_position_drawn_by_the_servers_board
         page.locator("#board a.sb-card-choice").first.click()  # Ana's Attack card
         local_board(page, version)
         page.locator("#board a.sb-hit").first.click()  # the tile under its Attack half
-        page.wait_for_function(
-            "() => new URLSearchParams(document.querySelector('#board a[href*=\"a=\"]') ? 'a=1' : '').has('a') || document.querySelector('#board button.sb-target')"
-        )
+        page.locator("#board button.sb-target").first.wait_for()  # drawn here with ?card=…&a=…
         page.locator("#board button.sb-target").first.click()  # the Opportunity half: recorded on the phone
         waiting(page, 1)
         local_board(page, version + 1)
