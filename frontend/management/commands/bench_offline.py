@@ -332,11 +332,11 @@ class Command(BaseCommand):
                     if "error" in answer:
                         raise CommandError(f"{slug}: the browser refused a move CPython accepted: {answer['error']}")
                     run[key][slug] = answer["times"]
-            if how == "worker":  # the boards: the archive loaded on the first, then drawn per game
+            if name != "cold":  # the boards: the archive loaded on the first, then drawn per game
                 answer = page.evaluate(BOARDS, [self.seeds, how])
                 if "error" in answer:
                     raise CommandError(f"{answer['error']}: the browser could not draw the board")
-                run["boards"] = answer
+                run["boards" if how == "worker" else "page_boards"] = answer
             page.close()
         context.close()
         return run

@@ -176,7 +176,7 @@ function pageQuery() {
  * in Pyodide); the page's board stays as it was when this page cannot draw it. */
 async function drawBoard(s, r, pos, query) {
   const section = document.getElementById("board");
-  if (!section || !r || !r.board || !s.board || !s.boards_url) return;
+  if (!section || !r || !r.board || !s.board || !s.board.page_url || !s.boards_url) return;
   let answer;
   try {
     answer = await r.board(s, pos, query, csrf());
@@ -198,7 +198,7 @@ document.addEventListener("click", (e) => {
   const url = new URL(link.href, location.href);
   const page = live() && live().dataset.page;
   if (url.origin !== location.origin || !page || url.pathname !== new URL(page, location.href).pathname) return;
-  if (url.searchParams.has("at") || !seed().board) return;  // a replay: the server's page (or its kept copy)
+  if (url.searchParams.has("at") || !(seed().board || {}).page_url) return;  // a replay, or a reader who cannot record: the server's page
   e.preventDefault();
   e.stopPropagation();
   boardQuery = {};
