@@ -374,16 +374,26 @@ class Command(BaseCommand):
             )
             base = baseline[slug]
             out(f"| {slug} | {len(entries)} | {cells} | {base['handle']:.2f} | {base['step']:.3f} |")
-        out("\nThe board drawn in the browser (`rules.board` in the worker: the server's board code and templates by")
         out(
-            "Django's template engine in Pyodide), ms. The first board of a page fetches, unpacks and imports the boards"
+            "\nThe board drawn in the browser (`rules.board`: the server's board code and templates by Django's template"
         )
-        out("archive, then draws; the next ones only draw (median of five, at the position after the moves above):\n")
+        out(
+            "engine in Pyodide), ms, in the page / in the worker. The first board of a page fetches (from the HTTP cache"
+        )
+        out(
+            "here), unpacks and imports the boards archive, then draws; the next ones only draw (median of five, at the"
+        )
+        out("position after the moves above):\n")
         out("| CPU | first board (archive loaded, drawn) |\n| --- | ---: |")
         for rate, run in runs.items():
-            out(f"| {format(rate, 'g')}× | {run['boards']['first']:,.0f} |")
-        out(f"\n| game | {' | '.join(format(r, 'g') + '× in worker' for r in runs)} | CPython same render |")
+            out(f"| {format(rate, 'g')}× | {run['page_boards']['first']:,.0f} / {run['boards']['first']:,.0f} |")
+        header = " | ".join(format(r, "g") + "× in page / in worker" for r in runs)
+        out(f"\n| game | {header} | CPython same render |")
         out("| --- |" + " ---: |" * (len(runs) + 1))
         for slug in sequences:
-            cells = " | ".join(f"{statistics.median(run['boards']['games'][slug]):.1f}" for run in runs.values())
+            cells = " | ".join(
+                f"{statistics.median(run['page_boards']['games'][slug]):.1f} / "
+                f"{statistics.median(run['boards']['games'][slug]):.1f}"
+                for run in runs.values()
+            )
             out(f"| {slug} | {cells} | {baseline[slug]['board']:.1f} |")
