@@ -383,7 +383,7 @@ class Command(BaseCommand):
         out(
             "here), unpacks and imports the boards archive, then draws; the next ones only draw (median of five, at the"
         )
-        out("position after the moves above):\n")
+        out("the position after the moves above):\n")
         out("| CPU | first board (archive loaded, drawn) |\n| --- | ---: |")
         for rate, run in runs.items():
             out(f"| {format(rate, 'g')}× | {run['page_boards']['first']:,.0f} / {run['boards']['first']:,.0f} |")
