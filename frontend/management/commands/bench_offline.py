@@ -377,13 +377,9 @@ class Command(BaseCommand):
         out(
             "\nThe board drawn in the browser (`rules.board`: the server's board code and templates by Django's template"
         )
-        out(
-            "engine in Pyodide), ms, in the page / in the worker. The first board of a page fetches (from the HTTP cache"
-        )
-        out(
-            "here), unpacks and imports the boards archive, then draws; the next ones only draw (median of five, at the"
-        )
-        out("the position after the moves above):\n")
+        out("engine in Pyodide), ms, in the page / in the worker. The first board of a page fetches the boards archive")
+        out("(127.0.0.1, then the HTTP cache), unpacks and imports it, then draws; the next ones only draw (median of")
+        out("five, at the position after the moves above):\n")
         out("| CPU | first board (archive loaded, drawn) |\n| --- | ---: |")
         for rate, run in runs.items():
             out(f"| {format(rate, 'g')}× | {run['page_boards']['first']:,.0f} / {run['boards']['first']:,.0f} |")
