@@ -333,10 +333,10 @@ def test_offline_the_board_follows_the_local_position_drawn_by_the_servers_board
         assert sorted(map(tuple, page.evaluate(BOARD_TOKENS))) == offline_tokens
         assert logged(salty)[-1][0] in ("cracker_moved", "salt_container_moved")
 
-    sab = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
-    to_combat(sab, owner, instinct=None)  # nothing face down: the phone checks every move
-    with keeper_at(browser, live_server, sab) as (context, page, url):
-        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
+        sab = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
+        to_combat(sab, owner, instinct=None)  # nothing face down: the phone checks every move
+        url = f"{live_server.url}/matches/{sab.pk}/"
+        controlled(page, url)  # the same phone: Pyodide and both archives are kept already
         version = EventRow.objects.filter(stream_id=sab.stream_id).count()
         context.set_offline(True)
         page.reload()
