@@ -1,7 +1,8 @@
 // The match page at a table without a network: a move form's submission is caught before htmx or the browser
 // sends it (while offline, or while entries of this match wait), checked by the in-browser rules
 // (./rules.js, when the page has them), kept in the queue (./queue.js), and sent when the network is back.
-// Held entries (conflicts) are shown with what the other device recorded and three ways out.
+// Held entries (conflicts) are shown with what the other device recorded and three ways out. Offline the turn line,
+// the legal moves and the board follow the local position (the board drawn by the server's own board code: rules.board).
 // See docs/ARCHITECTURE.md › Offline at the table.
 import { entryFromForm } from "./entry.js";
 import * as queue from "./queue.js";
