@@ -6,12 +6,16 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cache
+from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+
+from rulesets import Ruleset
 
 # What every page needs, cached when the worker installs (the rest is cached as it is used).
 PRECACHE_ASSETS = (
@@ -29,6 +33,10 @@ PRECACHE_ASSETS = (
     "frontend/offline/rules.js",
     "frontend/offline/rules-worker.js",
     "frontend/offline/offline-page.js",
+    "frontend/offline/engine.js",
+    "frontend/offline/local.js",
+    "frontend/offline/local-page.js",
+    "frontend/offline/new-match.js",
 )
 WORKER_SOURCE = "frontend/offline/sw.js"
 
@@ -92,3 +100,27 @@ def offline(request: HttpRequest) -> HttpResponse:
     """The page shown for an address never opened on this device while there is no network. It is the same
     for everyone (the worker caches it once): the match pages this device keeps are listed by its script."""
     return render(request, "frontend/offline.html")
+
+
+@login_required
+def match_local(request: HttpRequest, local_id: str = "") -> HttpResponse:
+    """The page of a match started on this phone without a network (``/matches/local-<uuid>/``): one shell for
+    all of them, filled in the browser from IndexedDB (``offline/local-page.js``); the service worker keeps it
+    (from ``/matches/local/``) when a new-match page is opened, and serves it for every such address."""
+    return render(request, "frontend/match_local.html")
+
+
+def offline_start_forms(ruleset: Ruleset, seat_count: int) -> list[dict[str, Any]]:
+    """The entry forms of a new match of ``ruleset`` (``frontend.recording.move_forms`` at the start, default
+    options), which the new-match page carries for a match started on it offline; [] where the defaults do
+    not make a match (an option with no default)."""
+    from frontend.recording import move_forms
+    from matches.errors import InvalidInput
+    from matches.services import options_clean
+
+    try:
+        options = options_clean(ruleset, {}, seat_count)
+    except InvalidInput:
+        return []
+    now, other = move_forms(ruleset, ruleset.initial_state(options, seat_count), None, None, {})
+    return [*now, *other]

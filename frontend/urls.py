@@ -1,7 +1,7 @@
 """Web page routes."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from config.auth import LoginView
 from frontend import interop_views, live_views, offline_views, quicklog_views, stats_views, views
@@ -27,6 +27,8 @@ urlpatterns = [
     path("stats/import-export/jobs/<int:job_id>/", interop_views.import_job_page, name="import-job"),
     path("stats/import-export/jobs/<int:job_id>/me/", interop_views.import_job_me, name="import-job-me"),
     path("matches/new/", views.match_new, name="match-new"),
+    path("matches/local/", offline_views.match_local, name="match-local-shell"),
+    re_path(r"^matches/(?P<local_id>local-[0-9a-f-]{8,64})/$", offline_views.match_local, name="match-local"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("matches/<int:match_id>/record/", views.match_record, name="match-record"),
     path("matches/<int:match_id>/undo/", views.match_undo, name="match-undo"),

@@ -20,6 +20,7 @@ from rest_framework.authtoken.models import Token
 from campaigns.selectors import adventure_match_closed
 from config.text import PROBLEM, unstorable_path
 from frontend import boards, stream_views
+from frontend.bundle import offline_urls
 from frontend.forms import (
     SignupForm,
     error_sentence,
@@ -30,11 +31,12 @@ from frontend.forms import (
     record_or_rerender,
 )
 from frontend.models import developer_view_on, developer_view_set
+from frontend.offline_views import offline_start_forms
 from frontend.recording import feedback_for, legal_move_choices, move_forms, rebased_words, recordable
 from frontend.selectors import home_activity, last_undoable_version, offline_seed, undo_words
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
-from matches.errors import DomainError, InvalidInput, NotFound
+from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotFound
 from matches.visibility import TABLE, can_record, reader_at, reveal, reveal_end, revealed_seat, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
@@ -150,6 +152,9 @@ def match_new(request: HttpRequest) -> HttpResponse:
         seat_count = ruleset.seats[0]
     schema = for_seat_count(ruleset.options_schema, seat_count)  # only what this many players need
     context: dict[str, Any] = {"ruleset": ruleset, "seat_count": seat_count, "errors": {}, "is_public": False}
+    # kept across a refused post (nothing was created with it), fresh on each new form
+    key = request.POST.get("idempotency_key", "") if request.method == "POST" else ""
+    context["idempotency_key"] = key if 1 <= len(key) <= services.KEY_MAX_LENGTH else uuid.uuid4().hex
     context["seat_counts"] = list(ruleset.seats) if len(ruleset.seats) > 1 else []
     if request.method == "POST":
         options, errors = parse_options(schema, request.POST)
@@ -157,23 +162,28 @@ def match_new(request: HttpRequest) -> HttpResponse:
             options.update(catalog_options(catalog_get(request.user, request.POST["catalog"])))
         seats = [{"name": request.POST.get(f"seat_{i}", "")} for i in range(seat_count)]
         context["seat_values"] = [s["name"] for s in seats]
+        reused = ""
         if not errors:
-            try:
+            try:  # the form's key: a second tap or a retried post returns the match the first one created
                 match = services.match_create(
                     owner=request.user, game=slug, seats=seats, options=options,
                     title=request.POST.get("title", ""), is_public=request.POST.get("is_public") == "on",
+                    idempotency_key=context["idempotency_key"] if context["idempotency_key"] == key else None,
                 )  # fmt: skip
             except InvalidInput as exc:
                 errors = exc.errors
+            except MatchKeyReused as exc:  # this form already made another match: a fresh key, and say so
+                reused = f"This form already created another match (#{exc.match_id}); check it and create again."
+                context["idempotency_key"] = uuid.uuid4().hex
             else:
                 messages.success(request, f"Match created.{_drawn_words(match)} Record the first move below.")
                 return redirect("match", match_id=match.pk)
-        context["errors"] = errors
         extra = {f"seats.{i}": seat_word(i) for i in range(seat_count)} | {"seats": "Players", "title": "Title"}
         context["error_list"] = [
             error_sentence({k if k.startswith(("seats", "title")) else f"options.{k}": v}, schema, extra)
             for k, v in errors.items()
-        ]
+        ] + ([reused] if reused else [])
+        context["errors"] = errors or ({"idempotency_key": [reused]} if reused else {})
         context["title"] = request.POST.get("title", "")
         context["catalog_value"] = request.POST.get("catalog", "")
         context["is_public"] = request.POST.get("is_public") == "on"
@@ -200,6 +210,10 @@ def match_new(request: HttpRequest) -> HttpResponse:
     ]
     context["known_players"] = selectors.players_known(owner=request.user)
     context["catalogs"] = catalog_list(request.user, slug)
+    # for a match started here offline (offline/new-match.js): the rules' files and the game's entry forms
+    context["offline_engine"] = offline_urls()
+    context["offline_forms"] = offline_start_forms(ruleset, seat_count)
+    context["offline_seats"] = [(i, seat_word(i)) for i in range(seat_count)]
     return render(request, "frontend/match_new.html", context, status=400 if context["errors"] else 200)
 
 

@@ -57,6 +57,17 @@ def parse(serializer_class: type, data: Any) -> dict[str, Any]:
     return serializer.validated_data
 
 
+def header_key(meta: dict[str, Any]) -> str | None:
+    """The ``Idempotency-Key`` header's key, None without one. A header sent empty is refused (400): granian
+    hands the application an empty value for a header it cannot decode (non-ASCII), and taking that as "no
+    key" would let the client's retry record the move twice."""
+    key = meta.get("HTTP_IDEMPOTENCY_KEY")
+    if key is not None and not key.strip():
+        detail = "Empty. Send 1 to 100 visible ASCII characters (a header value the server cannot read arrives empty)."
+        raise InvalidInput({"Idempotency-Key": [detail]})
+    return key or None
+
+
 def users_by_name(names: list[str], field: str) -> list[Any]:
     """Users for usernames; unknown names are an :class:`InvalidInput` on ``field``."""
     User = get_user_model()
@@ -114,9 +125,14 @@ class MatchListCreateApi(PagedListMixin, APIView):
             title=data["title"],
             is_public=data["is_public"],
             recorders=users_by_name(data["recorders"], "recorders"),
+            idempotency_key=data["idempotency_key"] or header_key(request.META),
         )
+        repeated = match.repeated
         match = selectors.match_get(user=request.user, match_id=match.pk)
-        return Response(MatchOutput(match).data, status=status.HTTP_201_CREATED)
+        response = Response(MatchOutput(match).data, status=status.HTTP_201_CREATED)
+        if repeated:
+            response["Idempotent-Replayed"] = "true"
+        return response
 
 
 class MatchDetailApi(APIView):

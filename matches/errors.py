@@ -158,6 +158,23 @@ class IdempotencyKeyReused(DomainError):
         return {"code": self.code, "detail": self.detail, "version": self.version}
 
 
+class MatchKeyReused(DomainError):
+    """A match-creation idempotency key the owner already used to create a match with a different request."""
+
+    status_code = 422
+    code = "idempotency_key_reused"
+
+    def __init__(self, key: str, match_id: int) -> None:
+        super().__init__(
+            f"The idempotency key {key!r} was already used to create another match (match {match_id}) with "
+            "different players or options; nothing was created. Use a new key for a new match."
+        )
+        self.match_id = match_id
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "detail": self.detail, "match": self.match_id}
+
+
 class NotAllowed(DomainError):
     """The user may not do this (e.g. record on a match they neither own nor record for)."""
 

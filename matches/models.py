@@ -203,8 +203,14 @@ class Match(models.Model):
     source = models.CharField(max_length=16, blank=True, default="")
     ignored = models.BooleanField(default=False)
     details = models.JSONField(default=dict, blank=True)
+    # The client's key for the request that created it (a phone retrying, a match started offline): the same
+    # key from the same owner returns this match (services.match_create); the fingerprint is what was asked.
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (NULL = no key)
+    request_fingerprint = models.CharField(max_length=64, blank=True, default="", db_default="")  # bulk inserts
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    repeated = False  # not stored: set on the match a repeated idempotency key returned (services.match_create)
 
     class Meta:
         ordering = ["-created_at"]
@@ -214,7 +220,12 @@ class Match(models.Model):
                 fields=["owner", "source_uuid"],
                 condition=models.Q(source_uuid__isnull=False),
                 name="match_owner_source_uuid_unique",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="match_owner_idempotency_key_unique",
+            ),
         ]
 
     def __str__(self) -> str:

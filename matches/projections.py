@@ -120,7 +120,8 @@ def _position(match: Match | _Summarised, entries: list[store.LogEntry], version
     the store's replay from the newest snapshot, which that fold spares (up to 99 entries and 3 queries).
     """
     row = match.stream
-    known = _positions.get(row.pk)
+    stream_id = row.stream_id if isinstance(row, store.Head) else row.pk
+    known = _positions.get(stream_id)
     if row.version == version or known is None or known.version > version:
         pos = store.position_of_row(row, version)
     else:
@@ -131,8 +132,8 @@ def _position(match: Match | _Summarised, entries: list[store.LogEntry], version
         else:
             pos = store.position_of_row(row, version)
     with _positions_lock:  # eager projections (no worker) run in the web threads
-        _positions[row.pk] = pos
-        _positions.move_to_end(row.pk)
+        _positions[stream_id] = pos
+        _positions.move_to_end(stream_id)
         while len(_positions) > POSITIONS_KEPT:
             _positions.popitem(last=False)
     return pos

@@ -30,6 +30,12 @@ class MatchCreateInput(JsonInput):
     recorders = serializers.ListField(
         child=serializers.CharField(max_length=150), required=False, default=list, max_length=20
     )
+    idempotency_key = serializers.CharField(
+        required=False, allow_null=True, default=None, min_length=1, max_length=100,
+        help_text="the client's key for this create (or the Idempotency-Key header): a repeat by the same user "
+        "returns the match the first one created (Idempotent-Replayed: true) and creates nothing; the same key "
+        "with other players or options is 422 idempotency_key_reused",
+    )  # fmt: skip
 
 
 class EventInput(JsonInput):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 import time
 from datetime import datetime
@@ -12,19 +14,18 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.errors import InvalidInput, NotAllowed
+from matches.errors import InvalidInput, MatchKeyReused, NotAllowed
 from matches.models import MAX_VERSION, Match, MatchSummary, Player, Seat, Stream
 from matches.streams import stream_record
-from rulesets import Event, Ruleset, SchemaError, UnknownGame, check_payload, get_ruleset
-from rulesets.offline import EntryInvalid, clean_entry
+from rulesets import Event, Ruleset, UnknownGame, get_ruleset
+from rulesets.offline import EntryInvalid, clean_entry, clean_options, clean_setup
 from rulesets.replay import (
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
     RULE_OVERRIDDEN,
     final_outcome_of,
-    random_start_refusal,
 )
-from rulesets.schema import RANDOM, explain
+from rulesets.schema import RANDOM
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -42,19 +43,11 @@ def ruleset_for(game: str) -> Ruleset:
 
 def options_clean(ruleset: Ruleset, options: Any, seat_count: int | None = None) -> dict[str, Any]:
     """Validate options against the ruleset's schema (and ``seat_count`` when given); defaults filled in.
-    Raises :class:`InvalidInput`."""
+    Raises :class:`InvalidInput` (``rulesets.offline.clean_options``, the check a phone runs offline too)."""
     try:
-        cleaned = check_payload(ruleset.options_schema, options if options is not None else {})
-    except SchemaError as exc:
-        errors = {f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}
-        sentence, rule = explain(ruleset.options_schema, options, exc)  # a rulebook bound names its rule
-        raise InvalidInput(errors, detail=sentence if rule else "", rule=rule) from None
-    problems = ruleset.check_options(cleaned)
-    if seat_count is not None:
-        problems = [*problems, *ruleset.check_setup(cleaned, seat_count)]
-    if problems:
-        raise InvalidInput({"options": problems})
-    return cleaned
+        return clean_options(ruleset, options, seat_count)
+    except EntryInvalid as exc:
+        raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
 
 
 def player_get_or_create(*, owner: AbstractBaseUser, name: str, user: AbstractBaseUser | None = None) -> Player:
@@ -75,7 +68,9 @@ def player_get_or_create(*, owner: AbstractBaseUser, name: str, user: AbstractBa
     return player
 
 
-@transaction.atomic
+KEY_MAX_LENGTH = 100
+
+
 def match_create(
     *,
     owner: AbstractBaseUser,
@@ -87,6 +82,76 @@ def match_create(
     recorders: list[AbstractBaseUser] | None = None,
     campaign: Any = None,
     played: dict[str, Any] | None = None,
+    idempotency_key: str | None = None,
+) -> Match:
+    """Create a match (:func:`match_create_new`), once per ``idempotency_key`` and owner.
+
+    With a key, a repeat of the same request (same game, seats, options, title, visibility and recorders) by
+    the same owner returns the match the first one created, with ``repeated`` True, and writes nothing; the
+    same key with a different request raises :class:`MatchKeyReused` (422). Two concurrent requests with one
+    key create one match: the loser of the race (the unique constraint) returns the winner's. A key that is not
+    1 to 100 characters raises :class:`InvalidInput`.
+    """
+    kwargs = dict(
+        owner=owner, game=game, seats=seats, options=options, title=title, is_public=is_public,
+        recorders=recorders, campaign=campaign, played=played,
+    )  # fmt: skip
+    if idempotency_key is None:
+        return match_create_new(**kwargs)
+    if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= KEY_MAX_LENGTH:
+        raise InvalidInput({"idempotency_key": [f"Must be a string of 1 to {KEY_MAX_LENGTH} characters."]})
+    digest = create_fingerprint(game, seats, options, title, is_public, recorders)
+    earlier = _created_with(owner, idempotency_key, digest)
+    if earlier is not None:
+        return earlier
+    try:
+        return match_create_new(**kwargs, key=(idempotency_key, digest))
+    except IntegrityError:  # another request with this key won the race: its match is the answer
+        earlier = _created_with(owner, idempotency_key, digest)
+        if earlier is None:
+            raise
+        return earlier
+
+
+def create_fingerprint(
+    game: str, seats: Any, options: Any, title: str, is_public: bool, recorders: list[AbstractBaseUser] | None
+) -> str:
+    """A digest of what a create asks for: equal for a retry, different for another match."""
+    seat_list = seats if isinstance(seats, list) else [seats]
+    people = [
+        [str(s.get("name", "")), getattr(s.get("user"), "pk", None)] if isinstance(s, dict) else repr(s)
+        for s in seat_list
+    ]
+    asked = [game, people, options or {}, title, bool(is_public), sorted(u.pk for u in recorders or [])]
+    canonical = json.dumps(asked, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _created_with(owner: AbstractBaseUser, key: str, digest: str) -> Match | None:
+    """The owner's match created with ``key`` (``repeated`` set), None if none; :class:`MatchKeyReused` when it
+    was created by a different request."""
+    match = Match.objects.filter(owner=owner, idempotency_key=key).first()
+    if match is None:
+        return None
+    if match.request_fingerprint != digest:
+        raise MatchKeyReused(key, match.pk)
+    match.repeated = True
+    return match
+
+
+@transaction.atomic
+def match_create_new(
+    *,
+    owner: AbstractBaseUser,
+    game: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
+    title: str = "",
+    is_public: bool = False,
+    recorders: list[AbstractBaseUser] | None = None,
+    campaign: Any = None,
+    played: dict[str, Any] | None = None,
+    key: tuple[str, str] | None = None,
 ) -> Match:
     """Create a match of ``game`` with one seat per entry of ``seats`` (``{"name", "user"?}``).
 
@@ -98,33 +163,18 @@ def match_create(
     Who starts: when the ruleset's ``start_option`` is ``"random"`` (and the game allows it), the server draws
     the seat once and records it as the match's first entry, ``first_player_drawn {seat}``; the match's
     ``first_seat`` says who was drawn. A random start in a game without one raises :class:`InvalidInput`.
+    ``key``: the idempotency key and request fingerprint to keep (:func:`match_create`).
     """
     ruleset = ruleset_for(game)
-    if ruleset.kind != Stream.KIND_MATCH:
-        raise InvalidInput({"game": [f"{ruleset.name} is a {ruleset.kind} game: start it as a {ruleset.kind}."]})
-    if not isinstance(seats, list):
-        raise InvalidInput({"seats": ["Must be a list of seats."]})
-    if len(seats) not in ruleset.seats:
-        allowed = ", ".join(str(n) for n in ruleset.seats)
-        raise InvalidInput({"seats": [f"{ruleset.name} is played by {allowed} seat(s); got {len(seats)}."]})
-    names = [" ".join(str(s.get("name", "")).split()) for s in seats]
-    errors = {f"seats[{i}].name": ["A seat needs a name."] for i, n in enumerate(names) if not n}
-    errors.update({f"seats[{i}].name": ["At most 80 characters."] for i, n in enumerate(names) if len(n) > 80})
-    lowered = [n.lower() for n in names]
-    errors.update(
-        {
-            f"seats[{i}].name": ["Two seats have the same name."]
-            for i, n in enumerate(lowered)
-            if n and lowered.count(n) > 1
-        }
-    )
-    if errors:
-        raise InvalidInput(errors)
-    random_start_check(ruleset, options)
-    cleaned = options_clean(ruleset, options, len(seats))
+    try:  # the checks a phone runs when a match is started offline (rulesets.offline.clean_setup)
+        names, cleaned = clean_setup(ruleset, seats, options)
+    except EntryInvalid as exc:
+        raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
     stream = store.stream_create(kind=Stream.KIND_MATCH, game=game, options=cleaned, seat_count=len(seats))
     drawn = first_player_draw(ruleset, cleaned, stream, len(seats), owner)
     played = {**(played or {}), **({"first_seat": drawn} if drawn is not None else {})}
+    if key is not None:
+        played = {**played, "idempotency_key": key[0], "request_fingerprint": key[1]}
     match = Match.objects.create(
         stream=stream, game=game, title=title[:120], owner=owner, is_public=is_public, campaign=campaign, **played,
     )  # fmt: skip
@@ -135,17 +185,6 @@ def match_create(
         match.recorders.set(recorders)
     MatchSummary.objects.create(match=match, status=Match.STATUS_IN_PROGRESS, last_activity=match.created_at)
     return match
-
-
-def random_start_check(ruleset: Ruleset, options: Any) -> None:
-    """Raise :class:`InvalidInput` when ``options`` ask for a random start that ``ruleset`` does not allow (the
-    rulebook names who starts, or the game has no choice of who starts); the message quotes the reason."""
-    key = ruleset.start_option or "first_seat"
-    if not isinstance(options, dict) or options.get(key) != RANDOM:
-        return
-    refusal = random_start_refusal(ruleset)
-    if refusal is not None:
-        raise InvalidInput({f"options.{key}": [refusal]})
 
 
 def first_player_draw(

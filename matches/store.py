@@ -64,11 +64,6 @@ class Head:
     def position(self) -> Position:
         return Position(self.state, self.version, self.override_pending)
 
-    @property
-    def pk(self) -> int:
-        """The stream's id, as its row names it (a head read with another table stands for the row)."""
-        return self.stream_id
-
 
 @dataclass(frozen=True)
 class Metadata:
@@ -249,7 +244,7 @@ def position_of_row(row: Stream | Head, version: int) -> Position:
     """A stream's position at ``version`` from its row just read: the head itself when it is at that version
     (what projectors close behind the writers ask for), else folded from the newest usable snapshot."""
     head = head_from_row(row)
-    return head.position if head.version == version else position_at(row.pk, version, _head=head)
+    return head.position if head.version == version else position_at(head.stream_id, version, _head=head)
 
 
 def _head_rebuild(head: Head, ruleset: Ruleset) -> Head:

@@ -17,8 +17,7 @@ from rest_framework.views import APIView
 
 from config.api import LeanPostMixin
 from matches import store
-from matches.api import ERRORS, append_body, parse
-from matches.errors import InvalidInput
+from matches.api import ERRORS, append_body, header_key, parse
 from matches.history import HISTORY_LIMIT, HISTORY_LIMIT_MAX, cursor_clean, history_page, limit_clean
 from matches.serializers import AppendOutput, EventInput, EventOutput, EventPageOutput
 from matches.streams import kind_get, stream_get, stream_get_for_write, stream_history, stream_record
@@ -34,17 +33,6 @@ PAGE_PARAMETERS = [
         description=f"entries per page, 1 to {HISTORY_LIMIT_MAX} (default {HISTORY_LIMIT})",
     ),
 ]  # fmt: skip
-
-
-def _header_key(meta: dict[str, Any]) -> str | None:
-    """The ``Idempotency-Key`` header's key, None without one. A header sent empty is refused (400): granian
-    hands the application an empty value for a header it cannot decode (non-ASCII), and taking that as "no
-    key" would let the client's retry record the move twice."""
-    key = meta.get("HTTP_IDEMPOTENCY_KEY")
-    if key is not None and not key.strip():
-        detail = "Empty. Send 1 to 100 visible ASCII characters (a header value the server cannot read arrives empty)."
-        raise InvalidInput({"Idempotency-Key": [detail]})
-    return key or None
 
 
 class StreamEventsApi(LeanPostMixin, APIView):
@@ -111,7 +99,7 @@ class StreamEventsApi(LeanPostMixin, APIView):
         result = self.record(
             obj, request, type=data["type"], seat=data["seat"], data=data["data"],
             expected_version=data["expected_version"],
-            idempotency_key=data["idempotency_key"] or _header_key(request.META),
+            idempotency_key=data["idempotency_key"] or header_key(request.META),
             client_time=data["client_time"], request_id=getattr(request, "request_id", ""), rebase=data["rebase"],
             own_keys=tuple(data["own_keys"]),
         )  # fmt: skip

@@ -40,9 +40,13 @@ class RuleViolation(Exception):
         return {"code": self.code, "message": self.message, "rule": self.rule}
 
 
-def unknown_event(game: str, type_: str) -> RuleViolation:
-    """The refusal of an entry type ``game`` does not have (Chronicle's own rule, not the rulebook's)."""
-    return RuleViolation("unknown_event", f"{game} has no '{type_}' entry.", ENTRIES_RULE)
+def unknown_event(game: str, type_: str, known: Iterable[str] = ()) -> RuleViolation:
+    """The refusal of an entry type ``game`` does not have (Chronicle's own rule, not the rulebook's); the
+    ``known`` types, when given, are listed ("…; it knows a, b.")."""
+    listed = ", ".join(known)
+    return RuleViolation(
+        "unknown_event", f"{game} has no '{type_}' entry" + (f"; it knows {listed}." if listed else "."), ENTRIES_RULE
+    )
 
 
 def unknown_seat(seat: Any, seat_count: int) -> RuleViolation:

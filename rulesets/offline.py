@@ -38,11 +38,12 @@ from rulesets.replay import (
     event_types_with_meta,
     fold,
     outcome_of,
+    random_start_refusal,
     result_problems,
     step,
     voided_versions,
 )
-from rulesets.schema import SchemaError, check_payload, explain
+from rulesets.schema import RANDOM, SchemaError, check_payload, explain
 
 INVALID = "invalid"
 RULE_VIOLATION = "rule_violation"
@@ -129,6 +130,100 @@ def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
         if problems:
             raise EntryInvalid(problems)
     return Event(type=type_, seat=seat, data=cleaned)
+
+
+MATCH_KIND = "match"  # matches.models.Stream.KIND_MATCH
+SEAT_NAME_MAX = 80  # matches.serializers.SeatInput
+
+
+def clean_options(ruleset: Ruleset, options: Any, seat_count: int | None = None) -> dict[str, Any]:
+    """``options`` checked against the ruleset's schema (and ``seat_count`` when given), defaults filled in.
+
+    Raises :class:`EntryInvalid` (``options.<field>`` errors; a rulebook bound names its rule)."""
+    try:
+        cleaned = check_payload(ruleset.options_schema, options if options is not None else {})
+    except SchemaError as exc:
+        errors = {f"options.{k}" if k != "data" else "options": v for k, v in exc.errors.items()}
+        sentence, rule = explain(ruleset.options_schema, options, exc)
+        raise EntryInvalid(errors, detail=sentence if rule else "", rule=rule) from None
+    problems = ruleset.check_options(cleaned)
+    if seat_count is not None:
+        problems = [*problems, *ruleset.check_setup(cleaned, seat_count)]
+    if problems:
+        raise EntryInvalid({"options": problems})
+    return cleaned
+
+
+def clean_setup(ruleset: Ruleset, seats: Any, options: Any) -> tuple[list[str], dict[str, Any]]:
+    """Everything the server checks about a new match before it creates it (``services.match_create``): a
+    match game, a seat count the game allows, named seats (at most 80 characters, no two alike), a random
+    start only where the game has one, and the options. Returns the seat names (spaces folded) and the cleaned
+    options; raises :class:`EntryInvalid` with the server's errors."""
+    if ruleset.kind != MATCH_KIND:
+        raise EntryInvalid({"game": [f"{ruleset.name} is a {ruleset.kind} game: start it as a {ruleset.kind}."]})
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        raise EntryInvalid({"seats": ["Must be a list of seats."]})
+    if len(seats) not in ruleset.seats:
+        allowed = ", ".join(str(n) for n in ruleset.seats)
+        raise EntryInvalid({"seats": [f"{ruleset.name} is played by {allowed} seat(s); got {len(seats)}."]})
+    names = [" ".join(str(s.get("name", "")).split()) for s in seats]
+    errors = {f"seats[{i}].name": ["A seat needs a name."] for i, n in enumerate(names) if not n}
+    errors.update(
+        {
+            f"seats[{i}].name": [f"At most {SEAT_NAME_MAX} characters."]
+            for i, n in enumerate(names)
+            if len(n) > SEAT_NAME_MAX
+        }
+    )
+    lowered = [n.lower() for n in names]
+    errors.update(
+        {
+            f"seats[{i}].name": ["Two seats have the same name."]
+            for i, n in enumerate(lowered)
+            if n and lowered.count(n) > 1
+        }
+    )
+    if errors:
+        raise EntryInvalid(errors)
+    key = ruleset.start_option or "first_seat"
+    if isinstance(options, dict) and options.get(key) == RANDOM:
+        refusal = random_start_refusal(ruleset)
+        if refusal is not None:
+            raise EntryInvalid({f"options.{key}": [refusal]})
+    return names, clean_options(ruleset, options, len(seats))
+
+
+RANDOM_START_OFFLINE = (
+    "Who starts is drawn by the server when the match reaches it, so it cannot be drawn on this phone: pick who "
+    "starts, or start the match when the network is back."
+)
+
+
+def start_json(body: dict[str, Any]) -> dict[str, Any]:
+    """A match started on a device with no network (``{game, seats: [{name}], options?}``, the API's create
+    body): ``{"ok": True, "position", "turn", "legal"}`` (version 0, the whole table's view), or ``{"ok":
+    False, "status": 400, "body"}`` with the server's body. A random start is refused here (the server draws
+    it, as the match's first entry, only when it creates the match)."""
+    if not isinstance(body, dict):
+        return {"ok": False, "status": 400, "body": invalid_body({"body": ["Send a JSON object."]}, "")}
+    try:
+        ruleset = get_ruleset(str(body.get("game", "")))
+    except UnknownGame:
+        errors = {"game": [f"Unknown game {body.get('game')!r}."]}
+        return {"ok": False, "status": 400, "body": invalid_body(errors, invalid_detail(errors))}
+    try:
+        names, options = clean_setup(ruleset, body.get("seats"), body.get("options"))
+    except EntryInvalid as exc:
+        return {"ok": False, "status": 400, "body": exc.body()}
+    if ruleset.start_option and options.get(ruleset.start_option) == RANDOM:
+        errors = {f"options.{ruleset.start_option}": [RANDOM_START_OFFLINE]}
+        return {"ok": False, "status": 400, "body": invalid_body(errors, RANDOM_START_OFFLINE)}
+    position = {
+        "game": ruleset.slug, "options": options, "version": 0,
+        "state": ruleset.initial_state(options, len(names)), "override_pending": False, "seat_names": names,
+        "complete": True, "viewer": {"everything": True, "seat": None, "revealed": False},
+    }  # fmt: skip
+    return {"ok": True, "position": position, "turn": turn_json(position), "legal": legal_json(position)}
 
 
 TYPE_MAX_LENGTH = 64  # matches.serializers.EventInput
@@ -447,6 +542,7 @@ OPERATIONS = {
     "turn": turn_json,
     "describe": describe_json,
     "void": void_json,
+    "start_match": start_json,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State
+from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State, unknown_event
 from rulesets.cells import row_col_words
 from rulesets.names import plural, seat_ref
 from rulesets.salt_and_bones import engine as E
@@ -66,8 +66,7 @@ def validate(state: State, event: Event) -> None:
     if state["result"] is not None:
         raise _v("game_over", f"The game is over: {E.result_line(state['result'], state['health'])}", R_WIN)
     if event.type not in EVENT_TYPES:
-        known = ", ".join(EVENT_TYPES)
-        raise _v("unknown_event", f"Salt & Bones has no '{event.type}' entry; it knows {known}.", R_ENTRIES)
+        raise unknown_event("Salt & Bones", event.type, EVENT_TYPES)
     seat = event.seat
     if seat is not None and (isinstance(seat, bool) or seat not in E.SEATS):
         raise _v("unknown_seat", f"This match has no seat {seat!r}: its seats are 0 and 1.", R_ENTRIES)

@@ -65,6 +65,21 @@ _IN_PLAY = Field("monster", "str", max_length=NAME, label="Monster", names="mons
 _AMOUNT = Field("amount", "int", minimum=1, maximum=1000, label="Amount")
 _ROLL = Field("roll", "int", minimum=1, maximum=20, label="d20")
 
+# a condition marker put on or taken off a hero or a monster (condition_gained, condition_lost)
+_CONDITION_FIELDS = (
+    Field("target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"),
+    Field(
+        "monster",
+        "str",
+        required=False,
+        nullable=True,
+        max_length=NAME,
+        label="Monster (when the target is a monster)",
+        names="monsters",
+    ),
+    Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
+)
+
 EVENT_TYPES: dict[str, EventType] = {
     e.name: e
     for e in (
@@ -133,38 +148,14 @@ EVENT_TYPES: dict[str, EventType] = {
         _et(
             "condition_gained",
             "Condition gained",
-            Field(
-                "target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"
-            ),
-            Field(
-                "monster",
-                "str",
-                required=False,
-                nullable=True,
-                max_length=NAME,
-                label="Monster (when the target is a monster)",
-                names="monsters",
-            ),
-            Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
+            *_CONDITION_FIELDS,
             seat=False,
             hero_if="when the target is a hero",
         ),
         _et(
             "condition_lost",
             "Condition removed",
-            Field(
-                "target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"
-            ),
-            Field(
-                "monster",
-                "str",
-                required=False,
-                nullable=True,
-                max_length=NAME,
-                label="Monster (when the target is a monster)",
-                names="monsters",
-            ),
-            Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
+            *_CONDITION_FIELDS,
             seat=False,
             hero_if="when the target is a hero",
             description="An effect (a card, a power) discards a marker.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State
+from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State, payload_refusal, unknown_event
 from rulesets.names import plural
 from rulesets.schema import SchemaError, check_payload
 from rulesets.the_first_spine import board as B
@@ -46,10 +46,7 @@ def validate(state: State, event: Event) -> None:
         raise _violation("game_over", f"The game is over: {E.result_line(result)}", RULE_OBJECTIVE)
     spec = EVENT_TYPES.get(event.type)
     if spec is None:
-        known = ", ".join(EVENT_TYPES)
-        raise _violation(
-            "unknown_event", f"The First Spine has no '{event.type}' entry; it knows {known}.", RULE_ENTRIES
-        )
+        raise unknown_event("The First Spine", event.type, EVENT_TYPES)
     seats = len(state["players"])
     seat = event.seat
     if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
@@ -104,7 +101,7 @@ def validate(state: State, event: Event) -> None:
     try:
         data = check_payload(spec.fields, event.data)
     except SchemaError as exc:
-        raise _violation("invalid_payload", _payload_words(spec.fields, exc), RULE_ENTRIES) from None
+        raise payload_refusal(spec.fields, event.data, exc) from None
     _CHECKS[event.type](state, seat, data)
 
 
@@ -114,16 +111,6 @@ def _what_the_turn_needs(state: State) -> str:
     if state["turn"]["phase"] == "start":
         return f"It is {who}'s turn: they must discard and draw first, then act and end their turn."
     return f"{who} must finish their actions and end their turn."
-
-
-def _payload_words(fields: tuple[Any, ...], exc: SchemaError) -> str:
-    """A payload problem in the form's words: "Amount (+ heals, - hurts): Must be at most 99."."""
-    labels = {f.name: f.label or f.name for f in fields}
-    parts = []
-    for path, messages in exc.errors.items():
-        top = path.split(".")[0].split("[")[0]
-        parts.append(f"{labels.get(top, path)}: {' '.join(messages)}")
-    return "This entry's data cannot be recorded: " + "; ".join(parts)
 
 
 def _check_destiny(state: State, seat: int, data: dict[str, Any]) -> None:

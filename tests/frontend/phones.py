@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 PASSWORD = "salty-crackers-9"
@@ -47,3 +48,17 @@ def session_for(page: Any, base_url: str, user: Any) -> None:
     page.context.clear_cookies()
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base_url}])
+
+
+def wait_until(page: Any, expression: str, arg: Any = None, timeout: float = 30.0) -> Any:
+    """Poll ``expression`` (a JavaScript function, async allowed: its promise is awaited) until it returns a
+    truthy value, and return that value; ``AssertionError`` after ``timeout`` seconds. Playwright's own
+    ``wait_for_function`` does not await a promise (one is truthy at once), so an async check needs this."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(100)

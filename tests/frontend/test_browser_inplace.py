@@ -164,3 +164,22 @@ def test_the_watching_phone_is_updated_in_place(live_server, browser, signed_in_
         assert watcher.url == url  # no ?seen= left in the address
     finally:
         watcher_context.close()
+
+
+def test_a_live_update_asked_before_the_own_move_settled_does_not_retell_it(live_server, signed_in_phone, keeper):
+    """The poll may see the phone's own move before the phone's own answer settles; the page it then asks for
+    (``?seen=`` the version before) arrives last and must not replace "Recorded move 1" by "New at the table"."""
+    match = match_create(owner=keeper, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    page = signed_in_phone
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    answered(page, legal_move(page).click, "inPlace")
+    assert "Recorded move 1" in page.locator("#outcome").inner_text()
+    stale = f"/matches/{match.pk}/?seen=0"
+    with page.expect_response(lambda r: r.url.endswith(stale)):
+        page.evaluate(
+            "u => htmx.ajax('GET', u, {source: '#match-live', target: '#match-live', swap: 'outerHTML'})", stale
+        )
+    page.wait_for_timeout(300)  # a swap settles within htmx's 20 ms settle delay
+    assert "Recorded move 1" in page.locator("#outcome").inner_text()
+    assert "New at the table" not in page.locator("#outcome").inner_text()
+    assert EventRow.objects.filter(stream_id=match.stream_id).count() == 1  # (news from others: the watcher test)

@@ -14,7 +14,7 @@ import pytest
 
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
-from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in
+from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in, wait_until
 from tests.frontend.test_board_salt_and_bones import to_combat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,9 +35,7 @@ def controlled(page: Any, url: str) -> None:
     """Open ``url`` and wait until the service worker controls it and keeps a copy of the page."""
     page.goto(url)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
-        "async (u) => !!(await (await caches.open('chronicle-pages')).match(u))", arg=url.split("?")[0]
-    )
+    wait_until(page, "async (u) => !!(await (await caches.open('chronicle-pages')).match(u))", url.split("?")[0])
 
 
 @contextmanager
@@ -284,6 +282,27 @@ def test_a_retry_storm_on_a_flaky_network_records_each_entry_once(browser, live_
             assert p.evaluate(left, match.pk) == 0
         assert lost["n"] > 4
         assert logged(match)[1:] == [("points_scored", i % 2 ^ 1, {"points": i}) for i in (1, 2, 3, 4)]
+
+
+def test_pages_kept_for_one_account_are_dropped_when_the_server_names_another_reader(
+    browser, live_server, django_user_model
+):
+    """A session that ends without "Sign out" (it expired, the cookies were cleared): the next page the server
+    draws names another reader (frontend/reader.py), and the service worker drops the kept match pages before
+    keeping anything for it, so offline nobody else opens them."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = table(owner)
+    with keeper_at(browser, live_server, match) as (context, page, url):
+        count = "async () => (await (await caches.open('chronicle-pages')).keys()).length"
+        assert page.evaluate(count) == 1
+        page.goto(f"{live_server.url}/")  # still the keeper's: the kept page stays
+        assert page.evaluate(count) == 1
+        context.clear_cookies()  # the session is gone, no sign-out ran
+        page.goto(f"{live_server.url}/")
+        wait_until(page, f"async () => (await ({count})()) === 0")
+        context.set_offline(True)
+        page.goto(url)
+        assert "No connection" in page.locator("h1").inner_text()
 
 
 BOARD_TOKENS = (

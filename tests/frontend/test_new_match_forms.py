@@ -18,7 +18,7 @@ NAMES = ("Mira", "Tomas", "Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "I
 
 
 def visible_text(html: str) -> str:
-    html = re.sub(r"(?s)<(script|style)\b[^>]*>.*?</\1>", " ", html)
+    html = re.sub(r"(?s)<(script|style|template)\b[^>]*>.*?</\1>", " ", html)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 

@@ -51,3 +51,27 @@ def test_every_page_links_the_manifest_and_registers_the_worker(client):
     page = client.get("/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert "frontend/offline/register.js" in page
+
+
+def _meta_reader(response) -> str:
+    return re.search(r'<meta name="chronicle-reader" content="([^"]*)">', response.content.decode()).group(1)
+
+
+def test_every_page_names_its_reader_opaquely_and_alike_in_header_and_page(client, make_user, stone_match):
+    """frontend/reader.py: the token the service worker and the queue compare (whose kept pages and entries)."""
+    page = f"/matches/{stone_match.pk}/"
+    anonymous = client.get("/")
+    assert anonymous["X-Chronicle-Reader"] == "anonymous" == _meta_reader(anonymous)
+
+    ana, bo = make_user("ana"), make_user("bo")
+    client.force_login(ana)
+    home, match_page = client.get("/"), client.get(page)
+    token = home["X-Chronicle-Reader"]
+    assert re.fullmatch(r"[0-9a-f]{20}", token) and str(ana.pk) != token
+    assert match_page["X-Chronicle-Reader"] == token == _meta_reader(home) == _meta_reader(match_page)
+    assert "X-Chronicle-Reader" not in client.get(f"/api/matches/{stone_match.pk}/").headers  # HTML only
+
+    client.force_login(bo)
+    assert client.get("/")["X-Chronicle-Reader"] not in (token, "anonymous")
+    client.logout()
+    assert client.get(page)["X-Chronicle-Reader"] == "anonymous"  # a session gone: the kept pages are not its

@@ -99,6 +99,13 @@
         failed("the server answered " + e.detail.xhr.status + ". Reload the page to see the game now.");
         return;
       }
+      // a live update asked for before this page's own move settled: it would tell that move as news
+      var asked = /[?&]seen=(\d+)/.exec((e.detail.requestConfig && e.detail.requestConfig.path) || "");
+      var answered = /id="tablebar"[^>]*data-version="(\d+)"/.exec(e.detail.serverResponse || "");
+      if (asked && answered && seen !== null && parseInt(answered[1], 10) <= seen) {
+        e.detail.shouldSwap = false;  // the page already shows that version (and what its own move said)
+        return;
+      }
       var active = document.activeElement, source = e.detail.requestConfig && e.detail.requestConfig.elt;
       var thumb = active && active !== document.body && live.contains(active) ? active : null;
       if (!thumb && lastThumb && live.contains(lastThumb)) thumb = lastThumb;

@@ -86,7 +86,7 @@ def test_the_end_of_game_line_names_the_winner(rs, table):
             "hp_changed",
             0,
             {"at": [1, 2], "amount": 500},
-            "Amount (+ heals, - hurts): Must be at most 99.",
+            "Amount (+ heals, - hurts): must be at most 99.",
         ),
         ("zero_amount", "hp_changed", 0, {"at": [3, 2], "amount": 0}, "A change of 0 hit points changes nothing"),
         ("unknown_card", "card_placed", 0, {"card": "Dragon", "at": [2, 2]}, "no card called 'Dragon'"),

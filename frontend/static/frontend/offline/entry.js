@@ -74,19 +74,25 @@ export function entryFromForm(form, submitter) {
     return { type: "event_voided", seat: null, data: { version: Number(fd.get("version")), reason: String(fd.get("reason") || "").trim() } };
   }
   const seat = fd.get("seat");
+  return { type: String(fd.get("type") || ""), seat: seat === null || seat === "" ? null : Number(seat), data: readFields(form, "data.") };
+}
+
+/** The object the controls named ``<prefix>…`` post, read as ``parse_inputs`` reads them (``data.`` for a move's
+ * payload, ``option.`` for a new match's options). */
+export function readFields(form, prefix) {
   const data = {};
   const seen = new Set();
   for (const el of form.elements) {
     const name = el.name || "";
-    if (!name.startsWith("data.") || seen.has(name) || el.disabled) continue;
+    if (!name.startsWith(prefix) || seen.has(name) || el.disabled) continue;
     seen.add(name);
-    const path = name.slice(5).split(".");
+    const path = name.slice(prefix.length).split(".");
     const value = readControl(form, el, path.length > 1);
     if (value !== undefined) setPath(data, path, value);
   }
   form.querySelectorAll("[data-cell-field][data-null]").forEach((cell) => {  // both blank: null
-    const axes = Array.from(cell.querySelectorAll("input"));
-    if (axes.length && axes.every((a) => !String(a.value).trim())) setPath(data, axes[0].name.slice(5).split(".").slice(0, -1), null);
+    const axes = Array.from(cell.querySelectorAll("input")).filter((a) => a.name.startsWith(prefix));
+    if (axes.length && axes.every((a) => !String(a.value).trim())) setPath(data, axes[0].name.slice(prefix.length).split(".").slice(0, -1), null);
   });
-  return { type: String(fd.get("type") || ""), seat: seat === null || seat === "" ? null : Number(seat), data: arrays(data) };
+  return arrays(data);
 }

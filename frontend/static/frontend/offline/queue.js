@@ -12,11 +12,14 @@ let dbPromise = null;
 /** The database, opened once per page; closed when another page deletes it (sign-out). */
 export function db() {
   if (!dbPromise) {
-    dbPromise = openDB(DB_NAME, 1, {
-      upgrade(d) {
-        const entries = d.createObjectStore("entries", { keyPath: "key" });
-        entries.createIndex("match", "match");
-        d.createObjectStore("chains", { keyPath: "match" });  // the chain being sent: see `sync` below
+    dbPromise = openDB(DB_NAME, 2, {
+      upgrade(d, oldVersion) {
+        if (oldVersion < 1) {
+          const entries = d.createObjectStore("entries", { keyPath: "key" });
+          entries.createIndex("match", "match");
+          d.createObjectStore("chains", { keyPath: "match" });  // the chain being sent: see `sync` below
+        }
+        if (oldVersion < 2) d.createObjectStore("locals", { keyPath: "id" });  // matches started here: local.js
       },
       blocking() {
         dbPromise.then((d) => d.close());
@@ -196,4 +199,40 @@ export async function recordAnyway(entry, reason, base) {
   entry.base = base;
   delete entry.conflict;
   await put(entry);
+}
+
+// -- matches started on this device (local.js) ---------------------------------------------------------------
+
+/** A match started without a network: ``{id: "local-<uuid>", key, body, position, forms, created, real: null}``. */
+export async function putLocal(row) {
+  await (await db()).put("locals", row);
+  changed(row.id);
+}
+
+/** The match started here with this temporary id (``real`` is its server id once created), else undefined. */
+export async function getLocal(id) {
+  return (await db()).get("locals", id);
+}
+
+/** Every match started on this device, kept until sign-out (a created one stays as the way to its real id). */
+export async function allLocals() {
+  return (await db()).getAll("locals");
+}
+
+/** The server created local match ``from`` as ``to``: its entries and chain move to ``to`` and the local row
+ * records ``real`` = ``to``, all in one transaction (a closed tab never leaves entries under a dead id). */
+export async function rekey(from, to) {
+  const tx = (await db()).transaction(["entries", "chains", "locals"], "readwrite");
+  const entriesStore = tx.objectStore("entries");
+  for (const row of await entriesStore.index("match").getAll(from)) await entriesStore.put({ ...row, match: to });
+  const kept = await tx.objectStore("chains").get(from);
+  if (kept) {
+    await tx.objectStore("chains").put({ ...kept, match: to });
+    await tx.objectStore("chains").delete(from);
+  }
+  const local = await tx.objectStore("locals").get(from);
+  if (local) await tx.objectStore("locals").put({ ...local, real: to });
+  await tx.done;
+  changed(from);
+  changed(to);
 }

@@ -31,6 +31,8 @@ const OPERATIONS = {
   turn: (position) => ["turn", [position]],
   void: (position, log, version, reason = "") => ["void", [position, log, version, reason]],
   words: (position, entry) => ["describe", [position, entry]],
+  // a match started on this phone: {game, seats, options} → {ok: true, position, turn, legal} | {ok: false, body}
+  startMatch: (body) => ["start_match", [body]],
 };
 // The smallest WebAssembly module: compiling it fails at once where the page may not run WebAssembly (a
 // Content-Security-Policy without 'wasm-unsafe-eval'), where Pyodide would wait for ever instead.

@@ -9,6 +9,10 @@ const ENGINE = "chronicle-engine";      // Pyodide, the rulesets and boards bund
 const PINS = "/__chronicle_pins__";     // where the engine's URL prefixes are kept (a worker's globals do not live)
 const ENGINE_DEFAULT = ["/static/frontend/vendor/pyodide/", "/offline/rulesets-", "/offline/boards-"];  // and the seed's
 const MATCH_PAGE = /^\/matches\/\d+\/$/;
+const READER = "chronicle-reader";      // whose pages PAGES holds: the server's X-Chronicle-Reader (frontend/reader.py)
+const NEW_MATCH = /^\/matches\/new\/$/;  // the new-match pages opened (one copy per game and player count)
+const STARTED_HERE = /^\/matches\/local-[0-9a-f-]+\/$/;  // a match started offline: one shell for all (local.js)
+const SHELL = "/matches/local/";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
@@ -50,12 +54,27 @@ self.addEventListener("message", (event) => {
 async function rememberPage(request) {
   try {
     const response = await fetch(request, { cache: "no-store" });
+    await sameReader(response);
     if (response.ok && !response.redirected) await (await caches.open(PAGES)).put(pageKey(request.url), response);
   } catch (e) { /* offline: the copy we have stays */ }
 }
 
+/** The kept pages are the reader's who is signed in now: when the server names another reader (a sign-in as
+ * someone else, a session that expired) they are dropped before anything is kept for the new one. */
+async function sameReader(response) {
+  const reader = response.headers.get("X-Chronicle-Reader");
+  if (!reader) return;  // not a page of ours (an error from a proxy): it says nothing of who reads
+  const kept = await caches.open(READER);
+  const hit = await kept.match("/");
+  if (hit && (await hit.text()) === reader) return;
+  await caches.delete(PAGES);  // also the pages kept before readers were named: whose they are is unknown
+  await kept.put("/", new Response(reader));
+}
+
 function pageKey(url) {
   const u = new URL(url);
+  if (NEW_MATCH.test(u.pathname)) return u.origin + u.pathname + u.search;  // ?game=…&seats=… is the page
+  if (STARTED_HERE.test(u.pathname)) return u.origin + SHELL;
   return u.origin + u.pathname;  // ?seen=N and other views of the page share one copy
 }
 
@@ -72,13 +91,13 @@ self.addEventListener("fetch", (event) => {
 });
 
 async function navigate(event, request, url) {
-  const match = MATCH_PAGE.test(url.pathname);
+  const match = [MATCH_PAGE, NEW_MATCH, STARTED_HERE].some((page) => page.test(url.pathname)) || url.pathname === SHELL;
   try {
     const response = await fetch(request);
-    if (match && response.ok && !response.redirected) {
-      const copy = response.clone();
-      event.waitUntil(caches.open(PAGES).then((cache) => cache.put(pageKey(request.url), copy)));
-    }
+    const keep = match && response.ok && !response.redirected ? response.clone() : null;
+    event.waitUntil(sameReader(response).then(async () => {
+      if (keep) await (await caches.open(PAGES)).put(pageKey(request.url), keep);
+    }));
     return response;
   } catch (error) {
     const cached = match ? await (await caches.open(PAGES)).match(pageKey(request.url)) : undefined;

@@ -4,7 +4,9 @@
 // Held entries (conflicts) are shown with what the other device recorded and three ways out. Offline the turn line,
 // the legal moves and the board follow the local position (the board drawn by the server's own board code: rules.board).
 // See docs/ARCHITECTURE.md › Offline at the table.
+import { startRules, pinEngine } from "./engine.js";
 import { entryFromForm } from "./entry.js";
+import * as startedHere from "./local.js";
 import * as queue from "./queue.js";
 
 const live = () => document.getElementById("match-live");
@@ -21,10 +23,11 @@ let shownPosition = null;  // the local position the page follows offline (its b
 let boardQuery = pageQuery();  // the board's query (?pick=, ?card=…) as its links last asked
 const WARM_AFTER = 5000;  // ms on a page before its engine files are fetched, or its kept copy refreshed
 
-function matchId() {
+function matchId() {  // the server's id, or a match started on this phone: "local-<uuid>" (local.js)
   const page = live() && live().dataset.page;
-  const m = page && page.match(/\/matches\/(\d+)\//);
-  return m ? Number(m[1]) : null;
+  const m = page && page.match(/\/matches\/(\d+|local-[0-9a-f-]+)\//);
+  if (!m) return null;
+  return startedHere.isLocal(m[1]) ? m[1] : Number(m[1]);
 }
 
 /** The engine's seed (``#offline-seed``), else what the page itself says (version, seats, where to post). */
@@ -52,9 +55,7 @@ function csrf() {
 function rules() {
   if (!rulesPromise) {
     const s = seed();
-    rulesPromise = import("./rules.js")
-      // in a Web Worker where rules.js offers it: Pyodide's start is seconds of CPU the page must not wait on
-      .then((m) => (m.loadRulesInWorker || m.loadRules)({ pyodideUrl: s.pyodide_url, rulesetsUrl: s.rulesets_url, seed: s }))
+    rulesPromise = startRules(s)
       .then((r) => { root.dataset.offlineRules = "ready"; return r; })
       .catch(() => { rulesPromise = null; root.dataset.offlineRules = "none"; return null; });
   }
@@ -78,6 +79,8 @@ async function localPosition(s, waiting) {
     pos = answer.position;
     last = answer;
   }
+  // before its first entry a match started here has no answer to draw: the turn line and the moves of its start
+  if (!last && startedHere.isLocal(s.match)) last = { turn: await r.turn(pos), legal: await r.legal(pos) };
   return { pos, last };
 }
 
@@ -287,12 +290,13 @@ async function draw() {
   waitingCount = all.length;
   root.dataset.offlineWaiting = String(waiting.length);
   root.dataset.offlineHeld = String(held.length);
-  const offline = !navigator.onLine;
+  // a match started on this phone follows the local position always (the server has no page of it yet)
+  const offline = !navigator.onLine || startedHere.isLocal(id);
   document.querySelectorAll("#offline-bar, #offline-queue").forEach((n) => n.remove());
   const bar = document.getElementById("tablebar");
   if (bar) {
     if (offline || all.length) {
-      let text = offline ? "Offline: moves are kept on this phone" : "Back online";
+      let text = !navigator.onLine ? "Offline: moves are kept on this phone" : startedHere.isLocal(id) ? "Not yet on the server" : "Back online";
       if (waiting.length) text += ` · ${waiting.length} waiting to send`;
       if (held.length) text += ` · ${held.length} held: see below`;
       bar.appendChild(el("p", { class: "tb-offline", id: "offline-bar", role: "status", text }));
@@ -335,7 +339,7 @@ async function draw() {
 
 // -- recording without a network -----------------------------------------------------------------------------
 
-function queueing() { return !navigator.onLine || waitingCount > 0; }
+function queueing() { return !navigator.onLine || waitingCount > 0 || startedHere.isLocal(matchId()); }
 
 /** A move the rules refuse, kept anyway as two entries: ``rule_overridden {reason}``, then the move (the server
  * records them in order, each with its own key; the override is a correction: never rebased). */
@@ -476,7 +480,25 @@ async function runSync() {
   }
 }
 
+/** A match started on this phone: created first (with its key, local.js), then its entries are sent to the real
+ * id in order, and the page becomes the server's (what is left, if the network went meanwhile, is sent there). */
+async function syncStarted(id) {
+  const made = await startedHere.create(id, csrf());
+  if (made.stopped === "auth") say("refused", "Sign in again to create this match on the server (it and its moves are kept).");
+  if (made.stopped === "network") {
+    retryDelay = Math.min(retryDelay * 2, 30000);
+    kick(retryDelay);
+  }
+  if (made.refused) say("conflict", `The server did not create this match: ${made.refused.detail || "it refused it"}. It stays on this phone.`);
+  if (!made.real) return;
+  startedHere.follow(id, made.real);
+  say("ok", "Created on the server: sending its moves…");
+  await queue.sync(made.real, { eventsUrl: `/api/matches/${made.real}/events/`, csrf: csrf() });
+  location.replace(`/matches/${made.real}/`);
+}
+
 async function syncOnce(id) {
+  if (startedHere.isLocal(id)) return syncStarted(id);
   const s = seed();
   const all = await queue.entries(id);
   if (!all.length || all[0].state !== "waiting") return;  // nothing to send, or the first is held: the player decides
@@ -506,7 +528,7 @@ async function syncOnce(id) {
 /** Draw the game as the server has it now (after a sync or a decision on a held entry). */
 function showGameNow() {
   const region = live();
-  if (!region) return render();
+  if (!region || startedHere.isLocal(matchId())) return render();
   return new Promise((resolve) => {
     const done = () => { document.removeEventListener("offline:drawn", done); resolve(); };
     document.addEventListener("offline:drawn", done);
@@ -527,60 +549,14 @@ function rememberSoon() {  // once a burst of moves made in place is over (one p
 
 function remember() {  // the copy of this page the worker keeps follows the moves made in place
   const region = live();
-  if (region && navigator.serviceWorker && navigator.serviceWorker.controller && navigator.onLine) {
+  if (region && !startedHere.isLocal(matchId()) && navigator.serviceWorker && navigator.serviceWorker.controller && navigator.onLine) {
     navigator.serviceWorker.controller.postMessage({ type: "remember", url: region.dataset.page });
   }
 }
 
-function pinEngine() {  // Pyodide and the rulesets bundle: cached once, first (sw.js)
+function pinEngineOfPage() {  // Pyodide and the rulesets bundle: cached once, first (engine.js, sw.js)
   const s = seed();
-  if (!navigator.serviceWorker || !s.pyodide_url) return;
-  const folder = new URL(s.pyodide_url, location.href).pathname.replace(/[^/]*$/, "");
-  const urls = [folder, ...[s.rulesets_url, s.boards_url].filter(Boolean).map((u) => new URL(u, location.href).pathname)];
-  navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ type: "pin", urls }));
-  if (navigator.onLine) pruneEngine(folder, s).catch(() => null);
-  if (s.can_record && navigator.onLine) {
-    // fetched while there is a network, so it is there without one: once the page has been open a few seconds
-    // (a table stays on it; a page only passed through does not download 12 MB), when the phone is idle
-    const files = s.pyodide_files || PYODIDE_FILES.map((f) => folder + f);
-    const warm = () => warmEngine(files, [s.rulesets_url, s.boards_url]);
-    setTimeout(() => (window.requestIdleCallback ? window.requestIdleCallback(warm, { timeout: 3000 }) : warm()), WARM_AFTER);
-  }
-}
-
-// Pyodide's core files (the seed's pyodide_files, else these: frontend/static/frontend/vendor/README.md); started
-// only when needed (offline, or entries waiting), but fetched through the worker on the first visit, so it keeps them
-const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
-
-/** Pyodide's files keep their URLs from one version to the next (the folder is not versioned) and the worker
- * serves them cache-first: when the seed names another version, the kept ones go; so do older rulesets archives. */
-async function pruneEngine(folder, s) {
-  if (!window.caches || !s.pyodide_version) return;
-  const cache = await caches.open("chronicle-engine");
-  const mark = "/__chronicle_pyodide_version__";
-  const had = await cache.match(mark);
-  const stale = !had || (await had.text()) !== s.pyodide_version;
-  const current = [s.rulesets_url, s.boards_url].filter(Boolean).map((u) => new URL(u, location.href).pathname);
-  for (const request of await cache.keys()) {
-    const path = new URL(request.url).pathname;
-    const archive = /^\/offline\/(rulesets|boards)-/.test(path);
-    if ((stale && path.startsWith(folder)) || (current.length && archive && !current.includes(path))) {
-      await cache.delete(request);
-    }
-  }
-  if (stale) await cache.put(mark, new Response(s.pyodide_version));
-}
-
-async function warmEngine(files, archives) {
-  if (!window.caches) return;
-  const cache = await caches.open("chronicle-engine");
-  const urls = files.concat(archives.filter(Boolean));
-  try {
-    for (const url of urls) {
-      if (!(await cache.match(url))) await (await fetch(url, { credentials: "same-origin" })).arrayBuffer();
-    }
-    root.dataset.offlineRules = root.dataset.offlineRules || "cached";
-  } catch (e) { /* the network went: tried again on the next visit */ }
+  pinEngine(s, { warm: !!s.can_record, root });
 }
 
 function prefillForm() {
@@ -630,6 +606,6 @@ document.addEventListener("visibilitychange", () => { if (!document.hidden) kick
 if (live()) {
   // the first visit installs the worker after this page was fetched: keep this page now that it can
   if (navigator.serviceWorker) navigator.serviceWorker.addEventListener("controllerchange", remember);
-  pinEngine();
+  pinEngineOfPage();
   redraw().then(() => kick(0));
 }
