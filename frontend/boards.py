@@ -64,7 +64,7 @@ class TableFacts:
     """
 
     game: str
-    match: int
+    match: int | str  # a match started offline is "local-<uuid>" until the server creates it
     title: str
     seat_names: list[str]
     page_url: str

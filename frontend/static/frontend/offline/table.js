@@ -198,7 +198,8 @@ async function drawBoard(s, r, pos, query) {
 // position the page follows: the network is not asked (it is not there), nor a stale copy of the page
 document.addEventListener("click", (e) => {
   const link = e.target.closest && e.target.closest("#board a[href]");
-  if (!link || navigator.onLine || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  const here = !navigator.onLine || startedHere.isLocal(matchId());  // the page follows the local position
+  if (!link || !here || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
   const url = new URL(link.href, location.href);
   const page = live() && live().dataset.page;
   if (url.origin !== location.origin || !page || url.pathname !== new URL(page, location.href).pathname) return;
@@ -331,7 +332,7 @@ async function draw() {
   shownPosition = local ? local.pos : null;
   if (local) await drawLocal(lastRecord, s.seat_names, await rules(), local.pos);
   // the board follows the local position too, drawn by the server's own board code (once the page is not the server's)
-  if (local && (waiting.length || (document.getElementById("board") || {dataset: {}}).dataset.local)) {
+  if (local && (waiting.length || startedHere.isLocal(id) || (document.getElementById("board") || {dataset: {}}).dataset.local)) {
     await drawBoard(s, await rules(), local.pos, boardQuery);
   }
   if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
