@@ -13,8 +13,8 @@ import json
 import re
 from typing import Any
 
-from frontend.forms import Input, build_inputs
-from matches.selectors import match_seat_names, stream_times
+from frontend.boards import TableFacts
+from frontend.inputs import Input, build_inputs
 from rulesets.base import Event
 from rulesets.bone_wars.fields import (
     CARD_PLAYED,
@@ -114,9 +114,9 @@ def _bookshelf(state: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _sittings(match: Any, state: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+def _sittings(facts: TableFacts, state: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
     sittings = state["sittings"]
-    times = stream_times(stream_id=match.stream_id, versions=[s["from_version"] for s in sittings])
+    times = facts.times_of([s["from_version"] for s in sittings])
     out = []
     for s in sittings:
         rounds = s["rounds"]
@@ -201,17 +201,16 @@ def _forms(state: dict[str, Any], turn: int, problem: dict[str, Any]) -> dict[st
 
 def board(
     *,
-    match: Any,
     ruleset: Any,
     ms: Any,
     legal: list[Event] | None,
-    request: Any,
     can_record: bool,
+    facts: TableFacts,
     problem: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The context for ``frontend/boards/bone-wars.html``; ``problem``: a refused entry to show again."""
     state = ms.state
-    names = match_seat_names(match)
+    names = list(facts.seat_names)
     winners = list((ms.outcome or {}).get("winners", []))
     turn = state["turn"]
     live = ms.version == ms.latest_version
@@ -248,7 +247,7 @@ def board(
         "bookshelf": _bookshelf(state),
         "shelves": state["shelves"],
         "scorings": _scorings(state, names),
-        "sittings": _sittings(match, state, names),
+        "sittings": _sittings(facts, state, names),
         "version": ms.version,
         "interactive": interactive,
         "buttons": [

@@ -13,10 +13,7 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
-from django.urls import reverse
-
-from matches.selectors import match_seat_names
-from matches.visibility import reader_at
+from frontend.boards import TableFacts
 from rulesets.base import Event
 from rulesets.cells import xy_words
 from rulesets.get_salty import hints as salty_hints
@@ -148,27 +145,25 @@ def hint_text(ruleset: Any, state: dict[str, Any], seat_names: list[str]) -> str
     return f"No move wins now, and {opponent} has no winning move on the next turn as the board stands."
 
 
-def hint_reader(match: Any, request: Any, turn: int) -> str | None:
+def hint_reader(facts: TableFacts, turn: int) -> str | None:
     """Who may read the hint for ``turn`` on this page: "you" when the reader holds that seat, the player's
     name when a recorder holding no seat has the phone (the page cannot tell who is looking: the hint is
     labelled for the player to move), None for anyone else (spectators, the other player, recording or not):
-    a hint is table help for the player to move only (``matches.visibility.reader_at``)."""
-    reader = reader_at(request.user, match)
-    if reader.seat is not None:
-        return "you" if reader.seat == turn else None
-    if reader.record:
-        names = match_seat_names(match)
+    a hint is table help for the player to move only (who reads: ``facts``, ``matches.visibility.reader_at``)."""
+    seat = facts.reader_seat()
+    if seat is not None:
+        return "you" if seat == turn else None
+    if facts.reader_records:
+        names = list(facts.seat_names)
         return names[turn] if turn < len(names) else None
     return None
 
 
-def board(
-    *, match: Any, ruleset: Any, ms: Any, legal: list[Event] | None, request: Any, can_record: bool
-) -> dict[str, Any]:
+def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool, facts: TableFacts) -> dict[str, Any]:
     """The context for ``frontend/boards/get-salty.html``."""
     state = ms.state
     tokens = state["tokens"]
-    seat_names = match_seat_names(match)
+    seat_names = list(facts.seat_names)
     live_position = ms.version == ms.latest_version
     interactive = bool(can_record and legal is not None and live_position and state.get("winner") is None)
     moves: list[Event] = list(legal or []) if interactive else []
@@ -179,13 +174,13 @@ def board(
         token = _token_of(event)
         if token is not None:
             by_token.setdefault(token, []).append(event)
-    pick = request.GET.get("pick") or None
+    pick = facts.query.get("pick") or None
     if pick not in by_token:
         pick = None
-    hint_on = request.GET.get("hint") == "1" and live_position
+    hint_on = facts.query.get("hint") == "1" and live_position
 
     # links are absolute: the page is also rendered in answer to a refused POST to the record URL
-    page_url = reverse("match", args=[match.pk])
+    page_url = facts.page_url
 
     def href(**params: Any) -> str:
         query = {k: v for k, v in params.items() if v}
@@ -320,7 +315,7 @@ def board(
     ]
     container = tokens[CONTAINER]
     can_hint = live_position and state.get("attributes") is not None and state.get("winner") is None
-    reader = hint_reader(match, request, state["turn"]) if can_hint else None
+    reader = hint_reader(facts, state["turn"]) if can_hint else None
     can_hint = reader is not None
     hint_on = hint_on and can_hint
     hint = hint_text(ruleset, state, seat_names) if hint_on else None

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.selectors import match_seat_names
+from frontend.boards import TableFacts
 
 
-def board(match: Any, ms: Any) -> dict[str, Any]:
+def board(ms: Any, facts: TableFacts) -> dict[str, Any]:
     """The pile and the seats by name (the generic view would say "turn 0", "winner 0")."""
     state = ms.state
-    names = match_seat_names(match)
+    names = list(facts.seat_names)
     winner = state.get("winner")
     return {
         "template": "frontend/boards/last-stone.html",

@@ -19,9 +19,7 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
-from django.urls import reverse
-
-from matches.selectors import match_seat_names
+from frontend.boards import TableFacts
 from rulesets.base import Event
 from rulesets.cells import row_col_words
 from rulesets.replay import describe_entry
@@ -204,12 +202,10 @@ def _seat_panel(
     }
 
 
-def board(
-    *, match: Any, ruleset: Any, ms: Any, legal: list[Event] | None, request: Any, can_record: bool
-) -> dict[str, Any]:
+def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool, facts: TableFacts) -> dict[str, Any]:
     """The context for ``frontend/boards/salt-and-bones.html``."""
     state = ms.state  # as the reader may see it (matches.visibility): a face-down name only its own seat's
-    seat_names = match_seat_names(match)
+    seat_names = list(facts.seat_names)
     field = state["field"]
     rows, cols = int(field["rows"]), int(field["cols"])
     over = state.get("result") is not None
@@ -217,7 +213,7 @@ def board(
     interactive = bool(can_record and live and not over)
     moves: list[Event] = list(legal or []) if interactive else []
     field_pick = interactive and state["phase"] == "field" and legal is None
-    page_url = reverse("match", args=[match.pk])
+    page_url = facts.page_url
 
     def href(**params: Any) -> str:
         query = {k: v for k, v in params.items() if v not in (None, "")}
@@ -228,8 +224,8 @@ def board(
     for event in moves:
         if event.type == "attack_card_played" and isinstance(event.data.get("card"), str):
             by_card.setdefault((event.seat, event.data["card"]), []).append(event)
-    want_card = request.GET.get("card") or None
-    want_seat = _int(request.GET.get("seat"))
+    want_card = facts.query.get("card") or None
+    want_seat = _int(facts.query.get("seat"))
     turn_order = {s: i for i, s in enumerate(ms.turn_seats)}
     candidates = sorted(
         (k for k in by_card if k[1] == want_card and (want_seat is None or k[0] == want_seat)),
@@ -242,7 +238,7 @@ def board(
         cell = _key(event.data["attack_tile"])
         if cell not in attack_tiles:
             attack_tiles.append(cell)
-    a_cell = _cell(request.GET.get("a"))
+    a_cell = _cell(facts.query.get("a"))
     if a_cell not in attack_tiles:
         a_cell = None
     targets: dict[tuple[int, int], Event] = {}
@@ -256,7 +252,7 @@ def board(
 
     # -- the Field Phase tile picker --------------------------------------------------------------------
     grid = field["grid"]
-    flip = [c for c in _cells(request.GET.get("flip")) if field_pick and _in(c, rows, cols) and _open(grid, c)]
+    flip = [c for c in _cells(facts.query.get("flip")) if field_pick and _in(c, rows, cols) and _open(grid, c)]
     flip_move = None
     if field_pick and flip:
         event = Event("field_card_flipped", state["momentum"], {"tiles": [list(c) for c in flip]})

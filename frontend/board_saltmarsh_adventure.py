@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from frontend.boards import TableFacts
+
 CONDITION_LABELS = {
     "advantage": "Advantage",
     "disadvantage": "Disadvantage",
@@ -12,12 +14,11 @@ CONDITION_LABELS = {
 }
 
 
-def board(*, match: Any, ruleset: Any, ms: Any, legal: Any, request: Any, can_record: bool) -> dict[str, Any]:
+def board(*, ruleset: Any, ms: Any, legal: Any, can_record: bool, facts: TableFacts) -> dict[str, Any]:
     """Hero cards (HP bar, conditions, treasure), the party's pool, the monsters in play and the latest notices."""
-    from matches.selectors import match_seat_names
 
     state = ms.state
-    players = match_seat_names(match)
+    players = list(facts.seat_names)
     heroes = []
     for seat, hero in enumerate(state["heroes"]):
         max_hp = max(1, int(hero["max_hp"]))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.selectors import match_seat_names
+from frontend.boards import TableFacts
 
 
-def board(match: Any, ms: Any) -> dict[str, Any]:
+def board(ms: Any, facts: TableFacts) -> dict[str, Any]:
     """The sheet as a table: a column per round (entries without a round go under "Other"), then the total
     (a logged result's scores when the game was logged after the fact); the winners marked once it ended."""
     state = ms.state
-    names = match_seat_names(match)
+    names = list(facts.seat_names)
     rounds = sorted({e["round"] for e in state["entries"] if e.get("round") is not None})
     loose = any(e.get("round") is None for e in state["entries"])
     winners = set(ms.outcome["winners"]) if ms.outcome else set()

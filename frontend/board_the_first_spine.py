@@ -15,9 +15,7 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
-from django.urls import reverse
-
-from matches.selectors import match_seat_names
+from frontend.boards import TableFacts
 from rulesets.base import Event, name_seats
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E
@@ -86,19 +84,17 @@ def _card_view(state: dict[str, Any], piece: dict[str, Any], seat_names: list[st
     }
 
 
-def board(
-    *, match: Any, ruleset: Any, ms: Any, legal: list[Event] | None, request: Any, can_record: bool
-) -> dict[str, Any]:
+def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool, facts: TableFacts) -> dict[str, Any]:
     """The context for ``frontend/boards/the-first-spine.html``."""
     state = ms.state
-    seat_names = match_seat_names(match)
+    seat_names = list(facts.seat_names)
     rows, cols = state["board"]["rows"], state["board"]["cols"]
     turn = state["turn"]
     seat = turn["seat"]
     over = state["result"] is not None
     live = ms.version == ms.latest_version
     interactive = bool(can_record and live and not over)
-    page_url = reverse("match", args=[match.pk])
+    page_url = facts.page_url
 
     def href(**params: Any) -> str:
         query = {k: v for k, v in params.items() if v}
@@ -116,7 +112,7 @@ def board(
     picked = None
     if interactive and turn["phase"] == "actions":
         player = state["players"][seat]
-        wanted = request.GET.get("card") or ""
+        wanted = facts.query.get("card") or ""
         for card in E.deck_cards(state, seat):
             is_picked = card["name"] == wanted and player["hand"] > 0
             hand_cards.append(
@@ -154,7 +150,7 @@ def board(
     piece_links: list[dict[str, Any]] = []
     life: dict[str, Any] | None = None
     if interactive and turn["phase"] in ("start", "actions") and picked is None:
-        wanted_at = request.GET.get("at") or ""
+        wanted_at = facts.query.get("at") or ""
         for p in state["cards"]:
             r, c = p["at"]
             key = f"{r},{c}"

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from frontend.forms import Pick, build_inputs, int_or_none
+from frontend.inputs import recordable as recordable  # moved there (pure); the views import it from here
 from matches import selectors
 from matches.history import history_page
 from matches.visibility import Viewer
 from rulesets import Event, EventType, Ruleset, RuleViolation
 from rulesets.replay import describe_entry
-from rulesets.schema import SchemaError, check_payload
 
 # validate checks game over → phase → whose turn → the move (DESIGN §2), so these codes on an entry with an
 # empty payload mean "this kind of entry cannot be recorded at this moment", whatever its payload
@@ -36,25 +36,6 @@ def types_now(ruleset: Ruleset, state: dict[str, Any], legal: list[Event] | None
         except Exception:  # an empty payload may trip a check that expects its fields: the phase passed
             pass
         out.add(name)
-    return out
-
-
-def recordable(ruleset: Ruleset, moves: list[Event] | None) -> list[Event] | None:
-    """The listed moves a page may offer as they are: those whose payload fits the entry type's fields. A move
-    listed with a hidden value blanked (another seat's secret origin, as a seat holder or a seatless recorder
-    knows it) is not one; the forms take it, typed by the player whose secret it is."""
-    if moves is None:
-        return None
-    types = ruleset.event_types
-    out = []
-    for move in moves:
-        spec = types.get(move.type)
-        if spec is not None:
-            try:
-                check_payload(spec.fields, move.data)
-            except SchemaError:
-                continue
-        out.append(move)
     return out
 
 

@@ -87,7 +87,13 @@ def match_version(*, user: UserLike, match_id: int) -> int:
 
 
 def offline_seed(
-    *, match: Match, viewer: Viewer, seat_names: list[str], can_record: bool, revealed: bool = False
+    *,
+    match: Match,
+    viewer: Viewer,
+    seat_names: list[str],
+    can_record: bool,
+    revealed: bool = False,
+    board: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the match page hands its offline rules (``frontend/static/frontend/offline/rules.js``): the head
     position as this reader may see it, plus where the rules and the log are.
@@ -97,6 +103,8 @@ def offline_seed(
     whole state), and only then can the browser check moves itself (``rulesets.offline``). ``viewer``:
     ``{everything, seat, revealed}``, who reads (the legal moves are listed as they may know them); ``revealed``:
     the seat is one a seatless recorder's device reveals, which the next entry hides again (``visibility.reveal``).
+    ``board``: what the board knows of the match besides the position (``frontend.boards.TableFacts.seed``), so
+    the page can draw it again offline (``frontend/offline_board.py``).
     """
     from frontend.bundle import offline_urls
     from matches import store
@@ -118,5 +126,6 @@ def offline_seed(
         "reader_seat": viewer.seat,
         "can_record": can_record,
         "events_url": reverse("api-match-events", args=[match.pk]),
+        "board": board or {},
         **offline_urls(),
     }

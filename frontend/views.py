@@ -11,6 +11,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
@@ -211,7 +212,9 @@ def match_new(request: HttpRequest) -> HttpResponse:
     context["known_players"] = selectors.players_known(owner=request.user)
     context["catalogs"] = catalog_list(request.user, slug)
     # for a match started here offline (offline/new-match.js): the rules' files and the game's entry forms
-    context["offline_engine"] = offline_urls()
+    # (and the board's stylesheet: linked here so the service worker keeps it for the match's page)
+    css = boards.STYLESHEETS.get(slug)
+    context["offline_engine"] = {**offline_urls(), "board_stylesheet": static(css) if css else ""}
     context["offline_forms"] = offline_start_forms(ruleset, seat_count)
     context["offline_seats"] = [(i, seat_word(i)) for i in range(seat_count)]
     return render(request, "frontend/match_new.html", context, status=400 if context["errors"] else 200)
@@ -270,8 +273,9 @@ def match_detail(
     forms_other: list[dict[str, Any]] = []
     if can_record_now and not replaying and not final:
         forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem, listed=moves)
+    facts = boards.table_facts(match, request, records=recorder)
     board = boards.board_for(
-        match=match, ruleset=ruleset, ms=ms, legal=legal, request=request,
+        ruleset=ruleset, ms=ms, legal=legal, facts=facts,
         can_record=can_record_now and not replaying,
         problem=problem,
     )  # fmt: skip
@@ -317,6 +321,7 @@ def match_detail(
             seat_names=seat_names,
             can_record=can_record_now,
             revealed=viewer.seat is not None and revealed_seat(request.session, match) == viewer.seat,
+            board=facts.seed() if can_record_now else None,  # only a recorder draws a board offline
         ),
     }
     if problem.get("origin") == "override":

@@ -506,6 +506,18 @@ def legal_json(position: dict[str, Any]) -> list[dict[str, Any]] | None:
     return _moves(table, pos.state)
 
 
+def reading_json(position: dict[str, Any]) -> dict[str, Any]:
+    """What a page shows of ``position`` (``frontend/offline_board.py`` draws the board from it, as the server
+    draws it from ``matches.selectors.match_state``): ``state`` as the reader may see it, players named;
+    ``turn`` (:func:`table_words`); ``legal`` as :func:`legal_json`."""
+    table, pos = _table(position)
+    return {
+        "state": _shown(table, pos.state),
+        "turn": table_words(table.ruleset, pos.state, table.seat_names),
+        "legal": _moves(table, pos.state) if table.complete else None,
+    }
+
+
 def describe_json(position: dict[str, Any], entry: dict[str, Any]) -> str:
     """The history sentence for ``entry`` recorded on ``position`` (``replay.describe_entry``)."""
     table, pos = _table(position)

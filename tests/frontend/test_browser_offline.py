@@ -15,6 +15,7 @@ import pytest
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
 from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in, wait_until
+from tests.frontend.test_board_salt_and_bones import to_combat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -302,3 +303,76 @@ def test_pages_kept_for_one_account_are_dropped_when_the_server_names_another_re
         context.set_offline(True)
         page.goto(url)
         assert "No connection" in page.locator("h1").inner_text()
+
+
+BOARD_TOKENS = (
+    "() => Array.from(document.querySelectorAll('#board g.gs-token')).map(g => [g.dataset.token, g.dataset.cell])"
+)
+IN_VIEW = "el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.top < innerHeight && r.bottom > 0; }"
+
+
+def local_board(page: Any, version: int) -> None:
+    """Wait until ``#board`` shows the local position ``version``, drawn on this phone (``rules.board``)."""
+    page.wait_for_function("(v) => document.getElementById('board').dataset.local === String(v)", arg=version)
+
+
+def test_offline_the_board_follows_the_local_position_drawn_by_the_servers_board_code(
+    browser, live_server, django_user_model
+):
+    """Offline, a Get Salty pick (a board link) is drawn on the phone and a tap on a highlighted cell moves the
+    token on the board at once; a Salt & Bones Attack card picked and placed on its two tiles shows on the board;
+    back online, the server's page draws the same board."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    salty = match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Tomas"}],
+                         options={"first_seat": 0})  # fmt: skip
+    match_event_record(match=salty, user=owner, type="victory_attribute_chosen", seat=0, data={"attribute": "shape"})
+    with keeper_at(browser, live_server, salty) as (context, page, url):
+        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")  # and the boards
+        context.set_offline(True)
+        page.reload()  # served by the service worker
+        pick = page.locator("#board a.gs-rtoken.is-pickable").first  # a cracker of the reserve
+        token = pick.get_attribute("data-token")
+        pick.click()  # a link: drawn here with its ?pick=, on the position the page follows
+        local_board(page, 1)
+        assert page.url == url  # nothing was navigated to
+        target = page.locator("#board button.gs-target").first
+        cell = target.get_attribute("data-cell")
+        target.click()  # the board's form: kept on the phone, the board redrawn
+        waiting(page, 1)
+        local_board(page, 2)
+        moved = page.locator(f'#board g.gs-token[data-token="{token}"]')
+        assert moved.get_attribute("data-cell") == cell and moved.evaluate(IN_VIEW)  # the token moved, in view
+        assert page.locator("#board button.gs-target").count() == 0  # no pick after a move, as the server draws it
+        offline_tokens = sorted(map(tuple, page.evaluate(BOARD_TOKENS)))
+        assert logged(salty)[-1][0] == "victory_attribute_chosen"  # the server has not heard of it
+        context.set_offline(False)
+        waiting(page, 0)
+        page.wait_for_function("() => document.documentElement.dataset.offlineSent === '1'")
+        page.wait_for_function("() => !document.getElementById('board').dataset.local")  # the server's page now
+        assert sorted(map(tuple, page.evaluate(BOARD_TOKENS))) == offline_tokens
+        assert logged(salty)[-1][0] in ("cracker_moved", "salt_container_moved")
+
+        sab = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
+        to_combat(sab, owner, instinct=None)  # nothing face down: the phone checks every move
+        url = f"{live_server.url}/matches/{sab.pk}/"
+        controlled(page, url)  # the same phone: Pyodide and both archives are kept already
+        version = EventRow.objects.filter(stream_id=sab.stream_id).count()
+        context.set_offline(True)
+        page.reload()
+        cards = page.locator("#board g.sb-card").count()
+        page.locator("#board a.sb-card-choice").first.click()  # Ana's Attack card
+        local_board(page, version)
+        page.locator("#board a.sb-hit").first.click()  # the tile under its Attack half
+        page.locator("#board button.sb-target").first.wait_for()  # drawn here with ?card=…&a=…
+        page.locator("#board button.sb-target").first.click()  # the Opportunity half: recorded on the phone
+        waiting(page, 1)
+        local_board(page, version + 1)
+        assert page.locator("#board g.sb-card").count() == cards + 1  # the card is on the board
+        assert page.url == url and page.locator("#board").evaluate(IN_VIEW)
+        offline_board = page.locator("#board .sb-board, #board svg").first.inner_html()
+        context.set_offline(False)
+        waiting(page, 0)
+        page.wait_for_function("() => !document.getElementById('board').dataset.local")
+        assert page.locator("#board g.sb-card").count() == cards + 1
+        assert page.locator("#board .sb-board, #board svg").first.inner_html() == offline_board
+        assert logged(sab)[-1][0] == "attack_card_played"

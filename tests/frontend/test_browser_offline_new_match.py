@@ -83,11 +83,17 @@ def test_a_match_started_offline_is_created_once_with_its_moves_and_the_page_fol
         assert "not yet on the server" in page.locator(".match-head").inner_text()
         turn_of(page, "Ana")
         page.wait_for_function("() => document.querySelectorAll('#id_move option').length === 3")  # take 1, 2 or 3
+        pile = page.locator("#board .last-stone strong")  # the board, drawn here by the server's board code
+        pile.wait_for()
+        start = int(pile.inner_text())
 
         page.locator("#id_move").select_option(index=1)  # Ana takes 2, from the local legal-move list
         page.get_by_role("button", name="Record this move").click()
         waiting(page, 1)
         turn_of(page, "Tomas")
+        page.wait_for_function("(n) => document.querySelector('#board .last-stone strong').textContent === String(n)",
+                               arg=start - 2)  # fmt: skip
+        assert "Tomas takes next" in page.locator("#board").inner_text()
         stones(page, "Ana", 1)  # not her turn: refused here, in the server's words
         refusal = page.locator("#problem")
         refusal.wait_for()

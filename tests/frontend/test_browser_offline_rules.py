@@ -7,7 +7,8 @@ and the same states, for every game. One Chromium page and one Pyodide start for
 Each sequence is seeded (``random.Random(slug)``) and mixes the game's scripted entries (the form-coverage
 scenarios), moves from ``legal_moves``, mutations of them (another seat, a number off by a few, a wrong type, a
 missing or unknown field, an unknown entry type), house rules followed by a move, voids (the last entry, or any
-version, legal or not) and recorded results.
+version, legal or not) and recorded results. In the same Pyodide, the board it draws from a page's seed
+(``rules.board``, ``frontend/offline_board.py``) is the page's own, for every game with a board.
 """
 
 from __future__ import annotations
@@ -20,14 +21,16 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from frontend import boards
 from frontend.bundle import offline_urls
 from frontend.management.commands.bench_offline import GAMES, made_up_entry
 from matches import store
 from matches.selectors import match_seat_names
-from matches.services import match_create
+from matches.services import match_create, match_event_record
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.offline import legal_of, table_words
 from rulesets.replay import EVENT_VOIDED, RESULT_RECORDED, RULE_OVERRIDDEN, event_types_with_meta
+from tests.frontend.offline_boards import board_html, board_queries, csrf_of, new_match, normalised, page_and_seed, play
 from tests.frontend.test_form_coverage import SCENARIOS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -216,3 +219,46 @@ def test_random_sequences_agree_between_the_server_and_the_browser(rules_page, d
     # the sequences exercised every kind of answer
     assert min(seen.values()) >= 5, seen
     assert rules_page.problems == []  # Pyodide and the rules came from our origin, under our policy
+
+
+DRAW = """async ([seed, position, query, csrf]) => {
+  const m = await import('/static/frontend/offline/rules.js');
+  const rules = await m.loadRulesInWorker();
+  const t0 = performance.now();
+  const answer = await rules.board(seed, position, query, csrf);
+  return {html: answer.html, ms: performance.now() - t0};
+}"""
+
+
+def test_the_board_drawn_in_the_browser_is_the_servers(rules_page, client, django_user_model):
+    """For every game with a board, at several positions and with its links' queries, the board Pyodide draws
+    from the page's seed (``rules.board``: the boards archive, Django's template engine) is the page's own."""
+    owner = django_user_model.objects.create_user(username="board-differ", password="x-pass-123")
+    client.force_login(owner)
+    drawn = 0
+    for slug in sorted(boards.BOARDS):
+        match, script = new_match(owner, slug)
+        rng = random.Random(slug)
+        for step in range(9):
+            page, seed = page_and_seed(client, match)
+            if step % 4 == 0 and seed["complete"]:
+                inner = board_html(page)
+                got = rules_page.evaluate(DRAW, [seed, seed, {}, csrf_of(page)])
+                assert normalised(got["html"]) == normalised(inner), (slug, step)
+                drawn += 1
+                for query in board_queries(inner, seed["board"]["page_url"], limit=1):
+                    asked = "?" + "&".join(f"{k}={v}" for k, v in query.items())
+                    page, seed = page_and_seed(client, match, asked)
+                    got = rules_page.evaluate(DRAW, [seed, seed, query, csrf_of(page)])
+                    assert normalised(got["html"]) == normalised(board_html(page)), (slug, step, query)
+            if not play(match, owner, rng, script):
+                break
+        if slug == "bone-wars":  # a sitting's date, drawn by Pyodide's Django as the server's (UTC)
+            match_event_record(match=match, user=owner, type="table_paused", data={})
+            play(match, owner, rng, script)
+            page, seed = page_and_seed(client, match)
+            assert "<time datetime=" in board_html(page)
+            got = rules_page.evaluate(DRAW, [seed, seed, {}, csrf_of(page)])
+            assert normalised(got["html"]) == normalised(board_html(page)), slug
+    assert drawn >= len(boards.BOARDS)
+    assert rules_page.problems == []

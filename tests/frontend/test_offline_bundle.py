@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -13,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import rulesets
-from frontend.bundle import offline_urls, rulesets_archive
+from frontend import boards
+from frontend.bundle import BOARD_MODULES, ENGINE_MODULES, board_archive, module_file, offline_urls, rulesets_archive
 from matches import store
 from matches.services import match_create, match_event_record
 from rulesets import all_rulesets
@@ -23,6 +26,7 @@ from tests.matches.hidden_reads import seed_of
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 PACKAGE = Path(rulesets.__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_archive_holds_exactly_the_rulesets_sources_the_server_runs():
@@ -97,3 +101,49 @@ def test_a_seed_with_a_secret_hidden_from_its_reader_is_incomplete_and_holds_no_
     s = seed(client, match)
     assert not s["complete"] and [p["origin"] for p in s["state"]["players"]] == [None, "priest"]
     assert s["viewer"] == {"everything": False, "seat": 1, "revealed": False} and s["reader_seat"] == 1
+
+
+# what a clean interpreter imports to draw every board: frontend.offline_board, each game's board module, every
+# board template compiled and a date drawn as the Bone Wars sittings are
+CLEAN_DRAW = """
+import datetime, importlib, json, sys
+from frontend import boards, offline_board
+for target in boards.BOARDS.values():
+    importlib.import_module(target.split(":")[0])
+from django.template import Context
+engine = offline_board.engine()
+for name in sorted(p.name for p in (offline_board.TEMPLATES / "frontend" / "boards").glob("*.html")):
+    engine.get_template("frontend/boards/" + name)
+when = datetime.datetime(2026, 1, 2, tzinfo=datetime.UTC)
+engine.from_string("{{ w|date:'c' }} {{ w|date:'j M Y' }}").render(Context({"w": when}))
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in ("django", "asgiref"))))
+"""
+
+
+def test_the_boards_archive_holds_the_template_engine_the_board_modules_and_their_templates():
+    archive = zipfile.ZipFile(io.BytesIO(board_archive().data))
+    names = set(archive.namelist())
+    assert names == set(board_archive().files) and board_archive() is board_archive()
+    for name in [*ENGINE_MODULES, *BOARD_MODULES, *{t.split(":")[0] for t in boards.BOARDS.values()}]:
+        inside, origin = module_file(name)
+        assert archive.read(inside) == origin.read_bytes(), name  # the installed files, byte for byte
+    templates = {n for n in names if n.endswith(".html")}
+    assert "frontend/templates/frontend/_input.html" in templates
+    assert {n.rsplit("/", 1)[1] for n in templates if "/boards/" in n} == {
+        p.name for p in (ROOT / "frontend" / "templates" / "frontend" / "boards").glob("*.html")
+    }
+    assert not [n for n in names if n.startswith(("django/contrib/", "django/db/models/", "django/conf/locale/fr"))]
+    # exactly what the engine imports when it runs standalone: nothing left out, nothing more
+    run = subprocess.run([sys.executable, "-c", CLEAN_DRAW], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"})  # fmt: skip
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == sorted(ENGINE_MODULES)
+
+
+def test_the_boards_archive_is_served_under_its_hash(client):
+    urls = client.get("/offline/rulesets.json").json()
+    assert urls["boards_url"] == f"/offline/{board_archive().name}" and urls["boards_sha256"] == board_archive().sha256
+    assert re.fullmatch(r"/offline/boards-[0-9a-f]{12}\.zip", urls["boards_url"])
+    response = client.get(urls["boards_url"])
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert response.content == board_archive().data and "immutable" in response["Cache-Control"]
+    assert client.get("/offline/boards-000000000000.zip").status_code == 404

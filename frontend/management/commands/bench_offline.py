@@ -5,13 +5,16 @@ drives Debian's Chromium through Playwright: the download (each file's bytes, ra
 after ``collectstatic``), the first start on an empty cache and a warm start (a second page of the same browser),
 and the time per checked move for each game (median and 90th percentile over a sequence of accepted moves,
 ``rules.record``), beside the same-run baseline: the same call in CPython on the server (``rulesets.offline``,
-JSON in and out as in the browser) and the server's bare rules check (``replay.step``). ``--throttle 4`` repeats
+JSON in and out as in the browser) and the server's bare rules check (``replay.step``); then the board drawn in
+the browser (``rules.board``, ``frontend/offline_board.py``): the first one (the boards archive fetched, unpacked
+and imported, then drawn) and the next ones per game, beside the same render in CPython. ``--throttle 4`` repeats
 it all with Chromium's CPU slowed four times (CDP ``Emulation.setCPUThrottlingRate``), a mid-range phone's CPU.
 No database is written: the pages used read none.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
@@ -20,6 +23,7 @@ import shutil
 import statistics
 import threading
 import time
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +68,34 @@ MOVES = """async ([start, entries, how]) => {
   }
   return {times};
 }"""
+
+
+BOARDS = """async ([seeds, how]) => {
+  const m = await import('/static/frontend/offline/rules.js');
+  const rules = await (how === 'worker' ? m.loadRulesInWorker() : m.loadRules());
+  const out = {games: {}};
+  for (const [slug, seed] of Object.entries(seeds)) {
+    const times = [];
+    for (let i = 0; i < 6; i++) {
+      const t = performance.now();
+      const answer = await rules.board(seed, seed, {}, 'token');
+      times.push(performance.now() - t);
+      if (!answer.html) return {error: slug};
+    }
+    if (out.first === undefined) out.first = times.shift(); else times.shift();  // the archive's load, once
+    out.games[slug] = times;
+  }
+  return out;
+}"""
+
+
+def board_seed(position: dict[str, Any]) -> dict[str, Any]:
+    """A recorder's seed for ``position`` (what ``frontend.selectors.offline_seed`` gives a match page)."""
+    from frontend.bundle import offline_urls
+
+    facts = {"title": "", "page_url": "/matches/1/", "record_url": "/matches/1/record/", "reader_seat": None,
+             "reader_records": True, "times": {}, "moves": {}}  # fmt: skip
+    return {**position, "match": 1, "can_record": True, "complete": True, "board": facts, **offline_urls()}
 
 
 HEROES = [{"name": "Vistra", "class": "Fighter", "max_hp": 10}, {"name": "Quinn", "class": "Wizard", "max_hp": 6}]
@@ -192,6 +224,11 @@ class Command(BaseCommand):
         os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         self._sizes()
         sequences = {slug: sequence(slug, options["moves"]) for slug in GAMES}
+        from rulesets.offline import fold_entries
+
+        self.seeds = {
+            slug: board_seed(fold_entries(start, entries)["position"]) for slug, (start, entries) in sequences.items()
+        }
         baseline = self._baseline(sequences)
         from playwright.sync_api import sync_playwright
 
@@ -210,25 +247,32 @@ class Command(BaseCommand):
     def _sizes(self) -> None:
         from whitenoise.compress import Compressor
 
-        from frontend.bundle import PYODIDE_DIR, PYODIDE_VERSION, rulesets_archive
+        from frontend.bundle import PYODIDE_DIR, PYODIDE_VERSION, board_archive, rulesets_archive
 
         out = self.stdout.write
         folder = Path(settings.BASE_DIR) / "frontend" / "static" / PYODIDE_DIR
         compressor = Compressor(use_brotli=False)
         rows = [(p.name, p.read_bytes()) for p in sorted(folder.iterdir())]
-        archive = rulesets_archive()
+        archive, boards = rulesets_archive(), board_archive()
         rows.append((archive.name, archive.data))
-        out(f"\nDownload (Pyodide {PYODIDE_VERSION}, the rulesets archive):\n")
+        rows.append((boards.name, boards.data))
+        out(f"\nDownload (Pyodide {PYODIDE_VERSION}, the rulesets archive, the boards archive):\n")
         out("| file | bytes | gzip as served |\n| --- | ---: | ---: |")
         raw_total = gz_total = 0
         for name, data in rows:
             gz = len(Compressor.compress_gzip(data)) if compressor.should_compress(name) else len(data)
-            if name == archive.name:
+            if name in (archive.name, boards.name):
                 gz = len(data)  # served by a view, already deflated: no further compression
             raw_total += len(data)
             gz_total += gz
             out(f"| `{name}` | {len(data):,} | {gz:,} |")
         out(f"| **total** | **{raw_total:,}** | **{gz_total:,}** |")
+        unpacked = sum(len(zipfile.ZipFile(io.BytesIO(boards.data)).read(n)) for n in boards.files)
+        out(
+            f"\nThe boards archive: {len(boards.files)} files, {unpacked:,} bytes unpacked, {len(boards.data):,} fetched"
+        )
+        rest = gz_total - len(boards.data)
+        out(f"({len(boards.data) / rest:.1%} more than the rest), once, when a board is first drawn offline.")
 
     def _baseline(self, sequences: dict[str, Any]) -> dict[str, dict[str, float]]:
         """Per game, the median ms of the same check in CPython: ``handle`` (JSON in and out, as the browser calls
@@ -254,6 +298,15 @@ class Command(BaseCommand):
                     pos = step(ruleset, pos, event, check=True)
                     stepped.append((time.perf_counter() - t) * 1000)
             out[slug] = {"handle": statistics.median(handled), "step": statistics.median(stepped)}
+        from frontend import offline_board
+
+        for slug, seed in self.seeds.items():
+            drawn = []
+            for _ in range(5):
+                t = time.perf_counter()
+                offline_board.render(seed, seed, {}, "token")
+                drawn.append((time.perf_counter() - t) * 1000)
+            out[slug]["board"] = statistics.median(drawn)
         return out
 
     def _browser(self, browser: Any, origin: str, rate: float, sequences: dict[str, Any]) -> dict[str, Any]:
@@ -279,6 +332,11 @@ class Command(BaseCommand):
                     if "error" in answer:
                         raise CommandError(f"{slug}: the browser refused a move CPython accepted: {answer['error']}")
                     run[key][slug] = answer["times"]
+            if name != "cold":  # the boards: the archive loaded on the first, then drawn per game
+                answer = page.evaluate(BOARDS, [self.seeds, how])
+                if "error" in answer:
+                    raise CommandError(f"{answer['error']}: the browser could not draw the board")
+                run["boards" if how == "worker" else "page_boards"] = answer
             page.close()
         context.close()
         return run
@@ -316,3 +374,22 @@ class Command(BaseCommand):
             )
             base = baseline[slug]
             out(f"| {slug} | {len(entries)} | {cells} | {base['handle']:.2f} | {base['step']:.3f} |")
+        out(
+            "\nThe board drawn in the browser (`rules.board`: the server's board code and templates by Django's template"
+        )
+        out("engine in Pyodide), ms, in the page / in the worker. The first board of a page fetches the boards archive")
+        out("(127.0.0.1, then the HTTP cache), unpacks and imports it, then draws; the next ones only draw (median of")
+        out("five, at the position after the moves above):\n")
+        out("| CPU | first board (archive loaded, drawn) |\n| --- | ---: |")
+        for rate, run in runs.items():
+            out(f"| {format(rate, 'g')}× | {run['page_boards']['first']:,.0f} / {run['boards']['first']:,.0f} |")
+        header = " | ".join(format(r, "g") + "× in page / in worker" for r in runs)
+        out(f"\n| game | {header} | CPython same render |")
+        out("| --- |" + " ---: |" * (len(runs) + 1))
+        for slug in sequences:
+            cells = " | ".join(
+                f"{statistics.median(run['page_boards']['games'][slug]):.1f} / "
+                f"{statistics.median(run['boards']['games'][slug]):.1f}"
+                for run in runs.values()
+            )
+            out(f"| {slug} | {cells} | {baseline[slug]['board']:.1f} |")

@@ -40,11 +40,24 @@ async function open() {
     if (o.value !== "" && names[Number(o.value)] !== undefined) o.textContent = names[Number(o.value)];
   });
   if (row.refused) text("local-note", `The server did not create this match: ${row.refused.detail || "it refused it"}. It and its moves stay on this phone.`);
+  if (row.engine && row.engine.board_stylesheet) {  // the board (drawn by table.js with rules.board) and its styles
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = row.engine.board_stylesheet;
+    document.head.appendChild(link);
+  }
+  document.getElementById("board").hidden = false;
+  // what the board knows of the match (frontend.boards.TableFacts.seed), as the server would say it for a recorder
+  const board = {
+    title: row.body.title || "", page_url: location.pathname, record_url: `${location.pathname}record/`,
+    reader_seat: null, reader_records: true, times: {}, moves: {},
+  };
   const seed = document.createElement("script");
   seed.type = "application/json";
   seed.id = "offline-seed";
   seed.textContent = JSON.stringify({
     ...row.engine, ...row.position, match: row.id, local: true, can_record: true, reader_seat: null, events_url: null,
+    board,
   });
   const live = document.getElementById("match-live");
   live.insertBefore(seed, live.firstChild);

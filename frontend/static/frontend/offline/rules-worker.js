@@ -1,5 +1,6 @@
 // The rules in a Web Worker (rules.js › loadRulesInWorker): Pyodide starts here, off the page's thread.
-// Messages in: {id, op: "start", request: {pyodideUrl, rulesetsUrl}} once, then {id, op, request: "<JSON>"};
+// Messages in: {id, op: "start", request: {pyodideUrl, rulesetsUrl}} once, then {id, op, request: "<JSON>"}
+// ("board": {seed, position, query, csrf}, drawn by frontend/offline_board.py, its archive loaded on first use);
 // out: {id, answer} (the start's timings, or the answer's JSON text) or {id, error}.
 import { startPython } from "./rules.js";
 
@@ -14,7 +15,8 @@ self.onmessage = async ({ data }) => {
       return;
     }
     if (!started) throw new Error("the rules worker was not started");
-    self.postMessage({ id, answer: (await started).handle(request) });
+    const python = await started;
+    self.postMessage({ id, answer: op === "board" ? await python.board(request) : python.handle(request) });
   } catch (error) {
     self.postMessage({ id, error: String(error && error.message ? error.message : error) });
   }

@@ -16,6 +16,9 @@
 // void(position, log, version, reason?) → as record (blank reason: "Undone at the table", as the pages);
 //   log = every entry up to position.version [{version, type, seat, data}] (the events API's, then the answers')
 // words(position, entry) → the history sentence for entry recorded on position.
+// board(seed, position, query?, csrf?) → Promise of {html}: the board the server would draw in #board for position
+//   (frontend/offline_board.py: the server's board functions and templates, Django's template engine); the first
+//   call fetches the boards archive (seed.boards_url) and imports it, later ones only render.
 // Starting takes seconds of CPU (PERFORMANCE.md › The rules in the browser): in the page that time is one long
 // task (the page does not respond meanwhile); in the worker it is not. The Python side is rulesets/offline.py
 // (docs/ARCHITECTURE.md › Offline: the same rules in the browser).
@@ -53,16 +56,43 @@ function urls(options) {
   return { pyodideUrl: new URL(pyodideUrl, location.href).href, rulesetsUrl: options.rulesetsUrl || seed.rulesets_url };
 }
 
-async function fetchArchive(rulesetsUrl) {
-  let url = rulesetsUrl;
+async function fetchArchive(archiveUrl, key = "rulesets_url") {
+  let url = archiveUrl;
   if (!url) {
     const response = await fetch("/offline/rulesets.json", { credentials: "same-origin" });
     if (!response.ok) throw new Error(`rulesets.json: HTTP ${response.status}`);
-    url = (await response.json()).rulesets_url;
+    url = (await response.json())[key];
   }
   const response = await fetch(url, { credentials: "same-origin" });
-  if (!response.ok) throw new Error(`rulesets archive: HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`${key.replace("_url", "")} archive: HTTP ${response.status}`);
   return response.arrayBuffer();
+}
+
+/** The board drawer on a started Pyodide: `board(requestJson) → Promise of answerJson`, where the request is
+ * `{seed, position, query, csrf}` (`frontend.offline_board.render_json`). The boards archive is fetched, unpacked
+ * beside the rulesets and imported on the first call only (a page that never draws a board offline never loads it). */
+function boardDrawer(pyodide, timings) {
+  let loading = null;
+  return async (request) => {
+    if (!loading) {
+      loading = (async () => {
+        const t0 = performance.now();
+        const { seed } = JSON.parse(request);
+        pyodide.unpackArchive(await fetchArchive(seed && seed.boards_url, "boards_url"), "zip", { extractDir: "/chronicle" });
+        const render = pyodide.pyimport("frontend.offline_board").render_json;
+        timings.boards = performance.now() - t0;
+        return render;
+      })().catch((error) => {
+        loading = null; // fetched again on the next call (the network may be back)
+        throw error;
+      });
+    }
+    const render = await loading;
+    const t1 = performance.now();
+    const answer = render(request);
+    timings.board_last = performance.now() - t1;
+    return answer;
+  };
 }
 
 /** Start Pyodide here (a page or a worker) with the archive's rulesets; resolves to `{handle, timings, pyodide}`:
@@ -79,7 +109,7 @@ export async function startPython({ pyodideUrl, rulesetsUrl }) {
   pyodide.runPython("import sys\nsys.path.insert(0, '/chronicle')\nimport rulesets.offline\nrulesets.all_rulesets()");
   const handle = pyodide.pyimport("rulesets.offline").handle;
   timings.ready = performance.now() - t0;
-  return { handle: (request) => handle(request), timings, pyodide };
+  return { handle: (request) => handle(request), board: boardDrawer(pyodide, timings), timings, pyodide };
 }
 
 function answerOf(op, text) {
@@ -90,7 +120,7 @@ function answerOf(op, text) {
   return answer;
 }
 
-function rulesOver(send, extra) {
+function rulesOver(send, extra, sendBoard) {
   const rules = { ...extra };
   for (const [name, build] of Object.entries(OPERATIONS)) {
     rules[name] = (...args) => {
@@ -98,6 +128,8 @@ function rulesOver(send, extra) {
       return send(op, JSON.stringify({ op, args: list }));
     };
   }
+  rules.board = (seed, position, query = {}, csrf = "") =>
+    Promise.resolve(sendBoard(JSON.stringify({ seed, position, query, csrf }))).then((text) => answerOf("board", text));
   return rules;
 }
 
@@ -106,7 +138,8 @@ function rulesOver(send, extra) {
 export function loadRules(options = {}) {
   if (!loading) {
     loading = startPython(urls(options)).then(
-      ({ handle, timings, pyodide }) => rulesOver((op, request) => answerOf(op, handle(request)), { timings, pyodide }),
+      ({ handle, board, timings, pyodide }) =>
+        rulesOver((op, request) => answerOf(op, handle(request)), { timings, pyodide }, board),
       (error) => {
         loading = null; // a failed start (offline before the files were cached) may be tried again
         throw error;
@@ -133,14 +166,15 @@ export function loadRulesInWorker(options = {}) {
       const call = waiting.get(data.id);
       waiting.delete(data.id);
       if (data.error) call.reject(new Error(data.error));
-      else call.resolve(call.op === "start" ? data.answer : answerOf(call.op, data.answer));
+      else call.resolve(call.op === "start" || call.op === "board" ? data.answer : answerOf(call.op, data.answer));
     };
     worker.onerror = (event) => {
       for (const call of waiting.values()) call.reject(new Error(event.message || "the rules worker failed"));
       waiting.clear();
     };
     workerLoading = send("start", urls(options)).then(
-      (timings) => rulesOver(send, { timings, terminate: () => worker.terminate() }),
+      (timings) =>
+        rulesOver(send, { timings, terminate: () => worker.terminate() }, (request) => send("board", request)),
       (error) => {
         worker.terminate();
         workerLoading = null;

@@ -1,7 +1,8 @@
 // The match page at a table without a network: a move form's submission is caught before htmx or the browser
 // sends it (while offline, or while entries of this match wait), checked by the in-browser rules
 // (./rules.js, when the page has them), kept in the queue (./queue.js), and sent when the network is back.
-// Held entries (conflicts) are shown with what the other device recorded and three ways out.
+// Held entries (conflicts) are shown with what the other device recorded and three ways out. Offline the turn line,
+// the legal moves and the board follow the local position (the board drawn by the server's own board code: rules.board).
 // See docs/ARCHITECTURE.md › Offline at the table.
 import { startRules, pinEngine } from "./engine.js";
 import { entryFromForm } from "./entry.js";
@@ -18,6 +19,8 @@ let retryDelay = 2000;
 let retryTimer = null;
 let lastRecord = null;  // the local answer for the newest waiting entry (turn, legal moves)
 let prefill = null;     // a held entry being entered again, once the page shows the game now
+let shownPosition = null;  // the local position the page follows offline (its board links are drawn here)
+let boardQuery = pageQuery();  // the board's query (?pick=, ?card=…) as its links last asked
 const WARM_AFTER = 5000;  // ms on a page before its engine files are fetched, or its kept copy refreshed
 
 function matchId() {  // the server's id, or a match started on this phone: "local-<uuid>" (local.js)
@@ -166,6 +169,59 @@ async function drawLocal(answer, names, r, pos) {  // the turn line and the lega
   }
 }
 
+/** The page's own query, as the server reads it for the board (not the live update's ?seen=, nor a replay). */
+function pageQuery() {
+  const query = {};
+  new URLSearchParams(location.search).forEach((v, k) => { if (k !== "seen" && k !== "at") query[k] = v; });
+  return query;
+}
+
+/** Draw ``#board`` for ``pos`` with the server's own board code run here (rules.board: frontend/offline_board.py
+ * in Pyodide); the page's board stays as it was when this page cannot draw it. */
+async function drawBoard(s, r, pos, query) {
+  const section = document.getElementById("board");
+  if (!section || !r || !r.board || !s.board || !s.board.page_url || !s.boards_url) return;
+  let answer;
+  try {
+    answer = await r.board(s, pos, query, csrf());
+  } catch (e) {
+    return;  // the boards archive is not on this phone yet: the board stays the last page's
+  }
+  section.innerHTML = answer.html;
+  section.dataset.local = String(pos.version);
+  root.dataset.offlineBoard = String(pos.version);
+  if (window.htmx) window.htmx.process(section);
+  document.dispatchEvent(new CustomEvent("offline:board", { detail: { version: pos.version } }));
+}
+
+// offline, a link of the board (pick a token, a card, a cell…) is drawn here with that link's query, on the
+// position the page follows: the network is not asked (it is not there), nor a stale copy of the page
+document.addEventListener("click", (e) => {
+  const link = e.target.closest && e.target.closest("#board a[href]");
+  const here = !navigator.onLine || startedHere.isLocal(matchId());  // the page follows the local position
+  if (!link || !here || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  const url = new URL(link.href, location.href);
+  const page = live() && live().dataset.page;
+  if (url.origin !== location.origin || !page || url.pathname !== new URL(page, location.href).pathname) return;
+  if (url.searchParams.has("at") || !(seed().board || {}).page_url) return;  // a replay, or a reader who cannot record: the server's page
+  e.preventDefault();
+  e.stopPropagation();
+  boardQuery = {};
+  url.searchParams.forEach((v, k) => { if (k !== "seen") boardQuery[k] = v; });
+  followLink(boardQuery);
+}, true);
+
+async function followLink(query) {
+  const s = seed();
+  let pos = shownPosition;
+  if (!pos) {  // tapped before the page drew the local position (Pyodide starting): the same position, now
+    const waiting = (await queue.entries(matchId())).filter((x) => x.state === "waiting");
+    const local = await localPosition(s, waiting);
+    pos = local && local.pos;
+  }
+  if (pos && query === boardQuery) await drawBoard(s, await rules(), pos, query);
+}
+
 function conflictBox(e, s) {
   const body = (e.conflict && e.conflict.body) || {};
   const refused = body.rebase_refused;
@@ -273,7 +329,12 @@ async function draw() {
   });
   const local = held.length || !offline ? null : await localPosition(s, waiting);
   lastRecord = local && local.last;
+  shownPosition = local ? local.pos : null;
   if (local) await drawLocal(lastRecord, s.seat_names, await rules(), local.pos);
+  // the board follows the local position too, drawn by the server's own board code (once the page is not the server's)
+  if (local && (waiting.length || startedHere.isLocal(id) || (document.getElementById("board") || {dataset: {}}).dataset.local)) {
+    await drawBoard(s, await rules(), local.pos, boardQuery);
+  }
   if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
 }
 
@@ -351,6 +412,7 @@ async function record(form, submitter, fixed = null) {
   }
   if (fixed) madeOn = fixed.madeOn;
   const row = await queue.add(id, entry, madeOn, { text, key: fixed && fixed.key });
+  boardQuery = {};  // as the server's answer to a move: the board without a pick
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)}.`);
   const details = form.closest("details.move-form");
