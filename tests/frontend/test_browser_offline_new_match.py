@@ -12,7 +12,7 @@ import pytest
 
 from matches.models import Event as EventRow
 from matches.models import Match
-from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in
+from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -61,10 +61,11 @@ def test_a_match_started_offline_is_created_once_with_its_moves_and_the_page_fol
         sign_in(page, live_server.url, "keeper")
         new_url = f"{live_server.url}/matches/new/?game=last-stone"
         page.goto(new_url)  # the first visit: the worker installs, then keeps this page and the local match shell
-        page.wait_for_function(
+        wait_until(
+            page,
             "async (u) => { const c = await caches.open('chronicle-pages');"
             " return !!(await c.match(u)) && !!(await c.match('/matches/local/')); }",
-            arg=new_url,
+            new_url,
         )
         page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")  # Pyodide kept
 
