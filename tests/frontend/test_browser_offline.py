@@ -305,6 +305,38 @@ def test_pages_kept_for_one_account_are_dropped_when_the_server_names_another_re
         assert "No connection" in page.locator("h1").inner_text()
 
 
+
+KEEP_ENTRY = """async (id) => {
+  const queue = await import('/static/frontend/offline/queue.js');
+  await queue.add(id, {type: 'points_scored', seat: 0, data: {points: 5}}, 0);
+}"""
+
+
+def test_entries_made_by_one_account_are_never_sent_under_another(browser, live_server, django_user_model):
+    """An entry waits on the phone (stamped with its maker's reader); the session ends without "Sign out" and
+    another recorder signs in on that phone: the entry is not sent under their session (it would be recorded as
+    theirs) and the page says why; when its maker signs in again it is sent, recorded by them."""
+    keeper = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    tomas = django_user_model.objects.create_user(username="tomas", password=PASSWORD)
+    match = table(keeper, recorders=[tomas])
+    with keeper_at(browser, live_server, match) as (context, page, url):
+        context.set_offline(True)
+        page.evaluate(KEEP_ENTRY, match.pk)  # the keeper's entry, kept while offline
+        context.clear_cookies()
+        context.set_offline(False)
+        sign_in(page, live_server.url, "tomas")
+        page.goto(url)
+        page.locator("#outcome", has_text="made by another account").wait_for()
+        assert "(made by another account)" in page.locator("#offline-waiting li").inner_text()
+        assert logged(match) == []
+
+        context.clear_cookies()
+        sign_in(page, live_server.url, "keeper")
+        page.goto(url)
+        waiting(page, 0)
+        assert logged(match) == [("points_scored", 0, {"points": 5})]
+        assert EventRow.objects.get(stream_id=match.stream_id).recorded_by_id == keeper.pk
+
 BOARD_TOKENS = (
     "() => Array.from(document.querySelectorAll('#board g.gs-token')).map(g => [g.dataset.token, g.dataset.cell])"
 )

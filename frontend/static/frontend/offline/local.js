@@ -19,7 +19,7 @@ export async function keepLocal({ body, position, forms, engine, gameName }) {
   const id = `local-${key}`;
   await queue.putLocal({
     id, key, body, position, forms: forms || "", engine: engine || {}, game_name: gameName || body.game,
-    created: new Date().toISOString(), real: null, refused: null,
+    created: new Date().toISOString(), real: null, refused: null, reader: queue.reader(),
   });
   return id;
 }
@@ -34,6 +34,7 @@ export async function create(id, csrf) {
   const row = await queue.getLocal(id);
   if (!row) return { gone: true };
   if (row.real) return { real: row.real };
+  if (queue.madeByAnother(row)) return { stopped: "reader" };  // started by another account: created as theirs only
   let response;
   try {
     response = await fetch("/api/matches/", {

@@ -36,6 +36,20 @@ export function newKey() {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Who reads the page now: the server's token for the signed-in account (``<meta name="chronicle-reader">``,
+ * frontend/reader.py), "" where a page has none. */
+export function reader(doc = globalThis.document) {
+  const meta = doc && doc.querySelector ? doc.querySelector('meta[name="chronicle-reader"]') : null;
+  return meta ? meta.content : "";
+}
+
+/** Whether ``row`` (an entry, a match started here) was made by another account than the one reading now: it is
+ * never sent under this one's session (it would be recorded as theirs). Rows kept before readers were named
+ * count as the reader's. */
+export function madeByAnother(row, me = reader()) {
+  return !!(row && row.reader && me && row.reader !== me);
+}
+
 /** The match's entries that wait or are held, in the order they were made. */
 export async function entries(match) {
   const all = await (await db()).getAllFromIndex("entries", "match", match);
@@ -51,6 +65,7 @@ export async function add(match, entry, madeOn, extra = {}) {
   const row = {
     key: extra.key || newKey(), match, made_on: madeOn, type: entry.type, seat: entry.seat ?? null,
     data: entry.data || {}, created: new Date().toISOString(), seq, state: "waiting", text: extra.text || "",
+    reader: extra.reader ?? reader(),
   };
   await tx.store.put(row);
   await tx.done;
@@ -151,6 +166,7 @@ async function syncLocked(match, eventsUrl, csrf) {
     if (known && known.start === undefined) known = { start: known.after, own: [] };  // a chain kept by an older page
     for (const entry of await entries(match)) {
       if (entry.state === "conflict") { out.held = entry; break; }
+      if (madeByAnother(entry)) { out.stopped = "reader"; break; }  // it and those after it wait for their account
       if (!known) known = { start: entry.made_on, own: [] };
       // "record it anyway" goes on the version the player saw (``base``); the entries after it still name the
       // chain's start, so what came in from other devices is judged against each of them too

@@ -308,7 +308,9 @@ async function draw() {
       el("h2", { text: "On this phone, not yet sent" }));
     if (waiting.length) {
       const ol = el("ol", { id: "offline-waiting" });
-      waiting.forEach((e) => ol.appendChild(el("li", { "data-key": e.key, text: entryWords(e, s.seat_names) })));
+      waiting.forEach((e) => ol.appendChild(el("li", {
+        "data-key": e.key, text: entryWords(e, s.seat_names) + (queue.madeByAnother(e) ? " (made by another account)" : ""),
+      })));
       section.appendChild(ol);
       const back = el("button", { type: "button", class: "secondary small", text: "Take back the last one" });
       back.addEventListener("click", () => takeBack(waiting[waiting.length - 1], s));
@@ -481,11 +483,15 @@ async function runSync() {
   }
 }
 
+const ANOTHER_ACCOUNT = "Not sent: what waits on this phone was made by another account. Sign in as that account " +
+  "to send it (it is kept), or take it back.";
+
 /** A match started on this phone: created first (with its key, local.js), then its entries are sent to the real
  * id in order, and the page becomes the server's (what is left, if the network went meanwhile, is sent there). */
 async function syncStarted(id) {
   const made = await startedHere.create(id, csrf());
   if (made.stopped === "auth") say("refused", "Sign in again to create this match on the server (it and its moves are kept).");
+  if (made.stopped === "reader") say("refused", ANOTHER_ACCOUNT);
   if (made.stopped === "network") {
     retryDelay = Math.min(retryDelay * 2, 30000);
     kick(retryDelay);
@@ -520,6 +526,7 @@ async function syncOnce(id) {
     if (out.held) say("conflict", "An entry from this phone was not recorded: it is held below until you decide.");
   }
   if (out.stopped === "auth") say("refused", "Sign in again to send the entries waiting on this phone (they are kept).");
+  if (out.stopped === "reader") say("refused", ANOTHER_ACCOUNT);
   if (out.stopped === "network") {
     retryDelay = Math.min(retryDelay * 2, 30000);
     kick(retryDelay);
