@@ -305,7 +305,6 @@ def test_pages_kept_for_one_account_are_dropped_when_the_server_names_another_re
         assert "No connection" in page.locator("h1").inner_text()
 
 
-
 KEEP_ENTRY = """async (id) => {
   const queue = await import('/static/frontend/offline/queue.js');
   await queue.add(id, {type: 'points_scored', seat: 0, data: {points: 5}}, 0);
@@ -336,6 +335,7 @@ def test_entries_made_by_one_account_are_never_sent_under_another(browser, live_
         waiting(page, 0)
         assert logged(match) == [("points_scored", 0, {"points": 5})]
         assert EventRow.objects.get(stream_id=match.stream_id).recorded_by_id == keeper.pk
+
 
 BOARD_TOKENS = (
     "() => Array.from(document.querySelectorAll('#board g.gs-token')).map(g => [g.dataset.token, g.dataset.cell])"
