@@ -12,6 +12,7 @@ from matches.models import Match
 from matches.selectors import UserLike, match_visible_qs
 from matches.visibility import Viewer, can_view, row_as_seen, viewer_for
 from rulesets import get_ruleset
+from rulesets.offline import UNDO_REASON
 from rulesets.replay import EVENT_VOIDED, FIRST_PLAYER_DRAWN, describe_entry
 
 
@@ -127,5 +128,24 @@ def offline_seed(
         "can_record": can_record,
         "events_url": reverse("api-match-events", args=[match.pk]),
         "board": board or {},
+        "log": _offline_log(match, viewer, head.version),
+        "undo_reason": UNDO_REASON,  # what the pages' undo records when no reason is typed (frontend.forms)
         **offline_urls(),
     }
+
+
+OFFLINE_LOG_MAX = 400  # entries; a longer match's undo of a recorded entry is left to the server offline
+
+
+def _offline_log(match: Match, viewer: Viewer, version: int) -> list[dict[str, Any]] | None:
+    """Every entry up to ``version`` (``[{version, type, seat, data}]``), for the phone to check an undo of a
+    recorded entry offline (a void is decided by replaying the log: ``rulesets.offline.record``); None when
+    the reader may not see every entry as recorded (a game that hides information) or the log is longer than
+    ``OFFLINE_LOG_MAX``: the server decides those undos. One query."""
+    if not viewer.everything or version > OFFLINE_LOG_MAX:
+        return None
+    rows = EventRow.objects.filter(stream_id=match.stream_id, version__lte=version).order_by("version")
+    return [
+        {"version": v, "type": t, "seat": s, "data": d}
+        for v, t, s, d in rows.values_list("version", "type", "seat", "data")
+    ]

@@ -305,6 +305,44 @@ def test_pages_kept_for_one_account_are_dropped_when_the_server_names_another_re
         assert "No connection" in page.locator("h1").inner_text()
 
 
+def test_an_undo_of_a_recorded_move_is_checked_and_followed_on_the_phone_offline(
+    browser, live_server, django_user_model
+):
+    """Offline, the page's log (the seed's, for a game that hides nothing) lets the phone check an undo of a move
+    the server already has and follow it: the turn goes back, the next move is checked on the position after the
+    undo (a move only legal there is kept, one refused there is refused in the server's words), and all of it
+    reaches the server once, in order."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
+    match_event_record(match=match, user=owner, type="stones_taken", seat=0, data={"count": 2})
+    match_event_record(match=match, user=owner, type="stones_taken", seat=1, data={"count": 1})
+    with keeper_at(browser, live_server, match) as (context, page, _url):
+        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
+        context.set_offline(True)
+        page.reload()
+        assert "Ana" in page.locator("#turn").inner_text()  # after Tomas's move
+        page.once("dialog", lambda d: d.accept())
+        page.locator("form.tb-undo button").click()  # undo Tomas's move: checked here with the page's log
+        waiting(page, 1)
+        page.wait_for_function("() => document.getElementById('turn').textContent.includes('Tomas')")
+        stones(page, "Ana", 1)  # Tomas is to play again after the undo: refused here
+        problem = page.locator("#problem")
+        problem.wait_for()
+        assert "It is Tomas's turn." in problem.inner_text(), problem.inner_text()
+        stones(page, "Tomas", 3)  # his move again, on the position after the undo
+        waiting(page, 2)
+        page.wait_for_function("() => document.getElementById('turn').textContent.includes('Ana')")
+        context.set_offline(False)
+        waiting(page, 0)
+        assert [(t, seat) for t, seat, _ in logged(match)] == [
+            ("stones_taken", 0),
+            ("stones_taken", 1),
+            ("event_voided", None),
+            ("stones_taken", 1),
+        ]
+        assert logged(match)[2][2]["version"] == 2 and logged(match)[3][2] == {"count": 3}
+
+
 KEEP_ENTRY = """async (id) => {
   const queue = await import('/static/frontend/offline/queue.js');
   await queue.add(id, {type: 'points_scored', seat: 0, data: {points: 5}}, 0);

@@ -75,3 +75,27 @@ def test_every_page_names_its_reader_opaquely_and_alike_in_header_and_page(clien
     assert client.get("/")["X-Chronicle-Reader"] not in (token, "anonymous")
     client.logout()
     assert client.get(page)["X-Chronicle-Reader"] == "anonymous"  # a session gone: the kept pages are not its
+
+
+def test_the_seed_carries_the_log_for_an_undo_checked_offline_only_when_the_reader_sees_every_entry(
+    client, owner, monkeypatch
+):
+    """``frontend.selectors.offline_seed`` › ``log``: every entry up to the head for a game that hides nothing
+    (the phone replays it to check an undo of a recorded entry), none where the reader may not see every entry
+    as recorded, none past ``OFFLINE_LOG_MAX``; and the undo's default reason the pages record."""
+    from frontend import selectors
+    from matches.services import match_create, match_event_record
+    from tests.matches.hidden_reads import seed_of
+
+    client.force_login(owner)
+    stones = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    match_event_record(match=stones, user=owner, type="stones_taken", seat=0, data={"count": 2})
+    seed = json.loads(seed_of(client.get(f"/matches/{stones.pk}/").content.decode()))
+    assert seed["log"] == [{"version": 1, "type": "stones_taken", "seat": 0, "data": {"count": 2}}]
+    assert seed["undo_reason"] == "Undone at the table"
+
+    hiding = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    assert json.loads(seed_of(client.get(f"/matches/{hiding.pk}/").content.decode()))["log"] is None
+
+    monkeypatch.setattr(selectors, "OFFLINE_LOG_MAX", 0)
+    assert json.loads(seed_of(client.get(f"/matches/{stones.pk}/").content.decode()))["log"] is None

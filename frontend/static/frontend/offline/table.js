@@ -66,22 +66,26 @@ function position(s) {  // the seed is the head position as rules.js takes it
   return s.state === undefined ? null : s;
 }
 
-/** The position after the waiting entries, folded on the page's own (when they were made on it), else null. */
+/** The position after the waiting entries, folded on the page's own (when they were made on it), else null;
+ * ``log``: every entry up to that position when the seed has the page's log (an undo of a recorded entry is
+ * then checked here too: rulesets/offline.py › record), else null. */
 async function localPosition(s, waiting) {
   const r = await rules();
   const start = position(s);
   if (!r || !start) return null;
   if (waiting.length && waiting[0].made_on !== s.version) return null;  // the page is newer: the server will say
   let pos = start, last = null;
+  const log = Array.isArray(s.log) ? s.log.slice() : null;
   for (const e of waiting) {
-    const answer = await r.record(pos, { type: e.type, seat: e.seat, data: e.data });
+    const answer = await r.record(pos, { type: e.type, seat: e.seat, data: e.data }, log);
     if (!answer || answer.ok !== true) return null;
     pos = answer.position;
     last = answer;
+    if (log) log.push({ version: pos.version, ...answer.entry });
   }
   // before its first entry a match started here has no answer to draw: the turn line and the moves of its start
   if (!last && startedHere.isLocal(s.match)) last = { turn: await r.turn(pos), legal: await r.legal(pos) };
-  return { pos, last };
+  return { pos, last, log };
 }
 
 // -- drawing -------------------------------------------------------------------------------------------------
@@ -389,6 +393,8 @@ async function record(form, submitter, fixed = null) {
     showRefusal(form, { detail: "That move could not be read; pick it again." });
     return;
   }
+  // an undo with no reason typed records the pages' own (frontend/forms.py, the seed's undo_reason), as online
+  if (entry.type === "event_voided" && !entry.data.reason) entry.data.reason = s.undo_reason || "";
   const all = await queue.entries(id);
   const waiting = all.filter((e) => e.state === "waiting");
   if (entry.type === "event_voided" && waiting.length && !fixed) {  // the last entry never left this phone
@@ -401,7 +407,7 @@ async function record(form, submitter, fixed = null) {
   let text = "";
   let madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
   if (r && local) {
-    const answer = await r.record(local.pos, entry);
+    const answer = await r.record(local.pos, entry, local.log);
     if (answer && answer.ok === false) {
       showRefusal(form, answer.body || {}, entry);
       return;
