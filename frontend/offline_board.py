@@ -58,9 +58,10 @@ def engine() -> Any:
     return Engine(dirs=[str(TEMPLATES)], app_dirs=False, autoescape=True)
 
 
-def shown(position: dict[str, Any]) -> Shown:
-    """``position`` (``rulesets.offline``'s JSON) as the board reads a match's state."""
-    seen = reading_json(position)
+def shown(position: dict[str, Any], seen: dict[str, Any] | None = None) -> Shown:
+    """``position`` (``rulesets.offline``'s JSON) as the board reads a match's state; ``seen``: its
+    ``reading_json`` when already read."""
+    seen = seen if seen is not None else reading_json(position)
     turn = seen["turn"]
     version = int(position.get("version") or 0)
     return Shown(
@@ -100,13 +101,14 @@ def board_context(
 ) -> tuple[dict[str, Any], Shown, boards.TableFacts]:
     """The board's context for ``position`` as ``frontend.views.match_detail`` computes it on the server."""
     ruleset = get_ruleset(seed["game"])
-    ms = shown(position)
+    seen = reading_json(position)  # the view, the turn and the legal moves: read once
+    ms = shown(position, seen)
     facts = facts_of(seed, position, query)
     can_record = bool(seed.get("can_record"))
     final = bool(ms.outcome) and not ms.outcome.get("provisional")
     legal = None
     if can_record and not final:
-        listed = reading_json(position)["legal"]
+        listed = seen["legal"]
         moves = None if listed is None else [Event(m["type"], m.get("seat"), m.get("data") or {}) for m in listed]
         legal = recordable(ruleset, moves)
     board = boards.board_for(ruleset=ruleset, ms=ms, legal=legal, facts=facts, can_record=can_record, problem={})

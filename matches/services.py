@@ -6,6 +6,8 @@ import hashlib
 import json
 import secrets
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -41,13 +43,21 @@ def ruleset_for(game: str) -> Ruleset:
         raise InvalidInput({"game": [f"Unknown game '{game}'. Known games: {known}."]}) from None
 
 
+@contextmanager
+def _as_invalid_input() -> Iterator[None]:
+    """The pure checks' refusal (``rulesets.offline.EntryInvalid``, what a phone says offline) raised as the
+    service's :class:`InvalidInput`, with the same errors, sentence and rule."""
+    try:
+        yield
+    except EntryInvalid as exc:
+        raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
+
+
 def options_clean(ruleset: Ruleset, options: Any, seat_count: int | None = None) -> dict[str, Any]:
     """Validate options against the ruleset's schema (and ``seat_count`` when given); defaults filled in.
     Raises :class:`InvalidInput` (``rulesets.offline.clean_options``, the check a phone runs offline too)."""
-    try:
+    with _as_invalid_input():
         return clean_options(ruleset, options, seat_count)
-    except EntryInvalid as exc:
-        raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
 
 
 def player_get_or_create(*, owner: AbstractBaseUser, name: str, user: AbstractBaseUser | None = None) -> Player:
@@ -166,10 +176,8 @@ def match_create_new(
     ``key``: the idempotency key and request fingerprint to keep (:func:`match_create`).
     """
     ruleset = ruleset_for(game)
-    try:  # the checks a phone runs when a match is started offline (rulesets.offline.clean_setup)
+    with _as_invalid_input():  # the checks a phone runs when a match is started offline (rulesets.offline)
         names, cleaned = clean_setup(ruleset, seats, options)
-    except EntryInvalid as exc:
-        raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
     stream = store.stream_create(kind=Stream.KIND_MATCH, game=game, options=cleaned, seat_count=len(seats))
     drawn = first_player_draw(ruleset, cleaned, stream, len(seats), owner)
     played = {**(played or {}), **({"first_seat": drawn} if drawn is not None else {})}
@@ -210,10 +218,8 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     Raises :class:`InvalidInput` for an unknown type, a missing/extra/out-of-range seat, or a payload
     that does not fit the type's fields.
     """
-    try:
+    with _as_invalid_input():
         return clean_entry(ruleset, seat_count, type_, seat, data)
-    except EntryInvalid as exc:
-        raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
 
 
 def stream_event_record(

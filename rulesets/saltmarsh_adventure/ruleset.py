@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from rulesets.base import (
@@ -62,21 +63,14 @@ def _et(
 
 _MONSTER = Field("monster", "str", max_length=NAME, label="Monster")
 _IN_PLAY = Field("monster", "str", max_length=NAME, label="Monster", names="monsters")  # one already in play
+_IN_PLAY_IF = replace(_IN_PLAY, required=False, nullable=True)  # named only when a monster is the one concerned
 _AMOUNT = Field("amount", "int", minimum=1, maximum=1000, label="Amount")
 _ROLL = Field("roll", "int", minimum=1, maximum=20, label="d20")
 
 # a condition marker put on or taken off a hero or a monster (condition_gained, condition_lost)
 _CONDITION_FIELDS = (
     Field("target", "choice", choices=("hero", "monster"), choice_labels=("A hero", "A monster"), label="Target"),
-    Field(
-        "monster",
-        "str",
-        required=False,
-        nullable=True,
-        max_length=NAME,
-        label="Monster (when the target is a monster)",
-        names="monsters",
-    ),
+    replace(_IN_PLAY_IF, label="Monster (when the target is a monster)"),
     Field("condition", "choice", choices=CONDITIONS, choice_labels=CONDITION_WORDS, label="Condition"),
 )
 
@@ -104,15 +98,7 @@ EVENT_TYPES: dict[str, EventType] = {
                 choice_labels=("A hero", "A monster"),
                 label="Who attacks",
             ),
-            Field(
-                "monster",
-                "str",
-                required=False,
-                nullable=True,
-                max_length=NAME,
-                label="Monster (when a monster attacks)",
-                names="monsters",
-            ),
+            replace(_IN_PLAY_IF, label="Monster (when a monster attacks)"),
             Field(
                 "rolls",
                 "list",

@@ -62,3 +62,16 @@ def wait_until(page: Any, expression: str, arg: Any = None, timeout: float = 30.
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout} s: {expression}")
         page.wait_for_timeout(100)
+
+
+def waiting(page: Any, count: int) -> None:
+    """Wait until ``count`` entries wait on the phone to be sent (table.js counts them on ``<html>``)."""
+    page.wait_for_function("(n) => document.documentElement.dataset.offlineWaiting === String(n)", arg=count)
+
+
+def stones(page: Any, player: str, count: int) -> None:
+    """Fill Last Stone's "Took stones" form for ``player`` and send it."""
+    form = open_form(page, "stones_taken")
+    form.get_by_label("Player").select_option(label=player)
+    form.get_by_label("How many").fill(str(count))
+    form.get_by_role("button", name="Record").click()

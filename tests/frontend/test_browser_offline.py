@@ -14,7 +14,7 @@ import pytest
 
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
-from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in, wait_until
+from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in, stones, wait_until, waiting
 from tests.frontend.test_board_salt_and_bones import to_combat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -63,18 +63,6 @@ def points(page: Any, player: str, value: int, *, double: bool = False) -> None:
     button = form.get_by_role("button", name="Record")
     button.dblclick() if double else button.click()
     page.wait_for_function("(n) => document.querySelectorAll('#offline-waiting li').length === n", arg=before + 1)
-
-
-def waiting(page: Any, count: int) -> None:
-    page.wait_for_function("(n) => document.documentElement.dataset.offlineWaiting === String(n)", arg=count)
-
-
-def stones(page: Any, player: str, count: int) -> None:
-    """Fill the "Took stones" form for ``player`` and send it."""
-    form = open_form(page, "stones_taken")
-    form.get_by_label("Player").select_option(label=player)
-    form.get_by_label("How many").fill(str(count))
-    form.get_by_role("button", name="Record").click()
 
 
 def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_server_once(

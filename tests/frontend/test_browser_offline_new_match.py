@@ -12,7 +12,7 @@ import pytest
 
 from matches.models import Event as EventRow
 from matches.models import Match
-from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in, wait_until
+from tests.frontend.phones import PASSWORD, PHONE, sign_in, stones, wait_until, waiting
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,19 +35,8 @@ def logged(match: Any) -> list[tuple[str, int | None, Any]]:
     return [(r.type, r.seat, r.data) for r in rows]
 
 
-def waiting(page: Any, count: int) -> None:
-    page.wait_for_function("(n) => document.documentElement.dataset.offlineWaiting === String(n)", arg=count)
-
-
 def turn_of(page: Any, name: str) -> None:
     page.wait_for_function("(n) => (document.getElementById('turn') || {}).textContent?.includes(n)", arg=name)
-
-
-def stones(page: Any, player: str, count: int) -> None:
-    form = open_form(page, "stones_taken")
-    form.get_by_label("Player").select_option(label=player)
-    form.get_by_label("How many").fill(str(count))
-    form.get_by_role("button", name="Record").click()
 
 
 def test_a_match_started_offline_is_created_once_with_its_moves_and_the_page_follows(

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-
 import psycopg
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 
 from matches import store
 from matches.errors import VersionConflict
@@ -14,6 +12,7 @@ from matches.models import Event as EventRow
 from matches.projections import MATCH_SUMMARY, project
 from matches.services import match_create, match_event_record
 from rulesets.replay import RULE_OVERRIDDEN
+from tests.matches.racing import run_threads
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -24,27 +23,6 @@ def _postgres_only():
         pytest.skip("concurrency of separate connections is PostgreSQL's behaviour (SQLite writes are serial)")
 
 
-def _run_threads(n, target):
-    barrier = threading.Barrier(n)
-    outcomes: list = [None] * n
-
-    def worker(i):
-        try:
-            barrier.wait()
-            outcomes[i] = ("ok", target(i))
-        except Exception as exc:  # collected and asserted on below
-            outcomes[i] = ("error", exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return outcomes
-
-
 def test_eight_writers_same_expected_version_exactly_one_wins(owner):
     match = match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}], options={"stones": 500})
 
@@ -53,7 +31,7 @@ def test_eight_writers_same_expected_version_exactly_one_wins(owner):
             match=match, user=owner, type="stones_taken", seat=0, data={"count": 1}, expected_version=0
         ).version
 
-    outcomes = _run_threads(8, write)
+    outcomes = run_threads(8, write)
     wins = [o for o in outcomes if o[0] == "ok"]
     conflicts = [o for o in outcomes if o[0] == "error" and isinstance(o[1], VersionConflict)]
     assert len(wins) == 1 and wins[0][1] == 1
@@ -78,7 +56,7 @@ def test_eight_writers_without_expected_version_make_versions_one_to_n(owner):
                 )
         return done
 
-    outcomes = _run_threads(8, write)
+    outcomes = run_threads(8, write)
     assert all(o[0] == "ok" for o in outcomes), outcomes
     versions = list(EventRow.objects.filter(stream=match.stream).order_by("version").values_list("version", flat=True))
     assert versions == list(range(1, 161))

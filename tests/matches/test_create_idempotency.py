@@ -3,14 +3,13 @@ refused, and two racing creates with one key make one match (a phone starting a 
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from matches.models import Event as EventRow
 from matches.models import Match, Stream
 from matches.services import match_create
+from tests.matches.racing import run_threads
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
@@ -92,23 +91,9 @@ def test_the_new_match_form_posted_twice_makes_one_match(owner, client):
 def test_racing_creates_with_one_key_make_one_match(owner):
     if connection.vendor != "postgresql":
         pytest.skip("concurrency of separate connections is PostgreSQL's behaviour (SQLite writes are serial)")
-    n = 6
-    barrier = threading.Barrier(n)
-    ids: list = [None] * n
-
-    def worker(i: int) -> None:
-        try:
-            barrier.wait()
-            ids[i] = match_create(owner=owner, game="last-stone", seats=BODY["seats"], idempotency_key="race").pk
-        except Exception as exc:  # asserted below
-            ids[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    outcomes = run_threads(
+        6, lambda i: match_create(owner=owner, game="last-stone", seats=BODY["seats"], idempotency_key="race").pk
+    )
+    ids = [value for _, value in outcomes]  # a match id, or the exception raised
     assert len(set(ids)) == 1 and isinstance(ids[0], int), ids
     assert Match.objects.filter(owner=owner).count() == 1 and Stream.objects.count() == 1

@@ -489,19 +489,25 @@ async function runSync() {
   }
 }
 
-const ANOTHER_ACCOUNT = "Not sent: what waits on this phone was made by another account. Sign in as that account " +
-  "to send it (it is kept), or take it back.";
+/** What a send that stopped says (``auth``: ``signIn``; ``reader``: made by another account), and a network
+ * failure's retry with back-off; nothing is dropped in any case. */
+function stoppedBy(stopped, signIn) {
+  if (stopped === "auth") say("refused", signIn);
+  if (stopped === "reader") {
+    say("refused", "Not sent: what waits on this phone was made by another account. Sign in as that account " +
+      "to send it (it is kept), or take it back.");
+  }
+  if (stopped === "network") {
+    retryDelay = Math.min(retryDelay * 2, 30000);
+    kick(retryDelay);
+  }
+}
 
 /** A match started on this phone: created first (with its key, local.js), then its entries are sent to the real
  * id in order, and the page becomes the server's (what is left, if the network went meanwhile, is sent there). */
 async function syncStarted(id) {
   const made = await startedHere.create(id, csrf());
-  if (made.stopped === "auth") say("refused", "Sign in again to create this match on the server (it and its moves are kept).");
-  if (made.stopped === "reader") say("refused", ANOTHER_ACCOUNT);
-  if (made.stopped === "network") {
-    retryDelay = Math.min(retryDelay * 2, 30000);
-    kick(retryDelay);
-  }
+  stoppedBy(made.stopped, "Sign in again to create this match on the server (it and its moves are kept).");
   if (made.refused) say("conflict", `The server did not create this match: ${made.refused.detail || "it refused it"}. It stays on this phone.`);
   if (!made.real) return;
   startedHere.follow(id, made.real);
@@ -531,12 +537,7 @@ async function syncOnce(id) {
     await render();
     if (out.held) say("conflict", "An entry from this phone was not recorded: it is held below until you decide.");
   }
-  if (out.stopped === "auth") say("refused", "Sign in again to send the entries waiting on this phone (they are kept).");
-  if (out.stopped === "reader") say("refused", ANOTHER_ACCOUNT);
-  if (out.stopped === "network") {
-    retryDelay = Math.min(retryDelay * 2, 30000);
-    kick(retryDelay);
-  }
+  stoppedBy(out.stopped, "Sign in again to send the entries waiting on this phone (they are kept).");
 }
 
 /** Draw the game as the server has it now (after a sync or a decision on a held entry). */
