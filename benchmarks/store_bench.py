@@ -30,8 +30,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, connections
 
-from matches import projections, services, store
+from matches import services
 from matches.models import Match, MatchSummary, Snapshot, Stream
+from matches.projections import projectors as projections
+from matches.projections import tasks
+from matches.store import events as store
+from matches.store import streams
 from rulesets import Event, get_ruleset
 from rulesets.replay import Position, fold
 
@@ -178,7 +182,7 @@ class Writer:
 
 
 class ServiceWriter(Writer):
-    """``services.stream_event_record``: payload cleaning, rules check, the store's one-statement append."""
+    """``streams.stream_event_record``: payload cleaning, rules check, the store's one-statement append."""
 
     label = "service"
 
@@ -188,7 +192,7 @@ class ServiceWriter(Writer):
         self.version, self.turn = head.version, head.state["turn"]
 
     def one(self) -> None:
-        result = services.stream_event_record(
+        result = streams.stream_event_record(
             stream_id=self.stream_id, game=GAME, seat_count=2, type="stones_taken", seat=self.turn,
             data={"count": 1}, user_id=None, expected_version=self.version,
         )  # fmt: skip
@@ -249,12 +253,12 @@ def projector_wakeups_off() -> Iterator[None]:
     Without REDIS_URL, Celery runs eagerly and every append would run the projector inline; with Redis a
     process sends at most one wake-up per CHRONICLE_WAKE_WINDOW. Either way it is not the append's cost.
     """
-    original = services.wake_projector
-    services.wake_projector = lambda: None
+    original = tasks.wake_projector
+    tasks.wake_projector = lambda: None
     try:
         yield
     finally:
-        services.wake_projector = original
+        tasks.wake_projector = original
 
 
 _raw_streams = iter(range(1, 10**6))
@@ -447,7 +451,7 @@ def state_read_latency(match: Match, at: int | None, reads: int) -> Latency:
     """What GET /api/matches/{id}/state does below the HTTP layer, timed per call: the match with its head and
     seat names in one query (``selectors.match_get_with_head``), then ``selectors.match_state(…, at)``."""
     from matches.selectors import match_get_with_head, match_state
-    from matches.visibility import TABLE
+    from matches.store.visibility import TABLE
 
     owner = bench_owner()
 
@@ -554,8 +558,8 @@ def projector_runs(sizes: tuple[int, ...], runs: int, tables: int = 16) -> list[
     from django.test.utils import CaptureQueriesContext
 
     from matches.models import ProjectionCheckpoint
-    from matches.projections import MATCH_SUMMARY
-    from matches.tasks import project_all
+    from matches.projections.projectors import MATCH_SUMMARY
+    from matches.projections.tasks import project_all
 
     owner = bench_owner()
     matches = [

@@ -12,9 +12,9 @@ from rest_framework.views import APIView
 
 from campaigns import selectors, services
 from config.api import JsonInput, PagedListMixin, Shape
-from matches.api import ERRORS, append_body, parse, users_by_name
+from matches.api.matches import ERRORS, append_body, parse, users_by_name
 from matches.models import MAX_VERSION
-from matches.visibility import viewer_for
+from matches.store.visibility import viewer_for
 
 
 class CampaignCreateInput(JsonInput):

@@ -29,11 +29,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign
-from matches import store
 from matches.errors import DomainError, RuleBroken, VersionConflict, WrappedRefusal
 from matches.models import Event as EventRow
 from matches.models import Match
-from matches.services import UserLike, event_clean, match_status_sync, stream_event_record
+from matches.services import UserLike, match_status_sync
+from matches.store import events as store
+from matches.store.streams import event_clean, stream_event_record
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED
 from rulesets.saltmarsh.bridge import conclusion_from_adventure

@@ -8,9 +8,9 @@ from typing import Any
 from campaigns.models import Campaign, Series
 from campaigns.series import series_entry_clean
 from campaigns.services import campaign_entry_clean
-from matches import store
 from matches.models import Match
-from matches.streams import Append, StreamKind, around_record, kind_register
+from matches.store import events as store
+from matches.store.streams import Append, StreamKind, around_record, kind_register
 
 CAMPAIGN = kind_register(
     StreamKind(

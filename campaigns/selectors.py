@@ -7,9 +7,9 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from campaigns.models import Campaign
-from matches import store
 from matches.errors import NotFound
-from matches.visibility import SPECTATOR, UserLike, Viewer, can_view
+from matches.store import events as store
+from matches.store.visibility import SPECTATOR, UserLike, Viewer, can_view
 from rulesets import get_ruleset
 
 

@@ -12,12 +12,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from campaigns.models import Series
-from matches import store
 from matches.errors import InvalidInput, RuleBroken
 from matches.models import Match, Stream
-from matches.services import options_clean, ruleset_for
-from matches.streams import stream_record
-from matches.visibility import UserLike, can_view
+from matches.services import options_clean
+from matches.store import events as store
+from matches.store.streams import ruleset_for, stream_record
+from matches.store.visibility import UserLike, can_view
 from rulesets import get_ruleset
 from rulesets.series import RULE_SERIES
 

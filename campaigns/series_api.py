@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from campaigns import series as services
 from campaigns import series_selectors as selectors
 from config.api import JsonInput, PagedListMixin, Shape
-from matches.api import ERRORS, parse, users_by_name
+from matches.api.matches import ERRORS, parse, users_by_name
 
 
 class SeriesCreateInput(JsonInput):

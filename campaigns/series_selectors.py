@@ -8,12 +8,12 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from campaigns.models import Series
-from matches import store
 from matches.models import Match
-from matches.people import player_canonical
+from matches.people.players import player_canonical
 from matches.selectors import UserLike, match_visible_qs
-from matches.streams import stream_get, stream_visible_qs
-from matches.visibility import viewer_for
+from matches.store import events as store
+from matches.store.streams import stream_get, stream_visible_qs
+from matches.store.visibility import viewer_for
 from rulesets import get_ruleset
 from rulesets.replay import final_outcome_of
 from rulesets.series.standings import Result, Row, standings

@@ -12,12 +12,12 @@ from django.utils import timezone
 
 from campaigns.models import Campaign
 from campaigns.selectors import campaign_entry_match
-from matches import store
 from matches.errors import DomainError, InvalidInput, NotAllowed, RuleBroken, WrappedRefusal
 from matches.models import Stream
-from matches.services import UserLike, options_clean, ruleset_for, stream_event_record
-from matches.streams import stream_record
-from matches.visibility import can_record
+from matches.services import UserLike, options_clean
+from matches.store import events as store
+from matches.store.streams import ruleset_for, stream_event_record, stream_record
+from matches.store.visibility import can_record
 from rulesets.replay import EVENT_VOIDED
 from rulesets.saltmarsh.sheet import norm
 

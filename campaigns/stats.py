@@ -10,12 +10,12 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from campaigns.models import Campaign, CampaignAdventure
-from matches import store
-from matches.projections import read_model_register
-from matches.rows_insert import ids_among
-from matches.stats import StatsFilter, dashboard_part_register
-from matches.stats_projection import logs_upto
-from matches.visibility import UserLike
+from matches.projections.play_stats import logs_upto
+from matches.projections.projectors import read_model_register
+from matches.stats.selectors import StatsFilter, dashboard_part_register
+from matches.store import events as store
+from matches.store.rows import ids_among
+from matches.store.visibility import UserLike
 from rulesets import get_ruleset
 from rulesets.base import Event
 from rulesets.replay import walk

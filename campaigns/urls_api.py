@@ -3,7 +3,7 @@
 from django.urls import path
 
 from campaigns import api, series_api
-from matches.stream_api import StreamEventsApi
+from matches.api.streams import StreamEventsApi
 
 urlpatterns = [
     path("campaigns/", api.CampaignListCreateApi.as_view(), name="api-campaigns"),

@@ -88,7 +88,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     """handler404: JSON ``not_found`` on unknown API paths, the site's page elsewhere."""
     if is_api(request):
         return json_error(404, "not_found", f"There is no API endpoint at {request.path_info}; see /api/schema/.")
-    from frontend.views import not_found as page
+    from frontend.views.matches import not_found as page
 
     return page(request, exception)
 
@@ -100,6 +100,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return unavailable(request, exc)
     if is_api(request):
         return json_error(500, "server_error", "Something went wrong on our side.")
-    from frontend.views import server_error as page
+    from frontend.views.matches import server_error as page
 
     return page(request)

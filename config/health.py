@@ -65,7 +65,7 @@ def _redis() -> dict[str, Any] | None:
 
 
 def _projector() -> dict[str, Any]:
-    from matches.projections import MATCH_SUMMARY
+    from matches.projections.projectors import MATCH_SUMMARY
 
     with connection.cursor() as cursor:
         cursor.execute(_LAG_SQL[connection.vendor], [MATCH_SUMMARY])

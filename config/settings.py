@@ -55,7 +55,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "frontend.reader.ReaderMiddleware",  # who an HTML page was drawn for, for the offline app (X-Chronicle-Reader)
+    "frontend.offline.reader.ReaderMiddleware",  # who an HTML page was drawn for, for the offline app (X-Chronicle-Reader)
     "config.middleware.TextInputMiddleware",
     "django_htmx.middleware.HtmxMiddleware",  # request.htmx: the match page answers a move in place
     "config.middleware.LazyMessageMiddleware",  # Django's, building the storage only when used
@@ -78,7 +78,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "frontend.reader.reader",
+                "frontend.offline.reader.reader",
             ],
         },
     },

@@ -22,7 +22,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
-    path("offline/", include("frontend.bundle")),  # the rulesets archive the match page runs offline
+    path("offline/", include("frontend.offline.bundle")),  # the rulesets archive the match page runs offline
     path("", include("frontend.urls")),
 ]
 

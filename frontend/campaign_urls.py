@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from frontend import campaign_views as views
+from frontend.views import campaigns as views
 
 urlpatterns = [
     path("", views.campaign_list, name="campaign-list"),

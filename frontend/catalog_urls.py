@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from frontend import catalog_views as views
+from frontend.views import catalogs as views
 
 urlpatterns = [
     path("", views.catalog_list, name="catalog-list"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from frontend import series_views as views
+from frontend.views import series as views
 
 urlpatterns = [
     path("", views.series_list, name="series-list"),

@@ -4,7 +4,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
 from config.auth import LoginView
-from frontend import interop_views, live_views, offline_views, quicklog_views, stats_views, views
+from frontend.offline import views as offline_views
+from frontend.views import interop as interop_views
+from frontend.views import live as live_views
+from frontend.views import matches as views
+from frontend.views import quicklog as quicklog_views
+from frontend.views import stats as stats_views
 
 urlpatterns = [
     path("", views.home, name="home"),

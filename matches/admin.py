@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from matches.models import Catalog, Event, Match, MatchSummary, Player, Seat, Stream
-from matches.visibility import row_as_seen, viewer_for_stream
+from matches.store.visibility import row_as_seen, viewer_for_stream
 from rulesets import get_ruleset
 
 

@@ -1,4 +1,4 @@
-"""App configuration: registers the app's stream kind and read models when Django is ready."""
+"""App configuration: registers the app's stream kind, read models and wake-up hook when Django is ready."""
 
 from django.apps import AppConfig
 
@@ -8,7 +8,9 @@ class MatchesConfig(AppConfig):
     name = "matches"
 
     def ready(self) -> None:
-        # importing these registers the match stream kind and the read models (match summary, play_stats)
+        # importing these registers the match stream kind, the read models (match summary, play_stats) and the
+        # projector's wake-up after every commit (the store calls it through its hook, never by import)
         import matches.kinds
-        import matches.projections
-        import matches.stats_projection  # noqa: F401
+        import matches.projections.play_stats
+        import matches.projections.projectors
+        import matches.projections.tasks  # noqa: F401

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from matches import store
 from matches.models import MatchSummary, Stream
+from matches.store import events as store
 from rulesets import get_ruleset
 from rulesets.replay import Position, ReplayError, final_outcome_of, fold, voided_versions
 

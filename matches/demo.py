@@ -18,7 +18,7 @@ SEAT_NAMES = ["Ana", "Bo", "Cy", "Di", "Ed"]
 
 def _play_listed_moves(match, user, ruleset, count: int) -> None:  # type: ignore[no-untyped-def]
     """Record ``count`` legal moves, picked deterministically from the listed ones."""
-    from matches import store
+    from matches.store import events as store
 
     for i in range(count):
         head = store.head_load(match.stream_id, fresh=True)
@@ -130,7 +130,7 @@ def _history_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
 
 def _salt_and_bones_demo(user) -> list[str]:  # type: ignore[no-untyped-def]
     """A Salt & Bones match into its first combat: a field card, then listed moves, attacks preferred."""
-    from matches import store
+    from matches.store import events as store
 
     match = match_create(owner=user, is_public=True, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}],
                          title="Demo: Salt & Bones")  # fmt: skip

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches import store
 from matches.models import Match
 from matches.selectors import match_get_brief, match_seat_names
-from matches.streams import StreamKind, after_record, kind_register
+from matches.store import events as store
+from matches.store.streams import StreamKind, after_record, kind_register
 
 MATCH = kind_register(
     StreamKind(

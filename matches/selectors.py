@@ -13,11 +13,11 @@ from django.db.models.functions import Coalesce
 from psycopg.types.numeric import Int8
 
 from config.db import prepared_fetch
-from matches import store
 from matches.errors import InvalidInput, NotFound
 from matches.models import Event as EventRow
 from matches.models import Match, Player, Stream
-from matches.visibility import UserLike, Viewer, can_view, recording_q, visible_q
+from matches.store import events as store
+from matches.store.visibility import UserLike, Viewer, can_view, recording_q, visible_q
 from rulesets import Event, get_ruleset
 from rulesets.names import name_all, name_seats, turn_line
 from rulesets.offline import turn_of
@@ -196,47 +196,6 @@ def match_legal_moves(*, match: Match, viewer: Viewer) -> list[Event] | None:
     """Every event the rules accept now as ``viewer`` may know them, or None where the game cannot list them."""
     head = store.head_load(match.stream_id, fresh=True)
     return viewer.moves(get_ruleset(match.game), head.state)  # [] after a result (rulesets.offline.legal_of)
-
-
-@dataclass(frozen=True)
-class LogLine:
-    """One entry of a stream's history as the viewer may read it (``event``), who recorded it, whether it counts."""
-
-    row: EventRow
-    event: Event
-    text: str
-    voided_by: int | None
-    void_reason: str
-
-
-def stream_log(*, stream_id: int, game: str, seat_names: list[str], viewer: Viewer) -> list[LogLine]:
-    """Every event of a stream, oldest first, as ``viewer`` may read it, in plain words, voided entries marked."""
-    from rulesets.replay import EVENT_VOIDED, describe_entry
-
-    ruleset = get_ruleset(game)
-    rows = list(EventRow.objects.filter(stream_id=stream_id).select_related("recorded_by").order_by("version"))
-    entries = [(r.version, Event(r.type, r.seat, r.data)) for r in rows]
-    redacting = not viewer.everything and ruleset.hides_information
-    before = _states_before(ruleset, stream_id, rows) if ruleset.describe_uses_state or redacting else {}
-    shown = viewer.log(ruleset, entries, before)
-    voided = {int(r.data["version"]): (r.version, r.data.get("reason", "")) for r in rows if r.type == EVENT_VOIDED}
-    lines = []
-    for r, ev in zip(rows, shown, strict=True):
-        state = before.get(r.version)
-        text = describe_entry(ruleset, ev, seat_names, None if state is None else viewer.state(ruleset, state))
-        by, why = voided.get(r.version, (None, ""))
-        lines.append(LogLine(row=r, event=ev, text=text, voided_by=by, void_reason=why))
-    return lines
-
-
-def _states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> dict[int, Any]:
-    """The state each row was recorded on (one fold of the log), for rulesets that describe with it."""
-    from matches.models import Stream
-    from rulesets.replay import Position, states_before
-
-    stream = Stream.objects.only("options", "seat_count").get(pk=stream_id)
-    start = Position(ruleset.initial_state(stream.options, stream.seat_count))
-    return states_before(ruleset, start, ((r.version, Event(r.type, r.seat, r.data)) for r in rows))
 
 
 def stream_times(*, stream_id: int, versions: list[int]) -> dict[int, Any]:

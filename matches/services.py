@@ -5,22 +5,19 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 
-from matches import store
 from matches.errors import InvalidInput, MatchKeyReused, NotAllowed
-from matches.models import MAX_VERSION, Match, MatchSummary, Player, Seat, Stream
-from matches.streams import stream_record
-from rulesets import Event, Ruleset, UnknownGame, get_ruleset
-from rulesets.offline import EntryInvalid, clean_entry, clean_options, clean_setup
+from matches.models import Match, MatchSummary, Player, Seat, Stream
+from matches.projections import tasks as projector
+from matches.store import events as store
+from matches.store.streams import _as_invalid_input, ruleset_for, stream_record
+from rulesets import Event, Ruleset, get_ruleset
+from rulesets.offline import clean_options, clean_setup
 from rulesets.replay import (
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
@@ -30,27 +27,6 @@ from rulesets.replay import (
 from rulesets.schema import RANDOM
 
 UserLike = AbstractBaseUser | AnonymousUser
-
-
-def ruleset_for(game: str) -> Ruleset:
-    """The ruleset for a game slug, or :class:`InvalidInput` naming the known games."""
-    try:
-        return get_ruleset(game)
-    except UnknownGame:
-        from rulesets import all_rulesets
-
-        known = ", ".join(r.slug for r in all_rulesets())
-        raise InvalidInput({"game": [f"Unknown game '{game}'. Known games: {known}."]}) from None
-
-
-@contextmanager
-def _as_invalid_input() -> Iterator[None]:
-    """The pure checks' refusal (``rulesets.offline.EntryInvalid``, what a phone says offline) raised as the
-    service's :class:`InvalidInput`, with the same errors, sentence and rule."""
-    try:
-        yield
-    except EntryInvalid as exc:
-        raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
 
 
 def options_clean(ruleset: Ruleset, options: Any, seat_count: int | None = None) -> dict[str, Any]:
@@ -207,66 +183,8 @@ def first_player_draw(
         stream_id=stream.pk, event=Event(FIRST_PLAYER_DRAWN, None, {"seat": seat}), expected_version=0,
         meta=store.Metadata(recorded_by_id=owner.pk),
     )  # fmt: skip
-    transaction.on_commit(wake_projector)
+    transaction.on_commit(projector.wake_projector)
     return seat
-
-
-def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
-    """Check an event's envelope and payload against the ruleset's ``event_types``
-    (``rulesets.offline.clean_entry``, the check the match page also runs offline).
-
-    Raises :class:`InvalidInput` for an unknown type, a missing/extra/out-of-range seat, or a payload
-    that does not fit the type's fields.
-    """
-    with _as_invalid_input():
-        return clean_entry(ruleset, seat_count, type_, seat, data)
-
-
-def stream_event_record(
-    *,
-    stream_id: int,
-    game: str,
-    seat_count: int,
-    type: str,
-    seat: int | None,
-    data: Any,
-    user_id: int | None,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    client_time: datetime | None = None,
-    request_id: str = "",
-    rebase: bool = False,
-    own_keys: tuple[str, ...] = (),
-) -> store.AppendResult:
-    """Clean and append one event to any stream (``rebase``: see ``store.append``); wakes the projector after
-    commit."""
-    ruleset = get_ruleset(game)
-    event = event_clean(ruleset, seat_count, type, seat, data)
-    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
-        raise InvalidInput({"idempotency_key": ["Must be a string of 1 to 100 characters."]})
-    if expected_version is not None and (
-        not isinstance(expected_version, int)
-        or isinstance(expected_version, bool)
-        or not 0 <= expected_version <= MAX_VERSION
-    ):
-        raise InvalidInput({"expected_version": [f"Must be a whole number from 0 to {MAX_VERSION}."]})
-    own_keys = tuple(own_keys or ())
-    if len(own_keys) > store.MAX_OWN_KEYS or not all(isinstance(k, str) and 1 <= len(k) <= 100 for k in own_keys):
-        raise InvalidInput({"own_keys": [f"At most {store.MAX_OWN_KEYS} strings of 1 to 100 characters."]})
-    if own_keys and not rebase:
-        raise InvalidInput({"own_keys": ["Only with rebase: true."]})
-    result = store.append(
-        stream_id=stream_id,
-        event=event,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        meta=store.Metadata(recorded_by_id=user_id, client_time=client_time, request_id=request_id),
-        rebase=bool(rebase),
-        own_keys=own_keys,
-    )
-    if not result.repeated:
-        transaction.on_commit(wake_projector)
-    return result
 
 
 def match_event_record(
@@ -387,40 +305,3 @@ def match_recorders_set(*, match: Match, user: UserLike, recorders: list[Abstrac
 
 
 # -- waking the projector -------------------------------------------------------------------------------
-
-_covered_until = 0.0  # monotonic time before which a scheduled run follows any commit of this process
-
-
-def wake_projector() -> None:
-    """Ask a Celery worker to run the projectors soon; never fails the caller.
-
-    Every commit is followed by a projector run that starts after it, with at most one wake-up per
-    ``CHRONICLE_WAKE_WINDOW`` seconds across all processes (``wake_slot_claim``): the process that claims
-    the window sends one with that countdown; a process that finds it claimed learns when that run starts
-    and stays quiet until then (not a whole window of its own: a run scheduled earlier by another process
-    would leave its later commits behind). The beat catch-up covers a wake-up the broker lost.
-    """
-    global _covered_until
-    from matches.tasks import project_all, wake_slot_claim
-
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        project_all.apply()
-        return
-    now = time.monotonic()
-    if now < _covered_until:
-        return
-    window = settings.CHRONICLE_WAKE_WINDOW
-    scheduled_in = wake_slot_claim(window)
-    if scheduled_in > 0:
-        _covered_until = now + scheduled_in
-        return  # another process has a run scheduled: it starts after this commit
-    _covered_until = now + window
-    from config.outage import redis_outage
-
-    outage = redis_outage(settings.CELERY_BROKER_URL)
-    try:
-        project_all.apply_async(countdown=window)
-    except Exception as exc:  # broker down: the append stands; the periodic catch-up will project it
-        outage.failed(exc, "projector wake-up not sent")  # logged once per outage (config.outage)
-    else:
-        outage.succeeded()

@@ -2,9 +2,11 @@
 
 from django.urls import path
 
-from matches import api, people_api, stats_api
+from matches.api import matches as api
+from matches.api import people as people_api
+from matches.api.streams import StreamEventsApi
 from matches.interop import api as interop_api
-from matches.stream_api import StreamEventsApi
+from matches.stats import api as stats_api
 
 urlpatterns = [
     path("matches/", api.MatchListCreateApi.as_view(), name="api-matches"),

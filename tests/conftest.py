@@ -65,8 +65,8 @@ def _isolation(request: pytest.FixtureRequest) -> Any:
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
-    from matches.projections import positions_forget
-    from matches.store import head_cache
+    from matches.projections.projectors import positions_forget
+    from matches.store.events import head_cache
 
     settings = request.getfixturevalue("settings")
     head_cache.clear()

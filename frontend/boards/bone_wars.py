@@ -13,8 +13,8 @@ import json
 import re
 from typing import Any
 
-from frontend.boards import TableFacts
-from frontend.inputs import Input, build_inputs
+from frontend.boards.shared import TableFacts
+from frontend.forms.inputs import Input, build_inputs
 from rulesets.base import Event
 from rulesets.bone_wars.fields import (
     CARD_PLAYED,

@@ -13,7 +13,7 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
-from frontend.boards import TableFacts
+from frontend.boards.shared import TableFacts
 from rulesets.base import Event
 from rulesets.cells import xy_words
 from rulesets.get_salty import hints as salty_hints

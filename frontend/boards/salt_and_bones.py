@@ -19,7 +19,7 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
-from frontend.boards import TableFacts
+from frontend.boards.shared import TableFacts
 from rulesets.base import Event
 from rulesets.cells import row_col_words
 from rulesets.replay import describe_entry

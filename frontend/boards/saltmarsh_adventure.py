@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from frontend.boards import TableFacts
+from frontend.boards.shared import TableFacts
 
 CONDITION_LABELS = {
     "advantage": "Advantage",

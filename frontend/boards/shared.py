@@ -25,13 +25,13 @@ BoardFunction = Callable[..., dict[str, Any]]
 
 # slug → "module:function"; imported lazily so a page only loads the board it draws
 BOARDS: dict[str, str] = {
-    "get-salty": "frontend.board_get_salty:board",
-    "salt-and-bones": "frontend.board_salt_and_bones:board",
-    "saltmarsh-adventure": "frontend.board_saltmarsh_adventure:board",
-    "bone-wars": "frontend.board_bone_wars:board",
-    "the-first-spine": "frontend.board_the_first_spine:board",
-    "scoresheet": "frontend.board_scoresheet:board",
-    "last-stone": "frontend.board_last_stone:board",
+    "get-salty": "frontend.boards.get_salty:board",
+    "salt-and-bones": "frontend.boards.salt_and_bones:board",
+    "saltmarsh-adventure": "frontend.boards.saltmarsh_adventure:board",
+    "bone-wars": "frontend.boards.bone_wars:board",
+    "the-first-spine": "frontend.boards.the_first_spine:board",
+    "scoresheet": "frontend.boards.scoresheet:board",
+    "last-stone": "frontend.boards.last_stone:board",
 }
 
 # games whose own board draws a recorded result (the score sheet shows the scores in its table)
@@ -125,7 +125,7 @@ def table_facts(match: Any, request: Any, *, records: bool) -> TableFacts:
 
     from frontend.selectors import moves_recorded
     from matches.selectors import match_seat_names, stream_times
-    from matches.visibility import held_seat
+    from matches.store.visibility import held_seat
 
     return TableFacts(
         game=match.game,

@@ -15,7 +15,7 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
-from frontend.boards import TableFacts
+from frontend.boards.shared import TableFacts
 from rulesets.base import Event, name_seats
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E

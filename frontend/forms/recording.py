@@ -7,11 +7,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend.forms import Pick, build_inputs, int_or_none
-from frontend.inputs import recordable as recordable  # moved there (pure); the views import it from here
+from frontend.forms.inputs import Pick
+from frontend.forms.schema import build_inputs, int_or_none
 from matches import selectors
-from matches.history import history_page
-from matches.visibility import Viewer
+from matches.store.history import history_page
+from matches.store.visibility import Viewer
 from rulesets import Event, EventType, Ruleset, RuleViolation
 from rulesets.replay import describe_entry
 

@@ -20,9 +20,10 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 
 from config.text import PROBLEM, unstorable_path
-from frontend.inputs import (  # the pure half, re-exported: callers keep importing from here
+from frontend.forms.inputs import (  # the pure half: the offline board runs it too
     _OFF,
     OPTION_PREFIX,
+    Input,
     _fixed_rows,
     _getlist,
     _is_cell_list,
@@ -34,12 +35,6 @@ from frontend.inputs import (  # the pure half, re-exported: callers keep import
     _typed_under,
     build_inputs,
     int_or_none,
-)
-from frontend.inputs import (
-    Input as Input,
-)
-from frontend.inputs import (
-    Pick as Pick,
 )
 from matches.errors import DomainError, InvalidInput, RuleBroken, VersionConflict
 from rulesets import Field

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from frontend import boards
-from frontend.inputs import recordable
+from frontend.boards import shared as boards
+from frontend.forms.inputs import recordable
 from rulesets import Event
 from rulesets.offline import reading_json
 from rulesets.registry import get_ruleset

@@ -66,7 +66,10 @@ ENGINE_MODULES = (
     "django.utils.translation.trans_real", "django.utils.version",
 )  # fmt: skip
 # our modules the offline board runs: the entry point, the dispatcher, the pure forms, every game's board
-BOARD_MODULES = ("frontend", "frontend.boards", "frontend.inputs", "frontend.offline_board")
+BOARD_MODULES = (
+    "frontend", "frontend.boards", "frontend.boards.shared", "frontend.forms", "frontend.forms.inputs",
+    "frontend.offline", "frontend.offline.board",
+)  # fmt: skip
 BOARD_TEMPLATES = ("frontend/boards/*.html", "frontend/_input.html")  # under frontend/templates/
 
 
@@ -127,7 +130,7 @@ def module_file(name: str) -> tuple[str, Path]:
 def board_sources() -> dict[str, bytes]:
     """Every file the offline board needs besides the rulesets (path in the archive → bytes): the engine's
     modules, ours (``BOARD_MODULES`` and every game's board module) and the board templates."""
-    from frontend.boards import BOARDS
+    from frontend.boards.shared import BOARDS
 
     names = [*ENGINE_MODULES, *BOARD_MODULES, *sorted({t.split(":")[0] for t in BOARDS.values()})]
     sources = {}

@@ -114,7 +114,7 @@ def offline_start_forms(ruleset: Ruleset, seat_count: int) -> list[dict[str, Any
     """The entry forms of a new match of ``ruleset`` (``frontend.recording.move_forms`` at the start, default
     options), which the new-match page carries for a match started on it offline; [] where the defaults do
     not make a match (an option with no default)."""
-    from frontend.recording import move_forms
+    from frontend.forms.recording import move_forms
     from matches.errors import InvalidInput
     from matches.services import options_clean
 

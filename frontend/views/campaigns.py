@@ -23,10 +23,9 @@ from campaigns import selectors as campaign_selectors
 from campaigns import services as campaign_services
 from campaigns.services import BatchRefused
 from config.text import spreadsheet_safe
-from frontend import stream_views
 from frontend.charts import gold_chart, gp_text
-from frontend.forms import (
-    Pick,
+from frontend.forms.inputs import Pick
+from frontend.forms.schema import (
     build_inputs,
     error_sentence,
     int_or_none,
@@ -38,8 +37,9 @@ from frontend.forms import (
     recording_guards,
 )
 from frontend.selectors import last_undoable_version
+from frontend.views import streams as stream_views
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
-from matches.visibility import can_record
+from matches.store.visibility import can_record
 from rulesets import Event, EventType, get_ruleset
 from rulesets.names import plural
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from frontend.forms import error_sentence, int_or_none, parse_value
+from frontend.forms.schema import error_sentence, int_or_none, parse_value
 from matches import catalogs
 from matches.errors import InvalidInput
 from matches.models import Catalog

@@ -11,9 +11,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from matches.errors import DomainError
-from matches.interop.jobs import import_job_create, import_job_progress, import_job_start
+from matches.interop.jobs import import_job_create, import_job_progress
 from matches.interop.me import player_claim_own
 from matches.interop.models import ImportJob
+from matches.interop.tasks import import_job_start
 from matches.models import Player
 
 

@@ -20,9 +20,10 @@ from rest_framework.authtoken.models import Token
 
 from campaigns.selectors import adventure_match_closed
 from config.text import PROBLEM, unstorable_path
-from frontend import boards, stream_views
-from frontend.bundle import offline_urls
-from frontend.forms import (
+from frontend.boards import shared as boards
+from frontend.forms.inputs import recordable
+from frontend.forms.recording import feedback_for, legal_move_choices, move_forms, rebased_words
+from frontend.forms.schema import (
     SignupForm,
     error_sentence,
     int_or_none,
@@ -32,13 +33,15 @@ from frontend.forms import (
     record_or_rerender,
 )
 from frontend.models import developer_view_on, developer_view_set
-from frontend.offline_views import offline_start_forms
-from frontend.recording import feedback_for, legal_move_choices, move_forms, rebased_words, recordable
-from frontend.selectors import home_activity, last_undoable_version, offline_seed, undo_words
+from frontend.offline.bundle import offline_urls
+from frontend.offline.seed import offline_seed
+from frontend.offline.views import offline_start_forms
+from frontend.selectors import home_activity, last_undoable_version, undo_words
+from frontend.views import streams as stream_views
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotFound
-from matches.visibility import TABLE, can_record, reader_at, reveal, reveal_end, revealed_seat, viewer_for
+from matches.store.visibility import TABLE, can_record, reader_at, reveal, reveal_end, revealed_seat, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 from rulesets.schema import RANDOM, for_seat_count, seat_word
@@ -535,7 +538,7 @@ match_undo = stream_views.undo_view(
 @require_POST
 def match_recorders(request: HttpRequest, match_id: int) -> HttpResponse:
     """The owner names who else may record (usernames, comma-separated)."""
-    from matches.api import users_by_name
+    from matches.api.matches import users_by_name
 
     match = selectors.match_get(user=request.user, match_id=match_id)
     names = [n.strip() for n in request.POST.get("recorders", "").split(",") if n.strip()]

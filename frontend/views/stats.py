@@ -15,9 +15,10 @@ from django.urls import reverse
 
 from campaigns.stats import CHART_CAMPAIGNS
 from frontend.charts import bar_chart, gp_text, line_chart
-from matches import people, stats
 from matches.errors import DomainError, InvalidInput
 from matches.models import Player
+from matches.people import players as people
+from matches.stats import selectors as stats
 from rulesets import all_rulesets
 
 

@@ -17,11 +17,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from frontend.forms import posted_void, record_or_rerender
+from frontend.forms.schema import posted_void, record_or_rerender
 from matches.errors import InvalidInput
-from matches.history import HistoryLine, cursor_clean, history_page
-from matches.streams import kind_get, stream_get, stream_undo
-from matches.visibility import can_record, viewer_for
+from matches.store.history import HistoryLine, cursor_clean, history_page
+from matches.store.streams import kind_get, stream_get, stream_undo
+from matches.store.visibility import can_record, viewer_for
 from rulesets import get_ruleset
 
 Redraw = Callable[..., HttpResponse]  # (request, pk, *, problem, status) -> the kind's page

@@ -13,8 +13,7 @@ from rest_framework.views import APIView
 
 from config.api import JsonInput, PagedListMixin
 from matches import selectors, services
-from matches.errors import InvalidInput, NotFound, NotListable
-from matches.serializers import (
+from matches.api.serializers import (
     AppendOutput,
     ErrorOutput,
     GameOutput,
@@ -26,7 +25,8 @@ from matches.serializers import (
     StateQuery,
     game_description,
 )
-from matches.visibility import Viewer, viewer_for
+from matches.errors import InvalidInput, NotFound, NotListable
+from matches.store.visibility import Viewer, viewer_for
 from rulesets import UnknownGame, all_rulesets, get_ruleset
 from rulesets.names import name_all
 from rulesets.replay import outcome_of

@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from config.api import JsonInput, Shape
 from matches.models import MAX_VERSION, Match
-from matches.store import MAX_OWN_KEYS
+from matches.store.events import MAX_OWN_KEYS
 from rulesets import Ruleset
 from rulesets.replay import event_types_with_meta
 from rulesets.schema import json_schema

@@ -16,12 +16,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import LeanPostMixin
-from matches import store
-from matches.api import ERRORS, append_body, header_key, parse
-from matches.history import HISTORY_LIMIT, HISTORY_LIMIT_MAX, cursor_clean, history_page, limit_clean
-from matches.serializers import AppendOutput, EventInput, EventOutput, EventPageOutput
-from matches.streams import kind_get, stream_get, stream_get_for_write, stream_history, stream_record
-from matches.visibility import viewer_for
+from matches.api.matches import ERRORS, append_body, header_key, parse
+from matches.api.serializers import AppendOutput, EventInput, EventOutput, EventPageOutput
+from matches.store import events as store
+from matches.store.history import HISTORY_LIMIT, HISTORY_LIMIT_MAX, cursor_clean, history_page, limit_clean
+from matches.store.streams import kind_get, stream_get, stream_get_for_write, stream_history, stream_record
+from matches.store.visibility import viewer_for
 
 PAGE_PARAMETERS = [
     OpenApiParameter(

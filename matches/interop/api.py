@@ -12,9 +12,10 @@ from rest_framework.views import APIView
 
 from matches.errors import InvalidInput, NotFound
 from matches.interop.export import bgg_xml_export, bgstats_export
-from matches.interop.jobs import import_job_create, import_job_progress, import_job_start, import_report, max_bytes
+from matches.interop.jobs import import_job_create, import_job_progress, import_report, max_bytes
 from matches.interop.me import player_claim_own
 from matches.interop.models import ImportJob
+from matches.interop.tasks import import_job_start
 
 ImportOutput = inline_serializer(
     "ImportOutput",

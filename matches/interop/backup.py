@@ -101,7 +101,7 @@ def _rows(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
 
 def _replay(stream: Any) -> Any:
     """A stream folded from its initial state over every stored event (no head, no snapshot)."""
-    from matches import store
+    from matches.store import events as store
     from rulesets import get_ruleset
     from rulesets.replay import Position, fold, voided_versions
 
@@ -118,7 +118,7 @@ def streams_import(lines: Iterable[str]) -> ImportReport:
     are rebuilt once the load has committed: the global-log reader only returns events of transactions that
     have ended (docs/ARCHITECTURE.md), so inside the loading transaction it would see none of them.
     """
-    from matches.projections import PROJECTORS, project, projection_reset
+    from matches.projections.projectors import PROJECTORS, project, projection_reset
 
     report = _streams_load(lines)
     for name in PROJECTORS:
@@ -130,8 +130,9 @@ def streams_import(lines: Iterable[str]) -> ImportReport:
 @transaction.atomic
 def _streams_load(lines: Iterable[str]) -> ImportReport:
     """Load and check the rows of a backup (one transaction)."""
-    from matches import projections, store
     from matches.models import Stream
+    from matches.projections import projectors as projections
+    from matches.store import events as store
 
     if Stream.objects.exists():
         raise BackupError("The database already holds streams: import a backup into an empty database.")

@@ -126,7 +126,7 @@ def _label(i: int, item: PlayIn | PlaySkipped) -> str:
 def import_job_run(job_id: int, *, batch: int | None = None) -> ImportJob:
     """Run (or resume) a job to its end; returns it done. Safe to run twice: the second finds it done, or
     resumes where the first stopped."""
-    from matches.services import wake_projector
+    from matches.projections.tasks import wake_projector
 
     batch = batch or settings.CHRONICLE_IMPORT_BATCH
     job = ImportJob.objects.get(pk=job_id)
@@ -218,20 +218,6 @@ def _batch(job_id: int, items: list[tuple[int, PlayIn | PlaySkipped]], cache: Wr
         job.report = report
         job.save(update_fields=["done", "total", "imported", "already", "skipped", "report", "updated_at"])
     return True
-
-
-def import_job_start(job: ImportJob) -> ImportJob:
-    """Run the job now when it is small (or tasks run eagerly), else queue it for a worker."""
-    from matches.interop.tasks import import_run
-
-    if settings.CELERY_TASK_ALWAYS_EAGER or job.size <= settings.CHRONICLE_IMPORT_INLINE_BYTES:
-        return import_job_run(job.pk)
-    try:
-        import_run.delay(job.pk)
-    except Exception:
-        ImportJob.objects.filter(pk=job.pk).update(status=ImportJob.FAILED, message="The job queue is unreachable.")
-        raise
-    return job
 
 
 def import_job_progress(job: ImportJob) -> dict[str, Any]:

@@ -12,12 +12,12 @@ from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from matches import store
 from matches.errors import DomainError, InvalidInput
 from matches.interop.records import PlayIn, PlaySkipped, SeatIn
 from matches.interop.scores import score_number
 from matches.models import Match, MatchSummary, Player, Seat, Stream
-from matches.rows_insert import rows_insert
+from matches.store import events as store
+from matches.store.rows import rows_insert
 from rulesets import Ruleset, all_rulesets, get_ruleset
 from rulesets.replay import RESULT_RECORDED, final_outcome_of
 
@@ -102,7 +102,7 @@ class Prepared:
 def play_prepare(play: PlayIn, cache: WriteCache) -> Prepared | None:
     """Check one play and find (or create) its players; None when its key is already in. Raises
     :class:`PlaySkipped` with the reason. Writes only the players it names for the first time."""
-    from matches.services import event_clean
+    from matches.store.streams import event_clean
 
     if play.key in cache.known_keys():
         return None
@@ -180,7 +180,7 @@ def plays_write(prepared: list[Prepared], cache: WriteCache) -> list[int]:
 def _players_named(owner: AbstractBaseUser, names: set[str], now: Any) -> dict[str, int]:
     """The owner's players with these names (as ``services.player_get_or_create`` finds them: case-insensitive,
     a merged one counting as the player it was merged into), the missing ones created, in two statements."""
-    from matches.people import canonical_id, players_merged_into
+    from matches.projections.merges import canonical_id, players_merged_into
 
     if not names:
         return {}

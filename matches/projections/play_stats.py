@@ -8,14 +8,14 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match, MatchFact, PlayedMatch, PlayerResult, Seat
-from matches.people import canonical_id, players_merged_into
-from matches.projections import read_model_register
-from matches.rows_insert import ids_among, rows_insert
-from matches.stats_rollup import contributions, difference, rollup_apply, rollup_reset, rows_of
-from matches.visibility import SPECTATOR
+from matches.projections.merges import canonical_id, players_merged_into
+from matches.projections.projectors import read_model_register
+from matches.projections.rollups import contributions, difference, rollup_apply, rollup_reset, rows_of
+from matches.store import events as store
+from matches.store.rows import ids_among, rows_insert
+from matches.store.visibility import SPECTATOR
 from rulesets import get_ruleset
 from rulesets.base import Event as GameEvent
 from rulesets.replay import EVENT_VOIDED, TABLE_LEVEL_TYPES, final_outcome_of, walk

@@ -18,9 +18,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from matches import store
 from matches.models import Match, MatchSummary, ProjectionCheckpoint, Seat
-from matches.rows_insert import ids_among, rows_insert
+from matches.store import events as store
+from matches.store.rows import ids_among, rows_insert
 from rulesets import Event, get_ruleset
 from rulesets.names import name_seats
 from rulesets.replay import EVENT_VOIDED, Position, final_outcome_of, fold

@@ -21,8 +21,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from matches.models import PlayedMatch, PlayerResult, StatsRollup
-from matches.projections import projection_lock
-from matches.rows_insert import ids_among, rows_insert
+from matches.projections.projectors import projection_lock
+from matches.store.rows import ids_among, rows_insert
 
 KINDS = frozenset({"match", "player", "seat", "pair", "moves", "minutes", "score"})
 MONTHLY = KINDS - {"pair"}  # pairs are kept for all time only (by month they would be half of the table)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 from celery import shared_task
 from django.conf import settings
 
-from matches.projections import PROJECTORS, project_with_read_ahead
+from matches.projections.projectors import PROJECTORS, project_with_read_ahead
+from matches.store.streams import after_commit_register
 
 
 @shared_task(name="matches.tasks.project_all", ignore_result=True)
@@ -88,4 +91,48 @@ def wake_slot_claim(window: float) -> float:
         return 0.0
 
 
-from matches.interop import tasks as _interop_tasks  # noqa: E402, F401  (the import job's task, registered here)
+# -- waking the projector after a commit ------------------------------------------------------------
+
+_covered_until = 0.0  # monotonic time before which a scheduled run follows any commit of this process
+
+
+def wake_projector() -> None:
+    """Ask a Celery worker to run the projectors soon; never fails the caller.
+
+    Every commit is followed by a projector run that starts after it, with at most one wake-up per
+    ``CHRONICLE_WAKE_WINDOW`` seconds across all processes (``wake_slot_claim``): the process that claims
+    the window sends one with that countdown; a process that finds it claimed learns when that run starts
+    and stays quiet until then (not a whole window of its own: a run scheduled earlier by another process
+    would leave its later commits behind). The beat catch-up covers a wake-up the broker lost.
+    """
+    global _covered_until
+    from matches.projections.tasks import project_all, wake_slot_claim
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        project_all.apply()
+        return
+    now = time.monotonic()
+    if now < _covered_until:
+        return
+    window = settings.CHRONICLE_WAKE_WINDOW
+    scheduled_in = wake_slot_claim(window)
+    if scheduled_in > 0:
+        _covered_until = now + scheduled_in
+        return  # another process has a run scheduled: it starts after this commit
+    _covered_until = now + window
+    from config.outage import redis_outage
+
+    outage = redis_outage(settings.CELERY_BROKER_URL)
+    try:
+        project_all.apply_async(countdown=window)
+    except Exception as exc:  # broker down: the append stands; the periodic catch-up will project it
+        outage.failed(exc, "projector wake-up not sent")  # logged once per outage (config.outage)
+    else:
+        outage.succeeded()
+
+
+def _wake_after_commit() -> None:
+    wake_projector()  # looked up when called: a test or a bench may stand in for it
+
+
+after_commit_register(_wake_after_commit)  # every new entry wakes the projector after its commit

@@ -1,0 +1,1 @@
+"""Looking back: the statistics selectors and their REST endpoints."""

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches import stats
+from matches.stats import selectors as stats
 from rulesets import all_rulesets
 
 DAY = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"

@@ -35,9 +35,9 @@ from matches.models import (
     ProjectionCheckpoint,
     StatsRollup,
 )
-from matches.people import player_canonical
-from matches.stats_rollup import month_of
-from matches.visibility import UserLike, visible_q
+from matches.people.players import player_canonical
+from matches.projections.rollups import month_of
+from matches.store.visibility import UserLike, visible_q
 from rulesets import UnknownGame, get_ruleset
 
 logger = logging.getLogger(__name__)

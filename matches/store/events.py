@@ -29,7 +29,7 @@ from config.db import prepared_fetch
 from matches.errors import IdempotencyKeyReused, NotFound, RebaseRefused, RuleBroken, VersionConflict
 from matches.models import Event as EventRow
 from matches.models import Snapshot, Stream
-from matches.rows_insert import rows_insert
+from matches.store.rows import rows_insert
 from rulesets import Event, Ruleset, RuleViolation, get_ruleset
 from rulesets.names import seat_ref
 from rulesets.offline import void_broken, void_refusal

@@ -16,12 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from matches import store
 from matches.errors import InvalidInput
 from matches.models import MAX_VERSION
 from matches.models import Event as EventRow
-from matches.selectors import LogLine
-from matches.visibility import Viewer
+from matches.store import events as store
+from matches.store.visibility import Viewer
 from rulesets import Event, Ruleset, get_ruleset
 from rulesets.replay import EVENT_VOIDED, Position, describe_entry, step
 
@@ -191,3 +190,44 @@ def group_labels(ruleset: Ruleset, lines: list[LogLine], states: dict[int, Any],
         labels.append(label)
         current = label
     return labels
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One entry of a stream's history as the viewer may read it (``event``), who recorded it, whether it counts."""
+
+    row: EventRow
+    event: Event
+    text: str
+    voided_by: int | None
+    void_reason: str
+
+
+def stream_log(*, stream_id: int, game: str, seat_names: list[str], viewer: Viewer) -> list[LogLine]:
+    """Every event of a stream, oldest first, as ``viewer`` may read it, in plain words, voided entries marked."""
+    from rulesets.replay import EVENT_VOIDED, describe_entry
+
+    ruleset = get_ruleset(game)
+    rows = list(EventRow.objects.filter(stream_id=stream_id).select_related("recorded_by").order_by("version"))
+    entries = [(r.version, Event(r.type, r.seat, r.data)) for r in rows]
+    redacting = not viewer.everything and ruleset.hides_information
+    before = _log_states_before(ruleset, stream_id, rows) if ruleset.describe_uses_state or redacting else {}
+    shown = viewer.log(ruleset, entries, before)
+    voided = {int(r.data["version"]): (r.version, r.data.get("reason", "")) for r in rows if r.type == EVENT_VOIDED}
+    lines = []
+    for r, ev in zip(rows, shown, strict=True):
+        state = before.get(r.version)
+        text = describe_entry(ruleset, ev, seat_names, None if state is None else viewer.state(ruleset, state))
+        by, why = voided.get(r.version, (None, ""))
+        lines.append(LogLine(row=r, event=ev, text=text, voided_by=by, void_reason=why))
+    return lines
+
+
+def _log_states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> dict[int, Any]:
+    """The state each row was recorded on (one fold of the log), for rulesets that describe with it."""
+    from matches.models import Stream
+    from rulesets.replay import Position, states_before
+
+    stream = Stream.objects.only("options", "seat_count").get(pk=stream_id)
+    start = Position(ruleset.initial_state(stream.options, stream.seat_count))
+    return states_before(ruleset, start, ((r.version, Event(r.type, r.seat, r.data)) for r in rows))

@@ -10,18 +10,23 @@ imported by it (the Saltmarsh campaign follows its adventure matches that way: `
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
-from matches import store
-from matches.errors import NotAllowed, NotFound, RuleBroken, VersionConflict
-from matches.selectors import LogLine, stream_log
-from matches.visibility import UserLike, can_record, can_view, viewer_for, visible_q
+from matches.errors import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
+from matches.models import MAX_VERSION
+from matches.store import events as store
+from matches.store.history import LogLine, stream_log
+from matches.store.visibility import UserLike, can_record, can_view, viewer_for, visible_q
+from rulesets import Event, Ruleset, UnknownGame, get_ruleset
+from rulesets.offline import EntryInvalid, clean_entry
 from rulesets.replay import EVENT_VOIDED
 
 
@@ -157,8 +162,6 @@ def stream_record(
 
     Raises :class:`NotAllowed`, ``InvalidInput``, ``RuleBroken`` or ``VersionConflict``; then nothing is written.
     """
-    from matches.services import stream_event_record
-
     spec = kind_of(obj)
     if not can_record(user, obj):
         raise NotAllowed(spec.not_allowed or f"Only the {spec.noun}'s owner and the recorders they named may record.")
@@ -195,3 +198,97 @@ def stream_record(
 def stream_undo(*, obj: Any, user: UserLike, version: int | None, reason: str, **guards: Any) -> store.AppendResult:
     """Record ``event_voided``: entry ``version`` stops counting; the log keeps both."""
     return stream_record(obj=obj, user=user, type=EVENT_VOIDED, data={"version": version, "reason": reason}, **guards)
+
+
+# -- cleaning and appending one entry (every kind) -------------------------------------------------
+
+
+def ruleset_for(game: str) -> Ruleset:
+    """The ruleset for a game slug, or :class:`InvalidInput` naming the known games."""
+    try:
+        return get_ruleset(game)
+    except UnknownGame:
+        from rulesets import all_rulesets
+
+        known = ", ".join(r.slug for r in all_rulesets())
+        raise InvalidInput({"game": [f"Unknown game '{game}'. Known games: {known}."]}) from None
+
+
+@contextmanager
+def _as_invalid_input() -> Iterator[None]:
+    """The pure checks' refusal (``rulesets.offline.EntryInvalid``, what a phone says offline) raised as the
+    service's :class:`InvalidInput`, with the same errors, sentence and rule."""
+    try:
+        yield
+    except EntryInvalid as exc:
+        raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
+
+
+def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
+    """Check an event's envelope and payload against the ruleset's ``event_types``
+    (``rulesets.offline.clean_entry``, the check the match page also runs offline).
+
+    Raises :class:`InvalidInput` for an unknown type, a missing/extra/out-of-range seat, or a payload
+    that does not fit the type's fields.
+    """
+    with _as_invalid_input():
+        return clean_entry(ruleset, seat_count, type_, seat, data)
+
+
+def stream_event_record(
+    *,
+    stream_id: int,
+    game: str,
+    seat_count: int,
+    type: str,
+    seat: int | None,
+    data: Any,
+    user_id: int | None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    client_time: datetime | None = None,
+    request_id: str = "",
+    rebase: bool = False,
+    own_keys: tuple[str, ...] = (),
+) -> store.AppendResult:
+    """Clean and append one event to any stream (``rebase``: see ``store.append``); wakes the projector after
+    commit."""
+    ruleset = get_ruleset(game)
+    event = event_clean(ruleset, seat_count, type, seat, data)
+    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
+        raise InvalidInput({"idempotency_key": ["Must be a string of 1 to 100 characters."]})
+    if expected_version is not None and (
+        not isinstance(expected_version, int)
+        or isinstance(expected_version, bool)
+        or not 0 <= expected_version <= MAX_VERSION
+    ):
+        raise InvalidInput({"expected_version": [f"Must be a whole number from 0 to {MAX_VERSION}."]})
+    own_keys = tuple(own_keys or ())
+    if len(own_keys) > store.MAX_OWN_KEYS or not all(isinstance(k, str) and 1 <= len(k) <= 100 for k in own_keys):
+        raise InvalidInput({"own_keys": [f"At most {store.MAX_OWN_KEYS} strings of 1 to 100 characters."]})
+    if own_keys and not rebase:
+        raise InvalidInput({"own_keys": ["Only with rebase: true."]})
+    result = store.append(
+        stream_id=stream_id,
+        event=event,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        meta=store.Metadata(recorded_by_id=user_id, client_time=client_time, request_id=request_id),
+        rebase=bool(rebase),
+        own_keys=own_keys,
+    )
+    if not result.repeated:
+        for hook in _AFTER_COMMIT:
+            transaction.on_commit(hook)
+    return result
+
+
+_AFTER_COMMIT: list[Callable[[], None]] = []
+
+
+def after_commit_register(hook: Callable[[], None]) -> None:
+    """Run ``hook`` after the commit of every new entry on any stream (not after a replayed idempotency key).
+    The projector's wake-up registers itself here at start (``matches.projections.tasks``): the store never
+    imports what follows it."""
+    if hook not in _AFTER_COMMIT:
+        _AFTER_COMMIT.append(hook)

@@ -233,7 +233,7 @@ def viewer_for_stream(user: UserLike | None, stream: Any) -> Viewer:
 
 def row_as_seen(viewer: Viewer, row: Any) -> Event:
     """A stored event row as ``viewer`` may read it (folds the stream up to it only when the game hides anything)."""
-    from matches import store
+    from matches.store import events as store
 
     ruleset = get_ruleset(row.stream.game)
     event = Event(row.type, row.seat, row.data)

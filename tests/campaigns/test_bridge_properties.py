@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from campaigns import services as campaign_services
 from campaigns.models import Campaign
 from matches import services as match_services
-from matches import store
 from matches.errors import DomainError
 from matches.models import Event as EventRow
 from matches.models import Match
+from matches.store import events as store
 from rulesets import get_ruleset
 from rulesets.saltmarsh import conclusion_from_adventure
 from rulesets.saltmarsh.bridge import adventure_result

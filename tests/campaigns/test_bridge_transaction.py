@@ -11,8 +11,8 @@ import pytest
 from campaigns import services as campaign_services
 from campaigns.bridge import BridgeRefused
 from matches import services as match_services
-from matches import store
 from matches.models import Stream
+from matches.store import events as store
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 

@@ -36,21 +36,21 @@ def test_projector_lag_counts_events_not_yet_projected(client, settings, owner):
     settings.REDIS_URL = ""
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.CHRONICLE_HEALTH_MAX_LAG = -1  # any pending event is "too old"
-    from matches import services
+    from matches.projections import tasks
 
     match = match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}], options={"stones": 9})
-    original = services.wake_projector
-    services.wake_projector = lambda: None  # no worker here: the events stay unprojected
+    original = tasks.wake_projector
+    tasks.wake_projector = lambda: None  # no worker here: the events stay unprojected
     try:
         for seat in (0, 1):
             match_event_record(match=match, user=owner, type="stones_taken", seat=seat, data={"count": 1})
     finally:
-        services.wake_projector = original
+        tasks.wake_projector = original
     body = client.get("/healthz").json()
     assert body["projector"]["pending_events"] == 2
     assert body["status"] == "degraded"
 
-    from matches.tasks import project_all
+    from matches.projections.tasks import project_all
 
     project_all()
     body = client.get("/healthz").json()

@@ -47,7 +47,7 @@ def test_each_request_writes_one_json_access_line_with_its_request_id(client, ac
 
 def test_log_lines_written_while_serving_name_the_request(client, monkeypatch):
     seen: list[str] = []
-    from matches import api
+    from matches.api import matches as api
 
     original = api.GameListApi.get
 

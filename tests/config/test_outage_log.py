@@ -56,13 +56,13 @@ def flaky_cache(settings, monkeypatch) -> Any:
 @pytest.fixture
 def flaky_broker(settings, monkeypatch) -> Any:
     """``project_all.apply_async`` fails while ``state["down"]``; every call to ``wake_projector`` sends one."""
-    from matches import services, tasks
+    from matches.projections import tasks
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:6399/1"
     settings.CHRONICLE_WAKE_WINDOW = 0.0  # no quiet window between wake-ups
     monkeypatch.setattr(tasks, "wake_slot_claim", lambda window: 0.0)
-    monkeypatch.setattr(services, "_covered_until", 0.0)
+    monkeypatch.setattr(tasks, "_covered_until", 0.0)
     state = {"down": True, "sent": 0}
 
     def apply_async(**kwargs: Any) -> None:
@@ -71,7 +71,7 @@ def flaky_broker(settings, monkeypatch) -> Any:
         state["sent"] += 1
 
     monkeypatch.setattr(tasks.project_all, "apply_async", apply_async)
-    return services.wake_projector, state
+    return tasks.wake_projector, state
 
 
 def test_the_cache_logs_an_outage_once_and_its_end_once(lines, flaky_cache) -> None:

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import campaigns.api  # noqa: F401  (loads every API module, so every shape is a subclass below)
-import matches.api
-import matches.stream_api  # noqa: F401
+import matches.api.matches
+import matches.api.streams  # noqa: F401
 from config.api import JsonInput, Shape
-from matches.serializers import AppendOutput, EventInput, OutcomeOutput, VoidInput
+from matches.api.serializers import AppendOutput, EventInput, OutcomeOutput, VoidInput
 
 pytestmark = pytest.mark.pure
 

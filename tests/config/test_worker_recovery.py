@@ -15,8 +15,8 @@ import pytest
 from django.db import connection
 
 from benchmarks.http_bench import service_env, summaries_behind
+from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
-from matches.tasks import project_all
 from tests.config.private_services import PrivateRedis, start_celery_worker, wait_until
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db(transaction=True)]

@@ -11,9 +11,9 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from matches import store
 from matches.errors import DomainError
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets import get_ruleset
 from rulesets.offline import legal_of
 from tests.frontend.test_form_coverage import SCENARIOS

@@ -30,7 +30,7 @@ def developer_words(text: str, *, match_page: bool = False) -> list[str]:
 
 def played(owner: Any, slug: str, scenario: Scenario, steps: int = 6) -> Any:
     """A match of ``slug`` a few entries in (the form-coverage scenario's first entries)."""
-    from matches import store
+    from matches.store import events as store
 
     match = match_create(
         owner=owner, game=slug, seats=[{"name": n} for n in ("Ana", "Bo", "Cy", "Di")[: scenario.seats]],

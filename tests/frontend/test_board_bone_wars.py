@@ -46,7 +46,7 @@ def record(match: Any, user: Any, *moves: tuple[str, int | None, dict[str, Any]]
 
 
 def head(match: Any) -> tuple[int, dict[str, Any]]:
-    from matches import store
+    from matches.store import events as store
 
     h = store.head_load(match.stream_id, fresh=True)
     return h.version, h.state

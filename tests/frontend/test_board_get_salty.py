@@ -39,19 +39,19 @@ def get(client: Any, match: Any, query: str = "") -> tuple[str, BoardPage]:
 
 
 def head_state(match: Any) -> dict[str, Any]:
-    from matches import store
+    from matches.store import events as store
 
     return store.head_load(match.stream_id, fresh=True).state
 
 
 def head_version(match: Any) -> int:
-    from matches import store
+    from matches.store import events as store
 
     return store.head_load(match.stream_id, fresh=True).version
 
 
 def events(match: Any) -> list[Event]:
-    from matches import store
+    from matches.store import events as store
 
     return [Event(r.type, r.seat, r.data) for r in store.events_iter(match.stream_id)]
 

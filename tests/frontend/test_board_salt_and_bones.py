@@ -47,7 +47,7 @@ def get(client: Any, match: Any, query: str = "") -> tuple[str, BoardPage]:
 
 
 def head_state(match: Any) -> dict[str, Any]:
-    from matches import store
+    from matches.store import events as store
 
     return store.head_load(match.stream_id, fresh=True).state
 

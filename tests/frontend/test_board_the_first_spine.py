@@ -34,7 +34,7 @@ def get(client: Any, match: Any, query: str = "") -> tuple[str, BoardPage]:
 
 
 def state_of(match: Any) -> dict[str, Any]:
-    from matches import store
+    from matches.store import events as store
 
     return store.head_load(match.stream_id, fresh=True).state
 
@@ -207,7 +207,7 @@ def test_tap_a_piece_to_record_a_life_change(web, demo):
 
 
 def state_version(match: Any) -> int:
-    from matches import store
+    from matches.store import events as store
 
     return store.head_load(match.stream_id, fresh=True).version
 

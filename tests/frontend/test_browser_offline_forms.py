@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from django.http import QueryDict
 
-from frontend.forms import parse_inputs
-from matches import store
+from frontend.forms.schema import parse_inputs
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets import Event, get_ruleset
 from rulesets.replay import event_types_with_meta
 from rulesets.schema import SchemaError

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from frontend import boards
-from frontend.bundle import offline_urls
+from frontend.boards import shared as boards
 from frontend.management.commands.bench_offline import GAMES, made_up_entry
-from matches import store
+from frontend.offline.bundle import offline_urls
 from matches.selectors import match_seat_names
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.offline import legal_of, table_words
 from rulesets.replay import EVENT_VOIDED, RESULT_RECORDED, RULE_OVERRIDDEN, event_types_with_meta

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from matches import store
 from matches.models import Event as EventRow
 from matches.models import Match
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets import get_ruleset
 from tests.frontend.phones import PASSWORD, open_form, phone_page, sign_in
 from tests.frontend.taps import tap

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from matches import store
 from matches.demo import FIRST_SPINE_SCRIPT
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

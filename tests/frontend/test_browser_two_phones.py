@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from matches import store
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets import Event, get_ruleset
 from rulesets.replay import event_types_with_meta
 from tests.frontend.form_filler import CannotFill, fill, page_forms

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from matches import store
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets import Event, RuleViolation, all_rulesets, get_ruleset
 from rulesets.replay import event_types_with_meta
 from rulesets.schema import check_payload

@@ -13,8 +13,8 @@ import pytest
 from django.http import QueryDict
 
 from campaigns.services import campaign_create, campaign_event_record
-from frontend.forms import build_inputs, parse_inputs, parse_options
-from frontend.recording import form_picks, move_forms
+from frontend.forms.recording import form_picks, move_forms
+from frontend.forms.schema import build_inputs, parse_inputs, parse_options
 from matches import catalogs
 from matches.models import Event as EventRow
 from matches.models import Match

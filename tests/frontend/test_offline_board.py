@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from frontend import boards, offline_board
+from frontend.boards import shared as boards
+from frontend.offline import board as offline_board
 from matches.errors import DomainError
 from matches.services import match_event_record
 from rulesets.replay import RESULT_RECORDED

@@ -15,10 +15,17 @@ from pathlib import Path
 import pytest
 
 import rulesets
-from frontend import boards
-from frontend.bundle import BOARD_MODULES, ENGINE_MODULES, board_archive, module_file, offline_urls, rulesets_archive
-from matches import store
+from frontend.boards import shared as boards
+from frontend.offline.bundle import (
+    BOARD_MODULES,
+    ENGINE_MODULES,
+    board_archive,
+    module_file,
+    offline_urls,
+    rulesets_archive,
+)
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets import all_rulesets
 from rulesets.offline import record
 from tests.matches.hidden_reads import seed_of

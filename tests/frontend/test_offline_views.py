@@ -8,7 +8,7 @@ import re
 import pytest
 from django.contrib.staticfiles import finders
 
-from frontend.offline_views import PRECACHE_ASSETS
+from frontend.offline.views import PRECACHE_ASSETS
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from frontend.recording import move_forms, types_now
-from matches import store
+from frontend.forms.recording import move_forms, types_now
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets import get_ruleset
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
@@ -145,7 +145,7 @@ def test_form_errors_are_told_with_the_form_labels(web, owner):
 
 
 def test_several_field_errors_name_the_fields_once_each():
-    from frontend.forms import error_sentence
+    from frontend.forms.schema import error_sentence
 
     fields = get_ruleset("salt-and-bones").event_types["attack_card_played"].fields
     errors = {"data.card": ["This field is required."], "data.attack_tile": ["Must be a cell."],

@@ -3,8 +3,8 @@
 import pytest
 
 from matches.models import Player
+from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
-from matches.tasks import project_all
 
 # committed transactions: the read models are projected from the global log
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]

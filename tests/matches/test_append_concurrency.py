@@ -6,11 +6,11 @@ import psycopg
 import pytest
 from django.db import connection, transaction
 
-from matches import store
 from matches.errors import VersionConflict
 from matches.models import Event as EventRow
-from matches.projections import MATCH_SUMMARY, project
+from matches.projections.projectors import MATCH_SUMMARY, project
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets.replay import RULE_OVERRIDDEN
 from tests.matches.racing import run_threads
 

@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import store
+from matches.store import events as store
 from rulesets import Event
 
 # autocommit, as in production: no surrounding test transaction (and so no savepoints)

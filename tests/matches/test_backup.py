@@ -8,10 +8,10 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from matches.backup import BackupError, streams_import
 from matches.demo import load_demo
+from matches.interop.backup import BackupError, streams_import
 from matches.models import Match, MatchSummary, Player, PlayerResult, Stream
-from matches.projections import PROJECTORS, project
+from matches.projections.projectors import PROJECTORS, project
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 

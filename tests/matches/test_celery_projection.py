@@ -68,7 +68,7 @@ def test_worker_on_redis_catches_the_projection_up(redis_app, owner):
 def test_appends_succeed_while_redis_is_unreachable_and_projection_catches_up_after(redis_app, owner):
     from celery.contrib.testing.worker import start_worker
 
-    from matches.tasks import projections_catch_up
+    from matches.projections.tasks import projections_catch_up
 
     match = match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}], options={"stones": 9})
     _use_broker(redis_app, DEAD_BROKER)

@@ -41,7 +41,7 @@ def test_a_stricter_rule_is_reported(stone_match, owner, monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_changed_outcome_is_reported(owner, monkeypatch):
-    from matches.projections import project
+    from matches.projections.projectors import project
 
     match = match_create(owner=owner, game="last-stone", seats=[{"name": "A"}, {"name": "B"}], options={"stones": 3})
     match_event_record(match=match, user=owner, type="stones_taken", seat=0, data={"count": 3})

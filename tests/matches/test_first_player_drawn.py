@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from matches import store
 from matches.errors import InvalidInput, RuleBroken
 from matches.models import Event as EventRow
 from matches.models import Match
 from matches.services import match_create, match_event_record, match_event_void, match_rematch
+from matches.store import events as store
 from rulesets import Event, get_ruleset
 from rulesets.replay import FIRST_PLAYER_DRAWN, replay
 
@@ -110,7 +110,7 @@ def test_a_rematch_draws_again(owner):
 @pytest.mark.django_db(transaction=True)  # the projector reads committed entries only (PostgreSQL)
 def test_the_drawn_seat_counts_as_the_one_who_started_in_the_stats(owner):
     from matches.models import PlayerResult
-    from matches.tasks import project_all
+    from matches.projections.tasks import project_all
 
     match = match_create(
         is_public=True, owner=owner, game="last-stone", seats=TWO, options={"stones": 1, "first_seat": "random"}

@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from matches import store
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from rulesets import get_ruleset
 from tests.matches.hidden_reads import Reader, body_of, match_reads, read_all, signed_in, table
 
@@ -338,7 +338,7 @@ def _last_stone(people: dict[str, Any]) -> tuple[Any, str]:
 
 
 def _get_salty(people: dict[str, Any]) -> tuple[Any, str]:
-    from matches import store
+    from matches.store import events as store
 
     match = match_create(
         is_public=True,
@@ -354,7 +354,7 @@ def _get_salty(people: dict[str, Any]) -> tuple[Any, str]:
 
 
 def _bone_wars(people: dict[str, Any]) -> tuple[Any, str]:
-    from matches import store
+    from matches.store import events as store
 
     match = match_create(
         is_public=True,

@@ -12,8 +12,8 @@ from html import unescape
 
 import pytest
 
-from matches.history import HISTORY_LIMIT, HISTORY_LIMIT_MAX
 from matches.services import match_create, match_event_record, match_event_void
+from matches.store.history import HISTORY_LIMIT, HISTORY_LIMIT_MAX
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
@@ -143,7 +143,7 @@ def test_a_bad_page_address_is_a_400_page_saying_why(client, owner, sheet, query
 def test_a_page_across_a_void_tells_each_entry_against_its_state(client, owner, settings):
     """Bone Wars describes with the state (``describe_uses_state``) and has rounds: a page whose span holds a
     void re-reads the position the void made, and nothing breaks."""
-    from matches import store
+    from matches.store import events as store
     from rulesets import get_ruleset
 
     settings.CHRONICLE_SNAPSHOT_EVERY = 3

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.api import parse
+from matches.api.matches import parse
+from matches.api.serializers import EventInput
 from matches.errors import InvalidInput
-from matches.serializers import EventInput
 from rulesets.offline import EntryInvalid, envelope
 
 pytestmark = pytest.mark.pure

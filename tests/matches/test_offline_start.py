@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from matches import store
 from matches.errors import InvalidInput
 from matches.models import Match
 from matches.services import match_create
+from matches.store import events as store
 from rulesets.offline import RANDOM_START_OFFLINE, start_json
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]

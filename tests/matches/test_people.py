@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from matches import people
 from matches.errors import InvalidInput
 from matches.models import Event as EventRow
 from matches.models import ImmutableEventError, Player, PlayerMerge, PlayerResult, Seat
+from matches.people import players as people
+from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
-from matches.tasks import project_all
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from matches import projections, store
 from matches.models import MatchSummary
-from matches.projections import MATCH_SUMMARY, project, projection_reset
+from matches.projections import projectors as projections
+from matches.projections.projectors import MATCH_SUMMARY, project, projection_reset
 from matches.services import match_create, match_event_record, match_event_void
+from matches.store import events as store
 from rulesets import get_ruleset
 from rulesets.replay import outcome_of
 

@@ -9,11 +9,11 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import store
 from matches.models import MatchSummary, PlayedMatch, ProjectionCheckpoint
-from matches.projections import MATCH_SUMMARY, _apply_match_summary, project
+from matches.projections.play_stats import apply_play_stats
+from matches.projections.projectors import MATCH_SUMMARY, _apply_match_summary, project
 from matches.services import match_create, match_event_record, match_event_void
-from matches.stats_projection import apply_play_stats
+from matches.store import events as store
 
 # committed transactions: on PostgreSQL the log reader only trusts committed, settled transactions
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
@@ -101,9 +101,9 @@ def test_moves_of_matches_in_progress_cost_no_reads_per_match(owner):
 def test_the_projectors_share_each_read_and_a_failing_one_rolls_back_alone(some_matches, monkeypatch):
     """One pass feeds every read model from one read of the log; a read model that fails keeps its checkpoint
     (its error is raised) while the others commit theirs, and it catches up on the next run."""
-    from matches import projections
-    from matches.stats_projection import PLAY_STATS
-    from matches.tasks import project_all
+    from matches.projections import projectors as projections
+    from matches.projections.play_stats import PLAY_STATS
+    from matches.projections.tasks import project_all
 
     a, _, _ = some_matches
     ProjectionCheckpoint.objects.all().delete()

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from matches import store
 from matches.errors import RebaseRefused, VersionConflict
 from matches.models import Event as EventRow
 from matches.services import match_event_record, match_event_void, match_rule_override
+from matches.store import events as store
 from rulesets import Event
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from matches import store
 from matches.errors import InvalidInput, RebaseRefused
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
+from matches.store import events as store
 from tests.matches.test_rebase import POINTS, score  # the score sheet of three seats: tests/matches/conftest.py › sheet
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]

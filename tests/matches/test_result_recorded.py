@@ -8,7 +8,7 @@ import pytest
 from campaigns.services import campaign_create
 from matches.models import Event as EventRow
 from matches.models import Match, MatchSummary
-from matches.projections import MATCH_SUMMARY, project
+from matches.projections.projectors import MATCH_SUMMARY, project
 from matches.services import match_create
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from matches.models import Player
-from matches.projections import project
+from matches.projections.projectors import project
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 

@@ -9,12 +9,13 @@ import psycopg
 import pytest
 from django.db import connection
 
-from matches import store, tasks
 from matches.models import MatchSummary, PlayedMatch, PlayerResult
-from matches.projections import MATCH_SUMMARY, PROJECTORS, project, project_with_read_ahead
+from matches.projections import tasks
+from matches.projections.play_stats import PLAY_STATS
+from matches.projections.projectors import MATCH_SUMMARY, PROJECTORS, project, project_with_read_ahead
+from matches.projections.rollups import rollup_drift, rollup_table
 from matches.services import match_create, match_event_record, match_event_void
-from matches.stats_projection import PLAY_STATS
-from matches.stats_rollup import rollup_drift, rollup_table
+from matches.store import events as store
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -31,7 +32,7 @@ def _postgres_only(settings):
 
 @pytest.fixture
 def no_wake(monkeypatch):
-    monkeypatch.setattr("matches.services.wake_projector", lambda: None)
+    monkeypatch.setattr("matches.projections.tasks.wake_projector", lambda: None)
 
 
 def _slow_writer_with_an_event(stream_id: int) -> psycopg.Connection:

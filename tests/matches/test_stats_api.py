@@ -7,8 +7,8 @@ from datetime import UTC
 import pytest
 
 from matches.models import PlayedMatch, Player, PlayerResult
+from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
-from matches.tasks import project_all
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 

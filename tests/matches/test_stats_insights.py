@@ -13,7 +13,7 @@ from django.utils import timezone
 from campaigns.models import CampaignAdventure
 from campaigns.services import campaign_create, campaign_event_record
 from matches.models import MatchFact
-from matches.tasks import project_all
+from matches.projections.tasks import project_all
 from tests.rulesets.salt_and_bones.conftest import Table as SaltTable
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
@@ -290,7 +290,7 @@ def test_an_older_entry_delivered_late_never_moves_the_campaign_rows_back(api, o
     """The stall bound's read-ahead may project newer entries before older ones are redelivered."""
     from campaigns.models import Campaign
     from campaigns.stats import apply_campaign_stats
-    from matches import store
+    from matches.store import events as store
 
     cid = campaign_played(api, owner, "Tuesdays")
     project_all()

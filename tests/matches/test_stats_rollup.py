@@ -13,11 +13,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from matches import people, stats
 from matches.models import Player, PlayerResult, StatsRollup
+from matches.people import players as people
+from matches.projections.rollups import rollup_drift, rollup_table
+from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
-from matches.stats_rollup import rollup_drift, rollup_table
-from matches.tasks import project_all
+from matches.stats import selectors as stats
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 
-from matches import store
 from matches.errors import RuleBroken, VersionConflict
 from matches.models import Event as EventRow
 from matches.models import ImmutableEventError, Snapshot
 from matches.services import match_event_record, match_event_void, match_rule_override
+from matches.store import events as store
 from rulesets import Event, get_ruleset
 from rulesets.replay import replay
 

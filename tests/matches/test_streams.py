@@ -10,9 +10,9 @@ import pytest
 from campaigns.models import Campaign, Series
 from campaigns.series import series_create
 from campaigns.services import campaign_create
-from matches import streams
 from matches.errors import NotAllowed, NotFound, RuleBroken
 from matches.models import Match
+from matches.store import streams
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
@@ -33,7 +33,7 @@ def _imports(path: Path) -> set[str]:
 def test_match_and_campaign_services_do_not_import_each_other():
     assert not any(m.startswith("campaigns") for m in _imports(ROOT / "matches" / "services.py"))
     # the campaign's link to its adventure matches hangs off the shared layer, registered by the campaigns app
-    assert "matches.streams" in _imports(ROOT / "campaigns" / "kinds.py")
+    assert "matches.store.streams" in _imports(ROOT / "campaigns" / "kinds.py")
     for module in ("services", "streams", "stream_api", "selectors", "visibility", "kinds", "api"):
         assert not any(m.startswith("campaigns") for m in _imports(ROOT / "matches" / f"{module}.py")), module
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from matches import services
-from matches.tasks import project_all, wake_slot_claim
+from matches.projections import tasks
+from matches.projections.tasks import project_all, wake_slot_claim
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
@@ -30,17 +30,17 @@ def test_without_redis_every_wake_up_is_sent(settings):
 
 
 class _Process:
-    """One web process's wake-up state (``services._covered_until`` is per process)."""
+    """One web process's wake-up state (``tasks._covered_until`` is per process)."""
 
     def __init__(self) -> None:
         self.covered_until = 0.0
 
     def commit(self) -> None:
-        saved, services._covered_until = services._covered_until, self.covered_until
+        saved, tasks._covered_until = tasks._covered_until, self.covered_until
         try:
-            services.wake_projector()
+            tasks.wake_projector()
         finally:
-            self.covered_until, services._covered_until = services._covered_until, saved
+            self.covered_until, tasks._covered_until = tasks._covered_until, saved
 
 
 def test_a_commit_after_another_process_run_is_not_left_behind(redis_cache, settings, monkeypatch):
@@ -80,7 +80,7 @@ def test_quiet_inside_its_own_window(redis_cache, settings, monkeypatch):
     settings.CHRONICLE_WAKE_WINDOW = 0.5
     countdowns: list[float] = []
     monkeypatch.setattr(project_all, "apply_async", lambda countdown, **_: countdowns.append(countdown))
-    monkeypatch.setattr(services, "_covered_until", 0.0)
+    monkeypatch.setattr(tasks, "_covered_until", 0.0)
     for _ in range(20):
-        services.wake_projector()
+        tasks.wake_projector()
     assert countdowns == [0.5]

@@ -58,8 +58,8 @@ class Command(BaseCommand):
     def _run(self, samples: int, moves: int) -> None:
         from django.contrib.auth import get_user_model
 
-        from matches import store
         from matches.services import match_create, match_event_record
+        from matches.store import events as store
         from rulesets import get_ruleset
 
         logging.getLogger("chronicle.access").setLevel(logging.WARNING)  # one log line per request is not measured

@@ -74,7 +74,7 @@ class Command(BaseCommand):
         user = get_user_model().objects.create_user(username="bench", password="bench-pass-123")
         match = match_create(owner=user, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
         ruleset = get_ruleset("get-salty")
-        from matches import store
+        from matches.store import events as store
 
         for i in range(moves):
             legal = ruleset.legal_moves(store.head_load(match.stream_id, fresh=True).state)

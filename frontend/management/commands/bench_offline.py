@@ -91,7 +91,7 @@ BOARDS = """async ([seeds, how]) => {
 
 def board_seed(position: dict[str, Any]) -> dict[str, Any]:
     """A recorder's seed for ``position`` (what ``frontend.selectors.offline_seed`` gives a match page)."""
-    from frontend.bundle import offline_urls
+    from frontend.offline.bundle import offline_urls
 
     facts = {"title": "", "page_url": "/matches/1/", "record_url": "/matches/1/record/", "reader_seat": None,
              "reader_records": True, "times": {}, "moves": {}}  # fmt: skip
@@ -247,7 +247,7 @@ class Command(BaseCommand):
     def _sizes(self) -> None:
         from whitenoise.compress import Compressor
 
-        from frontend.bundle import PYODIDE_DIR, PYODIDE_VERSION, board_archive, rulesets_archive
+        from frontend.offline.bundle import PYODIDE_DIR, PYODIDE_VERSION, board_archive, rulesets_archive
 
         out = self.stdout.write
         folder = Path(settings.BASE_DIR) / "frontend" / "static" / PYODIDE_DIR
@@ -298,7 +298,7 @@ class Command(BaseCommand):
                     pos = step(ruleset, pos, event, check=True)
                     stepped.append((time.perf_counter() - t) * 1000)
             out[slug] = {"handle": statistics.median(handled), "step": statistics.median(stepped)}
-        from frontend import offline_board
+        from frontend.offline import board as offline_board
 
         for slug, seed in self.seeds.items():
             drawn = []

@@ -69,8 +69,9 @@ class Command(BaseCommand):
 
         from benchmarks import stats_bench as stb
         from benchmarks import store_bench as sb
-        from matches import projections, store
+        from matches.projections import projectors as projections
         from matches.services import match_create
+        from matches.store import events as store
 
         logging.disable(logging.INFO)
         out = self.stdout.write

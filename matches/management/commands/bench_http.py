@@ -191,7 +191,7 @@ class Command(BaseCommand):
         row("API append via test client, 1 writer", f"{_n(api1)} ev/s",
             f"{1000 / api1:.2f} ms per request", f"{api1 / raw1:.2f}× raw")  # fmt: skip
         svc1, empty1 = statistics.median(inproc["service"]), statistics.median(inproc["empty"])
-        row("  floor: the service append alone", f"{1000 / svc1:.2f} ms", "services.stream_event_record, no request")
+        row("  floor: the service append alone", f"{1000 / svc1:.2f} ms", "streams.stream_event_record, no request")
         row("  floor: an empty request (JSON 404)", f"{1000 / empty1:.2f} ms", "test client → middleware → 404")
         row("  floor together / what 0.25× raw allows", f"{1000 / svc1 + 1000 / empty1:.2f} ms",
             f"{4000 / raw1:.2f} ms per request")  # fmt: skip

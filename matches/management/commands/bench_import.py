@@ -74,7 +74,7 @@ def _projector_worker(wake: Any, stop: Any, out: Any) -> None:
     """The projector process of the ``worker`` mode, as a Celery worker takes the import's wake-ups: the
     projectors (the task a wake-up runs) each time the import wakes it (every ``CHRONICLE_IMPORT_PROJECT_EVERY``
     plays and at its end), until told to stop. Reports its CPU and peak memory."""
-    from matches.tasks import project_all
+    from matches.projections.tasks import project_all
 
     connections.close_all()  # a connection of its own (the parent's was closed before the fork)
     _rss_reset()
@@ -192,7 +192,7 @@ class Command(BaseCommand):
 
         from matches.interop.jobs import import_job_create, import_job_run
         from matches.models import Event, PlayerResult, StatsRollup
-        from matches.tasks import project_all
+        from matches.projections.tasks import project_all
 
         settings.CELERY_TASK_ALWAYS_EAGER = True  # tasks in this process; the projectors timed on their own below
         user = get_user_model().objects.create_user(username="bench", password="bench-pass-123")
@@ -212,7 +212,7 @@ class Command(BaseCommand):
             job = import_job_create(owner=user, fp=fp, file_name="bench.json", source="bgstats")
         scanned = time.perf_counter()
         # the import's wake-ups go to the projector process (worker), or nowhere: the projectors run after it
-        with mock.patch("matches.services.wake_projector", wake.set if worker is not None else lambda: None):
+        with mock.patch("matches.projections.tasks.wake_projector", wake.set if worker is not None else lambda: None):
             job = import_job_run(job.pk, batch=batch)
         imported = time.perf_counter()
         figures["cpu"]["import process"] = _spent(cpu, _cpu())

@@ -37,7 +37,7 @@ class Command(BaseCommand):
         from benchmarks import stats_bench as stb
         from benchmarks import store_bench as sb
         from matches.models import Player, PlayerResult, StatsRollup
-        from matches.projections import PROJECTORS, project
+        from matches.projections.projectors import PROJECTORS, project
 
         logging.disable(logging.INFO)  # the access log of every timed request would drown the figures
         out = self.stdout.write

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from matches.backup import streams_export
+from matches.interop.backup import streams_export
 
 
 class Command(BaseCommand):

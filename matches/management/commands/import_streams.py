@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.backup import BackupError, streams_import
+from matches.interop.backup import BackupError, streams_import
 
 
 class Command(BaseCommand):

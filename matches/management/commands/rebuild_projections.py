@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
 from matches.models import Event
-from matches.projections import PROJECTORS, project, projection_reset
+from matches.projections.projectors import PROJECTORS, project, projection_reset
 
 
 class Command(BaseCommand):

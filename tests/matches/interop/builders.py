@@ -218,7 +218,7 @@ def project() -> None:
     ends, so one is ended first (a rolled-back savepoint that wrote: its sub-transaction id completes)."""
     from django.db import connection, transaction
 
-    from matches.tasks import project_all
+    from matches.projections.tasks import project_all
 
     if connection.vendor == "postgresql":
         try:

@@ -79,7 +79,7 @@ function boardDrawer(pyodide, timings) {
         const t0 = performance.now();
         const { seed } = JSON.parse(request);
         pyodide.unpackArchive(await fetchArchive(seed && seed.boards_url, "boards_url"), "zip", { extractDir: "/chronicle" });
-        const render = pyodide.pyimport("frontend.offline_board").render_json;
+        const render = pyodide.pyimport("frontend.offline.board").render_json;
         timings.boards = performance.now() - t0;
         return render;
       })().catch((error) => {

@@ -10,9 +10,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Shape
-from matches import people
-from matches.api import ERRORS, parse
-from matches.stats import player_ref
+from matches.api.matches import ERRORS, parse
+from matches.people import players as people
+from matches.stats.selectors import player_ref
 
 
 class ClaimInput(Shape):
