@@ -1,4 +1,4 @@
-"""The campaign and series stream kinds (see ``matches.streams``), and the campaign's hook on adventure matches:
+"""The campaign and series stream kinds (see ``matches.store.streams``), and the campaign's hook on adventure matches:
 registered when the app is ready, so ``matches`` never imports ``campaigns``."""
 
 from __future__ import annotations

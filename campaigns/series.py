@@ -1,6 +1,6 @@
 """Series writes: creating a series and the database checks of its entries (which matches may join).
 
-Entries are recorded through the shared stream plumbing (``matches.streams.stream_record``); the series
+Entries are recorded through the shared stream plumbing (``matches.store.streams.stream_record``); the series
 rules themselves (same game, not twice, only what is in) are pure, in ``rulesets/series``.
 """
 

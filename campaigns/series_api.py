@@ -1,5 +1,5 @@
 """REST endpoints for series: create and list, one series, standings (its entries use the shared event endpoint,
-``matches.stream_api``)."""
+``matches.api.streams``)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("chronicle")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["matches.projections", "matches.interop"])  # their tasks.py (names kept: matches.tasks.*)
+app.autodiscover_tasks(["matches.projections", "matches.interop"])  # their tasks.py (task names kept: matches.tasks.*)
 
 
 @worker_init.connect

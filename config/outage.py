@@ -1,7 +1,7 @@
 """One log line when Redis goes away and one when it is back, per process, whoever noticed.
 
 Several parts of Chronicle use Redis and go on without it (``config.cache``, ``config.throttling``, the
-projector wake-ups and their slots in ``matches.services`` / ``matches.tasks``). Each reports each call's
+projector wake-ups and their slots in ``matches.services`` / ``matches.projections.tasks``). Each reports each call's
 outcome here: the first failure of an outage logs a warning naming what goes on without it, the first success
 after it logs that Redis is back (with how long it was gone and how many calls fell back meanwhile); the
 failures and successes in between log nothing. Keyed by server (``host:port``), so the cache, the rate limits

@@ -57,7 +57,7 @@ class EventAdmin(admin.ModelAdmin):
     ordering = ("-position",)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        """Staff who are not superusers read ``data`` as matches.visibility shows it to them."""
+        """Staff who are not superusers read ``data`` as matches.store.visibility shows it to them."""
         names = [f.name for f in Event._meta.fields]
         return names if request.user.is_superuser else ["data_as_seen" if n == "data" else n for n in names]
 
@@ -90,7 +90,7 @@ class StreamAdmin(admin.ModelAdmin):
     list_filter = ("kind", "game")
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        """Staff who are not superusers read ``state`` as matches.visibility shows it to them."""
+        """Staff who are not superusers read ``state`` as matches.store.visibility shows it to them."""
         names = [f.name for f in Stream._meta.fields if f.name != "id"]
         return names if request.user.is_superuser else ["state_as_seen" if n == "state" else n for n in names]
 

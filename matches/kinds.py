@@ -1,4 +1,4 @@
-"""The match stream kind (see ``matches.streams``): registered when the app is ready."""
+"""The match stream kind (see ``matches.store.streams``): registered when the app is ready."""
 
 from __future__ import annotations
 

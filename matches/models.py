@@ -374,7 +374,7 @@ ROLLUP_KEY = ("kind", "game", "month", "title", "is_public", "owner", "player_id
 class StatsRollup(models.Model):
     """Read model kept by the ``play_stats`` projector beside :class:`PlayedMatch` and :class:`PlayerResult`:
     their figures already counted, per visibility class (``is_public``, ``owner``), game and score-sheet title,
-    at two grains (``month`` = yyyymm in ``TIME_ZONE``, or 0 for all time). See ``matches/stats_rollup.py``.
+    at two grains (``month`` = yyyymm in ``TIME_ZONE``, or 0 for all time). See ``matches/projections/rollups.py``.
 
     ``kind`` says what a row counts (``n`` rows, ``won``/``drawn`` among them): ``match`` (finished matches),
     ``player`` (seat results per player and whether they started), ``seat`` (per seat index), ``pair`` (a

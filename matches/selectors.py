@@ -1,4 +1,4 @@
-"""Match reads: lists, state at any version, legal moves, the log (who may read what: ``matches.visibility``)."""
+"""Match reads: lists, state at any version, legal moves, the log (who may read what: ``matches.store.visibility``)."""
 
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ class MatchState:
 
 
 def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: store.Head | None = None) -> MatchState:
-    """The state at version ``at`` (latest when None) as ``viewer`` may see it (see ``matches.visibility``).
+    """The state at version ``at`` (latest when None) as ``viewer`` may see it (see ``matches.store.visibility``).
 
     Raises :class:`NotFound` past the latest version. ``head``: the stream's head if the caller has just
     read it (``match_get_with_head``); else it is read fresh.

@@ -205,7 +205,7 @@ def match_event_record(
     ``expected_version`` is rebased when the store's rule allows it, ``store.append``).
 
     Raises :class:`NotAllowed`, :class:`InvalidInput`, ``RuleBroken`` or ``VersionConflict``; on any of
-    them nothing is written; a refusal's ``detail`` names the seats by the match's names. The shared stream layer does it (``matches.streams.stream_record``): the match
+    them nothing is written; a refusal's ``detail`` names the seats by the match's names. The shared stream layer does it (``matches.store.streams.stream_record``): the match
     kind keeps ``Match.status`` in step with the outcome, and an adventure match carries its result into its
     campaign in the same transaction (hooks registered by ``matches.kinds`` and ``campaigns.kinds``).
     """

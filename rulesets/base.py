@@ -178,7 +178,7 @@ class Ruleset:
     history_needs_state: bool = True  # history_group() reads the state (False: the entries say their round)
     secret_noun: str = "secrets"  # what a seat keeps hidden, for "Show Ana's …" (games with hidden information)
     # violation codes (besides ``wrong_phase``) that mean "this kind of entry does not belong to the phase":
-    # pages file such entry types under "Other entries" (``frontend.recording.types_now``)
+    # pages file such entry types under "Other entries" (``frontend.forms.recording.types_now``)
     phase_codes: frozenset[str] = frozenset()
     options_schema: tuple[Field, ...] = ()
     event_types: dict[str, EventType] = {}
@@ -221,7 +221,7 @@ class Ruleset:
         ``state_before`` is the full state the entry was applied to. Return the event with whatever that
         viewer could not have seen at the table removed (e.g. the name of a card placed face-down by another
         seat); return it unchanged when everything is public (the default). Never called for the whole table
-        (``matches.visibility.TABLE``).
+        (``matches.store.visibility.TABLE``).
         """
         return event
 

@@ -133,7 +133,7 @@ def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
 
 
 MATCH_KIND = "match"  # matches.models.Stream.KIND_MATCH
-SEAT_NAME_MAX = 80  # matches.serializers.SeatInput
+SEAT_NAME_MAX = 80  # matches.api.serializers.SeatInput
 
 
 def clean_options(ruleset: Ruleset, options: Any, seat_count: int | None = None) -> dict[str, Any]:
@@ -226,12 +226,12 @@ def start_json(body: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "position": position, "turn": turn_json(position), "legal": legal_json(position)}
 
 
-TYPE_MAX_LENGTH = 64  # matches.serializers.EventInput
+TYPE_MAX_LENGTH = 64  # matches.api.serializers.EventInput
 SEAT_MAX = 99
 
 
 def envelope(entry: Any) -> tuple[str, int | None, Any]:
-    """``(type, seat, data)`` of an API body ``{type, seat?, data?}`` as ``matches.serializers.EventInput`` reads
+    """``(type, seat, data)`` of an API body ``{type, seat?, data?}`` as ``matches.api.serializers.EventInput`` reads
     it (DRF and ``config.api.JsonInput``), with its very words on a refusal (:class:`EntryInvalid`):
     ``tests/matches/test_offline_entry.py`` holds the two equal. The envelope's other fields (versions,
     keys, times) are the sync's, not the rules'."""
@@ -395,7 +395,7 @@ def _table(position: dict[str, Any]) -> tuple[Table, Position]:
 
 def _position_json(position: dict[str, Any], pos: Position) -> dict[str, Any]:
     """The position after an entry: a seat revealed on a shared device is hidden again by it, as on the server
-    (``matches.visibility.revealed_seat``): the reader sees a spectator's view from then on."""
+    (``matches.store.visibility.revealed_seat``): the reader sees a spectator's view from then on."""
     out = {**position, "version": pos.version, "state": pos.state, "override_pending": pos.override_pending}
     if (position.get("viewer") or {}).get("revealed"):
         out["viewer"] = {"everything": False, "seat": None, "revealed": False}
@@ -507,7 +507,7 @@ def legal_json(position: dict[str, Any]) -> list[dict[str, Any]] | None:
 
 
 def reading_json(position: dict[str, Any]) -> dict[str, Any]:
-    """What a page shows of ``position`` (``frontend/offline_board.py`` draws the board from it, as the server
+    """What a page shows of ``position`` (``frontend/offline/board.py`` draws the board from it, as the server
     draws it from ``matches.selectors.match_state``): ``state`` as the reader may see it, players named;
     ``turn`` (:func:`table_words`); ``legal`` as :func:`legal_json`."""
     table, pos = _table(position)

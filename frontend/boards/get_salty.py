@@ -149,7 +149,7 @@ def hint_reader(facts: TableFacts, turn: int) -> str | None:
     """Who may read the hint for ``turn`` on this page: "you" when the reader holds that seat, the player's
     name when a recorder holding no seat has the phone (the page cannot tell who is looking: the hint is
     labelled for the player to move), None for anyone else (spectators, the other player, recording or not):
-    a hint is table help for the player to move only (who reads: ``facts``, ``matches.visibility.reader_at``)."""
+    a hint is table help for the player to move only (who reads: ``facts``, ``matches.store.visibility.reader_at``)."""
     seat = facts.reader_seat()
     if seat is not None:
         return "you" if seat == turn else None

@@ -204,7 +204,7 @@ def _seat_panel(
 
 def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool, facts: TableFacts) -> dict[str, Any]:
     """The context for ``frontend/boards/salt-and-bones.html``."""
-    state = ms.state  # as the reader may see it (matches.visibility): a face-down name only its own seat's
+    state = ms.state  # as the reader may see it (matches.store.visibility): a face-down name only its own seat's
     seat_names = list(facts.seat_names)
     field = state["field"]
     rows, cols = int(field["rows"]), int(field["cols"])

@@ -4,7 +4,7 @@ A board function takes ``(ruleset, ms, legal, can_record, facts)`` (and ``proble
 shown again, if it names that parameter) and returns a dict with the ``template`` to include and any context it
 needs. Everything a board knows of the match beyond its position comes in ``facts`` (:class:`TableFacts`: seat
 names, URLs, the page's query, who reads): no board reads the database or the request, so the very same
-functions draw the board in the browser (``frontend/offline_board.py``, Pyodide). Register it in ``BOARDS`` by
+functions draw the board in the browser (``frontend/offline/board.py``, Pyodide). Register it in ``BOARDS`` by
 game slug, and its stylesheet in ``STYLESHEETS``: the page links it in ``<head>``, so the board never draws
 before its styles.
 """
@@ -54,11 +54,11 @@ STYLESHEETS: dict[str, str] = {
 class TableFacts:
     """What a board knows of its match besides the position, as plain values: on the server
     :func:`table_facts` reads them once (database, request); in the browser they come with the page's seed
-    (:meth:`seed`, ``frontend/offline_board.py``).
+    (:meth:`seed`, ``frontend/offline/board.py``).
 
     ``query``: the page's query (``?pick=``, ``?card=``, ``?hint=``…, last value of each name);
     ``reader_records``: whether the reader may record; :meth:`reader_seat`: the seat they hold
-    (``matches.visibility.held_seat``); ``times`` / ``moves``: what :meth:`times_of` and :meth:`moves_recorded`
+    (``matches.store.visibility.held_seat``); ``times`` / ``moves``: what :meth:`times_of` and :meth:`moves_recorded`
     answered (version → when it was recorded, as ISO text or a datetime; upto → whether a game entry was
     recorded). What is not known yet is asked of the ``load_*`` callables (the database), once.
     """
@@ -120,7 +120,7 @@ class TableFacts:
 
 def table_facts(match: Any, request: Any, *, records: bool) -> TableFacts:
     """The facts of ``match`` as ``request``'s reader sees them (the server's side: database and request);
-    ``records``: whether they may record (``matches.visibility.can_record``, which the page has asked)."""
+    ``records``: whether they may record (``matches.store.visibility.can_record``, which the page has asked)."""
     from django.urls import reverse
 
     from frontend.selectors import moves_recorded

@@ -1,6 +1,6 @@
 """The pure half of the web forms: the inputs ``_input.html`` draws for a ruleset's fields, and the listed moves a
 page may offer. No Django here (``frontend.forms`` re-exports it): the boards draw their forms with it, on the server
-and in the browser (``frontend/offline_board.py``, Pyodide).
+and in the browser (``frontend/offline/board.py``, Pyodide).
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def legal_move_choices(ruleset: Ruleset, legal: list[Event] | None, seat_names: 
     """The legal moves as ``{json, text}`` options of the page's move list, in words. Moves the ruleset describes
     alike (a secret origin: "Ana chose an origin (kept secret).") are told apart by the payload values that
     differ between them, labelled as on the forms ("… — Origin: Healer"): only recorders get this list, and
-    only the moves their viewer may know (``matches.visibility``), so a seat's secret is listed only on its
+    only the moves their viewer may know (``matches.store.visibility``), so a seat's secret is listed only on its
     own seat holder's phone, or on a shared phone while that seat reveals it."""
     options = [{"json": json.dumps(m.to_dict()), "text": describe_entry(ruleset, m, seat_names)} for m in legal or []]
     by_text: dict[str, list[int]] = {}

@@ -2,9 +2,9 @@
 templates, rendered by Django's own template engine run standalone (no database, no apps, no URL resolver).
 
 The browser runs this file in Pyodide (``static/frontend/offline/rules.js`` › ``board``), from the archive
-``frontend.bundle.board_archive`` serves: the template engine's modules of the installed Django, the board
-modules, ``frontend.inputs`` and the templates. :func:`render` takes the page's seed (``frontend.selectors.
-offline_seed``, whose ``board`` holds the :class:`frontend.boards.TableFacts` a board needs) and a position
+``frontend.offline.bundle.board_archive`` serves: the template engine's modules of the installed Django, the board
+modules, ``frontend.forms.inputs`` and the templates. :func:`render` takes the page's seed (``frontend.offline.seed.
+offline_seed``, whose ``board`` holds the :class:`frontend.boards.shared.TableFacts` a board needs) and a position
 ``rulesets.offline`` answered, and returns the HTML the server would put in ``#board`` for that position.
 """
 
@@ -99,7 +99,7 @@ def facts_of(seed: dict[str, Any], position: dict[str, Any], query: dict[str, st
 def board_context(
     seed: dict[str, Any], position: dict[str, Any], query: dict[str, str] | None = None
 ) -> tuple[dict[str, Any], Shown, boards.TableFacts]:
-    """The board's context for ``position`` as ``frontend.views.match_detail`` computes it on the server."""
+    """The board's context for ``position`` as ``frontend.views.matches.match_detail`` computes it on the server."""
     ruleset = get_ruleset(seed["game"])
     seen = reading_json(position)  # the view, the turn and the legal moves: read once
     ms = shown(position, seen)

@@ -1,5 +1,5 @@
 """The rulesets the server runs, served to the browser as one archive (Pyodide runs them offline), and a second
-archive with what draws the boards (``frontend/offline_board.py``).
+archive with what draws the boards (``frontend/offline/board.py``).
 
 ``rulesets_archive()`` zips the *installed* ``rulesets`` package (every ``.py`` file under its directory, nothing
 else) once per process; its URL carries the first 12 hex digits of the archive's SHA-256, so a service worker
@@ -32,7 +32,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 FOREVER = "public, max-age=31536000, immutable"
 
 
-# What Django's template engine imports when frontend/offline_board.py configures it and every board template is
+# What Django's template engine imports when frontend/offline/board.py configures it and every board template is
 # compiled and drawn, in an interpreter that imported nothing else (tests/frontend/test_offline_bundle.py finds the
 # set again and holds it equal): no ORM models, no apps, no contrib, no locale but English's formats. asgiref
 # comes with django.utils.autoreload (imported by the template engine).

@@ -33,8 +33,8 @@ def offline_seed(
     whole state), and only then can the browser check moves itself (``rulesets.offline``). ``viewer``:
     ``{everything, seat, revealed}``, who reads (the legal moves are listed as they may know them); ``revealed``:
     the seat is one a seatless recorder's device reveals, which the next entry hides again (``visibility.reveal``).
-    ``board``: what the board knows of the match besides the position (``frontend.boards.TableFacts.seed``), so
-    the page can draw it again offline (``frontend/offline_board.py``).
+    ``board``: what the board knows of the match besides the position (``frontend.boards.shared.TableFacts.seed``), so
+    the page can draw it again offline (``frontend/offline/board.py``).
     """
     head = store.head_from_row(match.stream)  # read with the match (``match_get``): no query of its own
     ruleset = get_ruleset(match.game)

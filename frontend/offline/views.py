@@ -111,7 +111,7 @@ def match_local(request: HttpRequest, local_id: str = "") -> HttpResponse:
 
 
 def offline_start_forms(ruleset: Ruleset, seat_count: int) -> list[dict[str, Any]]:
-    """The entry forms of a new match of ``ruleset`` (``frontend.recording.move_forms`` at the start, default
+    """The entry forms of a new match of ``ruleset`` (``frontend.forms.recording.move_forms`` at the start, default
     options), which the new-match page carries for a match started on it offline; [] where the defaults do
     not make a match (an option with no default)."""
     from frontend.forms.recording import move_forms

@@ -380,7 +380,7 @@ def _seat_word(seat_names: list[str], seat: int) -> str:
 @require_POST
 def match_reveal(request: HttpRequest, match_id: int) -> HttpResponse:
     """``seat``: show that seat's secrets on this device (a seatless recorder's: the phone passed round the
-    table) until the next entry is recorded on the match; ``hide``: hide them now (``matches.visibility``)."""
+    table) until the next entry is recorded on the match; ``hide``: hide them now (``matches.store.visibility``)."""
     match = selectors.match_get(user=request.user, match_id=match_id)
     if request.POST.get("hide"):
         reveal_end(request.session, match)

@@ -1,4 +1,4 @@
-"""Pages every stream kind shares, built once on ``matches.streams``: the history timeline and undo.
+"""Pages every stream kind shares, built once on ``matches.store.streams``: the history timeline and undo.
 
 A kind's URL module makes its views with :func:`history_view` and :func:`undo_view`, naming its page (the
 URL that takes the object's id) and the view that redraws it with a refusal explained.

@@ -101,7 +101,7 @@ def users_by_name(names: list[str], field: str) -> list[Any]:
 
 def append_body(result: Any, game: str, viewer: Viewer, seat_names: list[str] | None = None) -> dict[str, Any]:
     """The body answering an append (the same for a repeated idempotency key): the new state as ``viewer``
-    may see it (``matches.visibility``: a recorder holding a seat sees that seat's view); every text names
+    may see it (``matches.store.visibility``: a recorder holding a seat sees that seat's view); every text names
     the players."""
     names = seat_names or []
     ruleset = get_ruleset(game)
@@ -169,7 +169,7 @@ class MatchStateApi(APIView):
     """GET the state at version ``at`` (latest by default) as the reader may see it.
 
     A user holding a seat sees that seat's view; a recorder holding no seat a spectator's, or ``seat``'s view
-    when they ask for it (or reveal it on this device); everyone else a spectator's (``matches.visibility``)."""
+    when they ask for it (or reveal it on this device); everyone else a spectator's (``matches.store.visibility``)."""
 
     @extend_schema(parameters=[StateQuery], responses={200: StateOutput, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:

@@ -1,6 +1,6 @@
 """The event endpoint every stream kind shares: GET the log as the reader may see it, POST one entry.
 
-A kind's endpoint is a subclass naming its ``kind`` and URL ``lookup`` (``matches.streams``); the envelope,
+A kind's endpoint is a subclass naming its ``kind`` and URL ``lookup`` (``matches.store.streams``); the envelope,
 versions, idempotency, corrections and errors are the same for every kind (DESIGN.md §4).
 """
 
@@ -104,7 +104,7 @@ class StreamEventsApi(LeanPostMixin, APIView):
             own_keys=tuple(data["own_keys"]),
         )  # fmt: skip
         names = kind_get(self.kind).seat_names(obj)
-        viewer = viewer_for(request.user, obj)  # the entry ends any reveal on this device (matches.visibility)
+        viewer = viewer_for(request.user, obj)  # the entry ends any reveal on this device (matches.store.visibility)
         response = Response(append_body(result, obj.stream.game, viewer, names), status=status.HTTP_201_CREATED)
         if result.repeated:
             response["Idempotent-Replayed"] = "true"

@@ -110,7 +110,7 @@ def stats_filter_parse(params: Any) -> StatsFilter:
 
 
 def _visible_match_ids(user: UserLike) -> QuerySet[Match]:
-    return Match.objects.filter(visible_q(user)).values("pk")  # (the rule: matches.visibility)
+    return Match.objects.filter(visible_q(user)).values("pk")  # (the rule: matches.store.visibility)
 
 
 def _visible(user: UserLike) -> Q:
@@ -153,7 +153,7 @@ def results_qs(user: UserLike, f: StatsFilter) -> QuerySet[PlayerResult]:
 
 
 class Tally(NamedTuple):
-    """A count of the read model over what a user may see (see ``matches/stats_rollup.py`` for the kinds)."""
+    """A count of the read model over what a user may see (see ``matches/projections/rollups.py`` for the kinds)."""
 
     kind: str
     month: int  # yyyymm, or 0 when the figure does not need months

@@ -3,7 +3,7 @@
 A page reads at most ``limit + 1`` event rows by the ``(stream, version)`` key, the voids that name them
 (the partial index of voids), and folds states only across the page's span, starting from the newest usable
 snapshot before it (``store.position_at``): its cost depends on the page and the snapshot interval, not on how
-many entries the stream holds. Hidden information goes through the reader's :class:`~matches.visibility.Viewer`
+many entries the stream holds. Hidden information goes through the reader's :class:`~matches.store.visibility.Viewer`
 (``Viewer.log`` / ``Viewer.state``), the one filter every read passes through.
 
 The state an entry is told against is the one it was recorded on, as the store judged it then (an entry voided

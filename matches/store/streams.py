@@ -138,7 +138,7 @@ def stream_get_for_write(*, kind: str, user: UserLike, pk: int) -> Any:
 
 def stream_history(*, obj: Any, user: UserLike, session: Any = None) -> list[LogLine]:
     """The object's log as ``user`` may read it on the device of ``session`` (hidden information removed:
-    ``matches.visibility``), in plain words."""
+    ``matches.store.visibility``), in plain words."""
     return stream_log(
         stream_id=obj.stream_id, game=obj.stream.game, seat_names=kind_of(obj).seat_names(obj),
         viewer=viewer_for(user, obj, session=session),

@@ -1,4 +1,4 @@
-"""Server-drawn boards and their offline twins (``frontend/offline_board.py``): the positions the differential
+"""Server-drawn boards and their offline twins (``frontend/offline/board.py``): the positions the differential
 tests compare, and how a page's ``#board`` is read and normalised (a fresh idempotency key per render)."""
 
 from __future__ import annotations

@@ -276,7 +276,7 @@ def test_pages_kept_for_one_account_are_dropped_when_the_server_names_another_re
     browser, live_server, django_user_model
 ):
     """A session that ends without "Sign out" (it expired, the cookies were cleared): the next page the server
-    draws names another reader (frontend/reader.py), and the service worker drops the kept match pages before
+    draws names another reader (frontend/offline/reader.py), and the service worker drops the kept match pages before
     keeping anything for it, so offline nobody else opens them."""
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     match = table(owner)

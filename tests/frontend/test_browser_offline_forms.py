@@ -1,6 +1,6 @@
 """The offline page reads a move form as the server does: for every game, each entry of the form-coverage scenarios
 is filled into its match page's form (``tests.frontend.form_filler``, as a person would), then read back twice, by
-``frontend/forms.py › parse_inputs`` (the server) and by ``static/frontend/offline/entry.js`` in Chromium (the
+``frontend/forms/schema.py › parse_inputs`` (the server) and by ``static/frontend/offline/entry.js`` in Chromium (the
 offline queue), and the two entries must be the same. One Chromium page for the module."""
 
 from __future__ import annotations

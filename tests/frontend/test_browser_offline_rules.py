@@ -8,7 +8,7 @@ Each sequence is seeded (``random.Random(slug)``) and mixes the game's scripted 
 scenarios), moves from ``legal_moves``, mutations of them (another seat, a number off by a few, a wrong type, a
 missing or unknown field, an unknown entry type), house rules followed by a move, voids (the last entry, or any
 version, legal or not) and recorded results. In the same Pyodide, the board it draws from a page's seed
-(``rules.board``, ``frontend/offline_board.py``) is the page's own, for every game with a board.
+(``rules.board``, ``frontend/offline/board.py``) is the page's own, for every game with a board.
 """
 
 from __future__ import annotations

@@ -278,7 +278,7 @@ def test_every_accepted_move_can_be_made_from_the_page(slug, client, django_user
     def attempt(html: str, move: Event) -> None:
         if ruleset.hides_information and move.seat is not None:
             # the phone passed round the table: the seat's player first shows their secrets on it (the owner holds
-            # no seat here), as a table does before entering a face-down card or an origin (matches.visibility)
+            # no seat here), as a table does before entering a face-down card or an origin (matches.store.visibility)
             shown = client.post(f"/matches/{match.pk}/reveal/", {"seat": move.seat})
             assert shown.status_code == 302, shown.content.decode()[:300]
             html = client.get(f"/matches/{match.pk}/").content.decode()

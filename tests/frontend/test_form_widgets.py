@@ -1,4 +1,4 @@
-"""Forms generated from the rulesets' schemas (frontend/forms.py): no JSON, quotes or coordinates typed as text
+"""Forms generated from the rulesets' schemas (frontend/forms/schema.py): no JSON, quotes or coordinates typed as text
 anywhere a person records or sets up a game; names are picked (the hand, the catalog, monsters in play), cells
 are two labelled numbers (or a tap on the board), tiles a grid of boxes, lists of objects rows of inputs."""
 

@@ -1,4 +1,4 @@
-"""The board drawn offline (``frontend/offline_board.py``) is the server's: for every game with a board, at several
+"""The board drawn offline (``frontend/offline/board.py``) is the server's: for every game with a board, at several
 positions and with the queries its own links ask for (a picked token, a card, a cell), the board rendered from the
 page's seed with no database equals the one in the page (the idempotency key aside). The same renders in Pyodide:
 ``test_browser_offline_rules.py``."""

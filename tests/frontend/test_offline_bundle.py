@@ -110,7 +110,7 @@ def test_a_seed_with_a_secret_hidden_from_its_reader_is_incomplete_and_holds_no_
     assert s["viewer"] == {"everything": False, "seat": 1, "revealed": False} and s["reader_seat"] == 1
 
 
-# what a clean interpreter imports to draw every board: frontend.offline_board, each game's board module, every
+# what a clean interpreter imports to draw every board: frontend.offline.board, each game's board module, every
 # board template compiled and a date drawn as the Bone Wars sittings are
 CLEAN_DRAW = """
 import datetime, importlib, json, sys

@@ -58,7 +58,7 @@ def _meta_reader(response) -> str:
 
 
 def test_every_page_names_its_reader_opaquely_and_alike_in_header_and_page(client, make_user, stone_match):
-    """frontend/reader.py: the token the service worker and the queue compare (whose kept pages and entries)."""
+    """frontend/offline/reader.py: the token the service worker and the queue compare (whose kept pages and entries)."""
     page = f"/matches/{stone_match.pk}/"
     anonymous = client.get("/")
     assert anonymous["X-Chronicle-Reader"] == "anonymous" == _meta_reader(anonymous)

@@ -76,7 +76,7 @@ class Reader:
     revealed: set[int] = field(default_factory=set)  # the matches the reveal was made on
 
     def sees(self, url: str) -> set[int]:
-        """The seats whose secrets this reader may see on ``url`` (matches.visibility): a seat holder their own;
+        """The seats whose secrets this reader may see on ``url`` (matches.store.visibility): a seat holder their own;
         a seatless recorder the seat they reveal, or the one an API read names with ``seat=0``."""
         if self.seat is not None:
             return {self.seat}

@@ -1,4 +1,4 @@
-"""Hidden information reaches only who could see it at the table, by every read (``matches.visibility``).
+"""Hidden information reaches only who could see it at the table, by every read (``matches.store.visibility``).
 
 Two players each hold a seat with their own account, and both may record; the owner holds no seat (the phone
 passed round the table). For each game with hidden information three matches are played through the services:

@@ -1,5 +1,5 @@
 """The offline rules read an entry's envelope with the API's very words: ``rulesets.offline.envelope`` against
-``matches.api.parse(EventInput, …)`` (DRF and ``config.api.JsonInput``) for random bodies."""
+``matches.api.matches.parse(EventInput, …)`` (DRF and ``config.api.JsonInput``) for random bodies."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ after ``collectstatic``), the first start on an empty cache and a warm start (a 
 and the time per checked move for each game (median and 90th percentile over a sequence of accepted moves,
 ``rules.record``), beside the same-run baseline: the same call in CPython on the server (``rulesets.offline``,
 JSON in and out as in the browser) and the server's bare rules check (``replay.step``); then the board drawn in
-the browser (``rules.board``, ``frontend/offline_board.py``): the first one (the boards archive fetched, unpacked
+the browser (``rules.board``, ``frontend/offline/board.py``): the first one (the boards archive fetched, unpacked
 and imported, then drawn) and the next ones per game, beside the same render in CPython. ``--throttle 4`` repeats
 it all with Chromium's CPU slowed four times (CDP ``Emulation.setCPUThrottlingRate``), a mid-range phone's CPU.
 No database is written: the pages used read none.

@@ -56,7 +56,7 @@
 
   // -- answered in place (htmx) ---------------------------------------------------------------------------
   // The board and the record section are boosted (hx-boost): a move, a tap on the board or a live update
-  // fetches only #match-live (frontend/views.py › match_detail) and swaps it. Here: the thumb stays where it
+  // fetches only #match-live (frontend/views/matches.py › match_detail) and swaps it. Here: the thumb stays where it
   // was (the control used keeps its place on screen and its focus), opened disclosures stay open, and a
   // refusal's explanation is brought into view next to the control.
   var region = function () { return document.getElementById("match-live"); };

@@ -1,4 +1,4 @@
-// Progressive enhancement of the schema-driven forms (frontend/forms.py); every form works without this file.
+// Progressive enhancement of the schema-driven forms (frontend/forms/schema.py); every form works without this file.
 // Run at load and again on each part of the page swapped in place (htmx:load); each element is set up once.
 (function () {
   "use strict";

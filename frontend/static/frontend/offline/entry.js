@@ -1,5 +1,5 @@
 // A move form's fields read back into the entry it posts, ``{type, seat, data}``, in the browser: the reading
-// ``frontend/forms.py › parse_inputs`` does on the server, for the widgets it draws (no page code here: the offline
+// ``frontend/forms/schema.py › parse_inputs`` does on the server, for the widgets it draws (no page code here: the offline
 // queue keeps the entry; tests/frontend/test_browser_offline_forms.py holds the two readings equal).
 
 function setPath(target, path, value) {
@@ -21,7 +21,7 @@ function arrays(value) {  // {"0": a, "1": b} (cells, rows, items) back into lis
   return out;
 }
 
-const OFF = ["", "false", "0"];  // frontend/forms.py › _OFF
+const OFF = ["", "false", "0"];  // frontend/forms/schema.py › _OFF
 
 function readAny(raw) {  // parse_value for ``any``: JSON, else a plain name
   try { return JSON.parse(raw); } catch (e) { return raw; }
@@ -33,7 +33,7 @@ function numbers(raw, read) {  // "3, 2, 1" (a long list of numbers, or names se
   return read === "list" ? parts : parts.map((p) => Number(p.replace(",", ".")));
 }
 
-/** One named control's value as ``parse_inputs`` reads it (``data-read``, set by frontend/forms.py), or
+/** One named control's value as ``parse_inputs`` reads it (``data-read``, set by frontend/forms/schema.py), or
  * ``undefined`` when it posts nothing. */
 function readControl(form, el, nested) {
   const read = el.dataset.read || "";
@@ -62,7 +62,7 @@ function readControl(form, el, nested) {
   return readAny(raw);
 }
 
-/** The entry ``{type, seat, data}`` a move form posts, read as ``frontend/forms.py › parse_inputs`` reads it:
+/** The entry ``{type, seat, data}`` a move form posts, read as ``frontend/forms/schema.py › parse_inputs`` reads it:
  * a listed move's JSON, an undo, or each control by its ``data-read``. */
 export function entryFromForm(form, submitter) {
   const fd = new FormData(form, submitter || undefined);

@@ -47,7 +47,7 @@ async function open() {
     document.head.appendChild(link);
   }
   document.getElementById("board").hidden = false;
-  // what the board knows of the match (frontend.boards.TableFacts.seed), as the server would say it for a recorder
+  // what the board knows of the match (frontend.boards.shared.TableFacts.seed), as the server would say it for a recorder
   const board = {
     title: row.body.title || "", page_url: location.pathname, record_url: `${location.pathname}record/`,
     reader_seat: null, reader_records: true, times: {}, moves: {},

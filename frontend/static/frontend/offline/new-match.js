@@ -13,7 +13,7 @@ const engineEl = document.getElementById("offline-engine");
 const engine = engineEl ? JSON.parse(engineEl.textContent) : null;
 let busy = false;
 
-/** The API's create body the form posts (``frontend.views.match_new`` reads the same fields). */
+/** The API's create body the form posts (``frontend.views.matches.match_new`` reads the same fields). */
 function bodyOf() {
   const fd = new FormData(form);
   const count = Number(fd.get("seat_count"));

@@ -37,7 +37,7 @@ export function newKey() {
 }
 
 /** Who reads the page now: the server's token for the signed-in account (``<meta name="chronicle-reader">``,
- * frontend/reader.py), "" where a page has none. */
+ * frontend/offline/reader.py), "" where a page has none. */
 export function reader(doc = globalThis.document) {
   const meta = doc && doc.querySelector ? doc.querySelector('meta[name="chronicle-reader"]') : null;
   return meta ? meta.content : "";
@@ -149,7 +149,7 @@ async function post(eventsUrl, entry, expected, ownKeys, key, csrf) {
  * The chain (kept in ``chains`` until the queue is empty): ``start``, the server version the queue's first
  * entry was made on, and ``own``, the ``[key, version]`` of the queue's entries the server has recorded since.
  * Every entry names ``start`` as its ``expected_version`` and the chain's keys as ``own_keys``: the server leaves
- * this phone's own entries out and judges the rest by its one rule (matches/store.py › rebase_refusal); a
+ * this phone's own entries out and judges the rest by its one rule (matches/store/events.py › rebase_refusal); a
  * refusal comes back as its 409 (``rebase_refused``), shown as it is. A house rule kept for a held entry goes
  * on the version the player saw (``base``, from ``recordAnyway``) with the same keys.
  */

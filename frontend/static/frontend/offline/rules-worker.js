@@ -1,6 +1,6 @@
 // The rules in a Web Worker (rules.js › loadRulesInWorker): Pyodide starts here, off the page's thread.
 // Messages in: {id, op: "start", request: {pyodideUrl, rulesetsUrl}} once, then {id, op, request: "<JSON>"}
-// ("board": {seed, position, query, csrf}, drawn by frontend/offline_board.py, its archive loaded on first use);
+// ("board": {seed, position, query, csrf}, drawn by frontend/offline/board.py, its archive loaded on first use);
 // out: {id, answer} (the start's timings, or the answer's JSON text) or {id, error}.
 import { startPython } from "./rules.js";
 

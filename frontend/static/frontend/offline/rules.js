@@ -17,7 +17,7 @@
 //   log = every entry up to position.version [{version, type, seat, data}] (the events API's, then the answers')
 // words(position, entry) → the history sentence for entry recorded on position.
 // board(seed, position, query?, csrf?) → Promise of {html}: the board the server would draw in #board for position
-//   (frontend/offline_board.py: the server's board functions and templates, Django's template engine); the first
+//   (frontend/offline/board.py: the server's board functions and templates, Django's template engine); the first
 //   call fetches the boards archive (seed.boards_url) and imports it, later ones only render.
 // Starting takes seconds of CPU (PERFORMANCE.md › The rules in the browser): in the page that time is one long
 // task (the page does not respond meanwhile); in the worker it is not. The Python side is rulesets/offline.py
@@ -69,7 +69,7 @@ async function fetchArchive(archiveUrl, key = "rulesets_url") {
 }
 
 /** The board drawer on a started Pyodide: `board(requestJson) → Promise of answerJson`, where the request is
- * `{seed, position, query, csrf}` (`frontend.offline_board.render_json`). The boards archive is fetched, unpacked
+ * `{seed, position, query, csrf}` (`frontend.offline.board.render_json`). The boards archive is fetched, unpacked
  * beside the rulesets and imported on the first call only (a page that never draws a board offline never loads it). */
 function boardDrawer(pyodide, timings) {
   let loading = null;

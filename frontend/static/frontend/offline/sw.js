@@ -1,4 +1,4 @@
-// Chronicle's service worker (served at /sw.js by frontend/offline_views.py, which puts PRECACHE and VERSION
+// Chronicle's service worker (served at /sw.js by frontend/offline/views.py, which puts PRECACHE and VERSION
 // above this text). Hand-written, no Workbox: three strategies on one origin; see docs/ARCHITECTURE.md › Offline.
 /* global PRECACHE, VERSION, OFFLINE_URL */
 "use strict";
@@ -9,7 +9,7 @@ const ENGINE = "chronicle-engine";      // Pyodide, the rulesets and boards bund
 const PINS = "/__chronicle_pins__";     // where the engine's URL prefixes are kept (a worker's globals do not live)
 const ENGINE_DEFAULT = ["/static/frontend/vendor/pyodide/", "/offline/rulesets-", "/offline/boards-"];  // and the seed's
 const MATCH_PAGE = /^\/matches\/\d+\/$/;
-const READER = "chronicle-reader";      // whose pages PAGES holds: the server's X-Chronicle-Reader (frontend/reader.py)
+const READER = "chronicle-reader";      // whose pages PAGES holds: the server's X-Chronicle-Reader (frontend/offline/reader.py)
 const NEW_MATCH = /^\/matches\/new\/$/;  // the new-match pages opened (one copy per game and player count)
 const STARTED_HERE = /^\/matches\/local-[0-9a-f-]+\/$/;  // a match started offline: one shell for all (local.js)
 const SHELL = "/matches/local/";

@@ -180,7 +180,7 @@ function pageQuery() {
   return query;
 }
 
-/** Draw ``#board`` for ``pos`` with the server's own board code run here (rules.board: frontend/offline_board.py
+/** Draw ``#board`` for ``pos`` with the server's own board code run here (rules.board: frontend/offline/board.py
  * in Pyodide); the page's board stays as it was when this page cannot draw it. */
 async function drawBoard(s, r, pos, query) {
   const section = document.getElementById("board");
@@ -393,7 +393,7 @@ async function record(form, submitter, fixed = null) {
     showRefusal(form, { detail: "That move could not be read; pick it again." });
     return;
   }
-  // an undo with no reason typed records the pages' own (frontend/forms.py, the seed's undo_reason), as online
+  // an undo with no reason typed records the pages' own (frontend/forms/schema.py, the seed's undo_reason), as online
   if (entry.type === "event_voided" && !entry.data.reason) entry.data.reason = s.undo_reason || "";
   const all = await queue.entries(id);
   const waiting = all.filter((e) => e.state === "waiting");
