@@ -15,6 +15,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_asgi_application()
 
-from config.security import require_secret_key  # noqa: E402  (settings are loaded by now)
+from config.db import refuse_undeclared_pooler  # noqa: E402  (settings are loaded by now)
+from config.security import require_secret_key  # noqa: E402
 
 require_secret_key()
+refuse_undeclared_pooler()

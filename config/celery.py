@@ -19,14 +19,17 @@ app.autodiscover_tasks(["matches.projections", "matches.interop"])  # their task
 
 @worker_init.connect
 @beat_init.connect
-def _refuse_without_secret_key(**kwargs: object) -> None:
-    """The worker and beat refuse to start where the web processes would (config.security)."""
+def _refuse_misconfigured(**kwargs: object) -> None:
+    """The worker and beat refuse to start where the web processes would: no secret key (config.security), a
+    pooler that CHRONICLE_DB_POOLER does not declare (config.db)."""
     from django.core.exceptions import ImproperlyConfigured
 
+    from config.db import refuse_undeclared_pooler
     from config.security import require_secret_key
 
     try:
         require_secret_key()
+        refuse_undeclared_pooler()
     except ImproperlyConfigured as exc:
         print(exc, file=sys.stderr)
         # Celery logs and ignores a handler's ordinary exceptions. 78 (EX_CONFIG): scripts/worker and the systemd

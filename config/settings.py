@@ -86,10 +86,13 @@ TEMPLATES = [
 
 # -- Database: PostgreSQL when DATABASE_URL is set, else the embedded SQLite default ----------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
-# "transaction" when DATABASE_URL points at a transaction pooler (PgBouncer pool_mode = transaction); "" otherwise
+# "transaction" when DATABASE_URL points at a transaction pooler (PgBouncer pool_mode = transaction), "session"
+# at a session pooler, "" for a direct connection (checked: config.db refuses or runs unprepared behind a pooler)
 CHRONICLE_DB_POOLER = os.environ.get("CHRONICLE_DB_POOLER", "").strip().lower()
-if CHRONICLE_DB_POOLER not in {"", "transaction"}:
-    raise ImproperlyConfigured(f"CHRONICLE_DB_POOLER must be 'transaction' or empty, not {CHRONICLE_DB_POOLER!r}.")
+if CHRONICLE_DB_POOLER not in {"", "transaction", "session"}:
+    raise ImproperlyConfigured(
+        f"CHRONICLE_DB_POOLER must be 'transaction', 'session' or empty, not {CHRONICLE_DB_POOLER!r}."
+    )
 if DATABASE_URL:
     # persistent connections (seconds); 0 under an ASGI server, where Django opens one per request anyway
     CONN_MAX_AGE = int(os.environ.get("CHRONICLE_DB_CONN_MAX_AGE", "60"))

@@ -1,6 +1,9 @@
 """Appends through a real PgBouncer in transaction pooling mode work with ``CHRONICLE_DB_POOLER=transaction``
-(issue 21 item 4: every append answered 500, ``prepared statement "_pg3_0" does not exist``). The test starts
-Debian's PgBouncer itself (``scripts/pgbouncer-transaction``): it is never skipped on PostgreSQL."""
+(issue 21 item 4: every append answered 500, ``prepared statement "_pg3_0" does not exist``), and a forgotten
+setting crosses no statement (issue 31 item 1: another client's prepared statement ran with this one's
+parameters): the servers refuse to start, a process that could not check at start finds the pooler on its first
+connection and runs unprepared. The test starts Debian's PgBouncer itself (``scripts/pgbouncer-transaction``):
+it is never skipped on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
+from config import db
 from matches.models import Event as EventRow
 from tests.config.wsgi_call import append_call
 from tests.processes import free_port, wait_listening
@@ -78,14 +82,70 @@ def test_appends_through_pgbouncer_work_in_pooler_mode(settings, through_bouncer
     assert status == 201 and json.loads(body)["version"] == 3
 
 
-def test_without_pooler_mode_pgbouncer_loses_the_prepared_statements(
-    settings, through_bouncer, owner, stone_match, caplog
-) -> None:
-    """Why the setting exists: with server-side prepared statements an append fails behind PgBouncer."""
+@pytest.fixture
+def undeclared(settings, monkeypatch) -> None:
+    """No CHRONICLE_DB_POOLER, and this process has not found a pooler yet (restored after the test)."""
     settings.CHRONICLE_DB_POOLER = ""
+    monkeypatch.setattr(db, "_pooled", False)
+    monkeypatch.setitem(connection.settings_dict, "DISABLE_SERVER_SIDE_CURSORS", False)
+
+
+def test_without_the_setting_a_process_finds_the_pooler_itself_and_crosses_no_statement(
+    undeclared, through_bouncer, owner, stone_match, caplog
+) -> None:
+    """Issue 31 item 1: CHRONICLE_DB_POOLER forgotten behind PgBouncer (the database unreachable when the process
+    started, so its start-up check could not refuse). The first connection shows the pooler: nothing is prepared
+    from then on, every append is answered, and the log names the setting."""
     codes = _two_appends_while_a_server_connection_is_busy(owner, stone_match, through_bouncer)
-    assert 500 in codes
-    assert any("prepared statement" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
+    assert codes == [201, 201]
+    assert db._pooled and connection.settings_dict["DISABLE_SERVER_SIDE_CURSORS"] is True
+    logged = caplog.get_records("setup") + caplog.records  # the first connection opens in the fixtures
+    assert [r.getMessage() for r in logged if r.name == "chronicle.db"] == [
+        f"{db.POOLER_FOUND} Running unprepared meanwhile."
+    ]
+    assert not any(r.exc_info for r in logged)
+    events = EventRow.objects.filter(stream_id=stone_match.stream_id).order_by("version")
+    assert [(e.version, e.seat, e.data) for e in events] == [(1, 0, {"count": 1}), (2, 1, {"count": 1})]
+
+
+def test_a_direct_connection_is_not_taken_for_a_pooler(undeclared) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("PgBouncer is PostgreSQL's")
+    connection.close()
+    connection.ensure_connection()  # a new connection: checked
+    assert db.behind_pooler(connection.connection) is False
+    assert db._pooled is False
+
+
+def _start(args: list[str], port: int, pooler: str | None) -> subprocess.CompletedProcess[str]:
+    """A server process's start with DATABASE_URL through PgBouncer (the test database's name)."""
+    name = connection.settings_dict["NAME"]
+    env = {**os.environ, "DATABASE_URL": f"postgres://postgres@127.0.0.1:{port}/{name}",
+           "DJANGO_SECRET_KEY": "k" * 50, "DJANGO_DEBUG": "0", "DJANGO_SETTINGS_MODULE": "config.settings"}  # fmt: skip
+    env.pop("CHRONICLE_DB_POOLER", None)
+    if pooler is not None:
+        env["CHRONICLE_DB_POOLER"] = pooler
+    return subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("args", [["-c", "import config.wsgi"], ["-c", "import config.asgi"]])
+def test_the_web_tier_refuses_to_start_behind_an_undeclared_pooler_and_names_the_setting(bouncer_port, args) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("PgBouncer is PostgreSQL's")
+    refused = _start(args, bouncer_port, None)
+    assert refused.returncode != 0 and "CHRONICLE_DB_POOLER is not set" in refused.stderr
+    assert "CHRONICLE_DB_POOLER=transaction" in refused.stderr
+    for pooler in ("transaction", "session"):
+        declared = _start(args, bouncer_port, pooler)
+        assert declared.returncode == 0, declared.stderr
+
+
+def test_the_worker_refuses_to_start_behind_an_undeclared_pooler_with_exit_78(bouncer_port) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("PgBouncer is PostgreSQL's")
+    refused = _start(["-m", "celery", "-A", "config", "worker", "--pool", "solo"], bouncer_port, None)
+    assert refused.returncode == 78  # EX_CONFIG: scripts/worker does not restart it
+    assert "CHRONICLE_DB_POOLER is not set" in refused.stdout + refused.stderr
 
 
 def _settings_with(pooler: str) -> subprocess.CompletedProcess[str]:
@@ -102,5 +162,22 @@ def test_pooler_mode_turns_off_prepared_statements_and_server_side_cursors() -> 
     run = _settings_with("transaction")
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == [{"prepare_threshold": None}, True]
-    bad = _settings_with("session")
-    assert bad.returncode != 0 and "CHRONICLE_DB_POOLER must be 'transaction' or empty" in bad.stderr
+    session = _settings_with("session")  # a session pooler keeps a server connection per client: all kept
+    assert session.returncode == 0 and json.loads(session.stdout) == [{}, False]
+    bad = _settings_with("statement")
+    assert bad.returncode != 0 and "CHRONICLE_DB_POOLER must be 'transaction', 'session' or empty" in bad.stderr
+
+
+def test_the_production_web_tier_behind_an_undeclared_pooler_stops_and_names_the_setting(bouncer_port) -> None:
+    """``scripts/serve`` (granian, as deployed) exits instead of serving on crossed statements."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PgBouncer is PostgreSQL's")
+    serve = Path(__file__).resolve().parents[2] / "scripts" / "serve"
+    name = connection.settings_dict["NAME"]
+    env = {**os.environ, "DATABASE_URL": f"postgres://postgres@127.0.0.1:{bouncer_port}/{name}",
+           "DJANGO_SECRET_KEY": "k" * 50, "DJANGO_DEBUG": "0", "HOST": "127.0.0.1", "PORT": str(free_port()),
+           "WEB_CONCURRENCY": "1"}  # fmt: skip
+    env.pop("CHRONICLE_DB_POOLER", None)
+    run = subprocess.run([str(serve)], env=env, capture_output=True, text=True, timeout=90)
+    assert run.returncode != 0
+    assert "CHRONICLE_DB_POOLER is not set" in run.stdout + run.stderr
