@@ -33,8 +33,9 @@ class Outage:
         self._failures = 0
         self._lock = threading.Lock()
 
-    def failed(self, exc: BaseException, what: str = "") -> None:
-        """A call to the server failed (``what`` says which, e.g. "rate-limit counters"). Logs only the first."""
+    def failed(self, exc: BaseException, what: str = "", meanwhile: str = FALLBACK) -> None:
+        """A call to the server failed (``what`` says which, e.g. "rate-limit counters"; ``meanwhile`` what goes
+        on without it). Logs only the first."""
         with self._lock:
             self._failures += 1
             if self.down:
@@ -42,7 +43,7 @@ class Outage:
             self.down, self._since, self._failures = True, time.monotonic(), 1
         logger.warning(
             "Redis %s unreachable (%s%s: %s); %s. Logged once until it is back.",
-            self.server, f"{what}: " if what else "", type(exc).__name__, exc, FALLBACK,
+            self.server, f"{what}: " if what else "", type(exc).__name__, exc, meanwhile,
         )  # fmt: skip
 
     def succeeded(self) -> None:
@@ -54,9 +55,7 @@ class Outage:
                 return
             self.down = False
             gone, failures = time.monotonic() - self._since, self._failures
-        logger.warning(
-            "Redis %s reachable again after %.0f s (%d calls fell back meanwhile)", self.server, gone, failures
-        )
+        logger.warning("Redis %s reachable again after %.1f s (%d calls failed meanwhile)", self.server, gone, failures)
 
 
 _outages: dict[str, Outage] = {}  # by server

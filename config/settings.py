@@ -173,6 +173,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # 100 attempts and exits); scripts/worker restarts a worker that exits anyway (docs/ARCHITECTURE.md).
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# reconnect every second, one log line per outage (config/broker.py)
+CELERY_WORKER_CONSUMER = "config.broker:Consumer"
+CELERY_BEAT_SCHEDULER = "config.broker:Scheduler"
 CELERY_BEAT_SCHEDULE = {
     "projections-catch-up": {"task": "matches.tasks.projections_catch_up", "schedule": 15.0},
 }

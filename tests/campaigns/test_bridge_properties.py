@@ -25,6 +25,7 @@ from matches.errors import DomainError
 from matches.models import Event as EventRow
 from matches.models import Match
 from matches.store import events as store
+from matches.store import streams as stream_layer
 from rulesets import get_ruleset
 from rulesets.saltmarsh import conclusion_from_adventure
 from rulesets.saltmarsh.bridge import adventure_result
@@ -57,7 +58,7 @@ def check_bridge(campaign: Campaign) -> None:
         adventure = adventure_of_match(head.state, match.pk)
         assert adventure is not None
         entry = conclusion_from_adventure(state, match.pk)
-        implied = match_services.event_clean(ruleset, 0, entry.type, None, entry.data).data if entry else None
+        implied = stream_layer.event_clean(ruleset, 0, entry.type, None, entry.data).data if entry else None
         assert adventure["conclusion"] == implied, f"campaign out of step with match #{match.pk}"
         result = adventure_result(state)
         assert adventure["result"] == {"won": "completed", "lost": "failed", None: "in progress"}[result]

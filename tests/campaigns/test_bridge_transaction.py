@@ -13,6 +13,7 @@ from campaigns.bridge import BridgeRefused
 from matches import services as match_services
 from matches.models import Stream
 from matches.store import events as store
+from matches.store import streams
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
@@ -129,7 +130,7 @@ def test_concurrent_entries_on_an_adventure_match_keep_the_campaign_in_step(owne
     head = store.head_load(campaign.stream_id, fresh=True)
     entry = conclusion_from_adventure(state, match.pk)
     implied = (
-        match_services.event_clean(get_ruleset("saltmarsh"), 0, entry.type, None, entry.data).data if entry else None
+        streams.event_clean(get_ruleset("saltmarsh"), 0, entry.type, None, entry.data).data if entry else None
     )
     assert adventure_of_match(head.state, match.pk)["conclusion"] == implied
     assert store.position_at(campaign.stream_id, head.version, check=True).state == head.state

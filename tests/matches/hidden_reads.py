@@ -39,7 +39,7 @@ def match_reads(match: Match, *, brief: bool = False) -> list[str]:
         f"/api/matches/{mid}/events/?after=0&limit=200",
         f"/api/matches/{mid}/legal-moves/",
         f"/matches/{mid}/",
-        f"/matches/{mid}/{SEED}",  # the page's seed for the offline rules alone (frontend.selectors.offline_seed)
+        f"/matches/{mid}/{SEED}",  # the page's seed for the offline rules alone (frontend.offline.seed.offline_seed)
         *(f"/matches/{mid}/?at={v}" for v in replays),  # the replay pages
         f"/matches/{mid}/history/",
         *(f"/matches/{mid}/history/?before={v}" for v in range(2, latest + 1)),  # every older page
