@@ -721,7 +721,7 @@ class BoneWars(Ruleset):
             if state["players"][s]["cranial_circumference"] is None
         ]
         if result and len(result.winners) > 1 and missing:
-            return [f"Tied: measure the cranial circumference of {', '.join(missing)} to break the tie."]
+            return [f"Tied: measure the cranial circumference of {together(missing)} to break the tie."]
         return []
 
 

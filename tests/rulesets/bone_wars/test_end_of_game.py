@@ -138,6 +138,9 @@ def test_three_tied_seats_are_named_as_a_sentence_names_them(rs, table):
     t = _played_out(table, (2, 2, 2))
     t.do("game_concluded")
     assert rs.turn(t.state).prompt.startswith("Seat 0, Seat 1 and Seat 2 win together with 2 RP (")
+    assert rs.warnings(t.state) == [
+        "Tied: measure the cranial circumference of Seat 0, Seat 1 and Seat 2 to break the tie."
+    ]
 
 
 def test_the_confirmation_line_never_calls_a_result_final_that_a_circumference_can_change(rs, table):
