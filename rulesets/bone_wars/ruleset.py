@@ -112,7 +112,7 @@ def together(labels: Iterable[str]) -> str:
 
 
 def _holds(seat: int, money: int) -> str:
-    """ "Seat 0 has $3", or after an overridden debt "Seat 0 owes $2"."""
+    """What a seat holds, as a refusal says it: "Seat 0 has $3", after an overridden debt "Seat 0 owes $2"."""
     return f"{seat_label(seat)} has ${money}" if money >= 0 else f"{seat_label(seat)} owes ${-money}"
 
 
