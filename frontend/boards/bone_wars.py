@@ -37,7 +37,7 @@ from rulesets.bone_wars.fields import (
     TABLE_PAUSED,
     TURN_ENDED,
 )
-from rulesets.bone_wars.ruleset import next_slot, products
+from rulesets.bone_wars.ruleset import money_text, next_slot, products
 
 TEMPLATE = "frontend/boards/bone-wars.html"
 
@@ -75,7 +75,9 @@ def _seat_boards(state: dict[str, Any], names: list[str], turn: int | None, winn
                 "patron": p["patron"],
                 "patron_name": PATRON_NAMES[p["patron"]],
                 "money": p["money"],
+                "money_text": money_text(p["money"]),  # a debt after an override reads −$2, never $-2
                 "rp": p["rp"],
+                "rp_text": str(p["rp"]) if p["rp"] >= 0 else f"\u2212{-p['rp']}",
                 "passed": p["passed"],
                 "on_turn": seat == turn,
                 "winner": seat in winners,
@@ -114,19 +116,23 @@ def _bookshelf(state: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _round_words(rounds: list[int]) -> str:
+    """The rounds a sitting covered; none: it only recorded what follows the last pass (the final awards)."""
+    if not rounds:
+        return f"after round {ROUNDS}: the final awards"
+    return f"round {rounds[0]}" if len(rounds) == 1 else f"rounds {rounds[0]}–{rounds[-1]}"
+
+
 def _sittings(facts: TableFacts, state: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
     sittings = state["sittings"]
     times = facts.times_of([s["from_version"] for s in sittings])
     out = []
     for s in sittings:
-        rounds = s["rounds"]
         out.append(
             {
                 **s,
                 "when": times.get(s["from_version"]),
-                "round_words": (
-                    f"round {rounds[0]}" if len(rounds) == 1 else f"rounds {rounds[0]}–{rounds[-1]}" if rounds else "—"
-                ),
+                "round_words": _round_words(s["rounds"]),
                 "gains": [(names[i] if i < len(names) else f"Seat {i}", rp) for i, rp in enumerate(s["rp"])],
             }
         )
@@ -175,8 +181,9 @@ def _forms(state: dict[str, Any], turn: int, problem: dict[str, Any]) -> dict[st
             "type": CARD_PLAYED,
             "inputs": card_fields,
             "slot": slot,
-            "affordable": slot is not None and slot["cost"] <= player["money"],
+            "affordable": slot is not None and (slot["cost"] == 0 or slot["cost"] <= player["money"]),
             "money": player["money"],
+            "holds": f"has ${player['money']}" if player["money"] >= 0 else f"owes ${-player['money']}",
             "open": problem.get("type") == CARD_PLAYED,
         },
         "effects": [

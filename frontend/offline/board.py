@@ -22,7 +22,7 @@ from rulesets import Event
 from rulesets.offline import reading_json
 from rulesets.registry import get_ruleset
 
-TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"  # frontend/templates
 # the settings the board templates depend on. The server's time zone is UTC (config/settings.py) and the times a
 # seed carries are UTC: drawn as they are, they read as the server draws them, and Pyodide needs no zone database
 # (USE_TZ would ask zoneinfo for "UTC", which Pyodide has only with its tzdata package)

@@ -137,7 +137,7 @@ def board_sources() -> dict[str, bytes]:
     for name in names:
         inside, origin = module_file(name)
         sources[inside] = origin.read_bytes()
-    templates = Path(__file__).resolve().parents[1] / "templates"
+    templates = Path(__file__).resolve().parents[1] / "templates"  # frontend/templates
     for pattern in BOARD_TEMPLATES:
         for file in sorted(templates.glob(pattern)):
             sources[f"frontend/templates/{file.relative_to(templates).as_posix()}"] = file.read_bytes()

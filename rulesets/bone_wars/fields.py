@@ -22,9 +22,10 @@ RULE_OVERVIEW = "Bone Wars › Overview"
 RULE_LOYALTY = "Bone Wars › Loyalty"
 RULE_PLAYING = "Bone Wars › Playing a card"
 RULE_CARDS = "Bone Wars › The three kinds of cards"
-RULE_SCORING = "Bone Wars › Overview › Mid-game and final scoring"
 RULE_TIES = "Bone Wars › Overview › Ties"
 RULE_SITTINGS = "Chronicle › Sittings"
+# when the awards are scored is not in our rulebook: Chronicle's decision (docs/rules/bone-wars.md)
+RULE_AWARDS = "Chronicle › The final awards"
 RULE_ENTRIES = "Chronicle › Entries"  # rulesets.base.ENTRIES_RULE: Chronicle's own checks of an entry
 
 # the rulebook's limits that are also bounds of a field (refused naming the rule, rulesets.schema.explain)
@@ -184,7 +185,7 @@ EVENT_TYPES: dict[str, EventType] = {
         name=MONEY_CHANGED,
         label="Money changed",
         fields=(Field("amount", "int", minimum=-999, maximum=999, label="Amount ($, negative to pay)"),),
-        description="An effect of the action: money gained or paid (never below 0).",
+        description="An effect of the action: money gained or paid (a payment never below $0).",
     ),
     LOYALTY_GAINED: EventType(
         name=LOYALTY_GAINED,
@@ -248,7 +249,8 @@ EVENT_TYPES: dict[str, EventType] = {
         name=GAME_CONCLUDED,
         label="End of the game confirmed (awards recorded)",
         seat_required=False,
-        description="After the last pass and the awards: the result is final.",
+        description="After the last pass and the awards: the awards are in (a cranial circumference can still "
+        "break a tie).",
     ),
     TURN_ENDED: EventType(
         name=TURN_ENDED,

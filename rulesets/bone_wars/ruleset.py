@@ -47,12 +47,12 @@ from rulesets.bone_wars.fields import (
     PATRON_NAMES,
     ROUNDS,
     RP_GAINED,
+    RULE_AWARDS,
     RULE_CARDS,
     RULE_ENTRIES,
     RULE_LOYALTY,
     RULE_OVERVIEW,
     RULE_PLAYING,
-    RULE_SCORING,
     RULE_SITTINGS,
     RULE_TIES,
     SCORING_ROUNDS,
@@ -95,15 +95,42 @@ def products(player: dict[str, Any], credibility: dict[str, int]) -> dict[str, i
     return out
 
 
+def money_text(amount: int) -> str:
+    """An amount of money as players read it: ``$3``, ``$0``, a debt ``−$2`` (a minus sign, never ``$-2``)."""
+    return f"${amount}" if amount >= 0 else f"\u2212${-amount}"
+
+
+def rp_text(amount: int) -> str:
+    """A number of RP as players read it: ``3 RP``, below 0 (only after an override) ``−3 RP``."""
+    return f"{amount} RP" if amount >= 0 else f"\u2212{-amount} RP"
+
+
+def together(labels: Iterable[str]) -> str:
+    """Names joined as a sentence does: "Seat 0", "Seat 0 and Seat 1", "Seat 0, Seat 1 and Seat 2"."""
+    items = list(labels)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _holds(seat: int, money: int) -> str:
+    """What a seat holds, as a refusal says it: "Seat 0 has $3", after an overridden debt "Seat 0 owes $2"."""
+    return f"{seat_label(seat)} has ${money}" if money >= 0 else f"{seat_label(seat)} owes ${-money}"
+
+
 def _check_rp(state: State, seat: int, amount: int) -> None:
-    """An RP entry changes something and never takes a seat below 0 (Chronicle's own check: the rulebook has
-    no line on RP below 0; an override records the loss as the table says it)."""
+    """An RP entry changes something and a loss never takes a seat below 0 (Chronicle's own check: the
+    rulebook has no line on RP below 0; an override records the loss as the table says it). A gain is always
+    accepted, even by a seat an override left below 0: it takes nothing away."""
     if amount == 0:
         raise RuleViolation("zero_amount", "Gaining 0 RP changes nothing.", RULE_ENTRIES)
     rp = state["players"][seat]["rp"]
-    if rp + amount < 0:
+    if amount < 0 and rp + amount < 0:
         raise RuleViolation(
-            "rp_below_zero", f"{seat_label(seat)} has {rp} RP; losing {-amount} would go below 0.", RULE_ENTRIES
+            "rp_below_zero",
+            f"{seat_label(seat)} has {rp_text(rp)}; losing {-amount} would go below 0."
+            if rp >= 0
+            else f"{seat_label(seat)} has {rp_text(rp)} (below 0 after an override); a loss of {-amount} "
+            "cannot be recorded, a gain can.",
+            RULE_ENTRIES,
         )
 
 
@@ -116,7 +143,8 @@ class BoneWars(Ruleset):
     slug = "bone-wars"
     name = "Bone Wars"
     seats = (1, 2, 3, 4)
-    version = 2  # 2: awards after the last pass (``concluded``), card upgrades, no clamped numbers
+    version = 3  # 3: gains and $0 prices in debt, no made-up slot, a pause before the awards (issue 32)
+    # 2: awards after the last pass (``concluded``), card upgrades, no clamped numbers
     rulebook = "bone-wars.txt"
     describe_uses_state = True
     start_option = "first_seat"
@@ -233,7 +261,9 @@ class BoneWars(Ruleset):
         if seat != state["turn"]:
             on_turn = seat_label(state["turn"])
             if state["card_played"]:  # the commonest slip at a table: the turn was never ended
-                message = f"It is {on_turn}'s turn: {on_turn} must finish the action and end the turn."
+                message = (
+                    f"It is {on_turn}'s turn, and the action is not finished: record its effects, then end the turn."
+                )
             else:
                 message = f"It is {on_turn}'s turn."
             raise RuleViolation("not_your_turn", message, RULE_OVERVIEW)
@@ -241,13 +271,27 @@ class BoneWars(Ruleset):
 
     @staticmethod
     def _check_after_last_pass(state: State, event: Event, data: dict[str, Any]) -> None:
-        """After the final scoring: awards (``rp_gained``, any seat) and ``game_concluded`` until the table
-        confirms the end; nothing at all once it has (a circumference is checked before this)."""
+        """After the final scoring: awards (``rp_gained``, any seat), a pause and ``game_concluded`` until the
+        table confirms the end; nothing at all once it has (a circumference is checked before this)."""
         if state.get("concluded", False):
+            winners, _, decided = _standing(state)
+            rp = rp_text(state["players"][winners[0]]["rp"])
+            won = "won" if len(winners) == 1 else "won together"
             raise RuleViolation(
-                "game_over", "The game is over: the final scoring after round 4 has been made.", RULE_OVERVIEW
+                "game_over",
+                f"The game is over: {together(seat_label(w) for w in winners)} {won} with {rp} ({decided}). "
+                "Only a cranial circumference may still be recorded.",
+                RULE_AWARDS,
             )
         if event.type == GAME_CONCLUDED:
+            return
+        if event.type == TABLE_PAUSED:  # packed away with the awards still to count
+            if _current_sitting(state) is None:
+                raise RuleViolation(
+                    "nothing_to_pause",
+                    "Nothing has been recorded since the table last paused.",
+                    RULE_SITTINGS,
+                )
             return
         if event.type == RP_GAINED:
             assert isinstance(event.seat, int)
@@ -257,7 +301,7 @@ class BoneWars(Ruleset):
             "game_over",
             "Round 4 is over: only the final awards (RP with a reason) may be recorded now, then confirm the end "
             "of the game.",
-            RULE_SCORING,
+            RULE_AWARDS,
         )
 
     def _check_card_played(self, state: State, seat: int, data: dict[str, Any]) -> None:
@@ -296,11 +340,11 @@ class BoneWars(Ruleset):
             )
         slot_cost = player["slots"][index]["cost"]
         price = slot_cost + card["cost"]
-        if price > player["money"]:
+        if price > 0 and price > player["money"]:  # a $0 price pays nothing: a debt does not stop it
             raise RuleViolation(
                 "not_enough_money",
                 f"Slot {index + 1} costs ${slot_cost} plus ${card['cost']} for the card: ${price}, "
-                f"but {seat_label(seat)} has ${player['money']}.",
+                f"but {_holds(seat, player['money'])}.",
                 RULE_PLAYING,
             )
 
@@ -319,10 +363,13 @@ class BoneWars(Ruleset):
         if amount == 0:
             raise RuleViolation("zero_amount", "A money change of $0 changes nothing.", RULE_ENTRIES)
         money = state["players"][seat]["money"]
-        if money + amount < 0:
+        if amount < 0 and money + amount < 0:  # a gain takes nothing away, even from a seat in debt
             raise RuleViolation(
                 "money_below_zero",
-                f"{seat_label(seat)} has ${money}; paying ${-amount} would leave less than $0.",
+                f"{_holds(seat, money)}; paying ${-amount} would leave less than $0."
+                if money >= 0
+                else f"{_holds(seat, money)} (a debt recorded under an override): paying ${-amount} needs the "
+                "money; a gain can be recorded.",
                 RULE_ENTRIES,
             )
 
@@ -391,11 +438,10 @@ class BoneWars(Ruleset):
             )
         if card.get("minor_find") is not None:
             raise RuleViolation("minor_find_not_species", "Only species cards show a minor find.", RULE_CARDS)
-        if card["cost"] > player["money"]:
+        if card["cost"] > 0 and card["cost"] > player["money"]:  # a $0 card pays nothing
             raise RuleViolation(
                 "not_enough_money",
-                f"The new card costs ${card['cost']} (the slot stays paid), but {seat_label(seat)} has "
-                f"${player['money']}.",
+                f"The new card costs ${card['cost']} (the slot stays paid), but {_holds(seat, player['money'])}.",
                 RULE_PLAYING,
             )
 
@@ -425,15 +471,14 @@ class BoneWars(Ruleset):
         data = event.data
         kind = event.type
         rp_before = [p["rp"] for p in new["players"]]
-        round_before = new["round"]
+        round_before = None if new["finished"] else new["round"]  # after the last pass: no round is played
         player = new["players"][seat] if isinstance(seat, int) and 0 <= seat < len(new["players"]) else None
         if kind == CARD_PLAYED and player is not None:
             card = dict(data["card"])
             card.setdefault("cost", 0)
             index = next_slot(player)
-            if index is None:  # overridden onto a full board: one more slot of the rightmost slot's kind
-                player["slots"].append(empty_slot(player["slots"][-1]))
-                index = len(player["slots"]) - 1
+            if index is None:  # only under an override: there is no slot for it (no sixth slot is made up)
+                raise ValueError(f"every action slot of {seat_label(seat)} already holds a card this round")
             slot = player["slots"][index]
             slot["card"] = card
             slot["prize"] = card["kind"] == "species" and card.get("minor_find") == slot["icon"]
@@ -458,7 +503,9 @@ class BoneWars(Ruleset):
         elif kind == SLOT_UPGRADED and player is not None:
             player["slots"].append(empty_slot(data))
         elif kind == CARD_UPGRADED and player is not None:
-            slot = player["slots"][data["slot"] - 1]  # an overridden slot number past the board: unplayable
+            if data["slot"] > len(player["slots"]):  # only under an override: unplayable
+                raise ValueError(f"{seat_label(seat)} has {len(player['slots'])} action slots, not {data['slot']}")
+            slot = player["slots"][data["slot"] - 1]
             if slot["card"] is None:
                 raise ValueError(f"slot {data['slot']} holds no card to upgrade")
             card = {**data["card"], "cost": data["card"].get("cost") or 0, "upgraded_from": slot["card"]["name"]}
@@ -507,6 +554,8 @@ class BoneWars(Ruleset):
         if state["finished"]:
             if not state.get("concluded", False):
                 moves.append(Event(GAME_CONCLUDED, None, {}))
+                if _current_sitting(state) is not None:  # packing away before the awards are counted
+                    moves.append(Event(TABLE_PAUSED, None, {}))
             return moves
         seat = state["turn"]
         if not state["card_played"]:
@@ -531,15 +580,15 @@ class BoneWars(Ruleset):
         the last pass the awards, then the winner."""
         if state["finished"]:
             winners, _, decided = _standing(state)
-            rp = state["players"][winners[0]]["rp"]
-            names = " and ".join(seat_label(w) for w in winners)
+            rp = rp_text(state["players"][winners[0]]["rp"])
+            names = together(seat_label(w) for w in winners)
             if state.get("concluded", False):
                 verb = "wins" if len(winners) == 1 else "win together"
-                return TurnInfo(seats=(), phase="over", prompt=f"{names} {verb} with {rp} RP ({decided}).")
+                return TurnInfo(seats=(), phase="over", prompt=f"{names} {verb} with {rp} ({decided}).")
             verb = "leads" if len(winners) == 1 else "lead together"
             prompt = (
                 "Round 4 is over: record the final awards (RP with a reason), then confirm the end of the game. "
-                f"For now {names} {verb} with {rp} RP ({decided})."
+                f"For now {names} {verb} with {rp} ({decided})."
             )
             return TurnInfo(seats=(), phase="awards", prompt=prompt)
         seat = state["turn"]
@@ -555,8 +604,10 @@ class BoneWars(Ruleset):
         if index is None:
             return TurnInfo(seats=(seat,), phase="play", prompt="pass: every action slot holds a card" + where)
         cost = player["slots"][index]["cost"]
-        if cost > player["money"]:
-            prompt = f"pass: slot {index + 1} costs ${cost} and only ${player['money']} is left" + where
+        if cost > 0 and cost > player["money"]:
+            money = player["money"]
+            left = f"only ${money} is left" if money >= 0 else f"nothing is left (a debt of ${-money})"
+            prompt = f"pass: slot {index + 1} costs ${cost} and {left}" + where
             return TurnInfo(seats=(seat,), phase="play", prompt=prompt)
         prompt = f"play a card into slot {index + 1} (${cost} + the card's cost) or pass" + where
         return TurnInfo(seats=(seat,), phase="play", prompt=prompt)
@@ -614,7 +665,10 @@ class BoneWars(Ruleset):
         if kind == RP_GAINED:
             return f"{who} gained {amount} RP: {data.get('reason')}"
         if kind == GAME_CONCLUDED:
-            return "The table confirmed the end of the game: the result is final"
+            text = "The table confirmed the end of the game: the awards are recorded"
+            if before is not None and before.get("finished") and _circumference_counts(before):
+                text += "; a cranial circumference can still change the winner"
+            return text
         if kind == TURN_ENDED:
             return f"{who} ended the turn"
         if kind == PASSED:
@@ -667,7 +721,7 @@ class BoneWars(Ruleset):
             if state["players"][s]["cranial_circumference"] is None
         ]
         if result and len(result.winners) > 1 and missing:
-            return [f"Tied: measure the cranial circumference of {', '.join(missing)} to break the tie."]
+            return [f"Tied: measure the cranial circumference of {together(missing)} to break the tie."]
         return []
 
 
@@ -700,6 +754,16 @@ def _standing(state: State) -> tuple[tuple[int, ...], str, str]:
         return (heads[0],), reason, f"tied on RP and species; largest cranial circumference: {largest:g} cm"
     reason = f"tied on {best} RP, {most} archived species and {largest:g} cm: the tied players win together"
     return tuple(heads), reason, "tied on RP, species and cranial circumference"
+
+
+def _circumference_counts(state: State) -> bool:
+    """Whether a cranial circumference recorded now could change who wins: the seats ahead are level on RP
+    and on archived species."""
+    players = state["players"]
+    best = max(p["rp"] for p in players)
+    tied = [p for p in players if p["rp"] == best]
+    most = max(len(p["archive"]) for p in tied)
+    return sum(1 for p in tied if len(p["archive"]) == most) > 1
 
 
 def _pass_turn(state: State, seat: int) -> None:
@@ -745,9 +809,10 @@ def _end_round(state: State, version: int) -> None:
         state["turn"] = state["first_seat"]
 
 
-def _record_sitting(state: State, kind: str, version: int, round_before: int, rp_before: list[int]) -> None:
+def _record_sitting(state: State, kind: str, version: int, round_before: int | None, rp_before: list[int]) -> None:
     """Count the entry at ``version`` in the current sitting (opening one after a pause): versions, rounds
-    and RP gained per seat."""
+    and RP gained per seat. ``round_before`` is None for an entry recorded after the last pass (an award, a
+    pause, the confirmation, a circumference): it plays no round, but its RP count in this sitting."""
     sittings = state["sittings"]
     current = _current_sitting(state)
     if current is None:
@@ -761,7 +826,7 @@ def _record_sitting(state: State, kind: str, version: int, round_before: int, rp
         }
         sittings.append(current)
     current["to_version"] = version
-    if kind != TABLE_PAUSED and round_before not in current["rounds"]:  # packing away plays no round
+    if kind != TABLE_PAUSED and round_before is not None and round_before not in current["rounds"]:
         current["rounds"].append(round_before)
     for seat, (player, was) in enumerate(zip(state["players"], rp_before, strict=True)):
         current["rp"][seat] += player["rp"] - was

@@ -291,6 +291,61 @@ def test_the_card_form_never_offers_a_slot_the_seat_cannot_pay_for(client, owner
     assert "Ana to play — pass: slot 2 costs $1 and only $0 is left" in html
 
 
+def test_a_pause_before_the_awards_and_the_awards_in_the_next_sitting(client, owner, bones):
+    """Issue 32, item 5: the table packs away after the last pass; the awards counted at the next sitting
+    belong to that sitting on the page."""
+    record(bones, owner, ("card_played", 0, TEAM), ("rp_gained", 0, {"amount": 1, "reason": "find"}),
+           ("turn_ended", 0, {}), ("passed", 1, {"patron": "cope"}), ("passed", 0, {"patron": "marsh"}))  # fmt: skip
+    for _ in range(3):
+        record(bones, owner, ("passed", 0, {"patron": "marsh"}), ("passed", 1, {"patron": "cope"}))
+    client.force_login(owner)
+    version, _ = head(bones)
+    html, page = get(client, bones)
+    awards = section(html, "bw-moves bw-awards")
+    assert "Pause the table (end of sitting)" in awards and "the awards go to the next sitting" in awards
+    [pause] = [b for b in page.all_buttons if "bw-move-table_paused" in b.get("class", "")]
+    r = client.post(f"/matches/{bones.pk}/record/", {"move": pause["value"], "expected_version": version})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    paused_at, state = head(bones)
+    assert paused_at == version + 1 and state["sittings"][-1]["paused"]
+    html, page = get(client, bones)
+    assert "Provisional result" in html and "Pause the table" not in html  # nothing to pause twice
+    setup = section(html, "bw-setup")
+    assert f"As at move {paused_at}: round 4 of 4, round 4 over: the final awards still to record" in setup
+    # the next evening
+    record(bones, owner, ("rp_gained", 1, {"amount": 4, "reason": "discoverer award"}), ("game_concluded", None, {}))
+    html, page = get(client, bones)
+    assert [s["data-sitting"] for s in page.sittings] == ["1", "2"]
+    sittings = section(html, "bw-sittings")
+    first, second = sittings.split("Sitting 2")
+    assert "rounds 1–4" in first and "Ana +1, Bo +0" in first
+    assert f"moves {paused_at + 1}–{paused_at + 2}" in second and "after round 4: the final awards" in second
+    assert "Bo +4" in second and "last" in second
+    assert "Bo wins with 4 RP (most RP)." in unescape(html)
+
+
+def test_a_debt_recorded_under_an_override_reads_minus_dollars(client, owner):
+    """Issue 32: "$-2" on the board and in the card form; a $0 slot stays playable in debt."""
+    from matches.services import match_create
+
+    match = match_create(
+        is_public=True, owner=owner, game="bone-wars", seats=[{"name": "Ana"}], options={"starting_money": 0}
+    )
+    record(match, owner, ("card_played", 0, {"card": {"kind": "team", "name": "T"}}),
+           ("rule_overridden", None, {"reason": "house rule: debts"}), ("money_changed", 0, {"amount": -2}),
+           ("money_changed", 0, {"amount": 1}),  # a gain in debt: accepted without an override
+           ("turn_ended", 0, {}))  # fmt: skip
+    assert head(match)[1]["players"][0]["money"] == -1
+    client.force_login(owner)
+    html = unescape(get(client, match)[0])
+    assert "$-" not in html
+    assert "\u2212$1" in section(html, "bw-seat") and "Money \u2212$1" in section(html, "bw-setup")
+    assert "Slot 2 costs $1 and Ana owes $1: Ana can only pass." in " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    record(match, owner, ("passed", 0, {"patron": "marsh"}))  # round 2: the $0 slot again
+    text = " ".join(re.sub(r"<[^>]+>", " ", unescape(get(client, match)[0])).split())
+    assert "Play a card into slot 1 : it costs $0" in text and "can only pass" not in text
+
+
 def test_demo_has_a_bone_wars_match_over_two_sittings(client):
     from django.core.management import call_command
 

@@ -114,7 +114,8 @@ def test_a_seed_with_a_secret_hidden_from_its_reader_is_incomplete_and_holds_no_
 # board template compiled and a date drawn as the Bone Wars sittings are
 CLEAN_DRAW = """
 import datetime, importlib, json, sys
-from frontend import boards, offline_board
+from frontend.boards import shared as boards
+from frontend.offline import board as offline_board
 for target in boards.BOARDS.values():
     importlib.import_module(target.split(":")[0])
 from django.template import Context

@@ -18,6 +18,7 @@ CARDS = "Bone Wars › The three kinds of cards"
 LOYALTY = "Bone Wars › Loyalty"
 SITTINGS = "Chronicle › Sittings"
 ENTRIES = "Chronicle › Entries"
+AWARDS = "Chronicle › The final awards"
 
 
 def team(name: str, cost: int = 0) -> dict[str, Any]:
@@ -171,12 +172,13 @@ def test_a_two_player_game_over_two_sittings(api):
         "winners": [1], "draw": False, "reason": "most RP (31)", "scores": {"0": 20, "1": 31}, "provisional": True,
     }  # fmt: skip
     assert api.get(f"/api/matches/{t.id}/").json()["status"] == "in_progress"  # awards may still come
-    t.no("game_over", "Bone Wars › Overview › Mid-game and final scoring", "card_played", 0, card=team("After"))
+    t.no("game_over", AWARDS, "card_played", 0, card=team("After"))
     last = t.ok("game_concluded")
     assert last["outcome"]["provisional"] is False
     assert api.get(f"/api/matches/{t.id}/").json()["status"] == "finished"
     assert t.get()["turn"]["line"] == "Bo wins with 31 RP (most RP)."
-    t.no("game_over", OVERVIEW, "card_played", 0, card=team("After"))
+    body = t.no("game_over", AWARDS, "card_played", 0, card=team("After"))
+    assert body["detail"].startswith("The game is over: Bo won with 31 RP (most RP).")
     t.ok("cranial_circumference_recorded", 0, cm=57.5)  # still allowed: a tie-break
     # -- the two sittings ---------------------------------------------------------------------------------
     first, second = t.state()["sittings"]
@@ -300,7 +302,7 @@ def test_refusals_after_a_card(two):
     two.no("rp_below_zero", ENTRIES, "rp_gained", 0, amount=-1, reason="penalty")
     two.no("invalid_circumference", "Bone Wars › Overview › Ties", "cranial_circumference_recorded", 1, cm=0)
     body = two.no("not_your_turn", OVERVIEW, "card_played", 1, card=team("Eager"))
-    assert body["detail"] == "It is Ana's turn: Ana must finish the action and end the turn."
+    assert body["detail"] == "It is Ana's turn, and the action is not finished: record its effects, then end the turn."
 
 
 def test_no_empty_slot(api):
@@ -405,3 +407,51 @@ def test_options_outside_a_rulebook_limit_name_the_rule(api):
         body = r.json()
         assert r.status_code == 400 and body["code"] == "invalid" and body["rule"] == rule, body
         assert body["detail"].startswith(words) and body["errors"], body
+
+
+def test_after_an_overridden_debt_a_gain_is_accepted_and_a_payment_is_not(api):
+    """Issue 32, item 3: $0, a card, an overridden −$3, then +$1 was refused ("paying $-1")."""
+    t = Table(api, ["Ana"], starting_money=0)
+    t.ok("card_played", 0, card=team("T"))
+    t.ok("rule_overridden", None, reason="house rule: debts")
+    assert t.ok("money_changed", 0, amount=-3)["state"]["players"][0]["money"] == -3
+    assert t.ok("money_changed", 0, amount=1)["state"]["players"][0]["money"] == -2
+    body = t.no("money_below_zero", ENTRIES, "money_changed", 0, amount=-1)
+    assert body["detail"] == (
+        "Ana owes $2 (a debt recorded under an override): paying $1 needs the money; a gain can be recorded."
+    )
+    t.ok("turn_ended", 0)
+    t.ok("passed", 0, patron="marsh")  # round 2: a $0 card into the $0 slot pays nothing
+    assert t.ok("card_played", 0, card=team("Free"))["state"]["players"][0]["money"] == -2
+
+
+def test_an_overridden_card_onto_a_full_board_is_unplayable(api):
+    """Issue 32, item 4: no sixth slot is made up; nothing is written."""
+    t = Table(api, ["Ana"], starting_money=20)
+    for n in range(5):
+        t.ok("card_played", 0, card=team(f"Team {n}"))
+        t.ok("turn_ended", 0)
+    t.ok("rule_overridden", None, reason="one more")
+    body = t.no("unplayable", "Chronicle › Corrections", "card_played", 0, card=team("Sixth"))
+    assert "every action slot of Ana already holds a card this round" in body["detail"]
+    assert len(t.player(0)["slots"]) == 5 and t.player(0)["money"] == 13
+
+
+def test_a_pause_before_the_awards_gives_them_to_the_next_sitting(api):
+    """Issue 32, item 5: ``table_paused`` after the last pass; the awards are counted at the next sitting."""
+    t = Table(api, ["Ana", "Bo"])
+    for _ in range(4):
+        t.ok("passed", 0, patron="marsh")
+        t.ok("passed", 1, patron="cope")
+    t.ok("table_paused")  # version 9
+    t.no("nothing_to_pause", SITTINGS, "table_paused")
+    assert api.get(f"/api/matches/{t.id}/").json()["status"] == "in_progress"
+    assert [m["type"] for m in api.get(f"/api/matches/{t.id}/legal-moves/").json()] == ["game_concluded"]
+    t.ok("rp_gained", 1, amount=3, reason="discoverer award")
+    t.ok("game_concluded")
+    assert api.get(f"/api/matches/{t.id}/").json()["status"] == "finished"
+    first, second = t.state()["sittings"]
+    assert first == {"number": 1, "from_version": 1, "to_version": 9, "rounds": [1, 2, 3, 4], "rp": [0, 0],
+                     "paused": True}  # fmt: skip
+    assert second == {"number": 2, "from_version": 10, "to_version": 11, "rounds": [], "rp": [0, 3],
+                      "paused": False}  # fmt: skip

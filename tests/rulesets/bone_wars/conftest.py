@@ -9,7 +9,7 @@ import pytest
 
 from rulesets.base import Event, RuleViolation
 from rulesets.bone_wars import RULESET
-from rulesets.replay import replay
+from rulesets.replay import Position, replay, step
 from rulesets.schema import check_payload
 
 
@@ -40,6 +40,15 @@ class Table:
         assert json.loads(json.dumps(new)) == new
         self.state = new
         self.events.append(ev)
+        return self
+
+    def override(self, type_: str, seat: int | None = None, **data: Any) -> Table:
+        """``rule_overridden`` then the entry, as the recorder folds them (the rules not checked; what the
+        reducer cannot place is refused ``unplayable`` and nothing is recorded)."""
+        ev = self.event(type_, seat, **data)
+        waiting = Position(self.state, len(self.events) + 1, True)
+        self.state = step(RULESET, waiting, ev).state  # numbered len(events) + 2, after the override
+        self.events += [Event("rule_overridden", None, {"reason": "house rule"}), ev]
         return self
 
     def bad(self, code: str, type_: str, seat: int | None = None, **data: Any) -> RuleViolation:

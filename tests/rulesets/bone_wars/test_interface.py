@@ -141,7 +141,10 @@ def test_the_turn_line_says_what_the_table_must_do_and_names_the_player_once(rs,
         "Ana to play — finish the action (record its effects), then end the turn (round 1 of 4)"
     )
     v = t.bad("not_your_turn", "card_played", 1, card={"kind": "team", "name": "Eager"})
-    assert name_seats(v.message, names) == "It is Ana's turn: Ana must finish the action and end the turn."
+    # issue 32: the player is named once ("It is Ana's turn: Ana must…" read twice)
+    assert name_seats(v.message, names) == (
+        "It is Ana's turn, and the action is not finished: record its effects, then end the turn."
+    )
     t.bad("not_your_turn", "passed", 1, patron="cope")
 
 

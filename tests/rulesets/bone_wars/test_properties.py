@@ -112,7 +112,8 @@ def _check_invariants(state, events, seats):
     assert [s["round"] for s in state["scorings"]] == [2, 4][: len(state["scorings"])]
     assert state["finished"] == (len(state["scorings"]) == 2)
     if state["finished"]:
-        concluded = [] if state["concluded"] else [Event("game_concluded", None, {})]
+        pause = [Event("table_paused", None, {})] if not state["sittings"][-1]["paused"] else []
+        concluded = [] if state["concluded"] else [Event("game_concluded", None, {}), *pause]
         assert state["turn"] is None and RULESET.legal_moves(state) == concluded
         outcome = RULESET.outcome(state)
         assert outcome.provisional is not state["concluded"]

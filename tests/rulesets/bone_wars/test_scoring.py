@@ -131,7 +131,7 @@ def test_nothing_else_after_the_game(rs, table):
     t = _finished(table, [1, 0])
     assert rs.legal_moves(t.state) == []
     v = t.bad("game_over", "passed", 0, patron="marsh")
-    assert v.rule == "Bone Wars › Overview"
+    assert v.rule == "Chronicle › The final awards" and v.message.startswith("The game is over: Seat 0 won with")
     t.bad("game_over", "table_paused")
     t.bad("game_over", "card_played", 0, card={"kind": "team", "name": "Late"})
 
