@@ -7,6 +7,12 @@ gunicorn) decode the chunks and let ``wsgi.input`` be read to its end, saying so
 ``DATA_UPLOAD_MAX_MEMORY_SIZE``, then in a temporary file, as Django spools uploads) and hands Django a body
 of known length; Django's own limits then apply as to any body. Past :data:`MAX_CHUNKED_BODY` it answers
 413 without reading on. A server that cannot promise the end of a chunked body gets 411 Length Required.
+
+An answer given before the body was read (a 503 while PostgreSQL is down, a 401 for a bad token) leaves the
+rest of the body on the connection. granian then closes it after the answer, without ``Connection: close``,
+and the client's next request on that keep-alive connection fails (``BrokenPipeError``: issue 31 item 5,
+7 times under load). So the wrapper reads what the app left of a body of up to :data:`DRAIN_MAX` bytes
+before answering: the connection stays usable. A larger body left unread still closes it.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 API_PREFIX = "/api/"
 MAX_CHUNKED_BODY = 64 * 1024 * 1024  # far above any body Chronicle takes (a BG Stats import is a few MB)
+DRAIN_MAX = 16 * 1024 * 1024  # an unread body up to this size is read before answering (the connection stays open)
 
 
 def _is_chunked(environ: dict[str, Any]) -> bool:
@@ -71,4 +78,23 @@ class ChunkedBody:
                 return _refuse(environ, start_response, "413 Content Too Large", "too_large", detail)
             environ["wsgi.input"], length = read
             environ["CONTENT_LENGTH"] = str(length)
-        return self.app(environ, start_response)
+            return self.app(environ, start_response)
+        response = self.app(environ, start_response)
+        _drain(environ)
+        return response
+
+
+def _drain(environ: dict[str, Any]) -> None:
+    """Read and drop what the app left unread of a body of up to ``DRAIN_MAX`` bytes (one read if nothing)."""
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return
+    if length <= 0 or length > DRAIN_MAX:
+        return
+    stream, left = environ["wsgi.input"], length
+    try:
+        while left > 0 and (chunk := stream.read(min(left, 64 * 1024))):
+            left -= len(chunk)
+    except OSError:  # the client went away meanwhile: nothing to keep
+        return

@@ -197,3 +197,26 @@ def test_over_http_a_non_ascii_idempotency_key_is_refused_not_dropped(server, to
     assert [status for status, _ in answers] == [400, 400], answers
     assert "Idempotency-Key" in json.loads(answers[0][1])["errors"]
     assert events(stone_match) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_over_http_an_answer_given_before_the_body_was_read_leaves_the_connection_usable(
+    server, token, stone_match
+) -> None:
+    """Issue 31 item 5: a 503 (or a 401) answered before the app read a body left the rest on the connection;
+    granian closed it without ``Connection: close`` and the next request on it failed (BrokenPipe)."""
+    import http.client
+
+    big = json.dumps({**MOVE, "note": "x" * 300_000}).encode()  # more than one read of the server's
+    conn = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    statuses = []
+    for key in ("not-a-token", "not-a-token", token):
+        body = big if key != token else json.dumps(MOVE).encode()
+        conn.request("POST", f"/api/matches/{stone_match.pk}/events/", body=body,
+                     headers={"Authorization": f"Token {key}", "Content-Type": "application/json"})  # fmt: skip
+        response = conn.getresponse()
+        response.read()
+        statuses.append(response.status)
+    conn.close()
+    assert statuses == [401, 401, 201]
+    assert events(stone_match) == 1

@@ -83,7 +83,7 @@ def test_the_seed_carries_the_log_for_an_undo_checked_offline_only_when_the_read
     """``frontend.offline.seed.offline_seed`` › ``log``: every entry up to the head for a game that hides nothing
     (the phone replays it to check an undo of a recorded entry), none where the reader may not see every entry
     as recorded, none past ``OFFLINE_LOG_MAX``; and the undo's default reason the pages record."""
-    from frontend.offline import seed
+    from frontend.offline import seed as seed_module
     from matches.services import match_create, match_event_record
     from tests.matches.hidden_reads import seed_of
 
@@ -97,5 +97,5 @@ def test_the_seed_carries_the_log_for_an_undo_checked_offline_only_when_the_read
     hiding = match_create(owner=owner, game="salt-and-bones", seats=[{"name": "Ana"}, {"name": "Bo"}])
     assert json.loads(seed_of(client.get(f"/matches/{hiding.pk}/").content.decode()))["log"] is None
 
-    monkeypatch.setattr(seed, "OFFLINE_LOG_MAX", 0)
+    monkeypatch.setattr(seed_module, "OFFLINE_LOG_MAX", 0)
     assert json.loads(seed_of(client.get(f"/matches/{stones.pk}/").content.decode()))["log"] is None
