@@ -129,8 +129,6 @@ def test_concurrent_entries_on_an_adventure_match_keep_the_campaign_in_step(owne
     state = store.head_load(match.stream_id, fresh=True).state
     head = store.head_load(campaign.stream_id, fresh=True)
     entry = conclusion_from_adventure(state, match.pk)
-    implied = (
-        streams.event_clean(get_ruleset("saltmarsh"), 0, entry.type, None, entry.data).data if entry else None
-    )
+    implied = streams.event_clean(get_ruleset("saltmarsh"), 0, entry.type, None, entry.data).data if entry else None
     assert adventure_of_match(head.state, match.pk)["conclusion"] == implied
     assert store.position_at(campaign.stream_id, head.version, check=True).state == head.state
