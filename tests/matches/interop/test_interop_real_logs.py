@@ -202,3 +202,12 @@ def test_scores_a_game_refuses_never_drop_the_play(owner):
     prepared = play_prepare(copy.copy(play), WriteCache(owner=owner))
     assert prepared is not None and prepared.stream.events[0].data["scores"] is None
     assert any("The scores were refused" in w for w in prepared.play.warnings)
+
+
+def test_the_match_page_shows_the_typed_score_and_that_it_was_not_read(client, owner, imported):
+    client.force_login(owner)
+    three = Match.objects.get(source_uuid="3c4d0003-1111-4000-8000-000000000000")
+    page = client.get(f"/matches/{three.pk}/").content.decode()
+    assert "lots (not read as a number)" in page and "12 points (not read as a number)" in page
+    one = Match.objects.get(source_uuid="3c4d0001-1111-4000-8000-000000000000")
+    assert "170 (86+84+)" in client.get(f"/matches/{one.pk}/").content.decode()
