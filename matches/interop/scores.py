@@ -13,7 +13,8 @@ A tiny parser over :class:`decimal.Decimal`: numbers (``.`` or ``,`` as the deci
 - a ``*`` or ``/`` typed right after another operator **replaces** it, as a calculator's operator key does:
   ``5+*3`` = 15, ``8-/2`` = 4;
 - otherwise a ``+`` or ``-`` after an operator is a sign, as in arithmetic: ``10+-3`` = 7, ``2*-3`` = -6,
-  ``5-+3`` = 2; a ``*`` or ``/`` with nothing before it is ignored: ``*5`` = 5.
+  ``5-+3`` = 2; a ``*`` or ``/`` with nothing before it is ignored: ``*5`` = 5;
+- a letter ``x`` is a times sign only before a number or a parenthesis: ``3x4`` = 12, but ``9x`` cannot be read.
 
 Anything else cannot be read (:class:`ScoreError`: ``lots``, ``1 2``, ``1/0``, ``(1+2``, ``-``, over 10⁹): the
 importers then keep the play and the typed text, with no number for that seat, and say so in a warning
