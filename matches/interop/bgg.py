@@ -18,8 +18,8 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import iterparse
 
 from matches.interop.records import FileRefused, PlayIn, PlaySkipped, SeatIn
-from matches.interop.scores import ScoreError, score_evaluate, score_text
-from matches.interop.text import clean_text, flag, local_datetime, whole
+from matches.interop.scores import score_read, score_text
+from matches.interop.text import clean_text, flag, local_datetime, optional_rating, optional_text, optional_whole, whole
 
 SOURCE = "bgg"
 CHUNK = 256 * 1024
@@ -164,7 +164,9 @@ def bgg_plays(fp: IO[bytes], index: BggIndex) -> Iterator[tuple[int, PlayIn | Pl
 
 
 def bgg_play(elem: Element, owner: str, owner_name: str = "") -> list[PlayIn]:
-    """One ``<play>`` as its ``quantity`` plays. Raises :class:`PlaySkipped` with the reason."""
+    """One ``<play>`` as its ``quantity`` plays. Raises :class:`PlaySkipped` with the reason only for what a play
+    cannot be without (its id, game, date and players); a score or an optional field that cannot be read (a
+    length, a location, a rating, a quantity: then one play) is left out and said in the play's warnings."""
     play_id = (elem.get("id") or "").strip()
     chronicle_key = (elem.get("chronicle") or "").strip()  # Chronicle's own export names its plays
     if not play_id.isdigit() and not chronicle_key:
@@ -176,10 +178,10 @@ def bgg_play(elem: Element, owner: str, owner_name: str = "") -> list[PlayIn]:
     if not name:
         raise PlaySkipped(f"Play {play_id}'s game has no name.")
     played_at, local = local_datetime(elem.get("date"), what="The play date")
-    quantity = whole(elem.get("quantity"), what="quantity", lo=0, hi=MAX_QUANTITY) or 1
+    warnings: list[str] = []
+    quantity = optional_whole(elem.get("quantity"), warnings, what="quantity", lo=0, hi=MAX_QUANTITY) or 1
     incomplete = flag(elem.get("incomplete"))
     nowinstats = flag(elem.get("nowinstats"))
-    warnings: list[str] = []
     players = elem.find("players")
     rows = list(players.iter("player")) if players is not None else []
     if len(rows) > MAX_SEATS:
@@ -194,13 +196,13 @@ def bgg_play(elem: Element, owner: str, owner_name: str = "") -> list[PlayIn]:
     if len(set(named)) != len(named):
         raise PlaySkipped(f"Play {play_id} lists the same player twice.")
     comments_elem = elem.find("comments")
-    objectid = whole(item.get("objectid"), what="objectid", hi=10**9) or None
+    objectid = optional_whole(item.get("objectid"), warnings, what="objectid", hi=10**9) or None
     common = {
         "source": SOURCE, "game_name": name, "played_at": played_at, "played_local": local, "bgg_id": objectid,
-        "bgg_name": name, "duration": whole(elem.get("length"), what="length") or None,
-        "location": clean_text(elem.get("location"), limit=120, what="The location"),
-        "comments": clean_text(comments_elem.text if comments_elem is not None else "", limit=2000,
-                               what="The comments", multiline=True),
+        "bgg_name": name, "duration": optional_whole(elem.get("length"), warnings, what="length") or None,
+        "location": optional_text(elem.get("location"), warnings, limit=120, what="The location"),
+        "comments": optional_text(comments_elem.text if comments_elem is not None else "", warnings, limit=2000,
+                                  what="The comments", multiline=True),
         "incomplete": incomplete, "nowinstats": nowinstats,
     }  # fmt: skip
     if chronicle_key and quantity == 1:
@@ -215,16 +217,14 @@ def bgg_play(elem: Element, owner: str, owner_name: str = "") -> list[PlayIn]:
 
 
 def _seat(row: Element, j: int, warnings: list[str]) -> SeatIn:
-    username = clean_text(row.get("username"), limit=60, what="username")
+    username = optional_text(row.get("username"), warnings, limit=60, what=f"Player {j + 1}'s username")
     name = clean_text(row.get("name"), limit=80, what="A player's name") or username
     anonymous = not name or name.casefold() in ("anonymous", "anonymous player")
     raw_score = row.get("score")
-    try:
-        score = score_evaluate(raw_score)
-    except ScoreError as exc:
-        warnings.append(f"{name or 'A player'}'s score {raw_score!r} is not a number ({exc}): kept as text.")
-        score = None
-    position = clean_text(row.get("startposition"), limit=20, what="startposition")
+    score, problem = score_read(raw_score, name or "A player")
+    if problem:
+        warnings.append(problem)
+    position = optional_text(row.get("startposition"), warnings, limit=20, what=f"{name}'s startposition")
     return SeatIn(
         name=name or "Anonymous",
         score=score,
@@ -232,11 +232,12 @@ def _seat(row: Element, j: int, warnings: list[str]) -> SeatIn:
         winner=flag(row.get("win")),
         start=position == "1",
         order=j,
-        color=clean_text(row.get("color"), limit=60, what="color"),
+        color=optional_text(row.get("color"), warnings, limit=60, what=f"{name}'s color"),
         position=position,
         new=flag(row.get("new")),
         username=username,
         anonymous=anonymous,
+        rating=optional_rating(row.get("rating"), warnings, what=f"{name}'s rating"),
     )
 
 

@@ -15,8 +15,16 @@ from typing import IO, Any
 import ijson
 
 from matches.interop.records import FileRefused, PlayIn, PlaySkipped, SeatIn
-from matches.interop.scores import ScoreError, score_evaluate, score_text
-from matches.interop.text import UNSTORABLE, clean_text, flag, local_datetime, whole
+from matches.interop.scores import score_read, score_text
+from matches.interop.text import (
+    UNSTORABLE,
+    clean_text,
+    flag,
+    local_datetime,
+    optional_rating,
+    optional_text,
+    optional_whole,
+)
 
 SOURCE = "bgstats"
 CHUNK = 256 * 1024
@@ -155,7 +163,9 @@ def _game_name(game: dict[str, Any]) -> str:
 
 
 def bgstats_play(raw: Any, index: BgStatsIndex, i: int) -> PlayIn:
-    """One play of the file as a :class:`PlayIn`. Raises :class:`PlaySkipped` with the reason."""
+    """One play of the file as a :class:`PlayIn`. Raises :class:`PlaySkipped` with the reason only for what a
+    play cannot be without (its uuid, game, date and players); a score or an optional field that cannot be read
+    is left out (a score keeps its text) and said in ``PlayIn.warnings``: it never drops the play."""
     if not isinstance(raw, dict):
         raise PlaySkipped("Not a play (expected an object).")
     uid = raw.get("uuid")
@@ -173,46 +183,50 @@ def bgstats_play(raw: Any, index: BgStatsIndex, i: int) -> PlayIn:
         raise PlaySkipped("The play has no players.")
     if len(rows) > MAX_SEATS:
         raise PlaySkipped(f"{len(rows)} players: Chronicle keeps at most {MAX_SEATS} per play.")
-    seats = [_seat(row, index, j) for j, row in enumerate(rows)]
+    warnings: list[str] = []
+    seats = [_seat(row, index, j, warnings) for j, row in enumerate(rows)]
     seats.sort(key=lambda s: s.order)
     named = [s.name.casefold() for s in seats if not s.anonymous]
     if len(set(named)) != len(named):
         raise PlaySkipped("The same player is listed twice in this play.")
-    place = index.locations.get(_ref(raw.get("locationRefId"))) if raw.get("locationRefId") is not None else None
+    location_ref = raw.get("locationRefId")
+    place = index.locations.get(_ref(location_ref)) if location_ref is not None else None
+    if location_ref is not None and place is None:
+        warnings.append(f"locationRefId {location_ref!r} names no location: kept without a place.")
     expansions = []
-    for exp in raw.get("expansionPlays") or []:
+    expansion_rows = raw.get("expansionPlays")
+    for exp in expansion_rows if isinstance(expansion_rows, list) else []:
         ref = exp.get("gameRefId") if isinstance(exp, dict) else None
         exp_game = index.games.get(_ref(ref))
         if exp_game is not None:
-            expansions.append(_game_name(exp_game))
-    bgg_id = whole(game.get("bggId"), what="bggId", hi=10**9) or None
-    play = PlayIn(
+            expansions.append(optional_text(exp_game.get("name") or exp_game.get("bggName"), warnings, limit=120,
+                                            what="An expansion's name"))  # fmt: skip
+    return PlayIn(
         key=uid,
         source=SOURCE,
         game_name=name,
         played_at=played_at,
         played_local=local,
         seats=seats,
-        bgg_id=bgg_id,
-        bgg_name=clean_text(game.get("bggName"), limit=120, what="bggName"),
+        bgg_id=optional_whole(game.get("bggId"), warnings, what="bggId", hi=10**9) or None,
+        bgg_name=optional_text(game.get("bggName"), warnings, limit=120, what="bggName"),
         cooperative=flag(game.get("cooperative")),
         highest_wins=flag(game.get("highestWins", True)),
         no_points=flag(game.get("noPoints")),
-        duration=whole(raw.get("durationMin"), what="durationMin") or None,
-        location=clean_text(place.get("name"), limit=120, what="The location") if place else "",
+        duration=optional_whole(raw.get("durationMin"), warnings, what="durationMin") or None,
+        location=optional_text(place.get("name"), warnings, limit=120, what="The location") if place else "",
         ignored=flag(raw.get("ignored")),
         expansions=[e for e in expansions if e],
-        rounds=whole(raw.get("rounds"), what="rounds") or None,
-        comments=clean_text(raw.get("comments"), limit=2000, what="The comments", multiline=True),
+        rounds=optional_whole(raw.get("rounds"), warnings, what="rounds") or None,
+        comments=optional_text(raw.get("comments"), warnings, limit=2000, what="The comments", multiline=True),
         uses_teams=flag(raw.get("usesTeams")) or any(s.team for s in seats),
-        board=clean_text(raw.get("board"), limit=120, what="The board"),
+        board=optional_text(raw.get("board"), warnings, limit=120, what="The board"),
+        rating=optional_rating(raw.get("rating"), warnings, what="The play's rating"),
+        warnings=warnings,
     )
-    if raw.get("locationRefId") is not None and place is None:
-        play.warnings.append(f"locationRefId {raw.get('locationRefId')!r} names no location: kept without a place.")
-    return play
 
 
-def _seat(row: Any, index: BgStatsIndex, j: int) -> SeatIn:
+def _seat(row: Any, index: BgStatsIndex, j: int, warnings: list[str]) -> SeatIn:
     if not isinstance(row, dict):
         raise PlaySkipped(f"Player {j + 1} is not an object.")
     ref = _ref(row.get("playerRefId"))
@@ -223,12 +237,10 @@ def _seat(row: Any, index: BgStatsIndex, j: int) -> SeatIn:
     name = clean_text(player.get("name"), limit=80, what=f"Player {ref}'s name") or ("Anonymous" if anonymous else "")
     if not name:
         raise PlaySkipped(f"Player {ref} has no name.")
-    try:
-        score = score_evaluate(row.get("score"))
-    except ScoreError as exc:
-        raise PlaySkipped(f"{name}'s score {row.get('score')!r}: {exc}") from None
+    score, problem = score_read(row.get("score"), name)
+    if problem:
+        warnings.append(problem)
     order = row.get("seatOrder")
-    rank = row.get("rank")
     return SeatIn(
         name=name,
         score=score,
@@ -236,11 +248,12 @@ def _seat(row: Any, index: BgStatsIndex, j: int) -> SeatIn:
         winner=flag(row.get("winner")),
         start=flag(row.get("startPlayer")),
         order=order if isinstance(order, int) and not isinstance(order, bool) else j,
-        team=clean_text(row.get("team"), limit=60, what="The team"),
-        role=clean_text(row.get("role"), limit=120, what="The role"),
-        rank=rank if isinstance(rank, int) and not isinstance(rank, bool) and rank > 0 else None,
+        team=optional_text(row.get("team"), warnings, limit=60, what=f"{name}'s team"),
+        role=optional_text(row.get("role"), warnings, limit=120, what=f"{name}'s role"),
+        rank=optional_whole(row.get("rank"), warnings, what=f"{name}'s rank", hi=10_000) or None,
         new=flag(row.get("newPlayer")),
-        username=clean_text(player.get("bggUsername"), limit=60, what="The BGG username"),
+        username=optional_text(player.get("bggUsername"), warnings, limit=60, what=f"{name}'s BGG username"),
         anonymous=anonymous,
         source_ref=str(ref),
+        rating=optional_rating(row.get("rating"), warnings, what=f"{name}'s rating"),
     )

@@ -128,7 +128,7 @@ def bgstats_export(*, owner: AbstractBaseUser) -> dict[str, Any]:
                 "seatOrder": seat.index,
                 "newPlayer": bool(more.get("new")),
             }
-            for key, name in (("team", "team"), ("role", "role"), ("rank", "rank")):
+            for key, name in (("team", "team"), ("role", "role"), ("rank", "rank"), ("rating", "rating")):
                 if more.get(key) not in (None, ""):
                     row[name] = more[key]
             rows.append(row)
@@ -138,6 +138,8 @@ def bgstats_export(*, owner: AbstractBaseUser) -> dict[str, Any]:
             "rounds": details.get("rounds") or 0, "board": details.get("board") or "",
             "usesTeams": bool(details.get("uses_teams")), "expansionPlays": expansion_refs, "playerScores": rows,
         }  # fmt: skip
+        if details.get("rating"):
+            play["rating"] = details["rating"]
         out.append(play)
     me_ref = players[me_id]["id"] if me_id in players else None
     return {
@@ -172,7 +174,8 @@ def bgg_xml_export(*, owner: AbstractBaseUser) -> Iterator[str]:
                 "username": more.get("username") or "", "userid": "",
                 "name": "Anonymous player" if more.get("anonymous") else seat.player.name,
                 "startposition": position, "color": more.get("color") or "",
-                "score": more.get("score_text") or score_text(scores.get(seat.index)), "new": int(new), "rating": 0,
+                "score": more.get("score_text") or score_text(scores.get(seat.index)), "new": int(new),
+                "rating": more.get("rating") or 0,
                 "win": int(seat.index in winners),
             })  # fmt: skip
         bgg_key = m.source_uuid or ""

@@ -118,6 +118,7 @@ def _note(report: dict[str, Any], key: str, entry: Any) -> None:
 
 
 def _label(i: int, item: PlayIn | PlaySkipped) -> str:
+    """How the report names a play: its place in the file (from 1), its game and its date as written."""
     if isinstance(item, PlayIn):
         return f"play {i + 1} ({item.game_name}, {item.played_local})"
     return f"play {i + 1}"
@@ -184,8 +185,6 @@ def _batch(job_id: int, items: list[tuple[int, PlayIn | PlaySkipped]], cache: Wr
                 job.skipped += 1
                 _note(report, "skipped", {"play": i + 1, "label": _label(i, item), "reason": str(item)})
                 continue
-            for warning in item.warnings:
-                _note(report, "warnings", f"{_label(i, item)}: {warning}")
             try:
                 prepared = play_prepare(item, cache)
             except PlaySkipped as exc:
@@ -195,6 +194,8 @@ def _batch(job_id: int, items: list[tuple[int, PlayIn | PlaySkipped]], cache: Wr
             if prepared is None or item.key in keys:  # already in, or twice in this file
                 job.already += 1
                 continue
+            for warning in item.warnings:  # the reader's, and the writer's (e.g. scores a game refused)
+                _note(report, "warnings", f"{_label(i, item)}: {warning}")
             keys.add(item.key)
             ready.append((i, prepared))
         try:

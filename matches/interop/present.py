@@ -41,7 +41,8 @@ def play_line(match: Match) -> str:
 
 
 def seat_notes(match: Match, scores: dict[str, Any] | None, winners: list[int] | None) -> dict[int, str]:
-    """Per seat index: its score (as typed, when it was a sum), team, role, rank and a win, as one short text."""
+    """Per seat index: its score (as typed, when it was a sum; the typed text alone, said so, when it could not be
+    read), team, role, rank and a win, as one short text."""
     extras = (match.details or {}).get("seats") or []
     scores = scores or {}
     out: dict[int, str] = {}
@@ -55,7 +56,7 @@ def seat_notes(match: Match, scores: dict[str, Any] | None, winners: list[int] |
             if typed and typed != parts[-1]:
                 parts[-1] += f" ({typed})"
         elif typed:
-            parts.append(typed)
+            parts.append(f"{typed} (not read as a number)")  # kept as typed: it never dropped the play
         for key, label in (("team", "team "), ("role", ""), ("rank", "rank ")):
             if more.get(key) not in (None, ""):
                 parts.append(f"{label}{more[key]}")

@@ -35,13 +35,14 @@ class SeatIn:
     username: str = ""  # the BGG username (BG Stats' bggUsername, BGG's username)
     anonymous: bool = False
     source_ref: str = ""  # the player's id in the file
+    rating: int | float | None = None  # the player's rating of the game (BGG's 1 to 10), if the file has one
 
     def details(self) -> dict[str, Any]:
         """What the match keeps of this seat beyond its player and result (empty values left out)."""
         out = {
             "score_text": self.score_text, "team": self.team, "role": self.role, "rank": self.rank,
             "new": self.new, "color": self.color, "position": self.position, "username": self.username, "anonymous": self.anonymous,
-            "start": self.start, "winner": self.winner, "ref": self.source_ref,
+            "start": self.start, "winner": self.winner, "ref": self.source_ref, "rating": self.rating,
         }  # fmt: skip
         return {k: v for k, v in out.items() if v not in ("", None, False)}
 
@@ -73,6 +74,7 @@ class PlayIn:
     incomplete: bool = False
     nowinstats: bool = False
     board: str = ""
+    rating: int | float | None = None  # the play's rating of the game, if the file has one
     warnings: list[str] = field(default_factory=list)
 
     def counts_wins(self) -> bool:
@@ -84,7 +86,7 @@ class PlayIn:
             "expansions": self.expansions, "rounds": self.rounds, "comments": self.comments,
             "uses_teams": self.uses_teams, "incomplete": self.incomplete, "nowinstats": self.nowinstats,
             "board": self.board, "bgg_id": self.bgg_id, "bgg_name": self.bgg_name, "no_points": self.no_points,
-            "played_local": self.played_local,
+            "played_local": self.played_local, "rating": self.rating,
         }  # fmt: skip
         out = {k: v for k, v in out.items() if v not in ("", None, False, [])}
         out["seats"] = [s.details() for s in self.seats]

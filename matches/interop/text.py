@@ -68,3 +68,56 @@ def flag(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("1", "true", "yes")
     return bool(value)
+
+
+# -- optional fields: what cannot be read is a warning, never a lost play (issue 34) ---------------------------
+
+KEPT = "left out, the play is kept"
+
+
+def optional_text(value: Any, warnings: list[str], *, limit: int, what: str, multiline: bool = False) -> str:
+    """:func:`clean_text` for a field a play can do without: text that cannot be stored becomes "" and a
+    warning in ``warnings``. Never raises."""
+    try:
+        return clean_text(value, limit=limit, what=what, multiline=multiline)
+    except PlaySkipped as exc:
+        warnings.append(f"{str(exc).rstrip('.')}: {KEPT}.")
+        return ""
+
+
+def optional_whole(value: Any, warnings: list[str], *, what: str, lo: int = 0, hi: int = 100_000) -> int | None:
+    """:func:`whole` for a field a play can do without: a value that cannot be read becomes None and a warning
+    (naming the field and the value as the file has it) in ``warnings``. Never raises."""
+    try:
+        return whole(value, what=what, lo=lo, hi=hi)
+    except PlaySkipped as exc:
+        warnings.append(f"{what} {_shown(value)} cannot be read ({str(exc).removeprefix(what + ' ').rstrip('.')}): "
+                        f"{KEPT}.")  # fmt: skip
+        return None
+
+
+def optional_rating(value: Any, warnings: list[str], *, what: str) -> float | int | None:
+    """A rating of the game (BGG's 1 to 10, decimals allowed; 0 or none: no rating); a value that cannot be read
+    becomes None and a warning. Never raises."""
+    if value is None or value == "" or (not isinstance(value, bool) and isinstance(value, int | float) and value == 0):
+        return None
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = float(value.strip().replace(",", ".")) if isinstance(value, str) else float(value)
+        if number != number or not 0 <= number <= 10:
+            raise ValueError
+    except (TypeError, ValueError, OverflowError):
+        warnings.append(f"{what} {_shown(value)} cannot be read (a number from 1 to 10): {KEPT}.")
+        return None
+    if number == 0:
+        return None
+    return int(number) if number.is_integer() else number
+
+
+def _shown(value: Any) -> str:
+    """A file's value as a warning quotes it (bounded, characters the database cannot store escaped)."""
+    if isinstance(value, dict) and value.get(UNSTORABLE):
+        return "(text with a character that cannot be stored)"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -114,7 +114,14 @@ def play_prepare(play: PlayIn, cache: WriteCache) -> Prepared | None:
         winners = [i for i, s in enumerate(play.seats) if s.winner] if play.counts_wins() else []
         scores = {str(i): score_number(s.score) for i, s in enumerate(play.seats) if s.score is not None}
         data = {"winners": winners, "draw": False, "scores": scores or None, "note": SOURCE_NOTES[play.source]}
-        event = event_clean(ruleset, n, RESULT_RECORDED, None, data)
+        try:
+            event = event_clean(ruleset, n, RESULT_RECORDED, None, data)
+        except DomainError as exc:
+            if not scores:
+                raise
+            # a score never drops a play: the game refused the numbers, the seats keep them as typed
+            play.warnings.append(f"The scores were refused ({exc.detail}): the play is kept without them.")
+            event = event_clean(ruleset, n, RESULT_RECORDED, None, {**data, "scores": None})
     except DomainError as exc:
         raise PlaySkipped(str(exc.detail)) from None
     starts = [i for i, s in enumerate(play.seats) if s.start]

@@ -31,8 +31,9 @@ def imported(client, owner):
 def test_upload_runs_the_job_and_shows_its_report(client, imported):
     page = client.get(f"/stats/import-export/jobs/{imported.pk}/").content.decode()
     assert 'id="import-progress"' in page and 'max="8"' in page and 'value="8"' in page
-    assert "Imported: <strong>7</strong>" in page and "Skipped: 1" in page and "&#x27;lots&#x27;" in page
-    assert "locationRefId 9999" in page  # the warnings too
+    assert "Imported: <strong>8</strong>" in page and "Skipped: 0" in page  # a score never drops a play
+    assert "Ana&#x27;s score &#x27;lots&#x27; cannot be read" in page  # it is a warning, naming play and player
+    assert "locationRefId 9999" in page
     listing = client.get("/stats/import-export/").content.decode()
     assert f"/stats/import-export/jobs/{imported.pk}/" in listing
 

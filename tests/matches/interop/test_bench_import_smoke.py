@@ -21,6 +21,7 @@ def test_bench_import_prints_every_figure(owner, settings):
     call_command("bench_import", "--plays", "60", stdout=out)
     text = out.getvalue()
     for label in ("raw INSERT of the same plays (baseline)", "import job", "projectors catching up", "peak memory",
-                  "plays/s through the store's append path", "imported 60, skipped 0"):  # fmt: skip
+                  "plays/s through the store's append path", "imported 60, skipped 0", "(real shape)",
+                  "total time / raw baseline"):  # fmt: skip
         assert label in text, text
     assert connection.settings_dict["NAME"] == test_db and eager == settings.CELERY_TASK_ALWAYS_EAGER

@@ -135,10 +135,8 @@ def test_other_users_import_their_own_copy(api, client_for, stranger):
         (lambda d: d["plays"][2].update(playDate="10/09/2026"), "is not a date", 4),
         (lambda d: d["plays"][1].update(gameRefId=99), "gameRefId 99 names no game", 4),
         (lambda d: d["plays"][0]["playerScores"][1].update(playerRefId=77), "playerRefId 77 names no player", 4),
-        (lambda d: d["plays"][0]["playerScores"][0].update(score="lots"), "'lots'", 4),
         (lambda d: d["players"][0].update(name="A\u0000na"), "cannot be stored", 1),
         (lambda d: d["plays"][4].pop("uuid"), "no uuid", 4),
-        (lambda d: d["plays"][3].update(durationMin=-5), "durationMin", 4),
         (lambda d: d["plays"][3].update(playerScores=[]), "no players", 4),
     ],
 )
@@ -148,6 +146,21 @@ def test_an_odd_play_is_skipped_with_its_reason_and_the_rest_imported(api, mutat
     r = import_(api, doc)
     assert r.status_code == 201 and r.json()["imported"] == imported
     assert len(r.json()["errors"]) == 5 - imported and all(reason in e for e in r.json()["errors"])
+
+
+@pytest.mark.parametrize(
+    ("mutate", "warning"),
+    [
+        (lambda d: d["plays"][0]["playerScores"][0].update(score="lots"), "Bo's score 'lots' cannot be read"),
+        (lambda d: d["plays"][3].update(durationMin=-5), "durationMin -5 cannot be read"),
+    ],
+)
+def test_a_score_or_a_field_that_cannot_be_read_keeps_the_play_with_a_warning(api, mutate, warning):
+    doc = copy.deepcopy(BGSTATS)
+    mutate(doc)
+    r = import_(api, doc)
+    assert r.status_code == 201 and r.json()["imported"] == 5 and r.json()["errors"] == []
+    assert any(warning in w for w in r.json()["warnings"]), r.json()["warnings"]
 
 
 @pytest.mark.parametrize("doc", [[1, 2], "plays", {"plays": "all of them"}, {"about": "nothing"}])

@@ -40,7 +40,7 @@ def test_export_reimports_with_equal_plays_and_stats(api, owner, client_for, mak
     friend = make_user("friend")
     other = client_for(friend)
     r = other.post("/api/import/bgstats/", json.dumps(exported).encode(), content_type="application/json")
-    assert r.status_code == 201 and r.json()["imported"] == 7 and r.json()["errors"] == []
+    assert r.status_code == 201 and r.json()["imported"] == 8 and r.json()["errors"] == []
     project()
     mine, theirs = plays_of(owner), plays_of(friend)
     assert mine.keys() == theirs.keys()
