@@ -237,14 +237,14 @@ def _check_target(state: State, seat: int, data: dict[str, Any]) -> None:
     if other is None or other["controller"] == seat or B.direction_to(frm, target) is None:
         raise _violation(
             "not_an_opponent_next_to_it",
-            f"The cell at {E.cell_word(target)} does not hold an opponent's card sharing a side with {piece['name']}.",
+            f"The cell at {E.cell_word(target)} does not hold an opponent's card sharing a side with {E.named(state, piece)}.",
             RULE_CONFRONT,
         )
     threat = {B.side_direction(piece["facing"], s) for s, c in piece["side_capacities"].items() if c == "threat"}
     if B.direction_to(frm, target) in threat:
         raise _violation(
             "threat_side",
-            f"{piece['name']} confronts {E.label(state, other)} anyway ({CAPACITY_WORDS['threat']} on that side); "
+            f"{E.named(state, piece)} confronts {E.named(state, other)} anyway ({CAPACITY_WORDS['threat']} on that side); "
             "choose among the others.",
             RULE_CONFRONT,
         )
