@@ -65,7 +65,7 @@ class RuleBroken(DomainError):
         self.overridable = overridable  # False: even a house rule could not record it (RuleViolation's)
 
     def body(self) -> dict[str, Any]:
-        return refusal_body(self.violation_code, self.detail, self.rule)
+        return refusal_body(self.violation_code, self.detail, self.rule, overridable=self.overridable)
 
     def named(self, seat_names: list[str]) -> RuleBroken:
         """The same refusal with "Seat N" in its detail replaced by the players' names."""

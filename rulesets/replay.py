@@ -286,6 +286,13 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
     return Position(new_state, new_version, False)
 
 
+def house_rule_offered(rule: str, overridable: bool) -> bool:
+    """Whether a refusal citing ``rule`` may be recorded anyway as a house rule (``rule_overridden``, then the
+    entry): not when even the override could not record the move (``RuleViolation.overridable``), nor for
+    Chronicle's own rules ("Chronicle › …": corrections, entries, streams), which no house rule bends."""
+    return overridable and not rule.startswith("Chronicle ›")
+
+
 def _placeable(ruleset: Ruleset, state: State, event: Event) -> bool:
     """Whether the reducer can put ``event`` in ``state`` unchecked, as it would under an override (a move
     it cannot place is refused as ``unplayable`` even then, so no page offers an override for it)."""
