@@ -27,14 +27,17 @@ class RuleViolation(Exception):
     ``code`` is a stable machine name (``not_your_turn``), ``message`` a plain-words explanation for the
     people at the table, ``rule`` the rulebook section it comes from (``"Get Salty › Player Turn › B"``).
     The message names a seat as "Seat N" (``f"It is Seat {turn}'s turn."``, see :mod:`rulesets.names`);
-    the server shows it as "It is Bo's turn." before anyone reads it.
+    the server shows it as "It is Bo's turn." before anyone reads it. ``overridable`` is False when even a
+    house rule could not record the move (``rulesets.replay.step`` finds out by trying): pages then offer
+    no override for it.
     """
 
-    def __init__(self, code: str, message: str, rule: str) -> None:
+    def __init__(self, code: str, message: str, rule: str, *, overridable: bool = True) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
+        self.overridable = overridable
 
     def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message, "rule": self.rule}

@@ -37,6 +37,7 @@ from rulesets.replay import (
     describe_entry,
     event_types_with_meta,
     fold,
+    house_rule_offered,
     outcome_of,
     random_start_refusal,
     result_problems,
@@ -89,10 +90,14 @@ def invalid_body(errors: dict[str, list[str]], detail: str, rule: str = "") -> d
     return body
 
 
-def refusal_body(code: str, message: str, rule: str, seat_names: Sequence[str] = ()) -> dict[str, Any]:
-    """The 400 body of an entry the rules refuse, "Seat N" named (``matches.errors.RuleBroken.body``)."""
+def refusal_body(
+    code: str, message: str, rule: str, seat_names: Sequence[str] = (), *, overridable: bool = True
+) -> dict[str, Any]:
+    """The 400 body of an entry the rules refuse, "Seat N" named (``matches.errors.RuleBroken.body``);
+    ``overridable`` says whether it may be recorded anyway as a house rule (``replay.house_rule_offered``)."""
     detail = name_seats(message, seat_names) if seat_names else message
-    return {"code": RULE_VIOLATION, "violation": code, "rule": rule, "detail": detail}
+    offered = house_rule_offered(rule, overridable)
+    return {"code": RULE_VIOLATION, "violation": code, "rule": rule, "detail": detail, "overridable": offered}
 
 
 def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
@@ -449,7 +454,9 @@ def record(position: dict[str, Any], entry: dict[str, Any], log: Sequence[dict[s
         else:
             nxt = step(ruleset, pos, event, check=True)
     except RuleViolation as violation:
-        body = refusal_body(violation.code, violation.message, violation.rule, table.seat_names)
+        body = refusal_body(
+            violation.code, violation.message, violation.rule, table.seat_names, overridable=violation.overridable
+        )
         return {"ok": False, "status": 400, "body": body}
     words = describe_entry(ruleset, event, table.seat_names, before=pos.state)
     turn = table_words(ruleset, nxt.state, table.seat_names)

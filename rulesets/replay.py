@@ -242,7 +242,8 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
     """The position after recording one entry that is not a void.
 
     With ``check`` the rules are enforced unless an override is pending. An overridden event that the
-    reducer still cannot apply raises :class:`RuleViolation` (``unplayable``).
+    reducer still cannot apply raises :class:`RuleViolation` (``unplayable``); a refusal says whether an
+    override could record the move (``RuleViolation.overridable``: False when the reducer cannot place it).
     """
     new_version = pos.version + 1
     if event.type == RULE_OVERRIDDEN:
@@ -265,7 +266,11 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
         )
     event = replace(event, version=new_version)
     if check and not pos.override_pending:
-        ruleset.validate(pos.state, event)
+        try:
+            ruleset.validate(pos.state, event)
+        except RuleViolation as violation:
+            violation.overridable = violation.overridable and _placeable(ruleset, pos.state, event)
+            raise
     try:
         new_state = ruleset.apply(pos.state, event)
     except RuleViolation:
@@ -279,6 +284,23 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
             CORRECTIONS_RULE,
         ) from exc
     return Position(new_state, new_version, False)
+
+
+def house_rule_offered(rule: str, overridable: bool) -> bool:
+    """Whether a refusal citing ``rule`` may be recorded anyway as a house rule (``rule_overridden``, then the
+    entry): not when even the override could not record the move (``RuleViolation.overridable``), nor for
+    Chronicle's own rules ("Chronicle › …": corrections, entries, streams), which no house rule bends."""
+    return overridable and not rule.startswith("Chronicle ›")
+
+
+def _placeable(ruleset: Ruleset, state: State, event: Event) -> bool:
+    """Whether the reducer can put ``event`` in ``state`` unchecked, as it would under an override (a move
+    it cannot place is refused as ``unplayable`` even then, so no page offers an override for it)."""
+    try:
+        ruleset.apply(state, event)
+    except Exception:
+        return False
+    return True
 
 
 def voided_versions(events: Iterable[tuple[int, Event]]) -> set[int]:

@@ -37,7 +37,7 @@ def preview_words(state: dict[str, Any], pair: dict[str, Any], seat_names: list[
     """``Paladin deals 3 to Barbed Wire, takes 2`` for one planned confrontation."""
     by_id = {c["id"]: c for c in state["cards"]}
     a, b = by_id[pair["attacker"]], by_id[pair["defender"]]
-    text = f"{E.label(state, a)} deals {pair['dealt']} to {E.label(state, b)}, takes {pair['taken']}"
+    text = f"{E.named(state, a)} deals {pair['dealt']} to {E.named(state, b)}, takes {pair['taken']}"
     return name_seats(text + (" (Threat)" if pair["threat"] else ""), seat_names)
 
 

@@ -63,10 +63,12 @@ def test_place_a_card_by_tapping_then_end_the_turn(live_server, browser, owner, 
         assert ("Squire", [3, 1]) in _pieces(match)
         assert page.locator('.fs-piece[data-cell="3,1"]').count() == 1
         preview = page.locator(".fs-preview")
-        assert "Paladin deals 3 to Barbed Wire, takes 2" in preview.inner_text()
+        assert "Paladin on column 4, row 4 deals 3 to Barbed Wire on column 4, row 3, takes 2" in preview.inner_text()
         preview.get_by_role("button", name="End the turn").tap()
         # the board's log says it (the raw state further down carries the same words)
-        page.locator(".fs-log").get_by_text("Barbed Wire is destroyed and goes to Bo's discard.").wait_for()
+        page.locator(".fs-log").get_by_text(
+            "Barbed Wire on column 4, row 3 is destroyed and goes to Bo's discard."
+        ).wait_for()
         assert store.head_load(match.stream_id, fresh=True).state["turn"]["seat"] == 1
     finally:
         context.close()

@@ -124,7 +124,7 @@ function showRefusal(form, body, entry = null) {
     el("p", {}, el("strong", { text: "Not recorded:" }), document.createTextNode(" " + (body.detail || "the rules refuse this move."))));
   if (body.rule) box.appendChild(el("p", { class: "rule", text: `Rule: ${body.rule}` }));
   box.appendChild(el("p", { class: "muted", text: "Nothing was written (checked on this device: it is offline)." }));
-  if (entry && body.code === "rule_violation") {  // as the server's refusal box offers (_house_rule.html)
+  if (entry && body.code === "rule_violation" && body.overridable !== false) {  // as the server's box offers (_house_rule.html)
     const house = el("form", { class: "stack house-rule" },
       el("div", { class: "field" }, el("label", { for: "id_house_rule_reason", text: "Your table plays it differently? Record it anyway as a house rule, because:" }),
         el("input", { id: "id_house_rule_reason", name: "house_rule_reason", required: "", maxlength: "500", placeholder: "e.g. we allow it at our table" })),
