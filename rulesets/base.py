@@ -192,6 +192,9 @@ class Ruleset:
     # when a random start is refused.
     start_option: str = ""
     start_rule: str = ""
+    # options every match sets though they have defaults (Saltmarsh's heroes): the new-match form shows them
+    # with who starts, not folded under "More options"
+    main_options: tuple[str, ...] = ()
 
     # -- the interface ----------------------------------------------------------------------------
     def initial_state(self, options: dict[str, Any], seat_count: int) -> State:
@@ -293,6 +296,11 @@ class Ruleset:
         is untouched. Raises :class:`RuleViolation` for a seat the game does not have. Games with
         ``random_start`` override it."""
         raise NotImplementedError
+
+    def seat_words(self, state: State, seat_names: list[str]) -> list[str]:
+        """The seats as the game's entries name them, in seat order, for a form's seat choice: the players'
+        names by default; a game whose seats stand for characters (a Saltmarsh hero) names those."""
+        return list(seat_names)
 
     def names(self, state: State, seat: int | None) -> dict[str, list[str]]:
         """Lists of names the forms offer for fields that declare ``Field.names`` (e.g. ``"hand"``: the cards

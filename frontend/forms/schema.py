@@ -284,7 +284,7 @@ def problem_from(
         overridable = house_rule_offered(exc.rule, exc.overridable)
         problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code, overridable=overridable)
     elif isinstance(exc, InvalidInput):
-        detail = f"Please correct: {error_sentence(exc.errors, fields)}" if exc.errors else exc.detail
+        detail = f"Please correct {error_sentence(exc.errors, fields)}" if exc.errors else exc.detail
         if exc.rule:  # a bound that is a rulebook line: say the rule, not the bound
             detail = exc.detail
         problem.update(detail=detail, errors=exc.errors, rule=exc.rule or problem.get("rule"))

@@ -196,7 +196,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
         errors=context["errors"], exclude=CATALOG_KEYS.get(slug, {}),
     )  # fmt: skip
     # who starts, and what has no default, first; the rest (the printed game's defaults) folded away
-    main = {ruleset.start_option} | {f.name for f in schema if f.required}
+    main = {ruleset.start_option, *ruleset.main_options} | {f.name for f in schema if f.required}
     context["option_fields"] = [i for i in option_fields if i.name.removeprefix("option.") in main]
     context["more_options"] = [i for i in option_fields if i.name.removeprefix("option.") not in main]
     context["more_open"] = any(i.error for i in context["more_options"])
@@ -293,7 +293,7 @@ def match_detail(
         "ruleset": ruleset,
         "ms": ms,
         "seat_names": seat_names,
-        "seats": list(enumerate(seat_names)),
+        "seats": list(enumerate(ruleset.seat_words(ms.state, seat_names))),  # as the game names them
         "turn_names": [seat_names[s] for s in ms.turn_seats if s < len(seat_names)],
         "winner_names": [seat_names[s] for s in (ms.outcome or {}).get("winners", []) if s < len(seat_names)],
         "can_record": can_record_now,
@@ -483,7 +483,7 @@ def _rerender(request: HttpRequest, match: Any, problem: dict[str, Any], status:
     if problem.get("errors"):
         spec = event_types_with_meta(get_ruleset(match.game)).get(problem.get("type", ""))
         words = error_sentence(problem["errors"], spec.fields if spec else (), {"seat": "Player", "type": "Entry"})
-        problem["detail"] = f"Please correct: {words}"
+        problem["detail"] = f"Please correct {words}"
     return match_detail(request, match.pk, problem=problem, status=status)
 
 

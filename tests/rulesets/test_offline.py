@@ -29,7 +29,7 @@ def test_a_void_needs_the_log_up_to_the_position():
     assert void_json(after, [], 1)["ok"] is None  # a log that stops short of the position
     undone = void_json(after, log, 1, "wrong pile")
     assert undone["ok"] and undone["position"]["version"] == 2 and undone["position"]["state"] == start()["state"]
-    assert undone["words"] == "Voided entry 1: wrong pile"
+    assert undone["words"] == "Move 1 was undone: wrong pile"
     assert void_json(after, log, 2)["body"]["violation"] == "no_such_entry"
 
 

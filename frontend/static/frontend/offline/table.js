@@ -102,7 +102,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function entryWords(e, names) {
-  if (e.text) return e.text;
+  if (e.text) return e.text.replace(/\.$/, "");  // the sentence without its full stop: callers end their own
   const who = e.seat === null || e.seat === undefined ? "The table" : names[e.seat] || `Seat ${e.seat}`;
   if (e.type === "event_voided") return `Undo move ${e.data.version}`;
   if (e.type === "rule_overridden") return `House rule (${e.data.reason})`;
