@@ -279,7 +279,7 @@ def campaign_detail(
         "can_record": recorder,
         "problem": problem,
         "chart": gold_chart(
-            ledger, list(dict.fromkeys(all_names)), loaded.version, causes=CAUSES, width=360, height=210, small=True
+            ledger, list(dict.fromkeys(all_names)), loaded.version, causes=CAUSES, height=210, small=True
         ),
         "matches": campaign_selectors.campaign_adventure_matches(campaign=campaign, state=loaded.state),
         "idempotency_key": uuid.uuid4().hex,
