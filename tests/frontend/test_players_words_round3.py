@@ -147,3 +147,14 @@ def test_charts_are_drawn_a_phone_wide():
 
     assert bar_chart(["a"], {"n": [1]}, title="T")["width"] == PHONE_WIDTH == 340
     assert gold_chart([], ["Kara"], 3, small=True)["width"] == PHONE_WIDTH
+
+
+def test_the_move_list_tells_alike_moves_apart_with_the_rulebooks_words():
+    from frontend.forms.recording import legal_move_choices
+    from rulesets import get_ruleset
+
+    spine = get_ruleset("the-first-spine")
+    state = spine.initial_state({}, 2)
+    texts = [o["text"] for o in legal_move_choices(spine, spine.legal_moves(state), ["Ana", "Bo"])]
+    assert any(t.endswith("— Secret origin: Healer") for t in texts), texts
+    assert not any("healer" in t or "origin (secret)" in t for t in texts), texts
