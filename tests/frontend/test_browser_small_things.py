@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from campaigns.series import series_create, series_match_add
 from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
 from tests.frontend.phones import phone_page, sign_in
@@ -34,15 +35,18 @@ def test_the_momentum_token_and_the_charts_draw_their_words_at_12_px(signed_in_p
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     tokens = page.evaluate(DRAWN_TEXT, "svg.sb-token text")
     assert tokens and all(size >= 12 for _, size in tokens), tokens
+    league = series_create(owner=keeper, name="Thursday league", game="last-stone")
     for taken in (1, 2):
         stones = match_create(owner=keeper, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}],
                               options={"stones": taken})  # fmt: skip
         for seat in range(taken):
             match_event_record(match=stones, user=keeper, type="stones_taken", seat=seat % 2, data={"count": 1})
+        series_match_add(series=league, user=keeper, match_id=stones.pk)
     project_all()
-    page.goto(f"{live_server.url}/games/last-stone/")
-    labels = page.evaluate(DRAWN_TEXT, "figure.bars-chart svg text, figure.chart svg text")
-    assert labels and min(size for _, size in labels) >= 12, sorted(labels, key=lambda t: t[1])[:5]
+    for url, chart in (("/games/last-stone/", "figure.bars-chart"), (f"/series/{league.pk}/", "figure.chart")):
+        page.goto(f"{live_server.url}{url}")
+        labels = page.evaluate(DRAWN_TEXT, f"{chart} svg text")
+        assert labels and min(size for _, size in labels) >= 12, (url, sorted(labels, key=lambda t: t[1])[:5])
 
 
 def test_checkboxes_are_whole_and_tappable_and_a_finished_bar_is_compact(signed_in_phone, live_server, keeper):
