@@ -18,13 +18,20 @@ def played_line(match: Any) -> str:
 
 
 @register.filter
+def source_note(reason: Any) -> bool:
+    """Whether an outcome's reason is only an imported result's note ("imported from BG Stats"), which the
+    played line already says."""
+    return str(reason or "").strip() in {note for note in SOURCE_NOTES.values() if note}
+
+
+@register.filter
 def outcome_tail(reason: Any) -> str:
     """What follows "Won by Ana" in the table bar: ": the last stone taken" for a game's own reason, " · the
     result imported from BG Stats" for an imported result's note, "" for none."""
     text = str(reason or "").strip()
     if not text:
         return ""
-    if text in {note for note in SOURCE_NOTES.values() if note}:
+    if source_note(text):
         return f" · the result {text}"
     return f": {text}"
 

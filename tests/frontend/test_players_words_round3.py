@@ -158,3 +158,20 @@ def test_the_move_list_tells_alike_moves_apart_with_the_rulebooks_words():
     texts = [o["text"] for o in legal_move_choices(spine, spine.legal_moves(state), ["Ana", "Bo"])]
     assert any(t.endswith("— Secret origin: Healer") for t in texts), texts
     assert not any("healer" in t or "origin (secret)" in t for t in texts), texts
+
+
+def test_an_imported_win_reads_once_on_the_match_page_and_the_list(web):
+    import io
+
+    from matches.models import Match
+    from tests.matches.interop.builders import project, quirky_bgstats
+
+    upload = io.BytesIO(quirky_bgstats().bytes())
+    upload.name = "bgstats.json"
+    assert web.post("/stats/import-export/", {"file": upload}).status_code == 302
+    project()
+    won = next(m for m in Match.objects.filter(source="bgstats") if m.summary.winners)
+    page = _text(web.get(f"/matches/{won.pk}/").content.decode())
+    assert "· the result imported from BG Stats" in page and ": imported from BG Stats" not in page
+    listing = _text(web.get("/matches/").content.decode())
+    assert "— imported from BG Stats" not in listing and "· imported from BG Stats" in listing
