@@ -42,7 +42,7 @@ from frontend.views import joins as join_views
 from frontend.views import streams as stream_views
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
-from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotFound
+from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotAllowed, NotFound
 from matches.people import joins
 from matches.people.joins import seat_accounts
 from matches.store.visibility import TABLE, can_record, reader_at, reveal, reveal_end, revealed_seat, viewer_for
@@ -602,6 +602,8 @@ def join_link_switch(request: HttpRequest, match_id: int) -> HttpResponse:
                 messages.success(request, "A new join link: the old one seats nobody now.")
         else:
             raise InvalidInput({"action": ["Choose on, new or off."]})
+    except NotAllowed:
+        raise  # not the owner: the error page says so (they are shown no join link to switch)
     except DomainError as exc:
         return match_detail(request, match_id, problem={"detail": join_views.words_of(exc)}, status=exc.status_code)
     return redirect(reverse("match", args=[match.pk]) + "#join")
