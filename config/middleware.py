@@ -61,13 +61,12 @@ class RequestIdMiddleware:
 class DomainErrorPageMiddleware:
     """Web pages: a domain error that escapes a view becomes an error page with its status (the API maps its own).
 
-    A match, campaign or series page not found by a reader who is signed out (a private match's link sent to a
+    A match's page (or its history) not found by a reader who is signed out (a private match's link sent to a
     friend) sends them to sign in, with ``?next=`` back to it; a signed-in reader who may not see it gets the
     404. Any id sends a signed-out reader to sign in, so the redirect does not tell a private match from none.
     """
 
-    SIGN_IN_FIRST = frozenset({"match", "match-history", "campaign-detail", "campaign-history", "series-detail",
-                               "series-history"})  # fmt: skip
+    SIGN_IN_FIRST = frozenset({"match", "match-history"})  # campaigns and series: still 404 (not asked for yet)
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
