@@ -100,6 +100,7 @@ def _page(request: HttpRequest, link: Any, token: str, *, problem: str = "", sta
         "held": None,
         "kept": next((s for s in seats if s.index == kept), None),
         "here": here,
+        "sign_in_next": here,  # the menu's "Sign in" and "Sign up" come back here too
     }
     if request.user.is_authenticated:
         held = held_seat(request.user, match)

@@ -141,6 +141,7 @@ def test_signed_out_the_friend_signs_up_on_the_way_and_lands_seated(owner):
     friend = Client()
     page = friend.get(f"/join/{link.token}/").content.decode()
     assert "You sign in or sign up next." in page
+    assert f'href="/accounts/signup/?next=/join/{link.token}/"' in page  # the menu's links come back here too
     r = friend.post(f"/join/{link.token}/", {"seat": "1"})
     assert r.status_code == 302 and r["Location"] == f"/join/{link.token}/"
     page = friend.get(r["Location"]).content.decode()
