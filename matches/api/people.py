@@ -133,7 +133,7 @@ class JoinApi(APIView):
             {
                 "match": link.match_id,
                 "game": link.match.game,
-                "title": str(link.match),
+                "title": link.match.title or link.match.game_name,
                 "owner": link.match.owner.get_username(),
                 "seats": [{"index": s.index, "name": s.name, "free": s.free} for s in seats],
                 "refusal": joins.join_refusal(link, seats),

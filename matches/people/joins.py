@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from matches.store.visibility import held_seat
 
 TOKEN_BYTES = 24  # 192 random bits, 32 URL-safe characters
 TOKEN_MAX = 64
+TOKEN_SHAPE = re.compile(rf"[A-Za-z0-9_-]{{1,{TOKEN_MAX}}}")  # what ``secrets.token_urlsafe`` writes
 
 
 class JoinRefused(DomainError):
@@ -127,7 +129,7 @@ def join_link_off(*, match: Match, user: UserLike) -> bool:
 def join_link_get(token: Any) -> JoinLink:
     """The join link of ``token`` (on or off), else :class:`NotFound`."""
     link = None
-    if isinstance(token, str) and 0 < len(token) <= TOKEN_MAX:
+    if isinstance(token, str) and TOKEN_SHAPE.fullmatch(token):  # no query for text no token can be (a NUL...)
         link = JoinLink.objects.select_related("match", "match__owner").filter(token=token).first()
     if link is None:
         raise NotFound("This join link is not valid: check it, or ask the match's owner for a new one.")

@@ -175,8 +175,10 @@ def test_the_join_page_refuses_in_plain_words(owner, make_user):
     r = cy.get(f"/join/{link.token}/")
     assert r.status_code == 200 and "The owner turned this join link off" in r.content.decode()
     assert "I am Ana" not in r.content.decode()
-    r = cy.get("/join/not-a-token/")
-    assert r.status_code == 404 and "This join link is not valid" in r.content.decode()
+    for bad in ("not-a-token", "%00", "%C3%A9" * 3, "x" * 65):
+        r = cy.get(f"/join/{bad}/")
+        assert r.status_code == 404 and "This join link is not valid" in r.content.decode(), bad
+    assert cy.post("/join/%00/", {"seat": "0"}).status_code == 404
     assert Player.objects.get(name="Ana").user_id is None
 
 

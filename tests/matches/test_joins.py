@@ -130,7 +130,9 @@ def test_tokens_are_unguessable_and_a_new_link_turns_the_old_one_off(api, owner,
     refused = cy.post(f"/api/join/{old}/", {"seat": 1}, format="json")
     assert refused.status_code == 409 and "turned this join link off" in refused.json()["detail"]
     assert Player.objects.get(name="Bo").user_id is None
-    assert client_for(None).get(f"/api/join/{old[:-1]}x/").status_code == 404
+    for bad in (f"{old[:-1]}x" if not old.endswith("x") else f"{old[:-1]}y", "%00", "%F0%9F%8E%B2"):
+        assert client_for(None).get(f"/api/join/{bad}/").status_code == 404, bad
+        assert cy.post(f"/api/join/{bad}/", {"seat": 1}, format="json").status_code == 404, bad
 
 
 def test_a_friend_takes_a_free_seat_and_may_record(api, owner, make_user, client_for):
