@@ -80,6 +80,8 @@ def test_one_account_at_two_seats_is_refused(web, owner):
     r = new_match(web, seat_0_account=str(owner.pk), seat_1="Me again", seat_1_account=str(owner.pk))
     assert r.status_code == 400 and Match.objects.count() == 0
     assert "owner already sits at another seat." in r.content.decode()
+    kept = re.search(r'<select name="seat_0_account".*?</select>', r.content.decode(), re.S).group(0)
+    assert f'<option value="{owner.pk}" data-name="owner" selected>' in kept  # the pick is kept for the retry
 
 
 # -- the owner's join link on the match page ----------------------------------------------------------------
