@@ -1,8 +1,9 @@
 """Taking a seat by a join link (the QR code "Scan to take a seat"); what the match page shows its owner.
 
 The rules are ``matches.people.joins``'; these views only ask and answer. A friend signed out picks a seat
-first: the pick is kept in their session and they sign in or up on the way (``?next=`` brings them back here),
-then the kept pick is taken on their return (a join is idempotent: taking it twice takes one seat).
+first: the pick is kept in their session and they sign in or up on the way; the sign-in's own POST takes it
+(``take_kept_seat``, on ``user_logged_in``) and ``?next=`` brings them back here, then on to the match. No GET
+writes (a read replica may serve it). A join is idempotent: taking it twice takes one seat.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from matches.people import joins
 from matches.store.visibility import held_seat
 
 PENDING_KEY = "chronicle_join"  # the seat a signed-out friend picked: {"token", "seat"}
+JOINED_KEY = "chronicle_joined"  # the token whose kept seat the sign-in just took (its words are said)
 
 
 def qr_svg(url: str) -> SafeString:
@@ -55,8 +57,10 @@ def words_of(exc: DomainError) -> str:
 
 
 def join_page(request: HttpRequest, token: str) -> HttpResponse:
-    """The page a join link opens: the match, its seats, one button per free seat. Signed out, the seat picked
-    is kept and the page asks to sign up or sign in; back here signed in, the kept seat is taken."""
+    """The page a join link opens: the match, its seats, one button per free seat (a POST takes it). Signed
+    out, the seat picked is kept and the page asks to sign up or sign in; the sign-in (a POST) takes it
+    (:func:`take_kept_seat`) and comes back here, which sends a seat holder on to the match. A GET writes
+    nothing."""
     link = joins.join_link_get(token)  # an unknown token: the 404 page says the link is not valid
     if request.method == "POST":
         seat = int_or_none(request.POST.get("seat"))
@@ -64,11 +68,39 @@ def join_page(request: HttpRequest, token: str) -> HttpResponse:
             request.session[PENDING_KEY] = {"token": token, "seat": seat}
             return redirect("match-join", token=token)
         return _take(request, link, token, seat)
-    pending = request.session.get(PENDING_KEY)
-    if request.user.is_authenticated and isinstance(pending, dict) and pending.get("token") == token:
-        del request.session[PENDING_KEY]  # the pick made before signing in (a POST), taken now, once
-        return _take(request, link, token, pending.get("seat"))
+    if request.user.is_authenticated:
+        held = held_seat(request.user, link.match)
+        if held is not None:  # seated (just now, by signing in, or before): the match is where they go
+            if request.session.pop(JOINED_KEY, None) != token:
+                name = next((s.name for s in joins.join_seats(link.match) if s.index == held), "")
+                messages.info(request, f"You already sit at {name}'s seat.")
+            return redirect("match", match_id=link.match_id)
     return _page(request, link, token)
+
+
+def take_kept_seat(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """On sign-in or sign-up (``user_logged_in``, inside that POST): take the seat a signed-out friend picked
+    on a join page (kept in the session, which signing in keeps), once; a refusal is told on the join page the
+    sign-in goes back to."""
+    session = getattr(request, "session", None)
+    pending = session.pop(PENDING_KEY, None) if session is not None else None
+    if not isinstance(pending, dict):
+        return
+    token = pending.get("token")
+    try:
+        joined = joins.join_take(user=user, token=token, seat=pending.get("seat"))
+    except DomainError as exc:
+        messages.error(request, f"The seat was not taken: {words_of(exc)} Nothing was written.")
+        return
+    session[JOINED_KEY] = token
+    messages.success(request, _joined_words(joined, user))
+
+
+def _joined_words(joined: joins.Joined, user: Any) -> str:
+    may = "" if joined.match.owner_id == user.pk else " You may record its moves from this phone."
+    if joined.already:
+        return f"You already sit at {joined.name}'s seat.{may}"
+    return f"You took {joined.name}'s seat.{may}"
 
 
 def _take(request: HttpRequest, link: Any, token: str, seat: Any) -> HttpResponse:
@@ -77,11 +109,7 @@ def _take(request: HttpRequest, link: Any, token: str, seat: Any) -> HttpRespons
     except DomainError as exc:
         link.refresh_from_db()
         return _page(request, link, token, problem=words_of(exc), status=exc.status_code)
-    may = "" if joined.match.owner_id == request.user.pk else " You may record its moves from this phone."
-    if joined.already:
-        messages.info(request, f"You already sit at {joined.name}'s seat.{may}")
-    else:
-        messages.success(request, f"You took {joined.name}'s seat.{may}")
+    (messages.info if joined.already else messages.success)(request, _joined_words(joined, request.user))
     return redirect("match", match_id=joined.match.pk)
 
 
@@ -97,12 +125,8 @@ def _page(request: HttpRequest, link: Any, token: str, *, problem: str = "", sta
         "seats": seats,
         "refusal": joins.join_refusal(link, seats),
         "problem": problem,
-        "held": None,
         "kept": next((s for s in seats if s.index == kept), None),
         "here": here,
         "sign_in_next": here,  # the menu's "Sign in" and "Sign up" come back here too
     }
-    if request.user.is_authenticated:
-        held = held_seat(request.user, match)
-        context["held"] = next((s for s in seats if s.index == held), None)
     return render(request, "frontend/join.html", context, status=status)

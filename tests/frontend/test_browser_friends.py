@@ -68,7 +68,7 @@ def test_bo_opens_the_join_link_signed_out_signs_up_and_lands_seated(browser, li
     bos = phone_page(browser)  # Bo's phone, signed out: the camera opens the link
     bos.goto(link)
     bos.get_by_role("button", name="I am Bo").click()
-    bos.get_by_text("seat is yours once you sign in").wait_for()
+    bos.get_by_text("seat is yours once you sign up or sign in").wait_for()
     bos.locator("#main").get_by_role("link", name="Sign up").click()
     bos.locator("input[name=username]").fill("bo")
     bos.locator("input[name=password1]").fill(PASSWORD)

@@ -147,7 +147,8 @@ def test_signed_out_the_friend_signs_up_on_the_way_and_lands_seated(owner):
     r = friend.post(f"/join/{link.token}/", {"seat": "1"})
     assert r.status_code == 302 and r["Location"] == f"/join/{link.token}/"
     page = friend.get(r["Location"]).content.decode()
-    assert "Bo</strong>&#x27;s seat is yours once you sign in" in page or "Bo</strong>'s seat is yours" in page
+    assert "s seat is yours once you sign up or sign in" in page and "<strong>Bo</strong>" in page
+    assert Player.objects.get(name="Bo").user_id is None  # nothing taken yet, and no GET writes
     signup = f"/accounts/signup/?next=/join/{link.token}/"
     assert signup in page
     form = friend.get(signup).content.decode()
@@ -155,11 +156,45 @@ def test_signed_out_the_friend_signs_up_on_the_way_and_lands_seated(owner):
     r = friend.post(signup, {"username": "bo", "password1": "salty-crackers-9", "password2": "salty-crackers-9",
                              "next": f"/join/{link.token}/"})  # fmt: skip
     assert r.status_code == 302 and r["Location"] == f"/join/{link.token}/"
+    assert Player.objects.get(name="Bo").user.username == "bo"  # the sign-up (a POST) took the kept seat
+    assert match.recorders.get().username == "bo"
     r = friend.get(r["Location"])
     assert r.status_code == 302 and r["Location"] == f"/matches/{match.pk}/"
+    shown = friend.get(r["Location"]).content.decode()
+    assert "You took Bo&#x27;s seat. You may record its moves from this phone." in shown
+    assert 'id="record"' in shown
+    again = friend.get(f"/join/{link.token}/")  # the link again, later: on to the match, nothing written
+    assert again.status_code == 302 and "You already sit at Bo" in friend.get(again["Location"]).content.decode()
+
+
+def test_signed_out_an_existing_account_signs_in_on_the_way(owner, make_user):
+    match = stones(owner)
+    link = joins.join_link_on(match=match, user=owner)
+    make_user("bo")
+    friend = Client()
+    friend.post(f"/join/{link.token}/", {"seat": "1"})
+    r = friend.post("/accounts/login/", {"username": "bo", "password": "pass-word-123",
+                                         "next": f"/join/{link.token}/"})  # fmt: skip
+    assert r.status_code == 302 and r["Location"] == f"/join/{link.token}/"
     assert Player.objects.get(name="Bo").user.username == "bo"
-    assert friend.get(r["Location"]).status_code == 200
-    assert friend.get(f"/join/{link.token}/").status_code == 200  # back again: "You sit at Bo's seat"
+    friend.logout()
+    friend.login(username="bo", password="pass-word-123")  # signing in again takes nothing more
+    assert Player.objects.filter(user__username="bo").count() == 1 and match.recorders.count() == 1
+
+
+def test_a_kept_seat_taken_meanwhile_is_told_after_signing_in(owner, make_user):
+    match = stones(owner)
+    link = joins.join_link_on(match=match, user=owner)
+    make_user("bo")
+    friend = Client()
+    friend.post(f"/join/{link.token}/", {"seat": "1"})
+    signed_in(make_user("cy")).post(f"/join/{link.token}/", {"seat": "1"})  # Cy taps first
+    r = friend.post("/accounts/login/", {"username": "bo", "password": "pass-word-123",
+                                         "next": f"/join/{link.token}/"})  # fmt: skip
+    page = friend.get(r["Location"]).content.decode()
+    assert "The seat was not taken: Bo&#x27;s seat was taken by another account" in page
+    assert "Nothing was written." in page and "I am Ana" in page
+    assert Player.objects.get(name="Bo").user.username == "cy" and match.recorders.get().username == "cy"
 
 
 def test_the_join_page_refuses_in_plain_words(owner, make_user):
