@@ -29,6 +29,7 @@ from rulesets.replay import (
     CORRECTIONS_RULE,
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
+    PHOTO_TYPES,
     RESULT_KEY,
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
@@ -122,8 +123,8 @@ def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     if seat is not None and not 0 <= seat < seat_count:
         where = f"seats 0 to {seat_count - 1}" if seat_count else "no seats (name heroes in the data instead)"
         raise EntryInvalid({"seat": [f"No seat {seat}: this stream has {where}."]})
-    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED):
-        seat = None  # corrections and results are the table's, whoever typed them
+    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED) or type_ in PHOTO_TYPES:
+        seat = None  # corrections, results and photos are the table's, whoever typed them
     try:
         cleaned = check_payload(spec.fields, data if data is not None else {})
     except SchemaError as exc:

@@ -27,7 +27,7 @@ from matches.store.history import LogLine, stream_log
 from matches.store.visibility import UserLike, can_record, can_view, viewer_for, visible_q
 from rulesets import Event, Ruleset, UnknownGame, get_ruleset
 from rulesets.offline import EntryInvalid, clean_entry
-from rulesets.replay import EVENT_VOIDED
+from rulesets.replay import EVENT_VOIDED, PHOTO_TYPES
 
 
 def _no_seats(obj: Any) -> list[str]:
@@ -152,13 +152,14 @@ def stream_record(
     *, obj: Any, user: UserLike, type: str, seat: int | None = None, data: Any = None,
     expected_version: int | None = None, idempotency_key: str | None = None,
     client_time: datetime | None = None, request_id: str = "", rebase: bool = False,
-    own_keys: tuple[str, ...] = (),
+    own_keys: tuple[str, ...] = (), photo: bool = False,
 ) -> store.AppendResult:  # fmt: skip
     """Record one entry on any kind of stream: the owner and named recorders only; the kind's database
     checks; the append (a refusal names the players); the kind's ``after_record`` hooks (not for a replayed
     idempotency key); all of it inside the kind's ``around_record`` hooks. ``rebase``: a stale
     ``expected_version`` is rebased by the store's one rule (``store.rebase_refusal``) instead of refused;
-    ``own_keys``: the client's own earlier entries, not judged against this one (``store.append``).
+    ``own_keys``: the client's own earlier entries, not judged against this one (``store.append``); ``photo``:
+    the caller is ``matches.photos`` (a photo entry names stored files, so no other path may write one).
 
     Raises :class:`NotAllowed`, ``InvalidInput``, ``RuleBroken`` or ``VersionConflict``; then nothing is written.
     """
@@ -174,7 +175,7 @@ def stream_record(
                 stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type,
                 seat=seat, data=data, user_id=user.pk, expected_version=expected_version,
                 idempotency_key=idempotency_key, client_time=client_time, request_id=request_id, rebase=rebase,
-                own_keys=own_keys,
+                own_keys=own_keys, photo=photo,
             )  # fmt: skip
         except RuleBroken as refused:  # rulesets speak of seats; the table hears names
             raise refused.named(spec.seat_names(obj)) from None
@@ -250,9 +251,12 @@ def stream_event_record(
     request_id: str = "",
     rebase: bool = False,
     own_keys: tuple[str, ...] = (),
+    photo: bool = False,
 ) -> store.AppendResult:
     """Clean and append one event to any stream (``rebase``: see ``store.append``); wakes the projector after
-    commit."""
+    commit. A photo entry only with ``photo`` (``matches.photos`` writes them: they name stored files)."""
+    if type in PHOTO_TYPES and not photo:
+        raise InvalidInput({"type": [f"'{type}' is recorded by uploading or removing a photo (…/photos/), not typed."]})
     ruleset = get_ruleset(game)
     event = event_clean(ruleset, seat_count, type, seat, data)
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
