@@ -10,6 +10,7 @@ from frontend.views import live as live_views
 from frontend.views import matches as views
 from frontend.views import quicklog as quicklog_views
 from frontend.views import stats as stats_views
+from frontend.views.photos import photo_urls
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -43,6 +44,7 @@ urlpatterns = [
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="match-rematch"),
     path("matches/<int:match_id>/rename/", views.match_rename, name="match-rename"),
+    *photo_urls("match", "matches/<int:pk>/", "match", views.match_detail),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
     path("series/", include("frontend.series_urls")),

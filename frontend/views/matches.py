@@ -38,6 +38,7 @@ from frontend.offline.seed import offline_seed
 from frontend.offline.views import offline_start_forms
 from frontend.selectors import home_activity, last_undoable_version, undo_words
 from frontend.views import streams as stream_views
+from frontend.views.photos import photo_context
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotFound
@@ -327,6 +328,12 @@ def match_detail(
             board=facts.seed() if can_record_now else None,  # only a recorder draws a board offline
         ),
     }
+    context.update(
+        photo_context(
+            "match", match, request.user, upto=ms.version if replaying else None,
+            can_add=recorder and not replaying,
+        )
+    )  # fmt: skip
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")
     in_place = answered_in_place(request)

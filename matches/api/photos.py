@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework import parsers, permissions, status
 from rest_framework.request import Request
@@ -87,12 +88,20 @@ class StreamPhotoRemoveApi(APIView):
         return Response({"version": result.version}, status=status.HTTP_201_CREATED)
 
 
+class _PictureSchema(AutoSchema):
+    """The picture's operation is named apart from the photo list's (their paths differ only by parameters)."""
+
+    def get_operation_id(self) -> str:
+        return super().get_operation_id() + "_picture"
+
+
 class StreamPhotoFileApi(APIView):
     """GET one picture of a photo (``display`` or ``thumb``), to a reader who may see the stream; 404 else."""
 
     kind: str = ""
     lookup: str = "pk"
     permission_classes = [permissions.AllowAny]
+    schema = _PictureSchema()
 
     @extend_schema(responses={200: bytes})
     def get(self, request: Request, **kwargs: Any) -> Any:
