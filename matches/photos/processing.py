@@ -11,6 +11,7 @@ can read, is over ``max_bytes``, or would decode to more than ``max_pixels`` (a 
 from __future__ import annotations
 
 import io
+import math
 import warnings
 from dataclasses import dataclass
 
@@ -83,7 +84,8 @@ def process(
     width, height = image.size
     try:
         if image.format in ("JPEG", "MPO"):  # decode at 1/2, 1/4 or 1/8 when that still covers the display size
-            image.draft("RGB", (display_side, display_side))
+            scale = min(1.0, display_side / max(width, height))
+            image.draft("RGB", (math.ceil(width * scale), math.ceil(height * scale)))
         image.load()
         image = ImageOps.exif_transpose(image)
         pixels = _srgb_pixels(image)
