@@ -331,7 +331,7 @@ def match_detail(
     context.update(
         photo_context(
             "match", match, request.user, upto=ms.version if replaying else None,
-            can_add=recorder and not replaying,
+            can_add=can_record_now and not replaying,  # a closed adventure match takes no entry, photos neither
         )
     )  # fmt: skip
     if problem.get("origin") == "override":

@@ -101,6 +101,10 @@ def test_only_recorders_add_and_only_readers_see(client, sheet, stranger, owner,
     client.logout()
     assert client.get(url).status_code == 404
     assert client.get(f"/matches/{sheet.pk}/photos/{photo.id}/original.jpg").status_code == 404
+    # never a static or media URL: the stored file's own path is served by nobody
+    client.force_login(owner)
+    assert client.get(f"/media/{photo.display}").status_code == 404
+    assert client.get(f"/static/{photo.display}").status_code == 404
 
 
 def test_removal_from_the_page(signed_in, sheet, owner, media, django_capture_on_commit_callbacks):
