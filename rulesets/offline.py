@@ -101,16 +101,21 @@ def refusal_body(
     return {"code": RULE_VIOLATION, "violation": code, "rule": rule, "detail": detail, "overridable": offered}
 
 
-def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
+def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any, *, photo: bool = False) -> Event:
     """Check an entry's envelope and payload against the ruleset's event types; the cleaned event.
 
     Raises :class:`EntryInvalid` for an unknown type, a missing/extra/out-of-range seat, or a payload that does
-    not fit the type's fields. Corrections and results are the table's: their seat is dropped.
+    not fit the type's fields. Corrections and results are the table's: their seat is dropped. A photo entry
+    is refused unless ``photo`` (only ``matches.photos`` writes one: it names files it stored).
     """
     types = event_types_with_meta(ruleset)
     if type_ == FIRST_PLAYER_DRAWN:
         raise EntryInvalid(
             {"type": ["Who starts is drawn by Chronicle itself: create the match with who starts set to random."]}
+        )
+    if type_ in PHOTO_TYPES and not photo:
+        raise EntryInvalid(
+            {"type": [f"'{type_}' is recorded by uploading or removing a photo (…/photos/), not typed."]}
         )
     if not isinstance(type_, str) or type_ not in types:
         known = ", ".join(sorted(types))

@@ -27,7 +27,7 @@ from matches.store.history import LogLine, stream_log
 from matches.store.visibility import UserLike, can_record, can_view, viewer_for, visible_q
 from rulesets import Event, Ruleset, UnknownGame, get_ruleset
 from rulesets.offline import EntryInvalid, clean_entry
-from rulesets.replay import EVENT_VOIDED, PHOTO_TYPES
+from rulesets.replay import EVENT_VOIDED
 
 
 def _no_seats(obj: Any) -> list[str]:
@@ -225,7 +225,7 @@ def _as_invalid_input() -> Iterator[None]:
         raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
 
 
-def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
+def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any, *, photo: bool = False) -> Event:
     """Check an event's envelope and payload against the ruleset's ``event_types``
     (``rulesets.offline.clean_entry``, the check the match page also runs offline).
 
@@ -233,7 +233,7 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     that does not fit the type's fields.
     """
     with _as_invalid_input():
-        return clean_entry(ruleset, seat_count, type_, seat, data)
+        return clean_entry(ruleset, seat_count, type_, seat, data, photo=photo)
 
 
 def stream_event_record(
@@ -255,10 +255,8 @@ def stream_event_record(
 ) -> store.AppendResult:
     """Clean and append one event to any stream (``rebase``: see ``store.append``); wakes the projector after
     commit. A photo entry only with ``photo`` (``matches.photos`` writes them: they name stored files)."""
-    if type in PHOTO_TYPES and not photo:
-        raise InvalidInput({"type": [f"'{type}' is recorded by uploading or removing a photo (…/photos/), not typed."]})
     ruleset = get_ruleset(game)
-    event = event_clean(ruleset, seat_count, type, seat, data)
+    event = event_clean(ruleset, seat_count, type, seat, data, photo=photo)
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
         raise InvalidInput({"idempotency_key": ["Must be a string of 1 to 100 characters."]})
     if expected_version is not None and (

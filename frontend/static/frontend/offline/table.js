@@ -77,6 +77,11 @@ async function localPosition(s, waiting) {
   let pos = start, last = null;
   const log = Array.isArray(s.log) ? s.log.slice() : null;
   for (const e of waiting) {
+    if (e.blob) {  // a photo kept here: an entry that changes nothing (the rules take no typed photo entry)
+      pos = { ...pos, version: pos.version + 1 };
+      if (log) log.push({ version: pos.version, type: e.type, seat: null, data: e.data });
+      continue;
+    }
     const answer = await r.record(pos, { type: e.type, seat: e.seat, data: e.data }, log);
     if (!answer || answer.ok !== true) return null;
     pos = answer.position;
