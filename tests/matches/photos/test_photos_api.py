@@ -218,3 +218,13 @@ def test_a_campaign_takes_photos(api, owner, media):
     assert r.status_code == 201, r.content
     assert photos_of(campaign.stream_id)[0].caption == "The map of the marsh"
     assert api.get(r.json()["photo"]["urls"]["display"]).status_code == 200
+
+
+def test_a_camera_sized_upload_passes_the_api_body_limit(api, sheet, media, settings):
+    """A photo is far bigger than the API's JSON body limit (CHRONICLE_MAX_BODY): the photo limit is its own."""
+    big = io.BytesIO()
+    Image.effect_noise((2400, 1800), 60).convert("RGB").save(big, "JPEG", quality=95)
+    assert big.tell() > 4 * settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    r = upload(api, sheet.pk, big.getvalue())
+    assert r.status_code == 201, r.content
+    assert r.json()["photo"]["width"] == 1600
