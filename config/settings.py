@@ -148,6 +148,30 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
+# -- Photos of the table (matches/photos; README: Photos) ------------------------------------------------
+# Stored through Django's storage API: the filesystem under MEDIA_ROOT by default, any S3-compatible store with
+# CHRONICLE_S3_BUCKET (django-storages). Never served as static or media files: only through the app, to a
+# reader who may see the match (MEDIA_URL stays unset on purpose).
+MEDIA_ROOT = os.environ.get("CHRONICLE_MEDIA_ROOT") or str(BASE_DIR / "media")
+if os.environ.get("CHRONICLE_S3_BUCKET"):
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ["CHRONICLE_S3_BUCKET"],
+            "endpoint_url": os.environ.get("CHRONICLE_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("CHRONICLE_S3_REGION") or None,
+            "access_key": os.environ.get("CHRONICLE_S3_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("CHRONICLE_S3_SECRET_ACCESS_KEY") or None,
+            "location": os.environ.get("CHRONICLE_S3_PREFIX", ""),
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
+CHRONICLE_PHOTO_MAX_BYTES = int(os.environ.get("CHRONICLE_PHOTO_MAX_BYTES", 20 * 1024 * 1024))
+CHRONICLE_PHOTO_MAX_PIXELS = int(os.environ.get("CHRONICLE_PHOTO_MAX_PIXELS", 60_000_000))
+CHRONICLE_PHOTOS_PER_ENTRY = int(os.environ.get("CHRONICLE_PHOTOS_PER_ENTRY", 6))
+
 # Sign-in throttling per account and per address, with a cool-off (config/auth.py).
 AUTHENTICATION_BACKENDS = ["config.auth.ThrottledModelBackend"]
 CHRONICLE_LOGIN_FAILURES = int(os.environ.get("CHRONICLE_LOGIN_FAILURES", "5"))

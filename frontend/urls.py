@@ -11,6 +11,7 @@ from frontend.views import live as live_views
 from frontend.views import matches as views
 from frontend.views import quicklog as quicklog_views
 from frontend.views import stats as stats_views
+from frontend.views.photos import photo_urls
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -46,6 +47,7 @@ urlpatterns = [
     path("matches/<int:match_id>/rename/", views.match_rename, name="match-rename"),
     path("matches/<int:match_id>/join-link/", views.join_link_switch, name="match-join-link"),
     path("join/<str:token>/", join_views.join_page, name="match-join"),
+    *photo_urls("match", "matches/<int:pk>/", "match", views.match_detail),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
     path("series/", include("frontend.series_urls")),

@@ -92,9 +92,15 @@ class Event(models.Model):
                 name="event_stream_idempotency_unique",
             ),
         ]
-        # only corrections are looked up by type (voids, when folding); other events need no entry
+        # only corrections (voids, when folding) and photos (a page lists a stream's) are looked up by type; other
+        # events need no entry
         indexes = [
-            models.Index(fields=["stream", "version"], condition=models.Q(type="event_voided"), name="event_voids_idx")
+            models.Index(fields=["stream", "version"], condition=models.Q(type="event_voided"), name="event_voids_idx"),
+            models.Index(
+                fields=["stream", "version"],
+                condition=models.Q(type__in=["photo_added", "photo_removed"]),
+                name="event_photos_idx",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -4,6 +4,7 @@ from django.urls import path
 
 from matches.api import matches as api
 from matches.api import people as people_api
+from matches.api.photos import photo_routes
 from matches.api.streams import StreamEventsApi
 from matches.interop import api as interop_api
 from matches.stats import api as stats_api
@@ -16,6 +17,7 @@ urlpatterns = [
         StreamEventsApi.as_view(kind="match", lookup="match_id"),
         name="api-match-events",
     ),
+    *photo_routes("matches/<int:match_id>/", "match", "match_id"),
     path("matches/<int:match_id>/state/", api.MatchStateApi.as_view(), name="api-match-state"),
     path("matches/<int:match_id>/recorders/", api.MatchRecordersApi.as_view(), name="api-match-recorders"),
     path("matches/<int:match_id>/legal-moves/", api.MatchLegalMovesApi.as_view(), name="api-match-legal-moves"),

@@ -29,6 +29,7 @@ from rulesets.replay import (
     CORRECTIONS_RULE,
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
+    PHOTO_TYPES,
     RESULT_KEY,
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
@@ -118,16 +119,21 @@ def refusal_body(
     return {"code": RULE_VIOLATION, "violation": code, "rule": rule, "detail": detail, "overridable": offered}
 
 
-def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
+def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any, *, photo: bool = False) -> Event:
     """Check an entry's envelope and payload against the ruleset's event types; the cleaned event.
 
     Raises :class:`EntryInvalid` for an unknown type, a missing/extra/out-of-range seat, or a payload that does
-    not fit the type's fields. Corrections and results are the table's: their seat is dropped.
+    not fit the type's fields. Corrections and results are the table's: their seat is dropped. A photo entry
+    is refused unless ``photo`` (only ``matches.photos`` writes one: it names files it stored).
     """
     types = event_types_with_meta(ruleset)
     if type_ == FIRST_PLAYER_DRAWN:
         raise EntryInvalid(
             {"type": ["Who starts is drawn by Chronicle itself: create the match with who starts set to random."]}
+        )
+    if type_ in PHOTO_TYPES and not photo:
+        raise EntryInvalid(
+            {"type": [f"'{type_}' is recorded by uploading or removing a photo (…/photos/), not typed."]}
         )
     if not isinstance(type_, str) or type_ not in types:
         known = ", ".join(sorted(types))
@@ -140,8 +146,8 @@ def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     if seat is not None and not 0 <= seat < seat_count:
         where = f"seats 0 to {seat_count - 1}" if seat_count else "no seats (name heroes in the data instead)"
         raise EntryInvalid({"seat": [f"No seat {seat}: this stream has {where}."]})
-    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED):
-        seat = None  # corrections and results are the table's, whoever typed them
+    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED) or type_ in PHOTO_TYPES:
+        seat = None  # corrections, results and photos are the table's, whoever typed them
     try:
         cleaned = check_payload(spec.fields, data if data is not None else {})
     except SchemaError as exc:

@@ -6,6 +6,10 @@
 ``first_player_drawn {seat}`` is the server's random draw of who starts, recorded as the first entry of a
 match created with "who starts: random" (``Ruleset.start_with`` puts the seat into the state). All four are
 handled here, once, for every ruleset; :func:`outcome_of` is the one way to ask how a match ended.
+
+``photo_added {photo, caption, at, ...}`` and ``photo_removed {photo, reason, file}`` are photos of the table
+(``matches.photos``): entries of the log that every game accepts, at any point (after the end too), and that
+leave the game state as it is (a pending override still waits for its move).
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ UNDO_REASON = "Undone at the table"  # the reason the pages' undo records when n
 RULE_OVERRIDDEN = "rule_overridden"
 RESULT_RECORDED = "result_recorded"
 FIRST_PLAYER_DRAWN = "first_player_drawn"
+PHOTO_ADDED = "photo_added"
+PHOTO_REMOVED = "photo_removed"
+PHOTO_TYPES = frozenset({PHOTO_ADDED, PHOTO_REMOVED})
 RESULT_KEY = "recorded_result"  # reserved state key holding a table-recorded result
 MAX_SEATS = 12
 
@@ -44,6 +51,34 @@ META_EVENT_TYPES: dict[str, EventType] = {
         seat_required=False,
         fields=(Field("reason", "str", max_length=500, label="Reason (house rule)"),),
         description="The table deliberately lets the next move through without the rules check.",
+    ),
+    PHOTO_ADDED: EventType(
+        name=PHOTO_ADDED,
+        label="Photo added",
+        seat_required=False,
+        fields=(
+            Field("photo", "str", max_length=40, label="Photo id"),
+            Field("caption", "str", required=False, default="", max_length=300, label="Caption"),
+            Field("at", "int", minimum=0, label="Taken at entry"),
+            Field("display", "str", max_length=200, label="Stored display picture"),
+            Field("thumb", "str", max_length=200, label="Stored thumbnail"),
+            Field("width", "int", minimum=1, label="Width"),
+            Field("height", "int", minimum=1, label="Height"),
+            Field("bytes", "int", minimum=0, label="Bytes stored"),
+            Field("source", "str", required=False, default="", max_length=20, label="Uploaded as"),
+        ),
+        description="A photo of the table, taken at entry `at`; the files are stored, the entry holds their keys.",
+    ),
+    PHOTO_REMOVED: EventType(
+        name=PHOTO_REMOVED,
+        label="Photo removed",
+        seat_required=False,
+        fields=(
+            Field("photo", "str", max_length=40, label="Photo id"),
+            Field("reason", "str", max_length=500, label="Reason"),
+            Field("file", "choice", choices=("deleted", "kept"), label="The stored file"),
+        ),
+        description="A photo no longer shown; its file was deleted or kept, as the owner chose.",
     ),
 }
 
@@ -72,7 +107,7 @@ CORRECTIONS_RULE = "Chronicle › Corrections"
 RESULT_RULE = "Chronicle › Recording a result"
 START_RULE = "Chronicle › Who starts"
 # entries that are the table's or the server's, not a player's move
-TABLE_LEVEL_TYPES = frozenset({EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN})
+TABLE_LEVEL_TYPES = frozenset({EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN, *PHOTO_TYPES})
 
 
 @dataclass(frozen=True)
@@ -165,6 +200,12 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
         seat = data.get("seat")
         who = seat_ref(seat) if isinstance(seat, int) and not isinstance(seat, bool) else "A player"
         return name_seats(f"{who} was drawn to start.", seat_names)
+    if event.type == PHOTO_ADDED:
+        caption = data.get("caption") or ""
+        return f"Photo added: {caption}" if caption else "Photo added"
+    if event.type == PHOTO_REMOVED:
+        kept = "file kept" if data.get("file") == "kept" else "file deleted"
+        return f"Photo removed ({kept}): {data.get('reason', '')}"
     try:
         if before is not None and ruleset.describe_uses_state:
             text = ruleset.describe(event, seat_names, before=before)
@@ -274,6 +315,8 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
         return _record_result(ruleset, pos, event, check)
     if event.type == FIRST_PLAYER_DRAWN:
         return _draw_first_player(ruleset, pos, event, check)
+    if event.type in PHOTO_TYPES:  # a photo leaves the game as it is, and an override waiting for its move
+        return Position(pos.state, new_version, pos.override_pending)
     if pos.state.get(RESULT_KEY) is not None:
         raise RuleViolation(
             "game_over", "The table recorded the result; void it to go on recording moves.", RESULT_RULE
@@ -373,7 +416,7 @@ def walk(
     ruleset: Ruleset, options: dict[str, Any], seat_count: int, events: Iterable[tuple[int, Event]]
 ) -> Iterator[tuple[Event, State, State]]:
     """Each game entry that counts, oldest first, as ``(event, state before, state after)`` from the initial
-    state: voided entries, voids, overrides and ``result_recorded`` are folded but not yielded. Rules are not
+    state: voided entries, voids, overrides, photos and ``result_recorded`` are folded but not yielded. Rules are not
     re-checked; the walk stops quietly at an entry that no longer folds (statistics never fail a projector).
     States are the reducer's own (hidden information included): callers keep to what a spectator may see."""
     numbered = list(events)
@@ -386,7 +429,7 @@ def walk(
             after = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=False)
         except Exception:
             return
-        if event.type not in (RULE_OVERRIDDEN, RESULT_RECORDED):
+        if event.type not in (RULE_OVERRIDDEN, RESULT_RECORDED) and event.type not in PHOTO_TYPES:
             yield replace(event, version=version), pos.state, after.state
         pos = after
 

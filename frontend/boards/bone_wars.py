@@ -210,6 +210,16 @@ def _forms(state: dict[str, Any], turn: int, problem: dict[str, Any]) -> dict[st
     }
 
 
+def _setup_photo(facts: TableFacts, state: dict[str, Any], version: int) -> dict[str, Any] | None:
+    """The photo the "Set up the table" panel shows first: while the table is paused, the last photo of the
+    sitting that ended (taken at one of its entries or after it was packed away), as of ``version``."""
+    sittings = state["sittings"]
+    if not sittings or not sittings[-1]["paused"]:
+        return None
+    start = sittings[-1]["from_version"]
+    return next((p for p in facts.photo_list() if p["version"] <= version and p["at"] >= start), None)
+
+
 def board(
     *,
     ruleset: Any,
@@ -260,6 +270,7 @@ def board(
         "shelves": state["shelves"],
         "scorings": _scorings(state, names),
         "sittings": _sittings(facts, state, names),
+        "setup_photo": _setup_photo(facts, state, ms.version),
         "version": ms.version,
         "interactive": interactive,
         "buttons": [

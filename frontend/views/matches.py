@@ -40,6 +40,7 @@ from frontend.offline.views import offline_start_forms
 from frontend.selectors import home_activity, last_undoable_version, undo_words
 from frontend.views import joins as join_views
 from frontend.views import streams as stream_views
+from frontend.views.photos import photo_context
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotAllowed, NotFound
@@ -360,6 +361,12 @@ def match_detail(
             board=facts.seed() if can_record_now else None,  # only a recorder draws a board offline
         ),
     }
+    context.update(
+        photo_context(
+            "match", match, request.user, upto=ms.version if replaying else None,
+            can_add=can_record_now and not replaying,  # a closed adventure match takes no entry, photos neither
+        )
+    )  # fmt: skip
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")
     in_place = answered_in_place(request)

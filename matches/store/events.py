@@ -36,6 +36,7 @@ from rulesets.offline import void_broken, void_refusal
 from rulesets.replay import (
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
+    PHOTO_TYPES,
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
     Position,
@@ -492,6 +493,8 @@ def rebase_refusal(
     if event.type in CORRECTION_TYPES:
         return "correction", "an undo, a house rule or a result is recorded only on the version it was made for."
     for version, seat, type_ in since:
+        if type_ in PHOTO_TYPES:  # a photo of the table is no move: nothing is counted twice over it
+            continue
         if type_ == EVENT_VOIDED:
             return "undo_since", f"move {version} undid an earlier move since your form was drawn."
         if seat == event.seat and type_ not in (RULE_OVERRIDDEN, RESULT_RECORDED):
