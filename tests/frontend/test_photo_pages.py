@@ -112,7 +112,7 @@ def test_removal_from_the_page(signed_in, sheet, owner, media, django_capture_on
     page = signed_in.get(f"/matches/{sheet.pk}/").content.decode()
     assert f'action="/matches/{sheet.pk}/photos/{photo.id}/remove/"' in page and 'value="deleted"' in page
     r = signed_in.post(f"/matches/{sheet.pk}/photos/{photo.id}/remove/", {"reason": ""})
-    assert r.status_code == 400 and "Say why" in r.content.decode()
+    assert r.status_code == 400 and "say why the photo is removed" in r.content.decode().lower()
     with django_capture_on_commit_callbacks(execute=True):
         r = signed_in.post(f"/matches/{sheet.pk}/photos/{photo.id}/remove/", {"reason": "blurred", "file": "deleted"})
     assert r.status_code == 302 and files(media) == []
