@@ -6,10 +6,25 @@
 
 export const SEND_TIMEOUT = 5000;  // ms: a move answered later than this is kept on the phone instead
 
-let down = false;  // a send failed or hung since the last answer
+const REMEMBER = 120000;  // ms: a page opened this soon after a failed send starts offline (a reload at the table)
+const KEY = "chronicle-network-down";
+let down = remembered();  // a send failed or hung since the last answer
 const root = () => document.documentElement;
 
+function remembered() {
+  try {
+    const at = Number(sessionStorage.getItem(KEY) || 0);
+    return at > 0 && Date.now() - at < REMEMBER;
+  } catch (e) {
+    return false;
+  }
+}
+
 function changed() {
+  try {
+    if (down) sessionStorage.setItem(KEY, String(Date.now()));
+    else sessionStorage.removeItem(KEY);
+  } catch (e) { /* no storage: this page alone remembers */ }
   root().dataset.offlineNetwork = down ? "down" : "up";
   document.dispatchEvent(new CustomEvent("offline:network", { detail: { down } }));
 }

@@ -58,7 +58,11 @@ function rules() {
   if (!rulesPromise) {
     const s = seed();
     rulesPromise = startRules(s)
-      .then((r) => { root.dataset.offlineRules = "ready"; return r; })
+      .then((r) => {
+        root.dataset.offlineRules = "ready";
+        root.dataset.offlineRulesAt = String(Math.round(performance.now()));
+        return r;
+      })
       .catch(() => { rulesPromise = null; root.dataset.offlineRules = "none"; return null; });
   }
   return rulesPromise;
@@ -203,6 +207,7 @@ function paintHead(head, board) {
   const select = document.getElementById("id_move");
   if (select && typeof head.legal === "string") {
     select.innerHTML = head.legal;
+    select.closest("form").style.display = select.options.length ? "" : "none";
     const label = document.querySelector("label[for=id_move]");
     if (label && head.legal_label) label.textContent = head.legal_label;
   }
@@ -251,6 +256,7 @@ async function drawLocal(answer, names, r, pos) {  // the turn line and the lega
     }
     select.textContent = "";
     options.forEach((o) => select.appendChild(o));
+    select.closest("form").style.display = options.length ? "" : "none";  // no move to list: no form to send
     const label = document.querySelector("label[for=id_move]");
     if (label) label.textContent = `Legal moves (${answer.legal.length})`;
   }
@@ -287,7 +293,7 @@ document.addEventListener("click", (e) => {
   const link = e.target.closest && e.target.closest("#board a[href]");
   const here = network.offline() || startedHere.isLocal(matchId());  // the page follows the local position
   if (!link || !here || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
-  const url = new URL(link.href, location.href);
+  const url = new URL(link.getAttribute("href"), location.href);  // an SVG link's href is not a string
   const page = live() && live().dataset.page;
   if (url.origin !== location.origin || !page || url.pathname !== new URL(page, location.href).pathname) return;
   if (url.searchParams.has("at") || !(seed().board || {}).page_url) return;  // a replay, or a reader who cannot record: the server's page
@@ -307,6 +313,7 @@ async function followLink(query) {
     pos = local && local.pos;
   }
   if (pos && query === boardQuery) await drawBoard(s, await rules(), pos, query);
+  answered();
 }
 
 function conflictBox(e, s) {
@@ -483,9 +490,13 @@ async function takeBack(entry, s, ask = true) {
 /** Check and keep the entry ``form`` posts, one submission after the other (each checked on the position the one
  * before it left, its answer shown with its own form); ``fixed``: the key and version of a send that failed on the
  * way (it may have reached the server: the same key makes the queued copy harmless). */
+function answered() {  // counted on <html data-offline-answers> for the browser tests to wait on
+  root.dataset.offlineAnswers = String(Number(root.dataset.offlineAnswers || 0) + 1);
+}
+
 function keep(form, submitter, fixed = null) {
   const place = form.closest("#board") ? "board" : "record";  // where its answer goes if the form is redrawn meanwhile
-  recording = recording.then(() => record(form, submitter, fixed, place)).catch(() => null);
+  recording = recording.then(() => record(form, submitter, fixed, place)).catch(() => null).then(answered);
   return recording;
 }
 
@@ -560,7 +571,10 @@ document.addEventListener("submit", (e) => {
   // values within a second, or while the first is being kept, is the same entry
   const sig = JSON.stringify(Array.from(new FormData(form, e.submitter || undefined)));
   const last = sending.get(form);
-  if (last && last.sig === sig && (last.busy || Date.now() - last.at < 1000)) return;
+  if (last && last.sig === sig && (last.busy || Date.now() - last.at < 1000)) {
+    answered();  // the first tap's answer is this one's
+    return;
+  }
   const mark = { sig, busy: true, at: Date.now() };
   sending.set(form, mark);
   keep(form, e.submitter).finally(() => { mark.busy = false; mark.at = Date.now(); });
@@ -587,6 +601,7 @@ function sendFailed(e) {
     if (url.pathname !== new URL(region.dataset.page, location.href).pathname || url.searchParams.has("at")) return;
     boardQuery = {};
     url.searchParams.forEach((v, k) => { if (k !== "seen") boardQuery[k] = v; });
+    say("news", "No answer from the network: this phone follows the game now, and keeps the moves made here.");
     followLink(boardQuery);
     return;
   }
