@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from matches.models import Event as EventRow
+from matches.services import match_create, match_event_record
 from tests.frontend.offline_boards import new_match, play
 from tests.frontend.phones import PASSWORD, PHONE, sign_in, wait_until, waiting
-from tests.frontend.test_browser_offline import controlled, logged
+from tests.frontend.test_browser_offline import controlled, keeper_at, local_board, logged
 from tests.frontend.test_form_coverage import SCENARIOS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -80,14 +82,12 @@ def tap_all(page: Any, rng: random.Random) -> list[str]:
         index, label = fresh[0] if fresh else rng.choice(controls)
         tried.add(label)
         before = page.evaluate(ANSWERS)
-        print("TRY", label)
         try:
             page.locator(f'[data-fuzz="{index}"]').click(timeout=3000)
         except PlaywrightTimeout:
             continue  # drawn again between reading the board and the tap, or covered: the next one
         page.wait_for_function(f"() => ({ANSWERS})() > {before}", timeout=60000)
         tapped.append(label)
-        print("TAPPED", label, page.evaluate("document.getElementById('outcome').textContent"))
     return tapped
 
 
@@ -100,8 +100,6 @@ def test_every_control_of_every_board_while_sends_fail_queues_only_whole_checked
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.set_default_timeout(60000)
-    page.on("console", lambda m: print("CONSOLE", m.type, m.text))
-    page.on("pageerror", lambda e: print("PAGEERROR", e))
     page.on("dialog", lambda d: d.accept())  # "End the match?" and the like: yes
     try:
         sign_in(page, live_server.url, "keeper")
@@ -116,7 +114,6 @@ def test_every_control_of_every_board_while_sends_fail_queues_only_whole_checked
             if n == 0:  # the engine and both archives, kept once for every game
                 page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
             fail_sends(page, how)
-            print("GAME", slug)
             tapped = tap_all(page, rng)
             taps[slug] = len(tapped)
             assert page.evaluate("navigator.onLine")
@@ -140,3 +137,50 @@ def test_every_control_of_every_board_while_sends_fail_queues_only_whole_checked
         assert all(taps[slug] for slug in ("bone-wars", "get-salty", "last-stone", "salt-and-bones")), taps
     finally:
         context.close()
+
+
+def test_a_reload_on_wifi_without_internet_keeps_the_queue_whole_and_checks_the_next_moves(
+    browser, live_server, django_user_model
+):
+    """The issue's run: two moves kept offline, then a reload while the phone says it is online and every request
+    hangs. The page comes back (the worker serves its kept copy when the network does not answer within seconds),
+    the two entries still wait, a token tap is drawn on the phone, the next move is checked here (a refused one is
+    refused in the server's words), and no blank entry is ever queued."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    salty = match_create(owner=owner, game="get-salty", seats=[{"name": "Ana"}, {"name": "Tomas"}],
+                         options={"first_seat": 0})  # fmt: skip
+    match_event_record(match=salty, user=owner, type="victory_attribute_chosen", seat=0, data={"attribute": "shape"})
+    with keeper_at(browser, live_server, salty) as (context, page, _url):
+        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
+        context.set_offline(True)
+        page.reload()
+        for version in (2, 3):  # two moves, each a pick then a cell
+            page.locator("#board a.gs-rtoken.is-pickable").first.click()
+            page.locator("#board button.gs-target").first.wait_for()
+            page.locator("#board button.gs-target").first.click()
+            waiting(page, version - 1)
+            local_board(page, version)
+        hanging: list[str] = []  # every request but the site's files hangs (the worker's own too)
+        context.route(
+            "**/*",
+            lambda route: route.continue_() if STATIC.search(route.request.url) else hanging.append(route.request.url),
+        )
+        context.set_offline(False)
+        started = time.monotonic()
+        page.reload()
+        assert time.monotonic() - started < 15
+        assert f"{live_server.url}/matches/{salty.pk}/" in hanging  # the worker asked, and served its copy
+        assert page.evaluate("navigator.onLine")
+        waiting(page, 2)
+        local_board(page, 3)  # the local position, not the kept copy's
+        page.locator("#board a.gs-rtoken.is-pickable").first.click()  # a token tap: drawn here
+        page.locator("#board button.gs-target").first.wait_for(timeout=30000)
+        page.locator("#board button.gs-target").first.click()
+        waiting(page, 3)
+        rows = page.evaluate(QUEUE, salty.pk)
+        assert len(rows) == 3 and all(whole(r, 2) for r in rows), rows
+        assert page.evaluate("document.documentElement.dataset.offlineNetwork") == "down"
+        context.unroute("**/*")
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        waiting(page, 0)
+        assert [t for t, _, _ in logged(salty)][1:] == [rows[0]["type"], rows[1]["type"], rows[2]["type"]]

@@ -29,6 +29,8 @@ function changed() {
   document.dispatchEvent(new CustomEvent("offline:network", { detail: { down } }));
 }
 
+if (typeof document !== "undefined" && down) root().dataset.offlineNetwork = "down";  // remembered from the last page
+
 /** Whether moves are checked and kept on the phone now: no link, or no answer to the last send. */
 export function offline() {
   return !navigator.onLine || down;

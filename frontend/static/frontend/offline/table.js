@@ -107,15 +107,19 @@ async function localPosition(s, waiting) {
   return { pos, last: last && { turn: last.turn, legal: last.legal }, log, bad };
 }
 
+/** Whether the waiting entries are the kept head's, or its last ones (those before them were sent since: the
+ * position after them is the same). */
 function sameEntries(keys, waiting) {
-  return Array.isArray(keys) && keys.length === waiting.length && waiting.every((e, i) => e.key === keys[i]);
+  if (!Array.isArray(keys) || keys.length < waiting.length) return false;
+  const tail = keys.slice(keys.length - waiting.length);
+  return waiting.every((e, i) => e.key === tail[i]);
 }
 
-/** Whether a kept head is of this page: the queue's entries were made on its base, and the page's own position is
- * not newer than that (a kept copy of the page may be older than moves made in place since: the head knows more). */
+/** Whether a kept head is of this page: the page's own position is not newer than the one the waiting entries
+ * were made on (a kept copy of the page may be older than moves made in place or sent since: the head knows more). */
 function fits(head, s, waiting) {
-  if (!waiting.length) return head.base === s.version;
-  return waiting[0].made_on === head.base && s.version <= head.base;
+  if (!waiting.length) return head.keys.length === 0 && head.base === s.version;
+  return s.version <= waiting[0].made_on;
 }
 
 // -- drawing -------------------------------------------------------------------------------------------------
