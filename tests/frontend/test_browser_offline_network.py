@@ -177,6 +177,8 @@ def test_a_reload_on_wifi_without_internet_keeps_the_queue_whole_and_checks_the_
         page.locator("#board button.gs-target").first.wait_for(timeout=30000)
         page.locator("#board button.gs-target").first.click()
         waiting(page, 3)
+        undo = page.locator("form.tb-undo button").get_attribute("aria-label")
+        assert undo.startswith("Take back (not sent yet): "), undo  # the bar's Undo names the entry it takes back
         rows = page.evaluate(QUEUE, salty.pk)
         assert len(rows) == 3 and all(whole(r, 2) for r in rows), rows
         assert page.evaluate("document.documentElement.dataset.offlineNetwork") == "down"

@@ -284,7 +284,9 @@ async function drawBoard(s, r, pos, query) {
   } catch (e) {
     return;  // the boards archive is not on this phone yet: the board stays the last page's
   }
+  const top = section.getBoundingClientRect().top;  // the board stays where the thumb is (no jump to the top)
   section.innerHTML = answer.html;
+  window.scrollBy(0, section.getBoundingClientRect().top - top);
   section.dataset.local = String(pos.version);
   root.dataset.offlineBoard = String(pos.version);
   if (window.htmx) window.htmx.process(section);
@@ -428,6 +430,11 @@ async function draw() {
     if (!/\/undo\/$/.test(new URL(f.action, location.href).pathname)) return;
     if (f.dataset.confirmServer === undefined) f.dataset.confirmServer = f.dataset.confirm;
     f.dataset.confirm = lastWaiting ? `Take back "${lastWaiting}"? It was not sent yet.` : f.dataset.confirmServer;
+    const button = f.querySelector("button[aria-label]");  // the bar's Undo says which move it takes back
+    if (button) {
+      if (button.dataset.labelServer === undefined) button.dataset.labelServer = button.getAttribute("aria-label");
+      button.setAttribute("aria-label", lastWaiting ? `Take back (not sent yet): ${lastWaiting}` : button.dataset.labelServer);
+    }
   });
   if (!waiting.length && !startedHere.isLocal(id)) queue.dropHead(id).catch(() => null);  // the page is the position
   if (offline && s.can_record && !held.length) rules();  // the engine starts now: moves are checked once it is ready
