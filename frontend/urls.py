@@ -6,6 +6,7 @@ from django.urls import include, path, re_path
 from config.auth import LoginView
 from frontend.offline import views as offline_views
 from frontend.views import interop as interop_views
+from frontend.views import joins as join_views
 from frontend.views import live as live_views
 from frontend.views import matches as views
 from frontend.views import quicklog as quicklog_views
@@ -43,6 +44,8 @@ urlpatterns = [
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="match-rematch"),
     path("matches/<int:match_id>/rename/", views.match_rename, name="match-rename"),
+    path("matches/<int:match_id>/join-link/", views.join_link_switch, name="match-join-link"),
+    path("join/<str:token>/", join_views.join_page, name="match-join"),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
     path("series/", include("frontend.series_urls")),

@@ -252,6 +252,28 @@ class Seat(models.Model):
         return f"{self.index}: {self.player}"
 
 
+class JoinLink(models.Model):
+    """A link (and its QR code) the owner shows at the table: a friend who opens it takes a free seat of the
+    match with their own account (``matches.people.joins``). ``token`` is unguessable (``secrets``); the owner
+    turns a link off (``revoked_at``) and may show a new one; a match has at most one link that is on."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="join_links")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], condition=models.Q(revoked_at__isnull=True), name="join_link_one_on_per_match"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"join link of match {self.match_id}{' (off)' if self.revoked_at else ''}"
+
+
 class MatchSummary(models.Model):
     """Read model kept by the projector from the global log: one row per match."""
 

@@ -20,6 +20,7 @@ from rulesets.names import name_seats, seat_ref
 from rulesets.schema import Field
 
 EVENT_VOIDED = "event_voided"
+UNDO_REASON = "Undone at the table"  # the reason the pages' undo records when none is typed
 RULE_OVERRIDDEN = "rule_overridden"
 RESULT_RECORDED = "result_recorded"
 FIRST_PLAYER_DRAWN = "first_player_drawn"
@@ -155,7 +156,7 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
     Seat tokens in the ruleset's sentence are rendered with ``seat_names`` (:mod:`rulesets.names`)."""
     data = event.data
     if event.type == EVENT_VOIDED:
-        return f"Voided entry {data.get('version')}: {data.get('reason', '')}"
+        return void_words(data.get("version"), str(data.get("reason") or ""))
     if event.type == RULE_OVERRIDDEN:
         return f"House rule: the next move is let through ({data.get('reason', '')})"
     if event.type == RESULT_RECORDED:
@@ -172,6 +173,19 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
     except Exception:  # a description must never break a page
         return event.type.replace("_", " ")
     return name_seats(text, seat_names)
+
+
+def void_words(version: Any, reason: str, undone: str = "", who: str = "") -> str:
+    """A void in players' words: "Ana's move 4 (took 2 stones) was undone at the table" when the undone entry's
+    sentence (``undone``) and its seat's name (``who``) are known, "Move 4 was undone at the table" when not;
+    a reason other than the pages' undo is quoted ("… was undone: wrong pile")."""
+    how = " at the table" if reason.strip() in ("", UNDO_REASON) else f": {reason.strip()}"
+    text = undone.strip().rstrip(".")
+    if text and who and text.startswith(who + " "):
+        return f"{who}'s move {version} ({text[len(who) + 1 :]}) was undone{how}"
+    if text:
+        return f"Move {version} ({text}) was undone{how}"
+    return f"Move {version} was undone{how}"
 
 
 def _result_sentence(data: dict[str, Any], seat_names: list[str]) -> str:
@@ -242,7 +256,8 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
     """The position after recording one entry that is not a void.
 
     With ``check`` the rules are enforced unless an override is pending. An overridden event that the
-    reducer still cannot apply raises :class:`RuleViolation` (``unplayable``).
+    reducer still cannot apply raises :class:`RuleViolation` (``unplayable``); a refusal says whether an
+    override could record the move (``RuleViolation.overridable``: False when the reducer cannot place it).
     """
     new_version = pos.version + 1
     if event.type == RULE_OVERRIDDEN:
@@ -265,7 +280,11 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
         )
     event = replace(event, version=new_version)
     if check and not pos.override_pending:
-        ruleset.validate(pos.state, event)
+        try:
+            ruleset.validate(pos.state, event)
+        except RuleViolation as violation:
+            violation.overridable = violation.overridable and _placeable(ruleset, pos.state, event)
+            raise
     try:
         new_state = ruleset.apply(pos.state, event)
     except RuleViolation:
@@ -279,6 +298,23 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
             CORRECTIONS_RULE,
         ) from exc
     return Position(new_state, new_version, False)
+
+
+def house_rule_offered(rule: str, overridable: bool) -> bool:
+    """Whether a refusal citing ``rule`` may be recorded anyway as a house rule (``rule_overridden``, then the
+    entry): not when even the override could not record the move (``RuleViolation.overridable``), nor for
+    Chronicle's own rules ("Chronicle › …": corrections, entries, streams), which no house rule bends."""
+    return overridable and not rule.startswith("Chronicle ›")
+
+
+def _placeable(ruleset: Ruleset, state: State, event: Event) -> bool:
+    """Whether the reducer can put ``event`` in ``state`` unchecked, as it would under an override (a move
+    it cannot place is refused as ``unplayable`` even then, so no page offers an override for it)."""
+    try:
+        ruleset.apply(state, event)
+    except Exception:
+        return False
+    return True
 
 
 def voided_versions(events: Iterable[tuple[int, Event]]) -> set[int]:

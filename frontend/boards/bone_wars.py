@@ -127,12 +127,16 @@ def _sittings(facts: TableFacts, state: dict[str, Any], names: list[str]) -> lis
     sittings = state["sittings"]
     times = facts.times_of([s["from_version"] for s in sittings])
     out = []
-    for s in sittings:
+    for n, s in enumerate(sittings):
+        rounds = list(s["rounds"])
+        playing = n == len(sittings) - 1 and not s["paused"] and not state["finished"]
+        if playing and state["round"] not in rounds:  # the sitting under way is in the board's round now
+            rounds.append(state["round"])
         out.append(
             {
                 **s,
                 "when": times.get(s["from_version"]),
-                "round_words": _round_words(s["rounds"]),
+                "round_words": _round_words(rounds),
                 "gains": [(names[i] if i < len(names) else f"Seat {i}", rp) for i, rp in enumerate(s["rp"])],
             }
         )
@@ -249,7 +253,8 @@ def board(
         "turn_seat": turn,
         "card_played": state["card_played"],
         # the whole turn line ("Bo to play — finish the action …"), named by match_state; the round is shown apart
-        "prompt": re.sub(r" \(round \d+ of \d+\)$", "", ms.turn_line),
+        "prompt": re.sub(r" \(round \d+ of \d+\)", "", ms.turn_line),
+        "paused": bool(state["sittings"]) and state["sittings"][-1]["paused"] and not state.get("concluded", False),
         "seats": _seat_boards(state, names, turn, winners),
         "bookshelf": _bookshelf(state),
         "shelves": state["shelves"],

@@ -279,7 +279,7 @@ def campaign_detail(
         "can_record": recorder,
         "problem": problem,
         "chart": gold_chart(
-            ledger, list(dict.fromkeys(all_names)), loaded.version, causes=CAUSES, width=360, height=210, small=True
+            ledger, list(dict.fromkeys(all_names)), loaded.version, causes=CAUSES, height=210, small=True
         ),
         "matches": campaign_selectors.campaign_adventure_matches(campaign=campaign, state=loaded.state),
         "idempotency_key": uuid.uuid4().hex,
@@ -485,7 +485,7 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     found = problem.get("errors", {})
                     if found:  # the schema's paths (data.hero) on the row's inputs, in the form's words
                         fields = specs[action["type"]].fields
-                        problem["detail"] = f"Please correct: {error_sentence(found, fields)}"
+                        problem["detail"] = f"Please correct {error_sentence(found, fields)}"
                         prefix = "shop." if action["type"] == "shop_revealed" else f"a{refused_row}.{action['type']}."
                         errors = {prefix + k.removeprefix("data."): v for k, v in found.items()}
             except DomainError as exc:

@@ -611,7 +611,9 @@ def append(
                 raise RebaseRefused(
                     head.version, expected_version, "illegal", why, rule=violation.rule, violation=violation.code
                 ) from None
-            raise RuleBroken(violation.code, violation.message, violation.rule) from None
+            raise RuleBroken(
+                violation.code, violation.message, violation.rule, overridable=violation.overridable
+            ) from None
         try:
             position = _write(head, event, pos, meta, idempotency_key, ruleset.version)
         except IntegrityError:
@@ -676,7 +678,9 @@ def streams_create_with_events(specs: list[NewStream]) -> list[Stream]:
             try:
                 pos = _next_position(ruleset, head, event)
             except RuleViolation as violation:
-                raise RuleBroken(violation.code, violation.message, violation.rule) from None
+                raise RuleBroken(
+                    violation.code, violation.message, violation.rule, overridable=violation.overridable
+                ) from None
             head = replace(head, version=pos.version, state=pos.state, override_pending=pos.override_pending)
         heads.append(head)
     now = timezone.now()

@@ -136,7 +136,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function entryWords(e, names) {
-  if (e.text) return e.text;
+  if (e.text) return e.text.replace(/\.$/, "");  // the sentence without its full stop: callers end their own
   const who = e.seat === null || e.seat === undefined ? "The table" : names[e.seat] || `Seat ${e.seat}`;
   if (e.type === "event_voided") return `Undo move ${e.data.version}`;
   if (e.type === "rule_overridden") return `House rule (${e.data.reason})`;
@@ -158,7 +158,7 @@ function showRefusal(form, body, entry = null, place = "record") {
     el("p", {}, el("strong", { text: "Not recorded:" }), document.createTextNode(" " + (body.detail || "the rules refuse this move."))));
   if (body.rule) box.appendChild(el("p", { class: "rule", text: `Rule: ${body.rule}` }));
   box.appendChild(el("p", { class: "muted", text: "Nothing was written (checked on this device: it is offline)." }));
-  if (entry && body.code === "rule_violation") {  // as the server's refusal box offers (_house_rule.html)
+  if (entry && body.code === "rule_violation" && body.overridable !== false) {  // as the server's box offers (_house_rule.html)
     const house = el("form", { class: "stack house-rule" },
       el("div", { class: "field" }, el("label", { for: "id_house_rule_reason", text: "Your table plays it differently? Record it anyway as a house rule, because:" }),
         el("input", { id: "id_house_rule_reason", name: "house_rule_reason", required: "", maxlength: "500", placeholder: "e.g. we allow it at our table" })),
