@@ -2,7 +2,8 @@
 (``navigator.onLine`` stays true) while every send fails or hangs (Playwright routes). The first send that fails or
 times out turns the page offline; from then on moves are checked on the phone, and only whole entries the local
 rules checked (or could not check, for hidden information) reach the queue. A fuzz taps every control of every
-game's board (and the legal-move list) while the sends fail, and reads the queue back after each tap."""
+game's board (and the legal-move list) while the sends fail, and reads the queue back after each tap (a game whose
+board has no control in the position reached, three of the seven, is opened and read back only)."""
 
 from __future__ import annotations
 
