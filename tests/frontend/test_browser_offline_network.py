@@ -7,6 +7,7 @@ board has no control in the position reached, three of the seven, is opened and 
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import time
@@ -17,6 +18,11 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
+from matches.store import events as store
+from rulesets import Event, get_ruleset
+from rulesets.replay import event_types_with_meta
+from tests.frontend.form_filler import CannotFill, page_forms
+from tests.frontend.form_filler import fill as fill_form
 from tests.frontend.offline_boards import new_match, play
 from tests.frontend.phones import PASSWORD, PHONE, sign_in, wait_until, waiting
 from tests.frontend.test_browser_offline import controlled, keeper_at, local_board, logged
@@ -187,3 +193,75 @@ def test_a_reload_on_wifi_without_internet_keeps_the_queue_whole_and_checks_the_
         page.evaluate("() => window.dispatchEvent(new Event('online'))")
         waiting(page, 0)
         assert [t for t, _, _ in logged(salty)][1:] == [rows[0]["type"], rows[1]["type"], rows[2]["type"]]
+
+
+FILL_AND_SEND = """({type, post}) => {
+  const form = document.querySelector(`#record form[data-event-type="${type}"]`);
+  if (!form) return 'no form';
+  for (const el of form.elements) {
+    if (!el.name || el.type === 'hidden' || el.type === 'submit') continue;
+    const values = post[el.name] || [];
+    if (el.type === 'checkbox' || el.type === 'radio') el.checked = values.includes(el.value);
+    else el.value = values.length ? values[0] : '';
+  }
+  if (!form.checkValidity()) return 'invalid';
+  form.requestSubmit();
+  return 'sent';
+}"""
+
+
+def test_every_games_entry_forms_while_sends_fail_queue_only_whole_checked_entries(
+    browser, live_server, client, django_user_model
+):
+    """The entry forms of the record section, each game's scenario entries filled as a person would (the forms
+    as the kept page drew them), sent while every request fails: each is answered on the phone (kept, or refused
+    in the server's words) and every entry queued is whole and checked. A twin match on the server follows the
+    scenario, to say what the next entry is."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    client.force_login(owner)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    sent = kept = 0
+    try:
+        sign_in(page, live_server.url, "keeper")
+        for n, slug in enumerate(sorted(SCENARIOS)):
+            ruleset = get_ruleset(slug)
+            match, script = new_match(owner, slug)
+            twin, _ = new_match(owner, slug)
+            controlled(page, f"{live_server.url}/matches/{match.pk}/")
+            if n == 0:
+                page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
+            fail_sends(page, "abort")
+            for step in script[:4]:
+                html = client.get(f"/matches/{twin.pk}/").content.decode()
+                state = store.head_load(twin.stream_id, fresh=True).state
+                legal = ruleset.legal_moves(state) or []
+                if isinstance(step, str):
+                    kind = step.removeprefix("legal:")
+                    move = next((m for m in legal if kind in ("*", m.type)), None)
+                    if move is None:
+                        break
+                else:
+                    move = step if isinstance(step, Event) else step(ruleset, state)
+                spec = event_types_with_meta(ruleset).get(move.type)
+                post = None
+                for form in page_forms(html):
+                    if form.hidden("type") == move.type:
+                        with contextlib.suppress(CannotFill):
+                            post = fill_form(form, move, spec)
+                            break
+                if post is not None:
+                    before = page.evaluate(ANSWERS)
+                    if page.evaluate(FILL_AND_SEND, {"type": move.type, "post": post}) == "sent":
+                        page.wait_for_function(f"() => ({ANSWERS})() > {before}", timeout=60000)
+                        sent += 1
+                match_event_record(match=twin, user=owner, type=move.type, seat=move.seat, data=move.data)
+            rows = page.evaluate(QUEUE, match.pk)
+            seats = SCENARIOS[slug].seats
+            assert all(whole(r, seats) for r in rows), (slug, [r for r in rows if not whole(r, seats)])
+            kept += len(rows)
+            page.unroute("**/*")
+    finally:
+        context.close()
+    assert sent > 10 and kept > 10, (sent, kept)
