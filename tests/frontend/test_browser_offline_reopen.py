@@ -93,3 +93,27 @@ def test_a_match_reopened_offline_draws_its_local_position_at_once_and_answers_e
         assert page.locator("#problem").count() == 1
         local_board(page, 4)
         assert "Ana" in page.locator("#turn").inner_text()
+
+
+def test_after_a_move_answered_in_place_the_page_still_checks_moves_offline(browser, live_server, django_user_model):
+    """htmx drops the scripts of a swapped answer, the seed's JSON too: the page puts it back, so after a move
+    answered in place (online) the next move made offline is still checked on the phone, on the new position."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
+    with keeper_at(browser, live_server, match) as (context, page, _url):
+        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
+        before = int(page.locator("html").get_attribute("data-swaps") or 0)
+        stones(page, "Ana", 2)  # online: answered in place
+        page.locator(f'html[data-swaps="{before + 1}"]').wait_for(state="attached")
+        seed = page.evaluate("() => JSON.parse(document.getElementById('offline-seed').textContent)")
+        assert seed["version"] == 1 and seed["state"], seed
+        context.set_offline(True)
+        stones(page, "Ana", 1)  # Tomas's turn on the new position: refused here
+        page.locator("#problem").wait_for()
+        assert "It is Tomas's turn." in page.locator("#problem").inner_text()
+        stones(page, "Tomas", 1)
+        waiting(page, 1)
+        row = page.evaluate(
+            "async (id) => (await (await import('/static/frontend/offline/queue.js')).entries(id))[0]", match.pk
+        )
+        assert row["checked"] == "rules" and row["made_on"] == 1, row
