@@ -28,6 +28,7 @@ PRECACHE_ASSETS = (
     "frontend/vendor/idb-8.0.3.js",
     "frontend/offline/register.js",
     "frontend/offline/queue.js",
+    "frontend/offline/network.js",
     "frontend/offline/table.js",
     "frontend/offline/entry.js",
     "frontend/offline/rules.js",

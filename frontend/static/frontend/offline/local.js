@@ -3,6 +3,7 @@
 // its entries move to the real id (queue.js › rekey) and the page's address and links follow.
 // See docs/ARCHITECTURE.md › Offline at the table › A match started offline.
 import * as queue from "./queue.js";
+import * as network from "./network.js";
 
 const LOCAL_ID = /^local-[0-9a-f-]{8,64}$/;
 export const LOCAL_PATH = /^\/matches\/(local-[0-9a-f-]{8,64})\/$/;
@@ -37,14 +38,16 @@ export async function create(id, csrf) {
   if (queue.madeByAnother(row)) return { stopped: "reader" };  // started by another account: created as theirs only
   let response;
   try {
-    response = await fetch("/api/matches/", {
+    response = await network.fetchSoon("/api/matches/", {
       method: "POST", credentials: "same-origin", cache: "no-store",
       headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify({ ...row.body, idempotency_key: row.key }),
     });
   } catch (error) {
+    network.failed();
     return { stopped: "network" };
   }
+  network.answered();
   if (response.status >= 500 || response.status === 408 || response.status === 429) return { stopped: "network" };
   if (response.status === 401 || response.status === 403) return { stopped: "auth" };
   let body = null;

@@ -2,6 +2,7 @@
 // server has them, and the sync that sends them, in order, each with its own idempotency key, so a retried send
 // never records twice. No page code here (table.js draws it). See docs/ARCHITECTURE.md › Offline at the table.
 import { openDB } from "../vendor/idb-8.0.3.js";
+import * as network from "./network.js";
 
 export const DB_NAME = "chronicle-offline";
 // every tab of this browser hears that a match's queue changed (table.js draws it again)
@@ -12,7 +13,7 @@ let dbPromise = null;
 /** The database, opened once per page; closed when another page deletes it (sign-out). */
 export function db() {
   if (!dbPromise) {
-    dbPromise = openDB(DB_NAME, 2, {
+    dbPromise = openDB(DB_NAME, 3, {
       upgrade(d, oldVersion) {
         if (oldVersion < 1) {
           const entries = d.createObjectStore("entries", { keyPath: "key" });
@@ -20,6 +21,7 @@ export function db() {
           d.createObjectStore("chains", { keyPath: "match" });  // the chain being sent: see `sync` below
         }
         if (oldVersion < 2) d.createObjectStore("locals", { keyPath: "id" });  // matches started here: local.js
+        if (oldVersion < 3) d.createObjectStore("heads", { keyPath: "match" });  // the last local position drawn
       },
       blocking() {
         dbPromise.then((d) => d.close());
@@ -56,8 +58,19 @@ export async function entries(match) {
   return all.sort((a, b) => a.seq - b.seq);
 }
 
-/** Keep an entry made on ``made_on`` (the version of the position it was checked on) until it is sent. */
+/** Whether ``entry`` is a whole entry: a type, a seat (a number or none), a data object. */
+export function whole(entry) {
+  return !!entry && typeof entry.type === "string" && /^[a-z][a-z0-9_]*$/.test(entry.type)
+    && (entry.seat === null || entry.seat === undefined || (Number.isInteger(entry.seat) && entry.seat >= 0))
+    && !!entry.data && typeof entry.data === "object" && !Array.isArray(entry.data);
+}
+
+/** Keep an entry made on ``made_on`` (the version of the position it was checked on) until it is sent.
+ * ``extra``: ``text`` (its sentence), ``key`` (a send's own, when it failed on the way), ``checked`` ("rules":
+ * the rules here took it; "hidden": they cannot judge it, the server will; "none": they are not on this phone).
+ * Throws on anything but a whole entry (nothing half-read is ever kept). */
 export async function add(match, entry, madeOn, extra = {}) {
+  if (!whole(entry) || !Number.isInteger(madeOn) || madeOn < 0) throw new TypeError("not a whole entry");
   const d = await db();
   const tx = d.transaction("entries", "readwrite");
   const mine = await tx.store.index("match").getAll(match);
@@ -65,7 +78,7 @@ export async function add(match, entry, madeOn, extra = {}) {
   const row = {
     key: extra.key || newKey(), match, made_on: madeOn, type: entry.type, seat: entry.seat ?? null,
     data: entry.data || {}, created: new Date().toISOString(), seq, state: "waiting", text: extra.text || "",
-    reader: extra.reader ?? reader(),
+    reader: extra.reader ?? reader(), checked: extra.checked || "none",
   };
   if (extra.blob) row.blob = extra.blob;  // a photo taken here, shrunk on the phone: sent as a file (postPhoto)
   await tx.store.put(row);
@@ -84,6 +97,20 @@ export async function remove(key) {
   const row = await d.get("entries", key);
   await d.delete("entries", key);
   if (row) changed(row.match);
+}
+
+/** The last local position drawn for ``match`` (table.js): ``{match, base, keys, pos, last, log, turn, legal,
+ * board, …}``, kept with the queue so a page opened again draws it at once; undefined when none. */
+export async function getHead(match) {
+  return (await db()).get("heads", match);
+}
+
+export async function putHead(row) {
+  await (await db()).put("heads", row);
+}
+
+export async function dropHead(match) {
+  await (await db()).delete("heads", match);
 }
 
 async function chain(match) { return (await (await db()).get("chains", match)) || null; }
@@ -106,14 +133,16 @@ class Offline extends Error {}
 
 async function call(url, options, csrf, headers = { "Content-Type": "application/json" }) {
   let response;
-  try {
-    response = await fetch(url, {
+  try {  // a send that hangs is a network that is not there (network.js): retried later with the same key
+    response = await network.fetchSoon(url, {
       credentials: "same-origin", cache: "no-store", ...options,
       headers: { Accept: "application/json", "X-CSRFToken": csrf, ...headers },
     });
   } catch (error) {
+    network.failed();
     throw new Offline(String(error));
   }
+  network.answered();
   if (response.status >= 500 || response.status === 429 || response.status === 408) throw new Offline(`HTTP ${response.status}`);
   let body = null;
   try { body = await response.json(); } catch (error) { body = null; }
@@ -251,7 +280,8 @@ export async function allLocals() {
 /** The server created local match ``from`` as ``to``: its entries and chain move to ``to`` and the local row
  * records ``real`` = ``to``, all in one transaction (a closed tab never leaves entries under a dead id). */
 export async function rekey(from, to) {
-  const tx = (await db()).transaction(["entries", "chains", "locals"], "readwrite");
+  const tx = (await db()).transaction(["entries", "chains", "locals", "heads"], "readwrite");
+  await tx.objectStore("heads").delete(from);
   const entriesStore = tx.objectStore("entries");
   for (const row of await entriesStore.index("match").getAll(from)) await entriesStore.put({ ...row, match: to });
   const kept = await tx.objectStore("chains").get(from);

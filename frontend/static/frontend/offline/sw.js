@@ -13,6 +13,7 @@ const READER = "chronicle-reader";      // whose pages PAGES holds: the server's
 const NEW_MATCH = /^\/matches\/new\/$/;  // the new-match pages opened (one copy per game and player count)
 const STARTED_HERE = /^\/matches\/local-[0-9a-f-]+\/$/;  // a match started offline: one shell for all (local.js)
 const SHELL = "/matches/local/";
+const NAVIGATE_TIMEOUT = 4000;  // ms: a kept page is served after this long without an answer (a network that hangs)
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
@@ -46,10 +47,21 @@ self.addEventListener("message", (event) => {
     })());
   } else if (msg.type === "remember" && typeof msg.url === "string") {  // a match page changed in place
     event.waitUntil(rememberPage(new Request(msg.url, { credentials: "same-origin" })));
+  } else if (msg.type === "keep" && typeof msg.url === "string") {  // the page open now, however the install went
+    event.waitUntil(keepPage(msg.url));
   } else if (msg.type === "forget") {  // sign-out: nothing of this user stays on a shared phone
     event.waitUntil(caches.delete(PAGES));
   }
 });
+
+/** Keep the match page at ``url`` if no copy of it is kept yet: a page opened while this worker was installing
+ * was not served by it, and asks once the worker is active (table.js › keepThisPage). */
+async function keepPage(url) {
+  const u = new URL(url, self.location.origin);
+  if (u.origin !== self.location.origin || ![MATCH_PAGE, NEW_MATCH].some((page) => page.test(u.pathname))) return;
+  if (await (await caches.open(PAGES)).match(pageKey(u.href))) return;
+  await rememberPage(new Request(u.href, { credentials: "same-origin" }));
+}
 
 async function rememberPage(request) {
   try {
@@ -61,7 +73,14 @@ async function rememberPage(request) {
 
 /** The kept pages are the reader's who is signed in now: when the server names another reader (a sign-in as
  * someone else, a session that expired) they are dropped before anything is kept for the new one. */
-async function sameReader(response) {
+let readerTurn = Promise.resolve();  // one reader check at a time: two first pages must not drop each other's copy
+function sameReader(response) {
+  const turn = readerTurn.then(() => checkReader(response));
+  readerTurn = turn.catch(() => null);
+  return turn;
+}
+
+async function checkReader(response) {
   const reader = response.headers.get("X-Chronicle-Reader");
   if (!reader) return;  // not a page of ours (an error from a proxy): it says nothing of who reads
   const kept = await caches.open(READER);
@@ -90,18 +109,26 @@ self.addEventListener("fetch", (event) => {
   // everything else (the API, /version/ polls, htmx fragments) goes to the network as before
 });
 
+/** Network first; a match page's kept copy when the network fails, or when it has not answered within
+ * NAVIGATE_TIMEOUT (a network that hangs: the answer, if it comes, still refreshes the copy). */
 async function navigate(event, request, url) {
   const match = [MATCH_PAGE, NEW_MATCH, STARTED_HERE].some((page) => page.test(url.pathname)) || url.pathname === SHELL;
+  const fromNetwork = fetch(request).then((response) => ({
+    response, copy: match && response.ok && !response.redirected ? response.clone() : null,
+  }));
+  event.waitUntil(fromNetwork.then(async ({ response, copy }) => {
+    await sameReader(response);
+    if (copy) await (await caches.open(PAGES)).put(pageKey(request.url), copy);
+  }).catch(() => null));
+  const kept = () => (match ? caches.open(PAGES).then((cache) => cache.match(pageKey(request.url))) : Promise.resolve(undefined));
+  const late = new Promise((resolve) => setTimeout(resolve, NAVIGATE_TIMEOUT)).then(async () => {
+    const copy = await kept();
+    return copy || (await fromNetwork).response;
+  });
   try {
-    const response = await fetch(request);
-    const keep = match && response.ok && !response.redirected ? response.clone() : null;
-    event.waitUntil(sameReader(response).then(async () => {
-      if (keep) await (await caches.open(PAGES)).put(pageKey(request.url), keep);
-    }));
-    return response;
+    return await Promise.race([fromNetwork.then(({ response }) => response), late]);
   } catch (error) {
-    const cached = match ? await (await caches.open(PAGES)).match(pageKey(request.url)) : undefined;
-    return cached || (await caches.match(OFFLINE_URL)) || Response.error();
+    return (await kept()) || (await caches.match(OFFLINE_URL)) || Response.error();
   }
 }
 

@@ -8,6 +8,7 @@ import { startRules, pinEngine } from "./engine.js";
 import { entryFromForm } from "./entry.js";
 import * as startedHere from "./local.js";
 import * as queue from "./queue.js";
+import * as network from "./network.js";
 
 const live = () => document.getElementById("match-live");
 const root = document.documentElement;
@@ -17,6 +18,7 @@ let syncing = null;
 let again = false;  // a sync was asked for while one ran
 let retryDelay = 2000;
 let retryTimer = null;
+let recording = Promise.resolve();  // the submissions being checked and kept, one after the other (keep)
 let lastRecord = null;  // the local answer for the newest waiting entry (turn, legal moves)
 let prefill = null;     // a held entry being entered again, once the page shows the game now
 let shownPosition = null;  // the local position the page follows offline (its board links are drawn here)
@@ -56,7 +58,11 @@ function rules() {
   if (!rulesPromise) {
     const s = seed();
     rulesPromise = startRules(s)
-      .then((r) => { root.dataset.offlineRules = "ready"; return r; })
+      .then((r) => {
+        root.dataset.offlineRules = "ready";
+        root.dataset.offlineRulesAt = String(Math.round(performance.now()));
+        return r;
+      })
       .catch(() => { rulesPromise = null; root.dataset.offlineRules = "none"; return null; });
   }
   return rulesPromise;
@@ -66,15 +72,27 @@ function position(s) {  // the seed is the head position as rules.js takes it
   return s.state === undefined ? null : s;
 }
 
-/** The position after the waiting entries, folded on the page's own (when they were made on it), else null;
- * ``log``: every entry up to that position when the seed has the page's log (an undo of a recorded entry is
- * then checked here too: rulesets/offline.py › record), else null. */
+/** The position after the waiting entries: ``{pos, last, log, head?, bad}``, where ``pos`` is null when it is not
+ * known here (``why``: "hidden", something the rules cannot judge for this reader, or "none", the rules are not on
+ * this phone or the page is newer than the queue). The last one drawn is kept with the queue (``queue.putHead``):
+ * when it is of these very entries it is taken as it is (``head``), no engine needed; else the entries are folded on
+ * the page's position (when they were made on it). ``log``: every entry up to that position when the seed has
+ * the page's log (an undo of a recorded entry is then checked here too: rulesets/offline.py › record), else null.
+ * ``bad``: the keys of waiting entries the rules here refuse (kept by an older page): left out of the fold (the
+ * server will hold them), so the moves after them are still checked. */
 async function localPosition(s, waiting) {
-  const r = await rules();
   const start = position(s);
-  if (!r || !start) return null;
-  if (waiting.length && waiting[0].made_on !== s.version) return null;  // the page is newer: the server will say
+  if (!start) return { pos: null, why: "none", bad: [] };
+  const head = await queue.getHead(s.match);
+  if (head && sameEntries(head.keys, waiting) && fits(head, s, waiting)) {
+    return { pos: head.pos, last: head.last, log: head.log, head, bad: head.bad || [] };
+  }
+  if (waiting.length && waiting[0].made_on !== s.version) return { pos: null, why: "none", bad: [] };  // the server will say
+  if (!waiting.length && !startedHere.isLocal(s.match)) return { pos: start, last: null, log: Array.isArray(s.log) ? s.log.slice() : null, bad: [] };
+  const r = await rules();
+  if (!r) return { pos: null, why: "none", bad: [] };
   let pos = start, last = null;
+  const bad = [];
   const log = Array.isArray(s.log) ? s.log.slice() : null;
   for (const e of waiting) {
     if (e.blob) {  // a photo kept here: an entry that changes nothing (the rules take no typed photo entry)
@@ -83,14 +101,30 @@ async function localPosition(s, waiting) {
       continue;
     }
     const answer = await r.record(pos, { type: e.type, seat: e.seat, data: e.data }, log);
-    if (!answer || answer.ok !== true) return null;
+    if (answer && answer.ok === false) { bad.push(e.key); continue; }
+    if (!answer || answer.ok !== true) return { pos: null, why: "hidden", bad };
     pos = answer.position;
     last = answer;
     if (log) log.push({ version: pos.version, ...answer.entry });
   }
-  // before its first entry a match started here has no answer to draw: the turn line and the moves of its start
-  if (!last && startedHere.isLocal(s.match)) last = { turn: await r.turn(pos), legal: await r.legal(pos) };
-  return { pos, last, log };
+  // before its first entry (or after refused ones) the answer to draw is the position's own turn line and moves
+  if (!last && (startedHere.isLocal(s.match) || bad.length)) last = { turn: await r.turn(pos), legal: await r.legal(pos) };
+  return { pos, last: last && { turn: last.turn, legal: last.legal }, log, bad };
+}
+
+/** Whether the waiting entries are the kept head's, or its last ones (those before them were sent since: the
+ * position after them is the same). */
+function sameEntries(keys, waiting) {
+  if (!Array.isArray(keys) || keys.length < waiting.length) return false;
+  const tail = keys.slice(keys.length - waiting.length);
+  return waiting.every((e, i) => e.key === tail[i]);
+}
+
+/** Whether a kept head is of this page: the page's own position is not newer than the one the waiting entries
+ * were made on (a kept copy of the page may be older than moves made in place or sent since: the head knows more). */
+function fits(head, s, waiting) {
+  if (!waiting.length) return head.keys.length === 0 && head.base === s.version;
+  return s.version <= waiting[0].made_on;
 }
 
 // -- drawing -------------------------------------------------------------------------------------------------
@@ -123,7 +157,7 @@ function say(kind, text) {  // the table bar's sentence
   outcome.appendChild(el("p", { class: "tb-text", text }));
 }
 
-function showRefusal(form, body, entry = null) {
+function showRefusal(form, body, entry = null, place = "record") {
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   const box = el("div", { class: "problem", id: "problem" },
     el("p", {}, el("strong", { text: "Not recorded:" }), document.createTextNode(" " + (body.detail || "the rules refuse this move."))));
@@ -138,11 +172,15 @@ function showRefusal(form, body, entry = null) {
       ev.preventDefault();
       ev.stopPropagation();
       const reason = house.elements.house_rule_reason.value.trim();
-      if (reason) keepAsHouseRule(form, entry, reason);
+      if (reason) recording = recording.then(() => keepAsHouseRule(form, entry, reason)).catch(() => null);
     }, true);
     box.appendChild(house);
   }
-  form.parentElement.insertBefore(box, form);
+  if (form.isConnected) form.parentElement.insertBefore(box, form);
+  else {  // the form was drawn again since it was sent (the board after the move before): its section, at the top
+    const section = document.getElementById(place) || document.getElementById("record") || live();
+    section.insertBefore(box, section.querySelector("h2") ? section.querySelector("h2").nextSibling : section.firstChild);
+  }
   say("refused", `Not recorded: ${body.detail || "the rules refuse this move."}`);
   box.scrollIntoView({ block: "nearest" });
 }
@@ -156,11 +194,65 @@ function turnWords(turn, names) {
   return (who ? `${who} to play` : "") + (turn.prompt ? (who ? " — " : "") + turn.prompt : "");
 }
 
+/** The player strip follows the local turn: "to play" beside the seats ``turn`` names. */
+function drawStrip(turn) {
+  const seats = turn && typeof turn === "object" ? turn.seats || turn.turn_seats : null;
+  if (!Array.isArray(seats) || turn.outcome) return;
+  document.querySelectorAll("ol.players > li").forEach((li, i) => {
+    const on = seats.includes(i);
+    li.classList.toggle("on-turn", on);
+    const badge = Array.from(li.querySelectorAll(".badge")).find((b) => b.textContent === "to play");
+    if (on && !badge) li.append(" ", el("span", { class: "badge", text: "to play" }));
+    if (!on && badge) badge.remove();
+  });
+}
+
+/** Draw a kept head (``queue.getHead``) as it was: the turn line, the player strip, the legal moves and
+ * (``board``: the page follows the local position) the board. */
+function paintHead(head, board) {
+  const turn = document.getElementById("turn");
+  if (turn && head.turn) turn.textContent = head.turn;
+  drawStrip(head.last && head.last.turn);
+  const select = document.getElementById("id_move");
+  if (select && typeof head.legal === "string") {
+    select.innerHTML = head.legal;
+    select.closest("form").style.display = select.options.length ? "" : "none";
+    const label = document.querySelector("label[for=id_move]");
+    if (label && head.legal_label) label.textContent = head.legal_label;
+  }
+  const section = document.getElementById("board");
+  if (board && section && head.board) {
+    section.innerHTML = head.board;
+    section.dataset.local = String(head.pos.version);
+    root.dataset.offlineBoard = String(head.pos.version);
+    if (window.htmx) window.htmx.process(section);
+    document.dispatchEvent(new CustomEvent("offline:board", { detail: { version: head.pos.version } }));
+  }
+  root.dataset.offlineHead = String(head.pos.version);
+  if (!root.dataset.offlineHeadAt) root.dataset.offlineHeadAt = String(Math.round(performance.now()));
+}
+
+/** Keep what the page shows of the local position with the queue (drawn again at once on the next visit). */
+async function keepHead(id, s, waiting, known) {
+  const section = document.getElementById("board");
+  const select = document.getElementById("id_move");
+  const turn = document.getElementById("turn");
+  const label = document.querySelector("label[for=id_move]");
+  const drawn = section && section.dataset.local === String(known.pos.version) && !Object.keys(boardQuery).length;
+  await queue.putHead({
+    match: id, base: waiting.length ? waiting[0].made_on : s.version, keys: waiting.map((e) => e.key),
+    pos: known.pos, last: known.last, log: known.log, bad: known.bad,
+    turn: turn ? turn.textContent : "", legal: select ? select.innerHTML : null, legal_label: label ? label.textContent : "",
+    board: drawn ? section.innerHTML : null,
+  });
+}
+
 async function drawLocal(answer, names, r, pos) {  // the turn line and the legal-move list follow the local position
   if (!answer) return;
   const turn = document.getElementById("turn");
   const words = turnWords(answer.turn, names);
   if (turn && words) turn.textContent = words;
+  drawStrip(answer.turn);
   const select = document.getElementById("id_move");
   if (select && Array.isArray(answer.legal)) {
     const options = [];
@@ -173,6 +265,7 @@ async function drawLocal(answer, names, r, pos) {  // the turn line and the lega
     }
     select.textContent = "";
     options.forEach((o) => select.appendChild(o));
+    select.closest("form").style.display = options.length ? "" : "none";  // no move to list: no form to send
     const label = document.querySelector("label[for=id_move]");
     if (label) label.textContent = `Legal moves (${answer.legal.length})`;
   }
@@ -196,7 +289,9 @@ async function drawBoard(s, r, pos, query) {
   } catch (e) {
     return;  // the boards archive is not on this phone yet: the board stays the last page's
   }
+  const top = section.getBoundingClientRect().top;  // the board stays where the thumb is (no jump to the top)
   section.innerHTML = answer.html;
+  window.scrollBy(0, section.getBoundingClientRect().top - top);
   section.dataset.local = String(pos.version);
   root.dataset.offlineBoard = String(pos.version);
   if (window.htmx) window.htmx.process(section);
@@ -207,9 +302,9 @@ async function drawBoard(s, r, pos, query) {
 // position the page follows: the network is not asked (it is not there), nor a stale copy of the page
 document.addEventListener("click", (e) => {
   const link = e.target.closest && e.target.closest("#board a[href]");
-  const here = !navigator.onLine || startedHere.isLocal(matchId());  // the page follows the local position
+  const here = network.offline() || startedHere.isLocal(matchId());  // the page follows the local position
   if (!link || !here || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
-  const url = new URL(link.href, location.href);
+  const url = new URL(link.getAttribute("href"), location.href);  // an SVG link's href is not a string
   const page = live() && live().dataset.page;
   if (url.origin !== location.origin || !page || url.pathname !== new URL(page, location.href).pathname) return;
   if (url.searchParams.has("at") || !(seed().board || {}).page_url) return;  // a replay, or a reader who cannot record: the server's page
@@ -229,6 +324,7 @@ async function followLink(query) {
     pos = local && local.pos;
   }
   if (pos && query === boardQuery) await drawBoard(s, await rules(), pos, query);
+  answered();
 }
 
 function conflictBox(e, s) {
@@ -301,12 +397,14 @@ async function draw() {
   root.dataset.offlineWaiting = String(waiting.length);
   root.dataset.offlineHeld = String(held.length);
   // a match started on this phone follows the local position always (the server has no page of it yet)
-  const offline = !navigator.onLine || startedHere.isLocal(id);
+  const offline = network.offline() || startedHere.isLocal(id);
   document.querySelectorAll("#offline-bar, #offline-queue").forEach((n) => n.remove());
   const bar = document.getElementById("tablebar");
   if (bar) {
     if (offline || all.length) {
-      let text = !navigator.onLine ? "Offline: moves are kept on this phone" : startedHere.isLocal(id) ? "Not yet on the server" : "Back online";
+      let text = !navigator.onLine ? "Offline: moves are kept on this phone"
+        : startedHere.isLocal(id) ? "Not yet on the server"
+        : network.offline() ? "No answer from the network: moves are kept on this phone" : "Back online";
       if (waiting.length) text += ` · ${waiting.length} waiting to send`;
       if (held.length) text += ` · ${held.length} held: see below`;
       bar.appendChild(el("p", { class: "tb-offline", id: "offline-bar", role: "status", text }));
@@ -337,21 +435,40 @@ async function draw() {
     if (!/\/undo\/$/.test(new URL(f.action, location.href).pathname)) return;
     if (f.dataset.confirmServer === undefined) f.dataset.confirmServer = f.dataset.confirm;
     f.dataset.confirm = lastWaiting ? `Take back "${lastWaiting}"? It was not sent yet.` : f.dataset.confirmServer;
+    const button = f.querySelector("button[aria-label]");  // the bar's Undo says which move it takes back
+    if (button) {
+      if (button.dataset.labelServer === undefined) button.dataset.labelServer = button.getAttribute("aria-label");
+      button.setAttribute("aria-label", lastWaiting ? `Take back (not sent yet): ${lastWaiting}` : button.dataset.labelServer);
+    }
   });
+  if (!waiting.length && !startedHere.isLocal(id)) queue.dropHead(id).catch(() => null);  // the page is the position
+  if (offline && s.can_record && !held.length) rules();  // the engine starts now: moves are checked once it is ready
   const local = held.length || !offline ? null : await localPosition(s, waiting);
-  lastRecord = local && local.last;
-  shownPosition = local ? local.pos : null;
-  if (local) await drawLocal(lastRecord, s.seat_names, await rules(), local.pos);
+  const known = local && local.pos ? local : null;
+  lastRecord = known && known.last;
+  shownPosition = known ? known.pos : null;
+  if (local && local.bad.length) {
+    local.bad.forEach((key) => {
+      const li = document.querySelector(`#offline-waiting li[data-key="${CSS.escape(key)}"]`);
+      if (li) li.textContent += " (the rules here refuse it: the server will hold it)";
+    });
+  }
   // the board follows the local position too, drawn by the server's own board code (once the page is not the server's)
-  if (local && (waiting.length || startedHere.isLocal(id) || (document.getElementById("board") || {dataset: {}}).dataset.local)) {
-    await drawBoard(s, await rules(), local.pos, boardQuery);
+  const follows = !!known && !!(waiting.length || startedHere.isLocal(id) || (document.getElementById("board") || {dataset: {}}).dataset.local);
+  if (known && known.head) {  // drawn at once from what was kept with the queue: no engine needed
+    paintHead(known.head, follows);
+    if (follows && (!known.head.board || Object.keys(boardQuery).length)) await drawBoard(s, await rules(), known.pos, boardQuery);
+  } else if (known) {
+    await drawLocal(lastRecord, s.seat_names, await rules(), known.pos);
+    if (follows) await drawBoard(s, await rules(), known.pos, boardQuery);
+    if (waiting.length || startedHere.isLocal(id)) await keepHead(id, s, waiting, known).catch(() => null);
   }
   if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
 }
 
 // -- recording without a network -----------------------------------------------------------------------------
 
-function queueing() { return !navigator.onLine || waitingCount > 0 || startedHere.isLocal(matchId()); }
+function queueing() { return network.offline() || waitingCount > 0 || startedHere.isLocal(matchId()); }
 
 /** A move the rules refuse, kept anyway as two entries: ``rule_overridden {reason}``, then the move (the server
  * records them in order, each with its own key; the override is a correction: never rebased). */
@@ -360,8 +477,8 @@ async function keepAsHouseRule(form, entry, reason) {
   const s = seed();
   const waiting = (await queue.entries(id)).filter((e) => e.state === "waiting");
   const local = await localPosition(s, waiting);
-  const r = await rules();
-  if (!local || !r) return;
+  const r = local.pos ? await rules() : null;
+  if (!r) return;
   const rule = { type: "rule_overridden", seat: null, data: { reason } };
   const first = await r.record(local.pos, rule);
   const second = first && first.ok === true ? await r.record(first.position, entry) : first;
@@ -369,8 +486,8 @@ async function keepAsHouseRule(form, entry, reason) {
     showRefusal(form, (second && second.body) || { detail: (second && second.reason) || "it cannot be placed even as a house rule." });
     return;
   }
-  await queue.add(id, rule, local.pos.version, { text: first.words });
-  const row = await queue.add(id, second.entry || entry, first.position.version, { text: second.words });
+  await queue.add(id, rule, local.pos.version, { text: first.words, checked: "rules" });
+  const row = await queue.add(id, second.entry || entry, first.position.version, { text: second.words, checked: "rules" });
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)} (house rule: ${reason}).`);
   await render();
@@ -386,45 +503,66 @@ async function takeBack(entry, s, ask = true) {
   await render();
 }
 
-/** Check and keep the entry ``form`` posts; ``fixed``: the key and version of a send that failed on the way
- * (it may have reached the server: the same key makes the queued copy harmless). */
-async function record(form, submitter, fixed = null) {
+/** Check and keep the entry ``form`` posts, one submission after the other (each checked on the position the one
+ * before it left, its answer shown with its own form); ``fixed``: the key and version of a send that failed on the
+ * way (it may have reached the server: the same key makes the queued copy harmless). */
+function answered() {  // counted on <html data-offline-answers> for the browser tests to wait on
+  root.dataset.offlineAnswers = String(Number(root.dataset.offlineAnswers || 0) + 1);
+}
+
+function keep(form, submitter, fixed = null) {
+  const place = form.closest("#board") ? "board" : "record";  // where its answer goes if the form is redrawn meanwhile
+  recording = recording.then(() => record(form, submitter, fixed, place)).catch(() => null).then(answered);
+  return recording;
+}
+
+async function record(form, submitter, fixed, place) {
   const id = matchId();
   const s = seed();
-  let entry;
+  let entry = null;
   try {
     entry = entryFromForm(form, submitter);
   } catch (e) {
-    showRefusal(form, { detail: "That move could not be read; pick it again." });
+    entry = null;
+  }
+  const seats = (s.seat_names || []).length;
+  if (!queue.whole(entry) || (entry.seat !== null && seats && entry.seat >= seats)) {  // e.g. a board form with no button
+    showRefusal(form, { detail: "That move could not be read; pick it again." }, null, place);
     return;
   }
   // an undo with no reason typed records the pages' own (frontend/forms/schema.py, the seed's undo_reason), as online
   if (entry.type === "event_voided" && !entry.data.reason) entry.data.reason = s.undo_reason || "";
   const all = await queue.entries(id);
   const waiting = all.filter((e) => e.state === "waiting");
+  if (all.length !== waiting.length) {  // later entries wait behind a held one: the player decides on it first
+    showRefusal(form, { detail: "an entry from this phone is held below: record it anyway, drop it or re-enter it first." }, null, place);
+    return;
+  }
   if (entry.type === "event_voided" && waiting.length && !fixed) {  // the last entry never left this phone
     await takeBack(waiting[waiting.length - 1], s, false);
     return;
   }
   if (root.dataset.offlineRules !== "ready") say("news", "Checking the move on this phone…");  // Pyodide starting
-  const local = all.length === waiting.length && !fixed ? await localPosition(s, waiting) : null;
-  const r = local ? await rules() : null;
+  const local = await localPosition(s, waiting);
+  const r = local.pos ? await rules() : null;
   let text = "";
+  let checked = local.pos ? "none" : local.why;
   let madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
-  if (r && local) {
+  if (r && local.pos) {
     const answer = await r.record(local.pos, entry, local.log);
     if (answer && answer.ok === false) {
-      showRefusal(form, answer.body || {}, entry);
+      showRefusal(form, answer.body || {}, entry, place);
       return;
     }
     madeOn = local.pos.version;
+    checked = answer && answer.ok === true ? "rules" : "hidden";
     if (answer && answer.ok === true) {
       text = Array.isArray(answer.words) ? answer.words.join(" ") : answer.words || "";
       if (answer.entry) entry = { type: answer.entry.type, seat: answer.entry.seat ?? null, data: answer.entry.data || {} };
     }
   }
   if (fixed) madeOn = fixed.madeOn;
-  const row = await queue.add(id, entry, madeOn, { text, key: fixed && fixed.key });
+  const row = await queue.add(id, entry, madeOn, { text, key: fixed && fixed.key, checked });
   boardQuery = {};  // as the server's answer to a move: the board without a pick
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)}.`);
@@ -449,10 +587,13 @@ document.addEventListener("submit", (e) => {
   // values within a second, or while the first is being kept, is the same entry
   const sig = JSON.stringify(Array.from(new FormData(form, e.submitter || undefined)));
   const last = sending.get(form);
-  if (last && last.sig === sig && (last.busy || Date.now() - last.at < 1000)) return;
+  if (last && last.sig === sig && (last.busy || Date.now() - last.at < 1000)) {
+    answered();  // the first tap's answer is this one's
+    return;
+  }
   const mark = { sig, busy: true, at: Date.now() };
   sending.set(form, mark);
-  record(form, e.submitter).finally(() => { mark.busy = false; mark.at = Date.now(); });
+  keep(form, e.submitter).finally(() => { mark.busy = false; mark.at = Date.now(); });
 }, true);
 
 // -- photos taken without a network --------------------------------------------------------------------------
@@ -492,7 +633,7 @@ async function keepPhoto(form) {
   const local = all.length === waiting.length ? await localPosition(s, waiting) : null;
   let madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
   if (local) madeOn = local.pos.version;
-  const row = await queue.add(id, entry, madeOn, { text: caption ? `Photo: ${caption}` : "Photo", blob });
+  const row = await queue.add(id, entry, madeOn, { text: caption ? `Photo: ${caption}` : "Photo", blob, checked: "rules" });
   form.reset();
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)} (${Math.round(blob.size / 1024)} KB).`);
@@ -510,18 +651,68 @@ document.addEventListener("submit", (e) => {
   keepPhoto(form);
 }, true);
 
-// a form htmx sent while the phone believed it was online, and the network failed on the way: kept, not lost
+// A send htmx made while the page believed the network was there, that failed or hung (htmx:sendError,
+// htmx:timeout): from now on the page is offline (network.js), whatever navigator.onLine says. A move form's
+// POST is checked here and kept with the form's own idempotency key and version (it may have reached the server:
+// the same key makes the queued copy harmless); a board link (a pick) is drawn here; anything else (a live
+// update) only counts as the network failing. A POST with no move in it (the board's form with no button
+// pressed) is never kept: record() keeps whole entries only.
 const submitters = new WeakMap();
 document.addEventListener("submit", (e) => { if (e.submitter) submitters.set(e.target, e.submitter); }, true);
-document.addEventListener("htmx:sendError", (e) => {
-  const form = e.detail.elt && e.detail.elt.closest ? e.detail.elt.closest("form") : null;
+function sendFailed(e) {
+  network.failed();
+  const config = e.detail.requestConfig || {};
+  const elt = e.detail.elt;
   const region = live();
-  if (!form || !region || !region.contains(form) || !(form.closest("#record") || form.closest("#board"))) return;
+  if (!elt || !region || !region.contains(elt)) return;
+  if (String(config.verb).toLowerCase() === "get") {
+    const link = elt.closest && elt.closest("#board a[href]");
+    if (!link) return;
+    const url = new URL(config.path || link.href, location.href);
+    if (url.pathname !== new URL(region.dataset.page, location.href).pathname || url.searchParams.has("at")) return;
+    boardQuery = {};
+    url.searchParams.forEach((v, k) => { if (k !== "seen") boardQuery[k] = v; });
+    say("news", "No answer from the network: this phone follows the game now, and keeps the moves made here.");
+    followLink(boardQuery);
+    return;
+  }
+  const form = elt.tagName === "FORM" ? elt : elt.closest && elt.closest("form");
+  if (!form || !(form.closest("#record") || form.closest("#board"))) return;
   if (form.querySelector("[name=house_rule]") || !seed().can_record) return;
   const key = form.elements.idempotency_key ? form.elements.idempotency_key.value : "";
   const madeOn = Number(form.elements.expected_version ? form.elements.expected_version.value : NaN);
   if (!key || Number.isNaN(madeOn)) return;
-  record(form, submitters.get(form), { key, madeOn });
+  keep(form, submitters.get(form), { key, madeOn });
+}
+document.addEventListener("htmx:sendError", sendFailed);
+document.addEventListener("htmx:timeout", sendFailed);
+// a move answered later than SEND_TIMEOUT is a network that is not there: kept on the phone instead
+document.addEventListener("htmx:configRequest", (e) => {
+  const region = live();
+  if (region && e.detail.elt && region.contains(e.detail.elt) && !e.detail.timeout) e.detail.timeout = network.SEND_TIMEOUT;
+});
+// any answer is the server's: the network is there again
+document.addEventListener("htmx:afterRequest", (e) => { if (e.detail.xhr && e.detail.xhr.status > 0) network.answered(); });
+// htmx drops every <script> of a swapped answer (allowScriptTags: false), the seed's JSON too: put it back
+let swappedSeed = null;
+document.addEventListener("htmx:beforeSwap", (e) => {
+  if (!e.detail.target || e.detail.target.id !== "match-live") return;
+  const m = /<script id="offline-seed" type="application\/json">([\s\S]*?)<\/script>/.exec(e.detail.serverResponse || "");
+  swappedSeed = m ? m[1] : null;
+});
+document.addEventListener("htmx:afterSwap", () => {
+  const region = live();
+  if (swappedSeed === null || !region || document.getElementById("offline-seed")) return;
+  const node = document.createElement("script");
+  node.type = "application/json";
+  node.id = "offline-seed";
+  node.textContent = swappedSeed;
+  region.insertBefore(node, region.firstChild);
+  swappedSeed = null;
+});
+document.addEventListener("offline:network", () => {
+  render();
+  kick(network.offline() ? retryDelay : 0);  // down: the sync (or a probe) tries again with its back-off
 });
 
 // -- sending -------------------------------------------------------------------------------------------------
@@ -580,6 +771,7 @@ async function syncOnce(id) {
   if (startedHere.isLocal(id)) return syncStarted(id);
   const s = seed();
   const all = await queue.entries(id);
+  if (!all.length && network.offline()) return probe();
   if (!all.length || all[0].state !== "waiting") return;  // nothing to send, or the first is held: the player decides
   const out = await queue.sync(id, { eventsUrl: s.events_url, csrf: csrf() });
   const names = s.seat_names;
@@ -600,6 +792,20 @@ async function syncOnce(id) {
   stoppedBy(out.stopped, "Sign in again to send the entries waiting on this phone (they are kept).");
 }
 
+/** Nothing waits, and the last send failed: ask for the match's version (a few bytes) until the network answers. */
+async function probe() {
+  const bar = document.getElementById("tablebar");
+  const url = (bar && bar.dataset.live) || (live() && live().dataset.page);
+  if (!url) return;
+  try {
+    await network.fetchSoon(url, { credentials: "same-origin", cache: "no-store" });
+    network.answered();
+  } catch (e) {
+    network.failed();
+    stoppedBy("network");
+  }
+}
+
 /** Draw the game as the server has it now (after a sync or a decision on a held entry). */
 function showGameNow() {
   const region = live();
@@ -608,7 +814,7 @@ function showGameNow() {
     const done = () => { document.removeEventListener("offline:drawn", done); resolve(); };
     document.addEventListener("offline:drawn", done);
     setTimeout(done, 10000);  // an answer htmx does not swap (a 5xx): the next sync is not held up
-    if (window.htmx && navigator.onLine) {
+    if (window.htmx && !network.offline()) {
       window.htmx.ajax("GET", region.dataset.page, { source: region, target: region, swap: "outerHTML" }).catch(() => render().then(done));
     } else {
       render().then(done);
@@ -624,9 +830,20 @@ function rememberSoon() {  // once a burst of moves made in place is over (one p
 
 function remember() {  // the copy of this page the worker keeps follows the moves made in place
   const region = live();
-  if (region && !startedHere.isLocal(matchId()) && navigator.serviceWorker && navigator.serviceWorker.controller && navigator.onLine) {
+  if (region && !startedHere.isLocal(matchId()) && navigator.serviceWorker && navigator.serviceWorker.controller && !network.offline()) {
     navigator.serviceWorker.controller.postMessage({ type: "remember", url: region.dataset.page });
   }
+}
+
+/** Ask the worker to keep this page if it has no copy yet (this page may have been fetched while the worker was
+ * still installing, so not through it): posted as soon as a worker is active, whatever the timing of its install. */
+function keepThisPage() {
+  const region = live();
+  if (!region || startedHere.isLocal(matchId()) || !navigator.serviceWorker || network.offline()) return;
+  navigator.serviceWorker.ready.then((reg) => {
+    const worker = navigator.serviceWorker.controller || reg.active;
+    if (worker) worker.postMessage({ type: "keep", url: region.dataset.page });
+  }).catch(() => null);
 }
 
 function pinEngineOfPage() {  // Pyodide and the rulesets bundle: cached once, first (engine.js, sw.js)
@@ -681,6 +898,7 @@ document.addEventListener("visibilitychange", () => { if (!document.hidden) kick
 if (live()) {
   // the first visit installs the worker after this page was fetched: keep this page now that it can
   if (navigator.serviceWorker) navigator.serviceWorker.addEventListener("controllerchange", remember);
+  keepThisPage();
   pinEngineOfPage();
   redraw().then(() => kick(0));
 }
