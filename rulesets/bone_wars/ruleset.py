@@ -55,6 +55,7 @@ from rulesets.bone_wars.fields import (
     RULE_PLAYING,
     RULE_SITTINGS,
     RULE_TIES,
+    RULE_VERSIONS,
     SCORING_ROUNDS,
     SIDES,
     SLOT_UPGRADED,
@@ -63,6 +64,7 @@ from rulesets.bone_wars.fields import (
     TURN_ENDED,
 )
 from rulesets.schema import SchemaError, check_payload
+from rulesets.versions import recorded_before
 
 SWITCHES_PER_GAME = "patron switches per game"
 SWITCHES_PER_PLAYER = "patron switches per player"
@@ -145,6 +147,14 @@ class BoneWars(Ruleset):
     seats = (1, 2, 3, 4)
     version = 3  # 3: gains and $0 prices in debt, no made-up slot, a pause before the awards (issue 32)
     # 2: awards after the last pass (``concluded``), card upgrades, no clamped numbers
+    # kept by version for matches recorded under it (docs/rules/bone-wars.md › Rule versions): version 1's
+    # last pass ends the game (no awards, a final result); versions 1-2 add a slot for an overridden card
+    # played onto a full board
+    rule_changes = {
+        2: "the result would be withheld until the awards are confirmed",
+        3: "an action card played under a house rule onto a full board would be refused",
+    }
+    provisional_words = "the result would be withheld until the awards are confirmed"
     rulebook = "bone-wars.txt"
     describe_uses_state = True
     start_option = "first_seat"
@@ -272,7 +282,20 @@ class BoneWars(Ruleset):
     @staticmethod
     def _check_after_last_pass(state: State, event: Event, data: dict[str, Any]) -> None:
         """After the final scoring: awards (``rp_gained``, any seat), a pause and ``game_concluded`` until the
-        table confirms the end; nothing at all once it has (a circumference is checked before this)."""
+        table confirms the end; nothing at all once it has (a circumference is checked before this). Under
+        version 1 (a match recorded under it) the last pass ended the game: nothing at all."""
+        if recorded_before(state, 2):
+            winners, _, decided = _standing(state)
+            rp = rp_text(state["players"][winners[0]]["rp"])
+            won = "won" if len(winners) == 1 else "won together"
+            raise RuleViolation(
+                "game_over",
+                f"The game is over: {together(seat_label(w) for w in winners)} {won} with {rp} ({decided}). This "
+                "match keeps the rules it was recorded under (version 1), where the last pass ends the game; to "
+                "record the awards, replay it under the current rules first. Only a cranial circumference may "
+                "still be recorded.",
+                RULE_VERSIONS,
+            )
         if state.get("concluded", False):
             winners, _, decided = _standing(state)
             rp = rp_text(state["players"][winners[0]]["rp"])
@@ -477,6 +500,9 @@ class BoneWars(Ruleset):
             card = dict(data["card"])
             card.setdefault("cost", 0)
             index = next_slot(player)
+            if index is None and recorded_before(state, 3):  # versions 1-2: one more slot like the rightmost
+                player["slots"].append(empty_slot(player["slots"][-1]))
+                index = len(player["slots"]) - 1
             if index is None:  # only under an override: there is no slot for it (no sixth slot is made up)
                 raise ValueError(f"every action slot of {seat_label(seat)} already holds a card this round")
             slot = player["slots"][index]
@@ -541,7 +567,9 @@ class BoneWars(Ruleset):
             return None
         winners, reason, _ = _standing(state)
         scores = {seat: p["rp"] for seat, p in enumerate(state["players"])}
-        return Outcome(winners=winners, reason=reason, scores=scores, provisional=not state.get("concluded", False))
+        # version 1 (a match recorded under it): the last pass ends the game, so its result is final
+        provisional = not state.get("concluded", False) and not recorded_before(state, 2)
+        return Outcome(winners=winners, reason=reason, scores=scores, provisional=provisional)
 
     # -- listing moves --------------------------------------------------------------------------------
     def legal_moves(self, state: State) -> list[Event]:
@@ -552,7 +580,7 @@ class BoneWars(Ruleset):
         """
         moves: list[Event] = []
         if state["finished"]:
-            if not state.get("concluded", False):
+            if not state.get("concluded", False) and not recorded_before(state, 2):
                 moves.append(Event(GAME_CONCLUDED, None, {}))
                 if _current_sitting(state) is not None:  # packing away before the awards are counted
                     moves.append(Event(TABLE_PAUSED, None, {}))

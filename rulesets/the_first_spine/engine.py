@@ -13,6 +13,7 @@ from typing import Any
 from rulesets.base import State
 from rulesets.cells import row_col_words
 from rulesets.names import plural
+from rulesets.versions import recorded_before
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine.cards import AURA_BONUS, GROWTH_TURNS, SIDES, WIZARD, default_cards
 from rulesets.the_first_spine.fields import (
@@ -513,7 +514,9 @@ def resolve_turn_end(state: State) -> None:
                 add_log(state, "capacity", f"Death: {by_id[pid]['name']} takes {other['name']} with it.")
     # one board state: each destroyer's controller is read now, before any Treason return changes sides
     by_seat = {pid: by_id[killer]["controller"] for pid, killer in destroyed.items()}
-    for pid in sorted(destroyed, key=reading):
+    for pid in sorted(destroyed) if recorded_before(state, 2) else sorted(destroyed, key=reading):
+        if recorded_before(state, 2):  # version 1 (docs/rules › Rule versions): read while destroying, by id
+            by_seat[pid] = by_id[destroyed[pid]]["controller"]
         _destroy(state, by_id[pid], by_seat=by_seat[pid], by_card=True)
     seat = state["turn"]["seat"]
     _settle(state)
