@@ -13,7 +13,6 @@ from typing import Any
 from rulesets.base import State
 from rulesets.cells import row_col_words
 from rulesets.names import plural
-from rulesets.versions import recorded_before
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine.cards import AURA_BONUS, GROWTH_TURNS, SIDES, WIZARD, default_cards
 from rulesets.the_first_spine.fields import (
@@ -23,6 +22,7 @@ from rulesets.the_first_spine.fields import (
     DEFAULT_WIZARD_HP,
     ORIGIN_CARDS,
 )
+from rulesets.versions import recorded_before
 
 LOG_CAP = 200  # the state keeps the latest confrontation/capacity lines; the event log keeps everything
 ZERO = {s: 0 for s in SIDES}
