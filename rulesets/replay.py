@@ -320,6 +320,31 @@ def fold(
     return pos
 
 
+def fold_judged(
+    ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, Event]], voided: set[int]
+) -> tuple[Position, list[ReplayError]]:
+    """Fold ``tail`` onto ``start`` re-checking every entry, as :func:`fold` with ``check`` does, but going on
+    past an entry the rules refuse (left out, as if voided): the position it reaches and every refusal, oldest
+    first. What a move to other rules would change (``matches.checks``: the upgrade preview, check_rulesets)."""
+    pos = start
+    refused: list[ReplayError] = []
+    for version, event in tail:
+        if version in voided or event.type in PASSED_OVER:
+            pos = Position(pos.state, version, pos.override_pending)
+            continue
+        try:
+            pos = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=True)
+        except RuleViolation as exc:
+            refused.append(
+                ReplayError(version, exc, f"Entry {version} ({event.type}) is no longer legal: {exc.message}")
+            )
+            pos = Position(pos.state, version, False)
+        except Exception as exc:
+            refused.append(ReplayError(version, None, f"Entry {version} ({event.type}) cannot be applied: {exc}"))
+            pos = Position(pos.state, version, False)
+    return pos, refused
+
+
 def states_before(ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, Event]]) -> dict[int, State]:
     """The state each entry of ``tail`` was recorded on, by version (for rulesets whose history sentences
     depend on the position: ``Ruleset.describe_uses_state``). A voided entry gets the state it was played
