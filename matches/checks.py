@@ -10,9 +10,9 @@ from matches.models import Match, MatchSummary, Stream
 from matches.selectors import match_seat_names
 from matches.store import events as store
 from rulesets import Ruleset, get_ruleset
-from rulesets.base import Event, Outcome
-from rulesets.names import name_seats
-from rulesets.replay import ReplayError, describe_entry, final_outcome_of, outcome_of
+from rulesets.base import Outcome
+from rulesets.names import name_all, name_seats, seat_ref
+from rulesets.replay import ReplayError, event_types_with_meta, final_outcome_of, outcome_of
 
 MAX_LISTED = 3  # refused entries named one by one; more are counted
 
@@ -103,12 +103,18 @@ def rules_difference(stream_id: int, seat_names: list[str] | None = None) -> Rul
 def _refusals(ruleset: Ruleset, stream_id: int, refused: list[ReplayError], names: list[str]) -> list[Refusal]:
     if not refused:
         return []
+    # an entry is named by its kind and seat, never by its data: the owner may hold a seat of a game with
+    # hidden information (an origin chosen in secret), and this is read outside the history's redaction
     rows = EventRow.objects.filter(stream_id=stream_id, version__in=[r.version for r in refused])
-    events = {r.version: Event(r.type, r.seat, r.data) for r in rows}
+    events = {r.version: (r.type, r.seat) for r in rows}
+    labels = {name: spec.label for name, spec in event_types_with_meta(ruleset).items()}
     out = []
     for r in refused:
         why = r.violation.message if r.violation is not None else r.detail
-        entry = describe_entry(ruleset, events[r.version], names) if r.version in events else f"entry {r.version}"
+        type_, seat = events.get(r.version, ("", None))
+        entry = labels.get(type_, type_.replace("_", " "))
+        if seat is not None:
+            entry += name_seats(f", {seat_ref(seat)}", names)
         out.append(Refusal(r.version, entry, name_seats(why, names)))
     return out
 
@@ -140,6 +146,29 @@ def difference_words(ruleset: Ruleset, diff: RulesDifference, seat_names: list[s
         change = f"under the current rules the result would be: {result_words(diff.current, seat_names)}"
     kept = "recorded result kept" if diff.recorded is not None else "recorded position kept"
     return f"{change}; {kept}: {result_words(diff.recorded, seat_names)}"
+
+
+def difference_json(ruleset: Ruleset, diff: RulesDifference, seat_names: list[str]) -> dict[str, object]:
+    """The difference as the API and the match page show it, every text naming the players."""
+
+    def outcome(o: Outcome | None) -> dict[str, object] | None:
+        if o is None:
+            return None
+        return {**name_all(o.to_dict(), seat_names), "words": result_words(o, seat_names)}
+
+    return {
+        "game": ruleset.slug,
+        "rules_version": diff.recorded_version,
+        "current_version": diff.current_version,
+        "under_older_rules": diff.recorded_version < diff.current_version,
+        "movable": diff.movable,
+        "same_result": diff.same_result,
+        "recorded": outcome(diff.recorded),
+        "current": outcome(diff.current),
+        "refused": [{"version": r.version, "entry": r.entry, "why": r.why} for r in diff.refused],
+        "changes": diff.changes,
+        "words": difference_words(ruleset, diff, seat_names) if diff.recorded_version < diff.current_version else "",
+    }
 
 
 @dataclass(frozen=True)

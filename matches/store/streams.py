@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from matches.errors import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
 from matches.models import MAX_VERSION
+from matches.models import Event as EventRow
 from matches.store import events as store
 from matches.store.history import LogLine, stream_log
 from matches.store.visibility import UserLike, can_record, can_view, viewer_for, visible_q
@@ -222,6 +223,11 @@ def stream_rules_upgrade(
     head = store.head_load(obj.stream_id, fresh=True)
     ruleset = get_ruleset(head.game)
     event = Event(RULES_UPGRADED, None, {"from": head.rules_version or ruleset.version, "to": ruleset.version})
+    if idempotency_key is not None:  # a repeat asks for what the first request asked for, whatever the head is now
+        prior = EventRow.objects.filter(stream_id=obj.stream_id, idempotency_key=idempotency_key)
+        first = prior.values_list("type", "data").first()
+        if first is not None and first[0] == RULES_UPGRADED:
+            event = Event(RULES_UPGRADED, None, first[1])
 
     def append() -> store.AppendResult:
         try:
