@@ -43,6 +43,7 @@ urlpatterns = [
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="match-rematch"),
     path("matches/<int:match_id>/rename/", views.match_rename, name="match-rename"),
+    path("matches/<int:match_id>/rules/", views.match_rules, name="match-rules"),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
     path("series/", include("frontend.series_urls")),

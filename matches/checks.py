@@ -154,7 +154,8 @@ def difference_json(ruleset: Ruleset, diff: RulesDifference, seat_names: list[st
     def outcome(o: Outcome | None) -> dict[str, object] | None:
         if o is None:
             return None
-        return {**name_all(o.to_dict(), seat_names), "words": result_words(o, seat_names)}
+        words = {"words": result_words(o, seat_names), "scores_words": scores_words(o, seat_names)}
+        return {**name_all(o.to_dict(), seat_names), **words}
 
     return {
         "game": ruleset.slug,
