@@ -38,7 +38,10 @@ class TheFirstSpine(Ruleset):
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
     # kept by version for matches recorded under it (docs/rules/the-first-spine.md › Rule versions)
-    rule_changes = {2: "a turn end would be judged from one board state (Treason cards that destroy each other)"}
+    rule_changes = {
+        2: "a turn end would be judged from one board state (Treason cards that destroy each other), and a 7th card "
+        "of a player's origin would be refused"
+    }
 
     def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
         """Wizards on their cells, full decks, setup phase (destinies and origins to choose)."""

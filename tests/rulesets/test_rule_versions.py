@@ -142,3 +142,28 @@ def table_spine():
         return [t.card([2, 2]), t.card([1, 2])]
 
     return play
+
+
+def test_the_first_spine_version_1_has_no_origin_card_limit():
+    """Version 2 refuses a 7th card of one's origin; a match recorded under version 1 (which did not) keeps it."""
+    from tests.rulesets.the_first_spine.conftest import Table
+
+    def six_played(rules: int | None) -> Table:
+        t = Table(2)
+        t.state = stamp(SPINE, t.state, rules)
+        t.setup().refill()
+        for _ in range(4):
+            t.place("Healing Light", [6, 3])
+        t.end().pass_turns(1)
+        t.refill().place("Shield Maiden", [5, 3]).place("Healing Light", [6, 3])
+        return t
+
+    now = six_played(None)
+    now.bad("origin_cards_spent", "card_placed", card="Healing Light", at=[6, 3])
+    then = six_played(1)
+    then.place("Healing Light", [6, 3])  # a 7th, as version 1 accepted it
+    assert then.state["players"][0]["origin_played"] == 7
+    pos = replay(SPINE, then.options, 2, then.events, check=True, rules_version=1)
+    assert pos.state == then.state
+    with pytest.raises(Exception, match="already played the 6 cards"):
+        replay(SPINE, then.options, 2, then.events, check=True)
