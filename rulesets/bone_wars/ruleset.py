@@ -85,6 +85,14 @@ def empty_slot(slot: dict[str, Any]) -> dict[str, Any]:
     return {"cost": slot["cost"], "icon": slot["icon"], "card": None, "prize": False}
 
 
+def _as_recorded(n: int) -> int:
+    return n
+
+
+def _at_least_zero(n: int) -> int:
+    return max(0, n)
+
+
 def next_slot(player: dict[str, Any]) -> int | None:
     """Index of the seat's leftmost empty action slot, None when every slot holds a card."""
     return next((i for i, s in enumerate(player["slots"]) if s["card"] is None), None)
@@ -148,10 +156,11 @@ class BoneWars(Ruleset):
     version = 3  # 3: gains and $0 prices in debt, no made-up slot, a pause before the awards (issue 32)
     # 2: awards after the last pass (``concluded``), card upgrades, no clamped numbers
     # kept by version for matches recorded under it (docs/rules/bone-wars.md › Rule versions): version 1's
-    # last pass ends the game (no awards, a final result); versions 1-2 add a slot for an overridden card
-    # played onto a full board
+    # last pass ends the game (no awards, a final result), its overridden numbers stop at 0 and its upgraded
+    # slots take any cost; versions 1-2 add a slot for an overridden card played onto a full board
     rule_changes = {
-        2: "the result would be withheld until the awards are confirmed",
+        2: "the result would be withheld until the awards are confirmed; a number a house rule took below 0 would "
+        "stay below 0; an upgraded slot cheaper than the one to its left would be refused",
         3: "an action card played under a house rule onto a full board would be refused",
     }
     provisional_words = "the result would be withheld until the awards are confirmed"
@@ -428,7 +437,7 @@ class BoneWars(Ruleset):
     def _check_slot_upgraded(self, state: State, seat: int, data: dict[str, Any]) -> None:
         self._check_after_card(state, seat, "upgrading an action slot")
         left = state["players"][seat]["slots"][-1]
-        if data["cost"] < left["cost"]:
+        if data["cost"] < left["cost"] and not recorded_before(state, 2):  # version 1 took any cost
             raise RuleViolation(
                 "upgrade_cheaper",
                 f"Slot costs rise to the right (“the slot’s cost ($0 to $3, rising to the right)”): the new slot "
@@ -493,6 +502,8 @@ class BoneWars(Ruleset):
         seat = event.seat
         data = event.data
         kind = event.type
+        # version 1 (a match recorded under it) clamped an overridden number at 0 instead of keeping it
+        floor = _at_least_zero if recorded_before(state, 2) else _as_recorded
         rp_before = [p["rp"] for p in new["players"]]
         round_before = None if new["finished"] else new["round"]  # after the last pass: no round is played
         player = new["players"][seat] if isinstance(seat, int) and 0 <= seat < len(new["players"]) else None
@@ -508,20 +519,21 @@ class BoneWars(Ruleset):
             slot = player["slots"][index]
             slot["card"] = card
             slot["prize"] = card["kind"] == "species" and card.get("minor_find") == slot["icon"]
-            player["money"] -= slot["cost"] + card["cost"]  # an override may leave a debt: kept as recorded
+            player["money"] = floor(player["money"] - slot["cost"] - card["cost"])  # an override may leave a debt
             new["card_played"] = True
         elif kind == MONEY_CHANGED and player is not None:
-            player["money"] += data["amount"]
+            player["money"] = floor(player["money"] + data["amount"])
         elif kind == LOYALTY_GAINED and player is not None:
             player["loyalty"][player["patron"]] += data["amount"]
         elif kind == PAPER_PUBLISHED:
-            if new["credibility"][data["side"]] >= new["shelves"]:  # only under an override: there is no shelf
+            full = new["credibility"][data["side"]] >= new["shelves"]
+            if full and not recorded_before(state, 2):  # only under an override: there is no shelf (version 1: kept)
                 raise ValueError(f"{PATRON_NAMES[data['side']]}'s side has no empty shelf for another paper")
             new["credibility"][data["side"]] += 1
         elif kind == PAPER_DEBUNKED:
-            if new["credibility"][data["side"]] <= 0:  # only under an override: there is no paper
+            if new["credibility"][data["side"]] <= 0 and not recorded_before(state, 2):  # only under an override
                 raise ValueError(f"{PATRON_NAMES[data['side']]}'s side holds no paper to debunk")
-            new["credibility"][data["side"]] -= 1
+            new["credibility"][data["side"]] = floor(new["credibility"][data["side"]] - 1)
         elif kind == PATRON_FLIPPED and player is not None:
             player["patron"] = "cope" if player["patron"] == "marsh" else "marsh"
         elif kind == SPECIES_ARCHIVED and player is not None:
@@ -539,7 +551,7 @@ class BoneWars(Ruleset):
             slot["prize"] = card["kind"] == "species" and card.get("minor_find") == slot["icon"]
             player["money"] -= card["cost"]
         elif kind == RP_GAINED and player is not None:
-            player["rp"] += data["amount"]  # an overridden loss below 0 is kept as the table said it
+            player["rp"] = floor(player["rp"] + data["amount"])  # an overridden loss below 0: as the table said it
         elif kind == GAME_CONCLUDED:
             new["concluded"] = True
         elif kind == TURN_ENDED and isinstance(seat, int):

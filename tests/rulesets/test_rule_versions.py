@@ -167,3 +167,27 @@ def test_the_first_spine_version_1_has_no_origin_card_limit():
     assert pos.state == then.state
     with pytest.raises(Exception, match="already played the 6 cards"):
         replay(SPINE, then.options, 2, then.events, check=True)
+
+
+def test_bone_wars_version_1_clamps_overridden_numbers_at_zero_and_takes_any_upgrade_cost():
+    opts = check_payload(BW.options_schema, {"starting_money": 2})
+    overridden = [
+        bw("card_played", 0, card={"kind": "team", "name": "Field Team", "cost": 0}),
+        Event("rule_overridden", None, {"reason": "house rule"}),
+        bw("money_changed", 0, amount=-5),
+        Event("rule_overridden", None, {"reason": "house rule"}),
+        bw("rp_gained", 0, amount=-3, reason="penalty"),
+        Event("rule_overridden", None, {"reason": "house rule"}),
+        bw("paper_debunked", 0, side="marsh"),
+        bw("slot_upgraded", 0, cost=0, icon="bug"),  # cheaper than the $3 slot to its left
+    ]
+    then = replay(BW, opts, 1, overridden, check=True, rules_version=1).state
+    player = then["players"][0]
+    assert (player["money"], player["rp"], then["credibility"]["marsh"]) == (0, 0, 0)
+    assert player["slots"][-1]["cost"] == 0
+    with pytest.raises(Exception, match="Entry 7 .*holds no paper to debunk"):
+        replay(BW, opts, 1, overridden, check=True)  # the current rules: unplayable, not clamped
+    with pytest.raises(Exception, match="Slot costs rise to the right"):
+        replay(BW, opts, 1, overridden[:5] + overridden[7:], check=True)
+    now = replay(BW, opts, 1, overridden[:5], check=True).state["players"][0]
+    assert (now["money"], now["rp"]) == (-3, -3)  # the current rules keep the numbers as the table said them
