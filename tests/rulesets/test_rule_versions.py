@@ -185,7 +185,7 @@ def test_bone_wars_version_1_clamps_overridden_numbers_at_zero_and_takes_any_upg
     player = then["players"][0]
     assert (player["money"], player["rp"], then["credibility"]["marsh"]) == (0, 0, 0)
     assert player["slots"][-1]["cost"] == 0
-    with pytest.raises(Exception, match="Entry 7 .*holds no paper to debunk"):
+    with pytest.raises(Exception, match=r"Entry 7 .*holds no paper to debunk"):
         replay(BW, opts, 1, overridden, check=True)  # the current rules: unplayable, not clamped
     with pytest.raises(Exception, match="Slot costs rise to the right"):
         replay(BW, opts, 1, overridden[:5] + overridden[7:], check=True)
