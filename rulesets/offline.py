@@ -44,7 +44,7 @@ from rulesets.replay import (
     voided_versions,
 )
 from rulesets.schema import RANDOM, SchemaError, check_payload, explain
-from rulesets.versions import initial_state, rules_of
+from rulesets.versions import RULES_UPGRADED, initial_state, rules_of
 
 INVALID = "invalid"
 RULE_VIOLATION = "rule_violation"
@@ -289,6 +289,13 @@ def void_refusal(target: int, latest: int, target_type: str | None, already_void
         return RuleViolation(
             "cannot_void_draw",
             "The draw of who starts is what chance decided and cannot be voided; start a rematch to draw again.",
+            CORRECTIONS_RULE,
+        )
+    if target_type == RULES_UPGRADED:
+        return RuleViolation(
+            "cannot_void_upgrade",
+            "Replaying a match under the current rules is not undone: the older rules are kept only for matches "
+            "recorded under them (Chronicle › Rule versions).",
             CORRECTIONS_RULE,
         )
     if already_voided:

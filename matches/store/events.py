@@ -328,9 +328,10 @@ def position_at(
         stream_id=stream_id, version__lte=limit, ruleset_version=ruleset.version
     ).order_by("-version")
     start = Position(initial_state(ruleset, head.options, head.seat_count, head.rules_version or None), 0, False)
-    # a snapshot taken before the stream's last rules upgrade was folded under the rules it left
-    upgraded = _last_upgrade(stream_id, version)
+    upgraded: int | None = None
     for snap in candidates.only("version", "state", "override_pending")[:20]:
+        if upgraded is None:  # a snapshot taken before the last rules upgrade was folded under the rules it left
+            upgraded = _last_upgrade(stream_id)
         if snap.version < upgraded:
             break
         if all(not (void_v > snap.version and target <= snap.version) for void_v, target in voids):
@@ -340,9 +341,10 @@ def position_at(
     return fold(ruleset, start, tail, voided, check=check)
 
 
-def _last_upgrade(stream_id: int, version: int) -> int:
-    """The version of the stream's last ``rules_upgraded`` entry at or before ``version`` (0: none)."""
-    rows = EventRow.objects.filter(stream_id=stream_id, type=RULES_UPGRADED, version__lte=version)
+def _last_upgrade(stream_id: int) -> int:
+    """The version of the stream's last ``rules_upgraded`` entry (0: none). The whole stream replays under the
+    rules it moved to, the versions before that entry too, so no snapshot older than it is usable."""
+    rows = EventRow.objects.filter(stream_id=stream_id, type=RULES_UPGRADED)
     return rows.order_by("-version").values_list("version", flat=True).first() or 0
 
 

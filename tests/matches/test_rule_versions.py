@@ -323,3 +323,36 @@ def test_a_backup_from_before_rule_versions_keeps_each_streams_recorded_version(
     assert stream.rules_version == 1
     match = Match.objects.get(pk=v1_bone_wars.pk)
     assert match.status == "finished" and MatchSummary.objects.get(match=match).winners == [0]
+
+
+def test_the_move_is_not_undone_and_the_page_offers_no_undo_of_it(v1_bone_wars, owner, api):
+    match = v1_bone_wars
+    version = api.post(f"/api/matches/{match.pk}/rules/", {}, format="json").json()["version"]
+    count = EventRow.objects.count()
+    body = {"type": "event_voided", "data": {"version": version, "reason": "oops"}}
+    r = api.post(f"/api/matches/{match.pk}/events/", body, format="json")
+    assert r.status_code == 400 and r.json()["violation"] == "cannot_void_upgrade"
+    assert EventRow.objects.count() == count
+    from frontend.selectors import last_undoable_version
+
+    assert last_undoable_version(stream_id=match.stream_id) is None
+    # a client cannot record the move through the events endpoint
+    body = {"type": "rules_upgraded", "data": {"from": 1, "to": BW.version}}
+    assert api.post(f"/api/matches/{match.pk}/events/", body, format="json").status_code == 400
+    assert EventRow.objects.count() == count
+
+
+def test_snapshots_from_before_the_move_are_not_used(v1_bone_wars, owner, api, settings):
+    """A snapshot folded under the rules a match left must not be the start of a replay under the new ones."""
+    from matches.models import Snapshot
+    from matches.store.events import head_load, position_at
+
+    match = v1_bone_wars
+    head = head_load(match.stream_id, fresh=True)
+    Snapshot.objects.create(
+        stream_id=match.stream_id, version=14, state=head.state, override_pending=False, ruleset_version=BW.version
+    )
+    api.post(f"/api/matches/{match.pk}/rules/", {}, format="json")
+    head_cache.clear()
+    pos = position_at(match.stream_id, 14)
+    assert RULES_KEY not in pos.state
