@@ -3,6 +3,7 @@
 from django.urls import path
 
 from campaigns import api, series_api
+from matches.api.photos import photo_routes
 from matches.api.streams import StreamEventsApi
 
 urlpatterns = [
@@ -13,6 +14,7 @@ urlpatterns = [
         StreamEventsApi.as_view(kind="campaign", lookup="campaign_id"),
         name="api-campaign-events",
     ),
+    *photo_routes("campaigns/<int:campaign_id>/", "campaign", "campaign_id"),
     path("campaigns/<int:campaign_id>/events/batch/", api.CampaignBatchApi.as_view(), name="api-campaign-batch"),
     path("campaigns/<int:campaign_id>/sheet/", api.CampaignSheetApi.as_view(), name="api-campaign-sheet"),
     path("campaigns/<int:campaign_id>/ledger/", api.CampaignLedgerApi.as_view(), name="api-campaign-ledger"),

@@ -59,7 +59,14 @@ class RequestIdMiddleware:
 
 
 class DomainErrorPageMiddleware:
-    """Web pages: a domain error that escapes a view becomes an error page with its status (the API maps its own)."""
+    """Web pages: a domain error that escapes a view becomes an error page with its status (the API maps its own).
+
+    A match's page (or its history) not found by a reader who is signed out (a private match's link sent to a
+    friend) sends them to sign in, with ``?next=`` back to it; a signed-in reader who may not see it gets the
+    404. Any id sends a signed-out reader to sign in, so the redirect does not tell a private match from none.
+    """
+
+    SIGN_IN_FIRST = frozenset({"match", "match-history"})  # campaigns and series: still 404 (not asked for yet)
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -68,14 +75,29 @@ class DomainErrorPageMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        from django.contrib.auth.views import redirect_to_login
         from django.shortcuts import render
 
-        from matches.errors import DomainError
+        from matches.errors import DomainError, NotFound
 
         if not isinstance(exception, DomainError):
             return None
+        if isinstance(exception, NotFound) and self.sign_in_first(request):
+            return redirect_to_login(request.get_full_path())
         return render(
             request, "frontend/error.html", {"title": exception.detail, "message": ""}, status=exception.status_code
+        )
+
+    @classmethod
+    def sign_in_first(cls, request: HttpRequest) -> bool:
+        """Whether a page's not-found answer is a sign-in for this reader (see the class docstring)."""
+        user = getattr(request, "user", None)
+        match = getattr(request, "resolver_match", None)
+        return (
+            request.method in ("GET", "HEAD")
+            and (user is None or not user.is_authenticated)
+            and match is not None
+            and match.url_name in cls.SIGN_IN_FIRST
         )
 
 

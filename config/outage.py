@@ -55,7 +55,9 @@ class Outage:
                 return
             self.down = False
             gone, failures = time.monotonic() - self._since, self._failures
-        logger.warning("Redis %s reachable again after %.1f s (%d calls fell back meanwhile)", self.server, gone, failures)
+        logger.warning(
+            "Redis %s reachable again after %.1f s (%d calls fell back meanwhile)", self.server, gone, failures
+        )
 
 
 _outages: dict[str, Outage] = {}  # by server

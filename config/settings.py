@@ -48,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.logs.AccessLogMiddleware",
+    "config.replica.ReplicaMiddleware",  # GET reads on the replica, a writer reads its own writes (if one is set)
     "django.middleware.security.SecurityMiddleware",
     "config.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -102,6 +103,18 @@ if DATABASE_URL:
         # connection: no server-side prepared statements (``config.db``, psycopg) and no server-side cursors
         DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
         DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    # a streaming replica for the reads of GET requests (config/replica.py); optional
+    DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+    if DATABASE_REPLICA_URL:
+        DATABASES["replica"] = dj_database_url.parse(
+            DATABASE_REPLICA_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True
+        )
+        DATABASES["replica"].setdefault("OPTIONS", {})["connect_timeout"] = 2
+        DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+        if CHRONICLE_DB_POOLER == "transaction":
+            DATABASES["replica"]["OPTIONS"]["prepare_threshold"] = None
+            DATABASES["replica"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+        DATABASE_ROUTERS = ["config.replica.ReplicaRouter"]
 else:
     DATABASES = {
         "default": {
@@ -111,6 +124,10 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# seconds: a replica replaying further behind is not read from; a writer's reads stay on the primary this long
+# at most (until the replica has replayed its write)
+CHRONICLE_REPLICA_MAX_LAG = float(os.environ.get("CHRONICLE_REPLICA_MAX_LAG", "5"))
+CHRONICLE_REPLICA_RYW_SECONDS = float(os.environ.get("CHRONICLE_REPLICA_RYW_SECONDS", "30"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -130,6 +147,30 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+
+# -- Photos of the table (matches/photos; README: Photos) ------------------------------------------------
+# Stored through Django's storage API: the filesystem under MEDIA_ROOT by default, any S3-compatible store with
+# CHRONICLE_S3_BUCKET (django-storages). Never served as static or media files: only through the app, to a
+# reader who may see the match (MEDIA_URL stays unset on purpose).
+MEDIA_ROOT = os.environ.get("CHRONICLE_MEDIA_ROOT") or str(BASE_DIR / "media")
+if os.environ.get("CHRONICLE_S3_BUCKET"):
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ["CHRONICLE_S3_BUCKET"],
+            "endpoint_url": os.environ.get("CHRONICLE_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("CHRONICLE_S3_REGION") or None,
+            "access_key": os.environ.get("CHRONICLE_S3_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("CHRONICLE_S3_SECRET_ACCESS_KEY") or None,
+            "location": os.environ.get("CHRONICLE_S3_PREFIX", ""),
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
+CHRONICLE_PHOTO_MAX_BYTES = int(os.environ.get("CHRONICLE_PHOTO_MAX_BYTES", 20 * 1024 * 1024))
+CHRONICLE_PHOTO_MAX_PIXELS = int(os.environ.get("CHRONICLE_PHOTO_MAX_PIXELS", 60_000_000))
+CHRONICLE_PHOTOS_PER_ENTRY = int(os.environ.get("CHRONICLE_PHOTOS_PER_ENTRY", 6))
 
 # Sign-in throttling per account and per address, with a cool-off (config/auth.py).
 AUTHENTICATION_BACKENDS = ["config.auth.ThrottledModelBackend"]

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from frontend.views import campaigns as views
+from frontend.views.photos import photo_urls
 
 urlpatterns = [
     path("", views.campaign_list, name="campaign-list"),
@@ -14,5 +15,6 @@ urlpatterns = [
     path("<int:campaign_id>/ledger/", views.campaign_ledger, name="campaign-ledger"),
     path("<int:campaign_id>/history/", views.campaign_history, name="campaign-history"),
     path("<int:campaign_id>/sheet.csv", views.campaign_sheet_csv, name="campaign-sheet-csv"),
+    *photo_urls("campaign", "<int:pk>/", "campaign-detail", views.campaign_detail),
     path("<int:campaign_id>/sheet.json", views.campaign_sheet_json, name="campaign-sheet-json"),
 ]

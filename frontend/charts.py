@@ -23,6 +23,11 @@ PALETTE: tuple[tuple[str, str], ...] = (
 )
 
 
+# A chart's drawing width in SVG units: about a phone's content width (a 390 px screen less its margins), so
+# 13-unit labels draw at 12 px or more there; wider screens scale the drawing up to the figure's max-width.
+PHONE_WIDTH = 340
+
+
 def gp_text(n: int | None) -> str:
     """Gold pieces as the pages write them: ``1,200 gp`` (``—`` for none)."""
     return "—" if n is None else f"{n:,} gp"
@@ -40,7 +45,7 @@ def _nice_step(span: float, ticks: int) -> int:
 
 def gold_chart(
     rows: list[dict[str, Any]], heroes: list[str], last_version: int, *, causes: Mapping[str, str] | None = None,
-    width: int = 440, height: int = 280, small: bool = False,
+    width: int = PHONE_WIDTH, height: int = 280, small: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     """Geometry of a step chart of each hero's gold (x = stream version, y = gold), for ``campaigns/_chart.html``.
 
@@ -135,7 +140,7 @@ def _frame(width: int, height: int, small: bool) -> dict[str, Any]:
     }
 
 
-def points_chart(players: list[dict[str, Any]], *, width: int = 400, height: int = 260) -> dict[str, Any]:
+def points_chart(players: list[dict[str, Any]], *, width: int = PHONE_WIDTH, height: int = 260) -> dict[str, Any]:
     """Geometry of each player's running points after each counted match of a series (x = match number, 0 =
     before the first), for ``_chart.html``. ``players``: ``[{"player", "points": [running total per match]}]``."""
     return line_chart(
@@ -148,7 +153,7 @@ def points_chart(players: list[dict[str, Any]], *, width: int = 400, height: int
 
 def line_chart(
     series: list[dict[str, Any]], *, title: str, x_label: str, y_label: str, empty: str,
-    unit: tuple[str, str], steps: tuple[str, str], width: int = 400, height: int = 260,
+    unit: tuple[str, str], steps: tuple[str, str], width: int = PHONE_WIDTH, height: int = 260,
 ) -> dict[str, Any]:  # fmt: skip
     """Geometry of one line per series (``[{"label", "values": [value after step 1, 2, …]}]``, each from 0
     before the first step) for ``campaigns/_chart.html``; ``unit`` and ``steps`` (singular, plural) word the
@@ -205,7 +210,7 @@ def line_chart(
 
 def bar_chart(
     labels: list[str], series: Mapping[str, list[int | float]], *, title: str, y_label: str = "",
-    width: int = 440, height: int = 220,
+    width: int = PHONE_WIDTH, height: int = 220,
 ) -> dict[str, Any]:  # fmt: skip
     """Geometry of a (stacked) bar chart for ``stats/_bars.html``: one bar per label, one layer per series.
 

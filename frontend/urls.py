@@ -6,10 +6,12 @@ from django.urls import include, path, re_path
 from config.auth import LoginView
 from frontend.offline import views as offline_views
 from frontend.views import interop as interop_views
+from frontend.views import joins as join_views
 from frontend.views import live as live_views
 from frontend.views import matches as views
 from frontend.views import quicklog as quicklog_views
 from frontend.views import stats as stats_views
+from frontend.views.photos import photo_urls
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -44,6 +46,9 @@ urlpatterns = [
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="match-rematch"),
     path("matches/<int:match_id>/rename/", views.match_rename, name="match-rename"),
     path("matches/<int:match_id>/rules/", views.match_rules, name="match-rules"),
+    path("matches/<int:match_id>/join-link/", views.join_link_switch, name="match-join-link"),
+    path("join/<str:token>/", join_views.join_page, name="match-join"),
+    *photo_urls("match", "matches/<int:pk>/", "match", views.match_detail),
     path("campaigns/", include("frontend.campaign_urls")),
     path("catalogs/", include("frontend.catalog_urls")),
     path("series/", include("frontend.series_urls")),

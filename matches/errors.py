@@ -58,19 +58,22 @@ class RuleBroken(DomainError):
 
     code = "rule_violation"
 
-    def __init__(self, violation_code: str, detail: str, rule: str) -> None:
+    def __init__(self, violation_code: str, detail: str, rule: str, *, overridable: bool = True) -> None:
         super().__init__(detail)
         self.violation_code = violation_code
         self.rule = rule
+        self.overridable = overridable  # False: even a house rule could not record it (RuleViolation's)
 
     def body(self) -> dict[str, Any]:
-        return refusal_body(self.violation_code, self.detail, self.rule)
+        return refusal_body(self.violation_code, self.detail, self.rule, overridable=self.overridable)
 
     def named(self, seat_names: list[str]) -> RuleBroken:
         """The same refusal with "Seat N" in its detail replaced by the players' names."""
         from rulesets.base import name_seats
 
-        return RuleBroken(self.violation_code, name_seats(self.detail, seat_names), self.rule)
+        return RuleBroken(
+            self.violation_code, name_seats(self.detail, seat_names), self.rule, overridable=self.overridable
+        )
 
 
 class VersionConflict(DomainError):

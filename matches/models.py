@@ -95,9 +95,15 @@ class Event(models.Model):
                 name="event_stream_idempotency_unique",
             ),
         ]
-        # only corrections are looked up by type (voids, when folding); other events need no entry
+        # only corrections (voids, when folding) and photos (a page lists a stream's) are looked up by type; other
+        # events need no entry
         indexes = [
-            models.Index(fields=["stream", "version"], condition=models.Q(type="event_voided"), name="event_voids_idx")
+            models.Index(fields=["stream", "version"], condition=models.Q(type="event_voided"), name="event_voids_idx"),
+            models.Index(
+                fields=["stream", "version"],
+                condition=models.Q(type__in=["photo_added", "photo_removed"]),
+                name="event_photos_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -253,6 +259,28 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.index}: {self.player}"
+
+
+class JoinLink(models.Model):
+    """A link (and its QR code) the owner shows at the table: a friend who opens it takes a free seat of the
+    match with their own account (``matches.people.joins``). ``token`` is unguessable (``secrets``); the owner
+    turns a link off (``revoked_at``) and may show a new one; a match has at most one link that is on."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="join_links")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], condition=models.Q(revoked_at__isnull=True), name="join_link_one_on_per_match"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"join link of match {self.match_id}{' (off)' if self.revoked_at else ''}"
 
 
 class MatchSummary(models.Model):

@@ -152,8 +152,10 @@ def match_create_new(
     ``key``: the idempotency key and request fingerprint to keep (:func:`match_create`).
     """
     ruleset = ruleset_for(game)
+    seats = seats_with_account_names(owner, seats)
     with _as_invalid_input():  # the checks a phone runs when a match is started offline (rulesets.offline)
         names, cleaned = clean_setup(ruleset, seats, options)
+    accounts = _seated_accounts(owner, seats, names)
     stream = store.stream_create(kind=Stream.KIND_MATCH, game=game, options=cleaned, seat_count=len(seats))
     drawn = first_player_draw(ruleset, cleaned, stream, len(seats), owner)
     played = {**(played or {}), **({"first_seat": drawn} if drawn is not None else {})}
@@ -167,8 +169,59 @@ def match_create_new(
         Seat.objects.create(match=match, index=index, player=player)
     if recorders:
         match.recorders.set(recorders)
+    seated = [u for u in accounts if u.pk != owner.pk]
+    if seated:  # a seated account may record by default; the owner turns it off in the match's settings
+        match.recorders.add(*seated)
     MatchSummary.objects.create(match=match, status=Match.STATUS_IN_PROGRESS, last_activity=match.created_at)
     return match
+
+
+def seats_with_account_names(owner: AbstractBaseUser, seats: Any) -> Any:
+    """``seats`` with a name for each seat that names an account (``user``) and no name: the name the owner
+    already gives that account (their player linked to it), else the account's username. Other seats (and
+    anything that is not a list of seats, which ``clean_setup`` refuses) are returned as they are."""
+    if not isinstance(seats, list):
+        return seats
+    out = []
+    for seat in seats:
+        user = seat.get("user") if isinstance(seat, dict) else None
+        if user is not None and not " ".join(str(seat.get("name") or "").split()):
+            known = (
+                Player.objects.filter(owner=owner, user=user, merged_into__isnull=True)
+                .order_by("created_at")
+                .values_list("name", flat=True)
+                .first()
+            )
+            seat = {**seat, "name": known or user.get_username()}
+        out.append(seat)
+    return out
+
+
+def _seated_accounts(owner: AbstractBaseUser, seats: list[dict[str, Any]], names: list[str]) -> list[Any]:
+    """The accounts ``seats`` name, once each; :class:`InvalidInput` when one account is named for two seats,
+    or a seat's name is a player of the owner already linked to another account (the seat would not be that
+    account's)."""
+    errors: dict[str, list[str]] = {}
+    accounts: list[Any] = []
+    for i, (seat, name) in enumerate(zip(seats, names, strict=True)):
+        user = seat.get("user")
+        if user is None:
+            continue
+        if any(u.pk == user.pk for u in accounts):
+            errors[f"seats[{i}].user"] = [f"{user.get_username()} already sits at another seat."]
+            continue
+        accounts.append(user)
+        player = Player.objects.filter(owner=owner, name__iexact=name).select_related("merged_into").first()
+        while player is not None and player.merged_into_id is not None:
+            player = Player.objects.get(pk=player.merged_into_id)
+        if player is not None and player.user_id not in (None, user.pk):
+            errors[f"seats[{i}].name"] = [
+                f"{name} is already linked to another account: leave the name blank to seat "
+                f"{user.get_username()} under the name you use for them, or type another name."
+            ]
+    if errors:
+        raise InvalidInput(errors)
+    return accounts
 
 
 def first_player_draw(

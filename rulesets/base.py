@@ -27,14 +27,17 @@ class RuleViolation(Exception):
     ``code`` is a stable machine name (``not_your_turn``), ``message`` a plain-words explanation for the
     people at the table, ``rule`` the rulebook section it comes from (``"Get Salty › Player Turn › B"``).
     The message names a seat as "Seat N" (``f"It is Seat {turn}'s turn."``, see :mod:`rulesets.names`);
-    the server shows it as "It is Bo's turn." before anyone reads it.
+    the server shows it as "It is Bo's turn." before anyone reads it. ``overridable`` is False when even a
+    house rule could not record the move (``rulesets.replay.step`` finds out by trying): pages then offer
+    no override for it.
     """
 
-    def __init__(self, code: str, message: str, rule: str) -> None:
+    def __init__(self, code: str, message: str, rule: str, *, overridable: bool = True) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
+        self.overridable = overridable
 
     def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message, "rule": self.rule}
@@ -194,6 +197,9 @@ class Ruleset:
     # when a random start is refused.
     start_option: str = ""
     start_rule: str = ""
+    # options every match sets though they have defaults (Saltmarsh's heroes): the new-match form shows them
+    # with who starts, not folded under "More options"
+    main_options: tuple[str, ...] = ()
 
     # -- the interface ----------------------------------------------------------------------------
     def initial_state(self, options: dict[str, Any], seat_count: int) -> State:
@@ -295,6 +301,11 @@ class Ruleset:
         is untouched. Raises :class:`RuleViolation` for a seat the game does not have. Games with
         ``random_start`` override it."""
         raise NotImplementedError
+
+    def seat_words(self, state: State, seat_names: list[str]) -> list[str]:
+        """The seats as the game's entries name them, in seat order, for a form's seat choice: the players'
+        names by default; a game whose seats stand for characters (a Saltmarsh hero) names those."""
+        return list(seat_names)
 
     def names(self, state: State, seat: int | None) -> dict[str, list[str]]:
         """Lists of names the forms offer for fields that declare ``Field.names`` (e.g. ``"hand"``: the cards

@@ -29,14 +29,17 @@ from rulesets.replay import (
     CORRECTIONS_RULE,
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
+    PHOTO_TYPES,
     RESULT_KEY,
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
+    UNDO_REASON,
     Position,
     ReplayError,
     describe_entry,
     event_types_with_meta,
     fold,
+    house_rule_offered,
     outcome_of,
     random_start_refusal,
     result_problems,
@@ -74,12 +77,29 @@ class EntryInvalid(Exception):
         return invalid_body(self.errors, self.detail, self.rule)
 
 
+# an entry's envelope as a player reads it, when a phone shows why the server would not take an entry
+ENVELOPE_WORDS = {
+    "type": "The kind of move",
+    "seat": "The player",
+    "data": "The move's details",
+    "version": "The move number",
+    "reason": "The reason",
+}
+_MISSING = ("This field may not be blank.", "This field is required.", "This field may not be null.")
+
+
 def invalid_detail(errors: dict[str, list[str]], detail: str = "") -> str:
-    """The ``detail`` of an ``invalid`` answer: ``detail`` when given, else the first field's messages."""
+    """The ``detail`` of an ``invalid`` answer: ``detail`` when given, else the first field's messages; the
+    envelope's fields in players' words ("The kind of move is missing."), others by their path."""
     if detail:
         return detail
-    first = next(iter(errors.items()), ("", [""]))
-    return f"Invalid {first[0]}: {' '.join(first[1])}"
+    path, messages = next(iter(errors.items()), ("", [""]))
+    said = " ".join(messages)
+    if path in ENVELOPE_WORDS:
+        if said in _MISSING:
+            return f"{ENVELOPE_WORDS[path]} is missing."
+        return f"{ENVELOPE_WORDS[path]}: {said[:1].lower()}{said[1:]}"
+    return f"Invalid {path}: {said}"
 
 
 def invalid_body(errors: dict[str, list[str]], detail: str, rule: str = "") -> dict[str, Any]:
@@ -90,22 +110,31 @@ def invalid_body(errors: dict[str, list[str]], detail: str, rule: str = "") -> d
     return body
 
 
-def refusal_body(code: str, message: str, rule: str, seat_names: Sequence[str] = ()) -> dict[str, Any]:
-    """The 400 body of an entry the rules refuse, "Seat N" named (``matches.errors.RuleBroken.body``)."""
+def refusal_body(
+    code: str, message: str, rule: str, seat_names: Sequence[str] = (), *, overridable: bool = True
+) -> dict[str, Any]:
+    """The 400 body of an entry the rules refuse, "Seat N" named (``matches.errors.RuleBroken.body``);
+    ``overridable`` says whether it may be recorded anyway as a house rule (``replay.house_rule_offered``)."""
     detail = name_seats(message, seat_names) if seat_names else message
-    return {"code": RULE_VIOLATION, "violation": code, "rule": rule, "detail": detail}
+    offered = house_rule_offered(rule, overridable)
+    return {"code": RULE_VIOLATION, "violation": code, "rule": rule, "detail": detail, "overridable": offered}
 
 
-def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
+def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any, *, photo: bool = False) -> Event:
     """Check an entry's envelope and payload against the ruleset's event types; the cleaned event.
 
     Raises :class:`EntryInvalid` for an unknown type, a missing/extra/out-of-range seat, or a payload that does
-    not fit the type's fields. Corrections and results are the table's: their seat is dropped.
+    not fit the type's fields. Corrections and results are the table's: their seat is dropped. A photo entry
+    is refused unless ``photo`` (only ``matches.photos`` writes one: it names files it stored).
     """
     types = event_types_with_meta(ruleset)
     if type_ == FIRST_PLAYER_DRAWN:
         raise EntryInvalid(
             {"type": ["Who starts is drawn by Chronicle itself: create the match with who starts set to random."]}
+        )
+    if type_ in PHOTO_TYPES and not photo:
+        raise EntryInvalid(
+            {"type": [f"'{type_}' is recorded by uploading or removing a photo (…/photos/), not typed."]}
         )
     if not isinstance(type_, str) or type_ not in types:
         known = ", ".join(sorted(types))
@@ -118,8 +147,8 @@ def clean_entry(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     if seat is not None and not 0 <= seat < seat_count:
         where = f"seats 0 to {seat_count - 1}" if seat_count else "no seats (name heroes in the data instead)"
         raise EntryInvalid({"seat": [f"No seat {seat}: this stream has {where}."]})
-    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED):
-        seat = None  # corrections and results are the table's, whoever typed them
+    if type_ in (EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED) or type_ in PHOTO_TYPES:
+        seat = None  # corrections, results and photos are the table's, whoever typed them
     try:
         cleaned = check_payload(spec.fields, data if data is not None else {})
     except SchemaError as exc:
@@ -464,7 +493,9 @@ def record(position: dict[str, Any], entry: dict[str, Any], log: Sequence[dict[s
         else:
             nxt = step(ruleset, pos, event, check=True)
     except RuleViolation as violation:
-        body = refusal_body(violation.code, violation.message, violation.rule, table.seat_names)
+        body = refusal_body(
+            violation.code, violation.message, violation.rule, table.seat_names, overridable=violation.overridable
+        )
         return {"ok": False, "status": 400, "body": body}
     words = describe_entry(ruleset, event, table.seat_names, before=pos.state)
     turn = table_words(ruleset, nxt.state, table.seat_names)
@@ -538,9 +569,6 @@ def describe_json(position: dict[str, Any], entry: dict[str, Any]) -> str:
     table, pos = _table(position)
     event = Event(entry.get("type", ""), entry.get("seat"), entry.get("data") or {})
     return describe_entry(table.ruleset, event, table.seat_names, before=pos.state)
-
-
-UNDO_REASON = "Undone at the table"  # the reason the pages' undo posts when none is typed (frontend.forms)
 
 
 def void_json(position: dict[str, Any], log: Sequence[dict[str, Any]] | None, version: int, reason: str = "") -> dict:

@@ -6,6 +6,10 @@
 ``first_player_drawn {seat}`` is the server's random draw of who starts, recorded as the first entry of a
 match created with "who starts: random" (``Ruleset.start_with`` puts the seat into the state). All four are
 handled here, once, for every ruleset; :func:`outcome_of` is the one way to ask how a match ended.
+
+``photo_added {photo, caption, at, ...}`` and ``photo_removed {photo, reason, file}`` are photos of the table
+(``matches.photos``): entries of the log that every game accepts, at any point (after the end too), and that
+leave the game state as it is (a pending override still waits for its move).
 """
 
 from __future__ import annotations
@@ -21,9 +25,13 @@ from rulesets.schema import Field
 from rulesets.versions import RULES_UPGRADED, initial_state, upgrade_words
 
 EVENT_VOIDED = "event_voided"
+UNDO_REASON = "Undone at the table"  # the reason the pages' undo records when none is typed
 RULE_OVERRIDDEN = "rule_overridden"
 RESULT_RECORDED = "result_recorded"
 FIRST_PLAYER_DRAWN = "first_player_drawn"
+PHOTO_ADDED = "photo_added"
+PHOTO_REMOVED = "photo_removed"
+PHOTO_TYPES = frozenset({PHOTO_ADDED, PHOTO_REMOVED})
 RESULT_KEY = "recorded_result"  # reserved state key holding a table-recorded result
 MAX_SEATS = 12
 
@@ -44,6 +52,34 @@ META_EVENT_TYPES: dict[str, EventType] = {
         seat_required=False,
         fields=(Field("reason", "str", max_length=500, label="Reason (house rule)"),),
         description="The table deliberately lets the next move through without the rules check.",
+    ),
+    PHOTO_ADDED: EventType(
+        name=PHOTO_ADDED,
+        label="Photo added",
+        seat_required=False,
+        fields=(
+            Field("photo", "str", max_length=40, label="Photo id"),
+            Field("caption", "str", required=False, default="", max_length=300, label="Caption"),
+            Field("at", "int", minimum=0, label="Taken at entry"),
+            Field("display", "str", max_length=200, label="Stored display picture"),
+            Field("thumb", "str", max_length=200, label="Stored thumbnail"),
+            Field("width", "int", minimum=1, label="Width"),
+            Field("height", "int", minimum=1, label="Height"),
+            Field("bytes", "int", minimum=0, label="Bytes stored"),
+            Field("source", "str", required=False, default="", max_length=20, label="Uploaded as"),
+        ),
+        description="A photo of the table, taken at entry `at`; the files are stored, the entry holds their keys.",
+    ),
+    PHOTO_REMOVED: EventType(
+        name=PHOTO_REMOVED,
+        label="Photo removed",
+        seat_required=False,
+        fields=(
+            Field("photo", "str", max_length=40, label="Photo id"),
+            Field("reason", "str", max_length=500, label="Reason"),
+            Field("file", "choice", choices=("deleted", "kept"), label="The stored file"),
+        ),
+        description="A photo no longer shown; its file was deleted or kept, as the owner chose.",
     ),
 }
 
@@ -72,7 +108,9 @@ CORRECTIONS_RULE = "Chronicle › Corrections"
 RESULT_RULE = "Chronicle › Recording a result"
 START_RULE = "Chronicle › Who starts"
 # entries that are the table's or the server's, not a player's move
-TABLE_LEVEL_TYPES = frozenset({EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN, RULES_UPGRADED})
+TABLE_LEVEL_TYPES = frozenset(
+    {EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN, RULES_UPGRADED, *PHOTO_TYPES}
+)
 # entries the fold passes over (only the version moves): a void hides another entry; a rules upgrade changes
 # the rules the whole stream is judged under, which the store puts in the initial state (rulesets.versions)
 PASSED_OVER = frozenset({EVENT_VOIDED, RULES_UPGRADED})
@@ -159,7 +197,7 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
     Seat tokens in the ruleset's sentence are rendered with ``seat_names`` (:mod:`rulesets.names`)."""
     data = event.data
     if event.type == EVENT_VOIDED:
-        return f"Voided entry {data.get('version')}: {data.get('reason', '')}"
+        return void_words(data.get("version"), str(data.get("reason") or ""))
     if event.type == RULE_OVERRIDDEN:
         return f"House rule: the next move is let through ({data.get('reason', '')})"
     if event.type == RESULT_RECORDED:
@@ -170,6 +208,12 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
         seat = data.get("seat")
         who = seat_ref(seat) if isinstance(seat, int) and not isinstance(seat, bool) else "A player"
         return name_seats(f"{who} was drawn to start.", seat_names)
+    if event.type == PHOTO_ADDED:
+        caption = data.get("caption") or ""
+        return f"Photo added: {caption}" if caption else "Photo added"
+    if event.type == PHOTO_REMOVED:
+        kept = "file kept" if data.get("file") == "kept" else "file deleted"
+        return f"Photo removed ({kept}): {data.get('reason', '')}"
     try:
         if before is not None and ruleset.describe_uses_state:
             text = ruleset.describe(event, seat_names, before=before)
@@ -178,6 +222,19 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
     except Exception:  # a description must never break a page
         return event.type.replace("_", " ")
     return name_seats(text, seat_names)
+
+
+def void_words(version: Any, reason: str, undone: str = "", who: str = "") -> str:
+    """A void in players' words: "Ana's move 4 (took 2 stones) was undone at the table" when the undone entry's
+    sentence (``undone``) and its seat's name (``who``) are known, "Move 4 was undone at the table" when not;
+    a reason other than the pages' undo is quoted ("… was undone: wrong pile")."""
+    how = " at the table" if reason.strip() in ("", UNDO_REASON) else f": {reason.strip()}"
+    text = undone.strip().rstrip(".")
+    if text and who and text.startswith(who + " "):
+        return f"{who}'s move {version} ({text[len(who) + 1 :]}) was undone{how}"
+    if text:
+        return f"Move {version} ({text}) was undone{how}"
+    return f"Move {version} was undone{how}"
 
 
 def _result_sentence(data: dict[str, Any], seat_names: list[str]) -> str:
@@ -248,7 +305,8 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
     """The position after recording one entry that is not a void.
 
     With ``check`` the rules are enforced unless an override is pending. An overridden event that the
-    reducer still cannot apply raises :class:`RuleViolation` (``unplayable``).
+    reducer still cannot apply raises :class:`RuleViolation` (``unplayable``); a refusal says whether an
+    override could record the move (``RuleViolation.overridable``: False when the reducer cannot place it).
     """
     new_version = pos.version + 1
     if event.type == RULE_OVERRIDDEN:
@@ -265,13 +323,19 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
         return _record_result(ruleset, pos, event, check)
     if event.type == FIRST_PLAYER_DRAWN:
         return _draw_first_player(ruleset, pos, event, check)
+    if event.type in PHOTO_TYPES:  # a photo leaves the game as it is, and an override waiting for its move
+        return Position(pos.state, new_version, pos.override_pending)
     if pos.state.get(RESULT_KEY) is not None:
         raise RuleViolation(
             "game_over", "The table recorded the result; void it to go on recording moves.", RESULT_RULE
         )
     event = replace(event, version=new_version)
     if check and not pos.override_pending:
-        ruleset.validate(pos.state, event)
+        try:
+            ruleset.validate(pos.state, event)
+        except RuleViolation as violation:
+            violation.overridable = violation.overridable and _placeable(ruleset, pos.state, event)
+            raise
     try:
         new_state = ruleset.apply(pos.state, event)
     except RuleViolation:
@@ -285,6 +349,23 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
             CORRECTIONS_RULE,
         ) from exc
     return Position(new_state, new_version, False)
+
+
+def house_rule_offered(rule: str, overridable: bool) -> bool:
+    """Whether a refusal citing ``rule`` may be recorded anyway as a house rule (``rule_overridden``, then the
+    entry): not when even the override could not record the move (``RuleViolation.overridable``), nor for
+    Chronicle's own rules ("Chronicle › …": corrections, entries, streams), which no house rule bends."""
+    return overridable and not rule.startswith("Chronicle ›")
+
+
+def _placeable(ruleset: Ruleset, state: State, event: Event) -> bool:
+    """Whether the reducer can put ``event`` in ``state`` unchecked, as it would under an override (a move
+    it cannot place is refused as ``unplayable`` even then, so no page offers an override for it)."""
+    try:
+        ruleset.apply(state, event)
+    except Exception:
+        return False
+    return True
 
 
 def voided_versions(events: Iterable[tuple[int, Event]]) -> set[int]:
@@ -372,7 +453,7 @@ def walk(
     rules_version: int | None = None,
 ) -> Iterator[tuple[Event, State, State]]:
     """Each game entry that counts, oldest first, as ``(event, state before, state after)`` from the initial
-    state: voided entries, voids, overrides and ``result_recorded`` are folded but not yielded. Rules are not
+    state: voided entries, voids, overrides, photos and ``result_recorded`` are folded but not yielded. Rules are not
     re-checked; the walk stops quietly at an entry that no longer folds (statistics never fail a projector).
     States are the reducer's own (hidden information included): callers keep to what a spectator may see.
     ``rules_version``: the rules the stream is judged under (``Stream.rules_version``; None: the current)."""
@@ -386,7 +467,7 @@ def walk(
             after = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=False)
         except Exception:
             return
-        if event.type not in (RULE_OVERRIDDEN, RESULT_RECORDED):
+        if event.type not in (RULE_OVERRIDDEN, RESULT_RECORDED) and event.type not in PHOTO_TYPES:
             yield replace(event, version=version), pos.state, after.state
         pos = after
 

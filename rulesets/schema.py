@@ -10,8 +10,6 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rulesets.names import plural
-
 KINDS = ("int", "number", "str", "bool", "cell", "choice", "list", "object", "any")
 
 
@@ -278,9 +276,9 @@ def _check_value(f: Field, value: Any, path: str, errors: dict[str, list[str]]) 
             _err(errors, path, "Must be a list.")
             return value
         if len(value) < f.min_items:
-            _err(errors, path, f"Needs at least {plural(f.min_items, 'item')}.")
+            _err(errors, path, f"Enter at least {f.min_items}.")
         if len(value) > f.max_items:
-            _err(errors, path, f"At most {plural(f.max_items, 'item')}.")
+            _err(errors, path, f"Enter at most {f.max_items}.")
             return value
         if f.item is None:
             return value

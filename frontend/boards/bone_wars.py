@@ -127,12 +127,16 @@ def _sittings(facts: TableFacts, state: dict[str, Any], names: list[str]) -> lis
     sittings = state["sittings"]
     times = facts.times_of([s["from_version"] for s in sittings])
     out = []
-    for s in sittings:
+    for n, s in enumerate(sittings):
+        rounds = list(s["rounds"])
+        playing = n == len(sittings) - 1 and not s["paused"] and not state["finished"]
+        if playing and state["round"] not in rounds:  # the sitting under way is in the board's round now
+            rounds.append(state["round"])
         out.append(
             {
                 **s,
                 "when": times.get(s["from_version"]),
-                "round_words": _round_words(s["rounds"]),
+                "round_words": _round_words(rounds),
                 "gains": [(names[i] if i < len(names) else f"Seat {i}", rp) for i, rp in enumerate(s["rp"])],
             }
         )
@@ -206,6 +210,16 @@ def _forms(state: dict[str, Any], turn: int, problem: dict[str, Any]) -> dict[st
     }
 
 
+def _setup_photo(facts: TableFacts, state: dict[str, Any], version: int) -> dict[str, Any] | None:
+    """The photo the "Set up the table" panel shows first: while the table is paused, the last photo of the
+    sitting that ended (taken at one of its entries or after it was packed away), as of ``version``."""
+    sittings = state["sittings"]
+    if not sittings or not sittings[-1]["paused"]:
+        return None
+    start = sittings[-1]["from_version"]
+    return next((p for p in facts.photo_list() if p["version"] <= version and p["at"] >= start), None)
+
+
 def board(
     *,
     ruleset: Any,
@@ -249,12 +263,14 @@ def board(
         "turn_seat": turn,
         "card_played": state["card_played"],
         # the whole turn line ("Bo to play — finish the action …"), named by match_state; the round is shown apart
-        "prompt": re.sub(r" \(round \d+ of \d+\)$", "", ms.turn_line),
+        "prompt": re.sub(r" \(round \d+ of \d+\)", "", ms.turn_line),
+        "paused": bool(state["sittings"]) and state["sittings"][-1]["paused"] and not state.get("concluded", False),
         "seats": _seat_boards(state, names, turn, winners),
         "bookshelf": _bookshelf(state),
         "shelves": state["shelves"],
         "scorings": _scorings(state, names),
         "sittings": _sittings(facts, state, names),
+        "setup_photo": _setup_photo(facts, state, ms.version),
         "version": ms.version,
         "interactive": interactive,
         "buttons": [

@@ -77,6 +77,8 @@ class TableFacts:
     load_times: Callable[[list[int]], Mapping[int, Any]] | None = None
     load_moves: Callable[[int], bool] | None = None
     load_seat: Callable[[], int | None] | None = None
+    photos: list[dict[str, Any]] | None = None  # the match's shown photos, newest first (frontend.views.photos)
+    load_photos: Callable[[], list[dict[str, Any]]] | None = None
 
     def reader_seat(self) -> int | None:
         """The seat the reader holds at this match, or None."""
@@ -104,6 +106,12 @@ class TableFacts:
             self.moves[upto] = self.load_moves(upto) if self.load_moves is not None else upto > 0
         return self.moves[upto]
 
+    def photo_list(self) -> list[dict[str, Any]]:
+        """The match's shown photos, newest first (``{id, version, at, caption, thumb, display}``)."""
+        if self.photos is None:
+            self.photos = list(self.load_photos()) if self.load_photos is not None else []
+        return self.photos
+
     def seed(self) -> dict[str, Any]:
         """The facts as JSON for the page's offline seed (the query and the loaders stay here; the times and
         answers asked so far go with it)."""
@@ -115,6 +123,9 @@ class TableFacts:
             "reader_records": self.reader_records,
             "times": {str(v): (w.isoformat() if isinstance(w, datetime) else w) for v, w in self.times.items()},
             "moves": {str(v): m for v, m in self.moves.items()},
+            "photos": [
+                {k: p[k] for k in ("id", "version", "at", "caption", "thumb", "display")} for p in (self.photos or [])
+            ],
         }
 
 
@@ -139,7 +150,24 @@ def table_facts(match: Any, request: Any, *, records: bool) -> TableFacts:
         load_seat=lambda: held_seat(request.user, match),
         load_times=lambda versions: stream_times(stream_id=match.stream_id, versions=versions),
         load_moves=lambda upto: moves_recorded(stream_id=match.stream_id, upto=upto),
+        load_photos=lambda: _photos(match),
     )
+
+
+def _photos(match: Any) -> list[dict[str, Any]]:
+    """The shown photos of ``match``, newest first, with the URLs the app serves them at."""
+    from django.urls import reverse
+
+    from matches.photos.services import photos_of
+
+    return [
+        {
+            "id": p.id, "version": p.version, "at": p.at, "caption": p.caption,
+            "thumb": reverse("match-photo", args=[match.pk, p.id, "thumb"]),
+            "display": reverse("match-photo", args=[match.pk, p.id, "display"]),
+        }
+        for p in reversed(photos_of(match.stream_id))
+    ]  # fmt: skip
 
 
 def _flatten(value: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, str]]:

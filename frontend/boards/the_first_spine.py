@@ -37,7 +37,7 @@ def preview_words(state: dict[str, Any], pair: dict[str, Any], seat_names: list[
     """``Paladin deals 3 to Barbed Wire, takes 2`` for one planned confrontation."""
     by_id = {c["id"]: c for c in state["cards"]}
     a, b = by_id[pair["attacker"]], by_id[pair["defender"]]
-    text = f"{E.label(state, a)} deals {pair['dealt']} to {E.label(state, b)}, takes {pair['taken']}"
+    text = f"{E.named(state, a)} deals {pair['dealt']} to {E.named(state, b)}, takes {pair['taken']}"
     return name_seats(text + (" (Threat)" if pair["threat"] else ""), seat_names)
 
 
@@ -225,6 +225,11 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         {"text": name_seats(e["text"], seat_names), "kind": e["kind"], "turn": e["turn"]}
         for e in state["log"][-LOG_LINES:]
     ][::-1]
+    # the column a phone's narrow frame opens on: the reader's wizard, else the wizard of the seat to play
+    held = facts.reader_seat()
+    focus = held if held is not None else seat
+    wizards = {p["controller"]: p["at"][1] for p in state["cards"] if p["kind"] == "wizard"}
+    centre_col = wizards.get(focus, wizards.get(seat, cols // 2))
     place_cells = None
     if interactive and turn["phase"] == "actions" and state["players"][seat]["hand"] > 0:
         place_cells = json.dumps(E.placeable_cells(state, seat), separators=(",", ":"))
@@ -236,6 +241,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         "height": rows * CELL,
         "rows": rows,
         "cols": cols,
+        "centre_col": centre_col,
         "row_numbers": range(1, rows + 1),  # the edges' labels: rulesets.cells counts a board's cells from 1
         "col_numbers": range(1, cols + 1),
         "grid": [{"x": c * CELL, "y": r * CELL, "cell": f"{r},{c}"} for r in range(rows) for c in range(cols)],

@@ -210,15 +210,19 @@ def legal_move_choices(ruleset: Ruleset, legal: list[Event] | None, seat_names: 
         keys = [k for k in moves[0].data if len({json.dumps(m.data.get(k), sort_keys=True) for m in moves}) > 1]
         spec = ruleset.event_types.get(moves[0].type)
         labels = {f.name: f.label or f.name for f in (spec.fields if spec else ())}
+        said = {f.name: dict(zip(f.choices, f.choice_labels, strict=True)) for f in (spec.fields if spec else ())}
         for i, move in zip(same, moves, strict=True):
-            parts = [f"{labels.get(k, k)}: {_worded(move.data.get(k))}" for k in keys]
+            parts = [f"{labels.get(k, k)}: {_worded(move.data.get(k), said.get(k))}" for k in keys]
             if parts:
                 options[i]["text"] += " — " + ", ".join(parts)
     return options
 
 
-def _worded(value: Any) -> str:
-    """A payload value for people: a name capitalised, none as "not named", a list joined."""
+def _worded(value: Any, words: dict[Any, str] | None = None) -> str:
+    """A payload value for people: its field's label for it when it has one ("Red circle"), else a name
+    capitalised, none as "not named", a list joined."""
+    if words and isinstance(value, (str, int)) and value in words:
+        return words[value]
     if value is None:
         return "not named"
     if isinstance(value, str):

@@ -39,7 +39,7 @@ from frontend.forms.inputs import (  # the pure half: the offline board runs it 
 from matches.errors import DomainError, InvalidInput, RuleBroken, VersionConflict
 from rulesets import Field
 from rulesets.offline import UNDO_REASON
-from rulesets.replay import CORRECTIONS_RULE
+from rulesets.replay import house_rule_offered
 
 
 def parse_inputs(
@@ -279,11 +279,12 @@ def problem_from(
         problem.update(conflict=True, detail=exc.detail, rebase_why=getattr(exc, "why", ""))
     elif isinstance(exc, RuleBroken):
         # an override lets a game move through; it cannot make a refused correction (a void) valid, nor
-        # bend Chronicle's own stream rules (corrections, adventures played as matches)
-        overridable = exc.rule != CORRECTIONS_RULE and not exc.rule.startswith("Chronicle ›")
+        # bend Chronicle's own stream rules (corrections, adventures played as matches), nor record a move the
+        # game state cannot hold (``RuleBroken.overridable``: it would be refused as unplayable)
+        overridable = house_rule_offered(exc.rule, exc.overridable)
         problem.update(detail=exc.detail, rule=exc.rule, violation=exc.violation_code, overridable=overridable)
     elif isinstance(exc, InvalidInput):
-        detail = f"Please correct: {error_sentence(exc.errors, fields)}" if exc.errors else exc.detail
+        detail = f"Please correct {error_sentence(exc.errors, fields)}" if exc.errors else exc.detail
         if exc.rule:  # a bound that is a rulebook line: say the rule, not the bound
             detail = exc.detail
         problem.update(detail=detail, errors=exc.errors, rule=exc.rule or problem.get("rule"))

@@ -93,6 +93,7 @@ def facts_of(seed: dict[str, Any], position: dict[str, Any], query: dict[str, st
         seat={"held": known.get("reader_seat")},
         times={int(k): v for k, v in (known.get("times") or {}).items()},
         moves={int(k): bool(v) for k, v in (known.get("moves") or {}).items()},
+        photos=list(known.get("photos") or []),
     )
 
 

@@ -38,8 +38,9 @@ from frontend.forms.schema import (
 )
 from frontend.selectors import last_undoable_version
 from frontend.views import streams as stream_views
+from frontend.views.photos import photo_context, photo_list
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
-from matches.store.visibility import can_record
+from matches.store.visibility import can_record, can_view
 from rulesets import Event, EventType, get_ruleset
 from rulesets.names import plural
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
@@ -279,11 +280,23 @@ def campaign_detail(
         "can_record": recorder,
         "problem": problem,
         "chart": gold_chart(
-            ledger, list(dict.fromkeys(all_names)), loaded.version, causes=CAUSES, width=360, height=210, small=True
+            ledger, list(dict.fromkeys(all_names)), loaded.version, causes=CAUSES, height=210, small=True
         ),
         "matches": campaign_selectors.campaign_adventure_matches(campaign=campaign, state=loaded.state),
         "idempotency_key": uuid.uuid4().hex,
     }
+    context.update(
+        photo_context(
+            "campaign", campaign, request.user, upto=loaded.version if loaded.replaying else None,
+            can_add=recorder and not loaded.replaying,
+        )
+    )  # fmt: skip
+    # the adventures' own photos (each match's, to a reader who may see that match)
+    context["adventure_photos"] = [
+        {"match": m, "photos": shown}
+        for m in context["matches"]
+        if can_view(request.user, m) and (shown := photo_list("match", m))
+    ]
     if recorder and not loaded.replaying:
         context["forms_now"], context["forms_later"] = _event_forms(campaign, loaded, problem)
         current = loaded.state["adventures"][-1] if loaded.phase == "adventure" else {}
@@ -485,7 +498,7 @@ def campaign_town(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     found = problem.get("errors", {})
                     if found:  # the schema's paths (data.hero) on the row's inputs, in the form's words
                         fields = specs[action["type"]].fields
-                        problem["detail"] = f"Please correct: {error_sentence(found, fields)}"
+                        problem["detail"] = f"Please correct {error_sentence(found, fields)}"
                         prefix = "shop." if action["type"] == "shop_revealed" else f"a{refused_row}.{action['type']}."
                         errors = {prefix + k.removeprefix("data."): v for k, v in found.items()}
             except DomainError as exc:

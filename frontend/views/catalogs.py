@@ -45,7 +45,7 @@ class Cell:
     field: Field
     widget: str  # text | number | select | checkbox | cells
     value: Any  # raw string (or bool for checkboxes)
-    choices: tuple[str, ...] = ()
+    choices: tuple[tuple[str, str], ...] = ()  # (value, the words a select shows for it)
     error: str = ""
 
 
@@ -149,7 +149,9 @@ def _show(f: Field, value: Any) -> Any:
 
 
 def _cell(name: str, f: Field, raw: Any) -> Cell:
-    return Cell(name=name, field=f, widget=_widget(f), value=raw, choices=tuple(str(c) for c in f.choices))
+    words = f.choice_labels or tuple(str(c) for c in f.choices)
+    choices = tuple((str(c), w) for c, w in zip(f.choices, words, strict=True))
+    return Cell(name=name, field=f, widget=_widget(f), value=raw, choices=choices)
 
 
 def _tables_and_groups(game: str) -> tuple[list[Field], list[Field]]:

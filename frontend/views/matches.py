@@ -7,13 +7,14 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, QueryDict
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django_htmx.http import replace_url
 from rest_framework.authtoken.models import Token
@@ -37,11 +38,15 @@ from frontend.offline.bundle import offline_urls
 from frontend.offline.seed import offline_seed
 from frontend.offline.views import offline_start_forms
 from frontend.selectors import home_activity, last_undoable_version, undo_words
+from frontend.views import joins as join_views
 from frontend.views import streams as stream_views
+from frontend.views.photos import photo_context
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.checks import difference_json, rules_difference
-from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotFound
+from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotAllowed, NotFound
+from matches.people import joins
+from matches.people.joins import seat_accounts
 from matches.store.visibility import TABLE, can_record, reader_at, reveal, reveal_end, revealed_seat, viewer_for
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
@@ -51,14 +56,19 @@ from rulesets.schema import RANDOM, for_seat_count, seat_word
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and sign in."""
+    """Create an account and sign in; then to ``next`` (a page of this site only: a join link, a private
+    match), else home."""
     form = SignupForm(request.POST or None)
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
+        next_url = ""
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
         messages.success(request, f"Welcome, {user.username}!")
-        return redirect("home")
-    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+        return redirect(next_url or "home")
+    context = {"form": form, "next": next_url}
+    return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
 
 
 @login_required
@@ -165,8 +175,10 @@ def match_new(request: HttpRequest) -> HttpResponse:
         options, errors = parse_options(schema, request.POST)
         if request.POST.get("catalog"):
             options.update(catalog_options(catalog_get(request.user, request.POST["catalog"])))
-        seats = [{"name": request.POST.get(f"seat_{i}", "")} for i in range(seat_count)]
+        seats, seat_errors = _posted_seats(request, seat_count)
         context["seat_values"] = [s["name"] for s in seats]
+        context["account_values"] = [request.POST.get(f"seat_{i}_account", "") for i in range(seat_count)]
+        errors = {**seat_errors, **errors}
         reused = ""
         if not errors:
             try:  # the form's key: a second tap or a retried post returns the match the first one created
@@ -197,7 +209,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
         errors=context["errors"], exclude=CATALOG_KEYS.get(slug, {}),
     )  # fmt: skip
     # who starts, and what has no default, first; the rest (the printed game's defaults) folded away
-    main = {ruleset.start_option} | {f.name for f in schema if f.required}
+    main = {ruleset.start_option, *ruleset.main_options} | {f.name for f in schema if f.required}
     context["option_fields"] = [i for i in option_fields if i.name.removeprefix("option.") in main]
     context["more_options"] = [i for i in option_fields if i.name.removeprefix("option.") not in main]
     context["more_open"] = any(i.error for i in context["more_options"])
@@ -210,9 +222,12 @@ def match_new(request: HttpRequest) -> HttpResponse:
             "label": seat_word(i),
             "value": (context.get("seat_values") or [""] * seat_count)[i],
             "error": " ".join(context["errors"].get(f"seats[{i}].name", [])),
+            "account": (context.get("account_values") or [""] * seat_count)[i],
+            "account_error": " ".join(context["errors"].get(f"seats[{i}].user", [])),
         }
         for i in range(seat_count)
     ]
+    context["seat_accounts"] = seat_accounts(request.user)  # "me" and the people played with, for each seat
     context["known_players"] = selectors.players_known(owner=request.user)
     context["catalogs"] = catalog_list(request.user, slug)
     # for a match started here offline (offline/new-match.js): the rules' files and the game's entry forms
@@ -222,6 +237,24 @@ def match_new(request: HttpRequest) -> HttpResponse:
     context["offline_forms"] = offline_start_forms(ruleset, seat_count)
     context["offline_seats"] = [(i, seat_word(i)) for i in range(seat_count)]
     return render(request, "frontend/match_new.html", context, status=400 if context["errors"] else 200)
+
+
+def _posted_seats(request: HttpRequest, seat_count: int) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
+    """The seats the new-match form posted: each a name (``seat_N``) and, when picked (``seat_N_account``), an
+    account from those the form offered (``seat_accounts``); any other account is an error on that seat."""
+    offered = {str(a.user_id) for a in seat_accounts(request.user)}
+    picked = [request.POST.get(f"seat_{i}_account", "") for i in range(seat_count)]
+    users = get_user_model().objects.in_bulk([int(v) for v in picked if v in offered])
+    seats: list[dict[str, Any]] = []
+    errors: dict[str, list[str]] = {}
+    for i, value in enumerate(picked):
+        seat: dict[str, Any] = {"name": request.POST.get(f"seat_{i}", "")}
+        if value and value in offered:
+            seat["user"] = users[int(value)]
+        elif value:
+            errors[f"seats[{i}].user"] = ["Choose one of the people offered, or type a name."]
+        seats.append(seat)
+    return seats, errors
 
 
 def _drawn_words(match: Any) -> str:
@@ -294,7 +327,7 @@ def match_detail(
         "ruleset": ruleset,
         "ms": ms,
         "seat_names": seat_names,
-        "seats": list(enumerate(seat_names)),
+        "seats": list(enumerate(ruleset.seat_words(ms.state, seat_names))),  # as the game names them
         "turn_names": [seat_names[s] for s in ms.turn_seats if s < len(seat_names)],
         "winner_names": [seat_names[s] for s in (ms.outcome or {}).get("winners", []) if s < len(seat_names)],
         "can_record": can_record_now,
@@ -314,6 +347,7 @@ def match_detail(
         if undo_version
         else "",
         "secrets": _secrets(request, match, ruleset, seat_names, recorder) if not replaying else None,
+        "join": join_views.join_box(request, match, finished=final),  # the owner's "Scan to take a seat"
         "versions": list(range(ms.latest_version + 1)),
         # the state as JSON is for developers: drawn only for a user who turned the developer view on
         "state_json": json.dumps(ms.state, indent=1, sort_keys=True) if developer_view_on(request.user) else "",
@@ -328,6 +362,12 @@ def match_detail(
             board=facts.seed() if can_record_now else None,  # only a recorder draws a board offline
         ),
     }
+    context.update(
+        photo_context(
+            "match", match, request.user, upto=ms.version if replaying else None,
+            can_add=can_record_now and not replaying,  # a closed adventure match takes no entry, photos neither
+        )
+    )  # fmt: skip
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")
     in_place = answered_in_place(request)
@@ -484,7 +524,7 @@ def _rerender(request: HttpRequest, match: Any, problem: dict[str, Any], status:
     if problem.get("errors"):
         spec = event_types_with_meta(get_ruleset(match.game)).get(problem.get("type", ""))
         words = error_sentence(problem["errors"], spec.fields if spec else (), {"seat": "Player", "type": "Entry"})
-        problem["detail"] = f"Please correct: {words}"
+        problem["detail"] = f"Please correct {words}"
     return match_detail(request, match.pk, problem=problem, status=status)
 
 
@@ -552,6 +592,29 @@ def match_recorders(request: HttpRequest, match_id: int) -> HttpResponse:
         return match_detail(request, match_id, problem={"detail": detail}, status=exc.status_code)
     messages.success(request, "Recorders saved." if names else "Only you can record on this match now.")
     return redirect("match", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def join_link_switch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The owner turns the match's join link on (``action=on``), makes a new one (``new``) or turns it off."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    action = request.POST.get("action", "on")
+    try:
+        if action == "off":
+            joins.join_link_off(match=match, user=request.user)
+            messages.success(request, "The join link is off: its QR code seats nobody now.")
+        elif action in ("on", "new"):
+            joins.join_link_on(match=match, user=request.user, new=action == "new")
+            if action == "new":
+                messages.success(request, "A new join link: the old one seats nobody now.")
+        else:
+            raise InvalidInput({"action": ["Choose on, new or off."]})
+    except NotAllowed:
+        raise  # not the owner: the error page says so (they are shown no join link to switch)
+    except DomainError as exc:
+        return match_detail(request, match_id, problem={"detail": join_views.words_of(exc)}, status=exc.status_code)
+    return redirect(reverse("match", args=[match.pk]) + "#join")
 
 
 @login_required

@@ -213,10 +213,18 @@ def _insight_blocks(data: dict[str, Any]) -> list[dict[str, Any]]:
             blocks.append({"name": name, "id": f"insight-{n}", "figures": figures, "chart": chart})
             continue
         total = sum(counts.values())
-        rows = [{"value": v, "n": c, "share": round(100 * c / total) if total else 0} for v, c in counts.items()]
+        rows = [
+            {"value": _capitalised(v), "n": c, "share": round(100 * c / total) if total else 0}
+            for v, c in counts.items()
+        ]
         chart = bar_chart([r["value"] for r in rows], {"count": [r["n"] for r in rows]}, title=name.capitalize())
         blocks.append({"name": name, "id": f"insight-{n}", "rows": rows, "total": total, "chart": chart})
     return blocks
+
+
+def _capitalised(value: Any) -> Any:
+    """An insight's value as a table row heads it: a word starts with a capital ("color" → "Color")."""
+    return value[:1].upper() + value[1:] if isinstance(value, str) else value
 
 
 def _gold_chart(campaigns: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -18,11 +18,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from frontend.forms.schema import posted_void, record_or_rerender
+from frontend.views.photos import photo_list
 from matches.errors import InvalidInput
 from matches.store.history import HistoryLine, cursor_clean, history_page
 from matches.store.streams import kind_get, stream_get, stream_undo
 from matches.store.visibility import can_record, viewer_for
 from rulesets import get_ruleset
+
+PHOTO_KINDS = ("match", "campaign")  # the kinds with photo routes (frontend.views.photos.photo_urls)
 
 Redraw = Callable[..., HttpResponse]  # (request, pk, *, problem, status) -> the kind's page
 
@@ -69,11 +72,20 @@ def history_view(
             "page_url": reverse(page, args=[obj.pk]),
             "anchor": anchor,
             "can_record": can_record(request.user, obj),
+            **_photos_shown(kind, obj),
         }
         return render(request, template, context)
 
     history.__doc__ = f"The {kind}'s history timeline."
     return history
+
+
+def _photos_shown(kind: str, obj: Any) -> dict[str, Any]:
+    """For the timeline: each shown photo's thumbnail and picture by its entry (``photo_lines``: version → URLs);
+    a removed or undone photo's entry keeps its words, without the picture."""
+    if kind not in PHOTO_KINDS:
+        return {"photo_lines": {}}
+    return {"photo_lines": {str(p["version"]): p for p in photo_list(kind, obj)}}
 
 
 def _grouped(lines: list[HistoryLine]) -> list[dict[str, Any]]:

@@ -1,6 +1,8 @@
-"""REST endpoints for players as people: invite to claim, claim, merge duplicates."""
+"""REST endpoints for players as people: invite to claim, claim, merge duplicates; join links."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
@@ -10,7 +12,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Shape
+from matches import selectors
 from matches.api.matches import ERRORS, parse
+from matches.errors import NotAllowed, NotFound
+from matches.people import joins
 from matches.people import players as people
 from matches.stats.selectors import player_ref
 
@@ -60,3 +65,84 @@ class PlayerMergeApi(APIView):
         target = people.player_owned(user=request.user, player_id=data["into"])
         merge = people.players_merge(user=request.user, source=source, target=target, reason=data["reason"])
         return Response({"merged": merge.source_id, "into": merge.target_id}, status=status.HTTP_201_CREATED)
+
+
+# -- join links: a friend takes a free seat with their own account (matches.people.joins) ---------------------
+
+
+class JoinLinkInput(Shape):
+    new = serializers.BooleanField(required=False, default=False, help_text="turn the old link off, make a new one")
+
+
+class JoinInput(Shape):
+    seat = serializers.IntegerField(min_value=0, max_value=99, help_text="the seat to take (0 is the first)")
+
+
+def _link_body(request: Request, link: Any) -> dict[str, Any]:
+    url = request.build_absolute_uri(reverse("match-join", args=[link.token]))
+    return {"token": link.token, "url": url, "match": link.match_id}
+
+
+class MatchJoinLinkApi(APIView):
+    """The match's join link (owner only). GET: the link that is on (404 if none); POST ``{new?}``: turn one on
+    (201 when made now, 200 when it was on; ``new``: a fresh token, the old one off); DELETE: turn it off."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def _match(self, request: Request, match_id: int) -> Any:
+        match = selectors.match_get(user=request.user, match_id=match_id)
+        if match.owner_id != request.user.pk:
+            raise NotAllowed("Only the match's owner can show or turn off its join link.")
+        return match
+
+    @extend_schema(responses={200: dict, **ERRORS})
+    def get(self, request: Request, match_id: int) -> Response:
+        link = joins.join_link_current(self._match(request, match_id))
+        if link is None:
+            raise NotFound("This match has no join link on; POST to turn one on.")
+        return Response(_link_body(request, link))
+
+    @extend_schema(request=JoinLinkInput, responses={200: dict, 201: dict, **ERRORS})
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self._match(request, match_id)
+        data = parse(JoinLinkInput, request.data if request.data else {})
+        before = joins.join_link_current(match)
+        link = joins.join_link_on(match=match, user=request.user, new=data["new"])
+        made = before is None or before.pk != link.pk
+        return Response(_link_body(request, link), status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)
+
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def delete(self, request: Request, match_id: int) -> Response:
+        joins.join_link_off(match=self._match(request, match_id), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class JoinApi(APIView):
+    """A join link. GET (anyone with the token): the match and its seats, which are free, and why nobody can
+    join now (``refusal``, "" when one can). POST ``{seat}`` (signed in): take that seat; a repeat by an account
+    that already holds a seat answers that seat with ``already: true`` and writes nothing."""
+
+    def get_permissions(self) -> list[Any]:
+        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
+
+    @extend_schema(responses={200: dict, **ERRORS})
+    def get(self, request: Request, token: str) -> Response:
+        link = joins.join_link_get(token)
+        seats = joins.join_seats(link.match)
+        return Response(
+            {
+                "match": link.match_id,
+                "game": link.match.game,
+                "title": link.match.title or link.match.game_name,
+                "owner": link.match.owner.get_username(),
+                "seats": [{"index": s.index, "name": s.name, "free": s.free} for s in seats],
+                "refusal": joins.join_refusal(link, seats),
+            }
+        )
+
+    @extend_schema(request=JoinInput, responses={200: dict, **ERRORS})
+    def post(self, request: Request, token: str) -> Response:
+        data = parse(JoinInput, request.data)
+        joined = joins.join_take(user=request.user, token=token, seat=data["seat"])
+        body = {"match": joined.match.pk, "seat": joined.seat, "name": joined.name, "already": joined.already}
+        return Response(body)

@@ -15,8 +15,14 @@ from rulesets.schema import json_schema
 
 
 class SeatInput(JsonInput):
-    name = serializers.CharField(max_length=80)
-    user = serializers.CharField(max_length=150, required=False, allow_null=True, help_text="username to link")
+    name = serializers.CharField(
+        max_length=80, required=False, allow_blank=True, default="",
+        help_text="the player's name; blank with a user: the name you already give that account, else its username",
+    )  # fmt: skip
+    user = serializers.CharField(
+        max_length=150, required=False, allow_null=True,
+        help_text="username of the account to seat (its player is linked to it, and it may record on the match)",
+    )  # fmt: skip
 
 
 class MatchCreateInput(JsonInput):

@@ -4,11 +4,14 @@ import replays every stream to check its head and rebuilds the read models from 
 
 Line 1 is a header; every other line is one object in Django's serialization shape
 (``{"model", "pk", "fields"}``), parents before children. Password hashes are included (a backup restores
-accounts): keep the file as private as the database.
+accounts): keep the file as private as the database. The photos' stored files follow the events, one line each
+(``{"model": "chronicle.photo_file", "pk": storage key, "fields": {"base64": …}}``), and are written back to the
+store under the same key on import (removed at once if the import fails).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -67,7 +70,57 @@ def streams_export(out: TextIO) -> dict[str, int]:
             out.write(json.dumps(row, cls=DjangoJSONEncoder, ensure_ascii=False) + "\n")
             n += 1
         counts[model._meta.label_lower] = n
+    counts[PHOTO_FILE] = _photos_export(out)
     return counts
+
+
+PHOTO_FILE = "chronicle.photo_file"
+
+
+def _photos_export(out: TextIO) -> int:
+    """One line per stored photo file named by any ``photo_added`` entry (removed ones whose file was kept
+    too: a voided removal shows them again); a file the store no longer has is left out."""
+    from django.core.files.storage import default_storage
+
+    from matches.models import Event as EventRow
+    from rulesets.replay import PHOTO_ADDED
+
+    n = 0
+    rows = EventRow.objects.filter(type=PHOTO_ADDED).order_by("position").values_list("data", flat=True)
+    for data in rows.iterator(chunk_size=500):
+        for key in ("display", "thumb"):
+            name = data.get(key)
+            if not isinstance(name, str) or not default_storage.exists(name):
+                continue
+            with default_storage.open(name, "rb") as f:
+                encoded = base64.b64encode(f.read()).decode("ascii")
+            out.write(json.dumps({"model": PHOTO_FILE, "pk": name, "fields": {"base64": encoded}}) + "\n")
+            n += 1
+    return n
+
+
+def _photo_restore(row: dict[str, Any], written: list[str]) -> None:
+    """Write a backed-up photo file back under its key (``written`` collects the keys, for a rollback)."""
+    from django.core.files.base import ContentFile
+    from django.core.files.storage import default_storage
+
+    name = row.get("pk")
+    encoded = (row.get("fields") or {}).get("base64")
+    if not isinstance(name, str) or not name.startswith("photos/") or ".." in name or not isinstance(encoded, str):
+        raise BackupError(f"A photo file line names no photo key: {str(name)[:80]!r}.")
+    try:
+        content = base64.b64decode(encoded, validate=True)
+    except ValueError:
+        raise BackupError(f"Photo file {name}: not base64.") from None
+    if default_storage.exists(name):
+        with default_storage.open(name, "rb") as f:
+            if f.read() == content:
+                return
+        raise BackupError(f"Photo file {name} already exists with other content.")
+    saved = default_storage.save(name, ContentFile(content))
+    written.append(saved)
+    if saved != name:
+        raise BackupError(f"Photo file {name} could not be stored under its key.")
 
 
 @dataclass
@@ -119,9 +172,17 @@ def streams_import(lines: Iterable[str]) -> ImportReport:
     are rebuilt once the load has committed: the global-log reader only returns events of transactions that
     have ended (docs/ARCHITECTURE.md), so inside the loading transaction it would see none of them.
     """
+    from django.core.files.storage import default_storage
+
     from matches.projections.projectors import PROJECTORS, project, projection_reset
 
-    report = _streams_load(lines)
+    written: list[str] = []
+    try:
+        report = _streams_load(lines, written)
+    except BaseException:
+        for name in written:
+            default_storage.delete(name)
+        raise
     for name in PROJECTORS:
         projection_reset(name)
         report.events_projected += project(name)
@@ -129,8 +190,8 @@ def streams_import(lines: Iterable[str]) -> ImportReport:
 
 
 @transaction.atomic
-def _streams_load(lines: Iterable[str]) -> ImportReport:
-    """Load and check the rows of a backup (one transaction)."""
+def _streams_load(lines: Iterable[str], written: list[str]) -> ImportReport:
+    """Load and check the rows of a backup (one transaction); photo files written are named in ``written``."""
     from matches.models import Stream
     from matches.projections import projectors as projections
     from matches.store import events as store
@@ -147,6 +208,10 @@ def _streams_load(lines: Iterable[str]) -> ImportReport:
         if row["model"] == "matches.stream" and isinstance(fields, dict) and "rules_version" not in fields:
             # a backup of a release before rule versions: each stream was recorded under its head's version
             row = {**row, "fields": {**fields, "rules_version": fields.get("ruleset_version", 1)}}
+        if row["model"] == PHOTO_FILE:
+            _photo_restore(row, written)
+            report.counts[PHOTO_FILE] = report.counts.get(PHOTO_FILE, 0) + 1
+            continue
         try:
             for obj in serializers.deserialize("python", [row], ignorenonexistent=True):
                 obj.save()

@@ -26,8 +26,10 @@ def _when(match: Match) -> str:
 
 
 def play_line(match: Match) -> str:
-    """ "Played 12 Mar 2021 19:30 at the Kitchen, 70 min · imported from BG Stats" (the parts it has)."""
-    text = f"Played {_when(match)}"
+    """ "Played 12 Mar 2021 19:30 at the Kitchen, 70 min · imported from BG Stats" (the parts it has); a match
+    still being played (recorded here, not finished) says "Started …"."""
+    going = match.status == Match.STATUS_IN_PROGRESS and not match.source
+    text = f"{'Started' if going else 'Played'} {_when(match)}"
     if match.location:
         text += f" at {match.location}"
     if match.duration_min:

@@ -36,6 +36,7 @@ from rulesets.offline import void_broken, void_refusal
 from rulesets.replay import (
     EVENT_VOIDED,
     FIRST_PLAYER_DRAWN,
+    PHOTO_TYPES,
     RESULT_RECORDED,
     RULE_OVERRIDDEN,
     Position,
@@ -554,6 +555,8 @@ def rebase_refusal(
     if event.type in CORRECTION_TYPES:
         return "correction", "an undo, a house rule or a result is recorded only on the version it was made for."
     for version, seat, type_ in since:
+        if type_ in PHOTO_TYPES:  # a photo of the table is no move: nothing is counted twice over it
+            continue
         if type_ == EVENT_VOIDED:
             return "undo_since", f"move {version} undid an earlier move since your form was drawn."
         if seat == event.seat and type_ not in (RULE_OVERRIDDEN, RESULT_RECORDED):
@@ -673,7 +676,9 @@ def append(
                 raise RebaseRefused(
                     head.version, expected_version, "illegal", why, rule=violation.rule, violation=violation.code
                 ) from None
-            raise RuleBroken(violation.code, violation.message, violation.rule) from None
+            raise RuleBroken(
+                violation.code, violation.message, violation.rule, overridable=violation.overridable
+            ) from None
         try:
             if event.type == RULES_UPGRADED:  # the head and the rules it is judged under move together
                 with transaction.atomic():
@@ -745,7 +750,9 @@ def streams_create_with_events(specs: list[NewStream]) -> list[Stream]:
             try:
                 pos = _next_position(ruleset, head, event)
             except RuleViolation as violation:
-                raise RuleBroken(violation.code, violation.message, violation.rule) from None
+                raise RuleBroken(
+                    violation.code, violation.message, violation.rule, overridable=violation.overridable
+                ) from None
             head = replace(head, version=pos.version, state=pos.state, override_pending=pos.override_pending)
         heads.append(head)
     now = timezone.now()

@@ -22,7 +22,7 @@ from matches.models import Event as EventRow
 from matches.store import events as store
 from matches.store.visibility import Viewer
 from rulesets import Event, Ruleset, get_ruleset
-from rulesets.replay import EVENT_VOIDED, Position, describe_entry, step
+from rulesets.replay import EVENT_VOIDED, UNDO_REASON, Position, describe_entry, step, void_words
 
 HISTORY_LIMIT = 50  # entries per page by default (the history page and the events API)
 HISTORY_LIMIT_MAX = 200  # the most one page may ask for
@@ -123,10 +123,54 @@ def history_page(
         text = describe_entry(ruleset, ev, seat_names, None if state is None else viewer.state(ruleset, state))
         by, why = voided.get(r.version, (None, ""))
         lines.append(LogLine(row=r, event=ev, text=text, voided_by=by, void_reason=why))
+    lines = _voids_worded(lines, ruleset, stream_id, seat_names, viewer)
     labels = group_labels(ruleset, lines, before_states, seat_names) if groups else [""] * len(lines)
     return HistoryPage(
         lines=[HistoryLine(line, label) for line, label in zip(lines, labels, strict=True)],
         next=rows[-1].version if more and rows else None,
+    )
+
+
+def _voids_worded(
+    lines: list[LogLine], ruleset: Ruleset, stream_id: int, seat_names: list[str], viewer: Viewer
+) -> list[LogLine]:
+    """``lines`` with each void told with the entry it undid ("Ana's move 4 (took 2 stones) was undone at the
+    table"): the undone entry's line when it is on the page, else its row read as ``viewer`` may read it."""
+    said = {line.row.version: line for line in lines}
+    out = []
+    for line in lines:
+        data = line.row.data if isinstance(line.row.data, dict) else {}
+        target = data.get("version")
+        if line.row.type != EVENT_VOIDED or not isinstance(target, int):
+            out.append(line)
+            continue
+        undone = said.get(target)
+        if undone is not None:
+            seat, words = undone.event.seat, undone.text
+        else:
+            seat, words = _entry_words(ruleset, stream_id, target, seat_names, viewer)
+        who = seat_names[seat] if isinstance(seat, int) and 0 <= seat < len(seat_names) else ""
+        text = void_words(target, str(data.get("reason") or ""), words, who)
+        out.append(
+            LogLine(row=line.row, event=line.event, text=text, voided_by=line.voided_by, void_reason=line.void_reason)
+        )
+    return out
+
+
+def _entry_words(
+    ruleset: Ruleset, stream_id: int, version: int, seat_names: list[str], viewer: Viewer
+) -> tuple[int | None, str]:
+    """The seat and sentence of one entry as ``viewer`` may read it ((None, "") when there is none)."""
+    row = EventRow.objects.filter(stream_id=stream_id, version=version).first()
+    if row is None:
+        return None, ""
+    event = Event(row.type, row.seat, row.data)
+    needs_state = ruleset.describe_uses_state or (not viewer.everything and ruleset.hides_information)
+    before = store.position_at(stream_id, version - 1).state if needs_state else None
+    if before is not None:
+        event = viewer.event(ruleset, event, before)
+    return event.seat, describe_entry(
+        ruleset, event, seat_names, None if before is None else viewer.state(ruleset, before)
     )
 
 
@@ -202,6 +246,11 @@ class LogLine:
     voided_by: int | None
     void_reason: str
 
+    @property
+    def void_note(self) -> str:
+        """The reason of the void that undid this entry, unless it is the pages' plain undo ("" then)."""
+        return "" if self.void_reason.strip() in ("", UNDO_REASON) else self.void_reason.strip()
+
 
 def stream_log(*, stream_id: int, game: str, seat_names: list[str], viewer: Viewer) -> list[LogLine]:
     """Every event of a stream, oldest first, as ``viewer`` may read it, in plain words, voided entries marked."""
@@ -220,7 +269,7 @@ def stream_log(*, stream_id: int, game: str, seat_names: list[str], viewer: View
         text = describe_entry(ruleset, ev, seat_names, None if state is None else viewer.state(ruleset, state))
         by, why = voided.get(r.version, (None, ""))
         lines.append(LogLine(row=r, event=ev, text=text, voided_by=by, void_reason=why))
-    return lines
+    return _voids_worded(lines, ruleset, stream_id, seat_names, viewer)
 
 
 def _log_states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> dict[int, Any]:

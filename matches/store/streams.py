@@ -154,13 +154,14 @@ def stream_record(
     *, obj: Any, user: UserLike, type: str, seat: int | None = None, data: Any = None,
     expected_version: int | None = None, idempotency_key: str | None = None,
     client_time: datetime | None = None, request_id: str = "", rebase: bool = False,
-    own_keys: tuple[str, ...] = (),
+    own_keys: tuple[str, ...] = (), photo: bool = False,
 ) -> store.AppendResult:  # fmt: skip
     """Record one entry on any kind of stream: the owner and named recorders only; the kind's database
     checks; the append (a refusal names the players); the kind's ``after_record`` hooks (not for a replayed
     idempotency key); all of it inside the kind's ``around_record`` hooks. ``rebase``: a stale
     ``expected_version`` is rebased by the store's one rule (``store.rebase_refusal``) instead of refused;
-    ``own_keys``: the client's own earlier entries, not judged against this one (``store.append``).
+    ``own_keys``: the client's own earlier entries, not judged against this one (``store.append``); ``photo``:
+    the caller is ``matches.photos`` (a photo entry names stored files, so no other path may write one).
 
     Raises :class:`NotAllowed`, ``InvalidInput``, ``RuleBroken`` or ``VersionConflict``; then nothing is written.
     """
@@ -176,7 +177,7 @@ def stream_record(
                 stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type,
                 seat=seat, data=data, user_id=user.pk, expected_version=expected_version,
                 idempotency_key=idempotency_key, client_time=client_time, request_id=request_id, rebase=rebase,
-                own_keys=own_keys,
+                own_keys=own_keys, photo=photo,
             )  # fmt: skip
         except RuleBroken as refused:  # rulesets speak of seats; the table hears names
             raise refused.named(spec.seat_names(obj)) from None
@@ -287,7 +288,7 @@ def _as_invalid_input() -> Iterator[None]:
         raise InvalidInput(exc.errors, detail=exc.detail, rule=exc.rule) from None
 
 
-def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any) -> Event:
+def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: Any, *, photo: bool = False) -> Event:
     """Check an event's envelope and payload against the ruleset's ``event_types``
     (``rulesets.offline.clean_entry``, the check the match page also runs offline).
 
@@ -295,7 +296,7 @@ def event_clean(ruleset: Ruleset, seat_count: int, type_: Any, seat: Any, data: 
     that does not fit the type's fields.
     """
     with _as_invalid_input():
-        return clean_entry(ruleset, seat_count, type_, seat, data)
+        return clean_entry(ruleset, seat_count, type_, seat, data, photo=photo)
 
 
 def stream_event_record(
@@ -313,11 +314,12 @@ def stream_event_record(
     request_id: str = "",
     rebase: bool = False,
     own_keys: tuple[str, ...] = (),
+    photo: bool = False,
 ) -> store.AppendResult:
     """Clean and append one event to any stream (``rebase``: see ``store.append``); wakes the projector after
-    commit."""
+    commit. A photo entry only with ``photo`` (``matches.photos`` writes them: they name stored files)."""
     ruleset = get_ruleset(game)
-    event = event_clean(ruleset, seat_count, type, seat, data)
+    event = event_clean(ruleset, seat_count, type, seat, data, photo=photo)
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
         raise InvalidInput({"idempotency_key": ["Must be a string of 1 to 100 characters."]})
     if expected_version is not None and (

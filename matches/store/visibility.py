@@ -7,7 +7,8 @@ A stream (a match, campaign or series) has an owner, the recorders the owner nam
 whose players may be linked to accounts. For a signed-in user at a stream:
 
 - **may read** (:func:`can_view`): a public stream, anyone; a private one, its owner and named recorders;
-- **may record** (:func:`can_record`): the owner and the named recorders;
+- **may record** (:func:`can_record`): the owner and the named recorders (an account seated at creation or by a
+  join link is named when seated, ``matches.people.joins``; the owner may remove it);
 - **sees**, in a game with hidden information (:func:`viewer_for`):
 
   - a **seat holder** (their account is linked to a seat's player, or to the player a seat's duplicate was

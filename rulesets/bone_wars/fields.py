@@ -101,7 +101,7 @@ CARD_FIELDS = (
         default=0,
         minimum=0,
         maximum=3,
-        label="Card cost ($)",
+        label="Card cost ($, team cards only)",
         rule=RULE_PLAYING,
         rule_text=CARD_COST_TEXT,
     ),
@@ -158,11 +158,13 @@ OPTIONS_SCHEMA = (
         "list",
         required=False,
         nullable=True,
+        default=[dict(slot) for slot in DEFAULT_SLOTS],  # shown on the form: the layout that applies
         item=Field("slot", "object", fields=SLOT_FIELDS),
         min_items=5,
         max_items=5,
         label="Action slots (left to right)",
-        help="The player-board layout, the same for every seat: 5 slots, costs rising to the right.",
+        help="The player-board layout, the same for every seat: 5 slots, costs rising to the right. "
+        "Filled in: the printed board's layout.",
     ),
     Field(
         "shelves",

@@ -144,6 +144,16 @@ def _check_rp(state: State, seat: int, amount: int) -> None:
         )
 
 
+def _paused_words(state: State) -> str:
+    """ "; the table paused at the end of sitting 1: the next move opens sitting 2" while the last sitting is
+    paused, "" otherwise."""
+    sittings = state["sittings"]
+    if not sittings or not sittings[-1]["paused"]:
+        return ""
+    n = sittings[-1]["number"]
+    return f"; the table paused at the end of sitting {n}: the next move opens sitting {n + 1}"
+
+
 def _current_sitting(state: State) -> dict[str, Any] | None:
     sittings = state["sittings"]
     return sittings[-1] if sittings and not sittings[-1]["paused"] else None
@@ -632,7 +642,7 @@ class BoneWars(Ruleset):
             )
             return TurnInfo(seats=(), phase="awards", prompt=prompt)
         seat = state["turn"]
-        where = f" (round {state['round']} of {ROUNDS})"
+        where = f" (round {state['round']} of {ROUNDS})" + _paused_words(state)
         if state["card_played"]:
             return TurnInfo(
                 seats=(seat,),
@@ -649,7 +659,7 @@ class BoneWars(Ruleset):
             left = f"only ${money} is left" if money >= 0 else f"nothing is left (a debt of ${-money})"
             prompt = f"pass: slot {index + 1} costs ${cost} and {left}" + where
             return TurnInfo(seats=(seat,), phase="play", prompt=prompt)
-        prompt = f"play a card into slot {index + 1} (${cost} + the card's cost) or pass" + where
+        prompt = f"play a card into slot {index + 1} (${cost}; a team card adds its own cost) or pass" + where
         return TurnInfo(seats=(seat,), phase="play", prompt=prompt)
 
     def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:

@@ -23,6 +23,9 @@ LINE_KIND: dict[Cell, str] = {(1, 0): "row", (0, 1): "column", (1, 1): "diagonal
 # name -> (shape, color)
 CRACKER_ATTRS: dict[str, tuple[str, str]] = {f"{s}-{c}": (s, c) for s in SHAPES for c in COLORS}
 VALUES: dict[str, tuple[str, ...]] = {"shape": SHAPES, "color": COLORS}
+# The rulebook's words for a form's options: "Red circle", "Shape" (a match's own display names are its own)
+CRACKER_WORDS: tuple[str, ...] = tuple(f"{CRACKER_ATTRS[n][1].capitalize()} {CRACKER_ATTRS[n][0]}" for n in CRACKERS)
+ATTRIBUTE_WORDS: tuple[str, ...] = ("Shape", "Color")
 
 
 def neighbours(cell: Cell) -> list[Cell]:

@@ -18,10 +18,12 @@ from rulesets.base import (
 )
 from rulesets.cells import xy_words
 from rulesets.get_salty.board import (
+    ATTRIBUTE_WORDS,
     ATTRIBUTES,
     COLORS,
     CONTAINER,
     CRACKER_ATTRS,
+    CRACKER_WORDS,
     CRACKERS,
     MAX_SPAN,
     SHAPES,
@@ -229,6 +231,7 @@ class GetSalty(Ruleset):
                     "attribute",
                     "choice",
                     choices=ATTRIBUTES,
+                    choice_labels=ATTRIBUTE_WORDS,
                     label="Victory attribute",
                     rule=RULE_SETUP,
                     rule_text="the victory attribute is “either shape or color”",
@@ -257,14 +260,14 @@ class GetSalty(Ruleset):
         CRACKER_FLIPPED: EventType(
             name=CRACKER_FLIPPED,
             label="Flipped a cracker (C)",
-            fields=(Field("cracker", "choice", choices=CRACKERS, label="Cracker"),),
+            fields=(Field("cracker", "choice", choices=CRACKERS, choice_labels=CRACKER_WORDS, label="Cracker"),),
             description="Action C: flip a cracker in play showing the opposite salt condition to the container.",
         ),
         CRACKER_MOVED: EventType(
             name=CRACKER_MOVED,
             label="Moved & flipped a cracker (D)",
             fields=(
-                Field("cracker", "choice", choices=CRACKERS, label="Cracker"),
+                Field("cracker", "choice", choices=CRACKERS, choice_labels=CRACKER_WORDS, label="Cracker"),
                 Field(
                     "to",
                     "cell",

@@ -48,6 +48,33 @@ SLOTS: dict[str, tuple[str, int]] = {
     "gambit": ("GAMBIT", 1),
 }
 
+# The rulebook's words for a form's options, one per value above.
+ATTACK_BONUS_WORDS: dict[str, str] = {
+    "none": "None (a plain card)",
+    "chain": "Chain",
+    "stops_chain": "Stops chain",
+    "extra_instances": "Extra damage instances (Flourish)",
+    "parry": "Parry next turn (Advance Into Parry)",
+    "riposte": "Riposte (while your Parry is active)",
+    "forced_disengage": "Forces a disengage",
+}
+STRATEGY_TYPE_WORDS: dict[str, str] = {"INSTINCT": "INSTINCT", "EQUIPMENT": "EQUIPMENT", "GAMBIT": "GAMBIT"}
+ACTIVATION_WORDS: dict[str, str] = {"automatic": "Automatic (activation condition)", "choice": "When you choose"}
+STRATEGY_EFFECT_WORDS: dict[str, str] = {
+    "negate_first_instance": "Negates the first damage instance you take (Bracer)",
+    "extra_instance": "One extra damage instance (Razor Oil)",
+    "negate_chosen_instance": "Negates a damage instance you choose (Anticipation)",
+    "unnegatable": "Your damage instances cannot be negated (Overwhelm)",
+    "negate_card": "Negates a Chain or INSTINCT card (Condescend)",
+    "none": "No rules effect",
+    "negate_chains_and_instincts": "Negates every Chain and INSTINCT card (Test of Will)",
+    "no_negation": "No damage instance can be negated (Test of Pain)",
+    "increase_instances": "Every damage instance is increased (Test of Skill)",
+    "extra_turn_on_disengage": "An extra turn before a disengage (Test of Courage)",
+}
+SLOT_WORDS: dict[str, str] = {"instinct": "INSTINCT slot", "equipment": "EQUIPMENT slot", "gambit": "GAMBIT slot"}
+CARD_KIND_WORDS: dict[str, str] = {"attack": "Attack Card", "strategy": "Strategy Card"}
+
 DEFAULT_DECKS: dict[str, int] = {"attack": 40, "strategy": 40, "field": 10}
 
 

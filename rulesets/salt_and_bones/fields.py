@@ -7,14 +7,20 @@ from typing import Any
 from rulesets.base import EventType
 from rulesets.cells import row_col_words
 from rulesets.salt_and_bones.catalog import (
+    ACTIVATION_WORDS,
     ACTIVATIONS,
+    ATTACK_BONUS_WORDS,
     ATTACK_BONUSES,
     AUTOMATIC_EFFECTS,
+    CARD_KIND_WORDS,
     CHOICE_EFFECTS,
     DEFAULT_DECKS,
     GAMBIT_EFFECTS,
+    SLOT_WORDS,
     SLOTS,
+    STRATEGY_EFFECT_WORDS,
     STRATEGY_EFFECTS,
+    STRATEGY_TYPE_WORDS,
     STRATEGY_TYPES,
     default_attack_cards,
     default_board,
@@ -37,7 +43,15 @@ ATTACK_CARD_FIELDS = (
     Field("copies", "int", minimum=0, maximum=99, label="Copies in the deck"),
     Field("attack", "int", minimum=0, maximum=99, label="Attack Value"),
     Field("opportunity", "int", minimum=0, maximum=99, label="Opportunity Value"),
-    Field("bonus", "choice", choices=ATTACK_BONUSES, required=False, default="none", label="Bonus Effect"),
+    Field(
+        "bonus",
+        "choice",
+        choices=ATTACK_BONUSES,
+        choice_labels=tuple(ATTACK_BONUS_WORDS[v] for v in ATTACK_BONUSES),
+        required=False,
+        default="none",
+        label="Bonus Effect",
+    ),
     Field(
         "bonus_damage",
         "int",
@@ -46,7 +60,7 @@ ATTACK_CARD_FIELDS = (
         required=False,
         default=0,
         label="Bonus damage",
-        help="extra_instances: damage of each extra instance; riposte: added to the card's instance.",
+        help="Extra damage instances: the damage of each extra instance; Riposte: added to the card's instance.",
     ),
     Field(
         "bonus_instances",
@@ -55,7 +69,7 @@ ATTACK_CARD_FIELDS = (
         maximum=10,
         required=False,
         default=0,
-        label="Extra damage instances (extra_instances only)",
+        label="Extra damage instances (that Bonus Effect only)",
     ),
     Field("text", "str", max_length=300, required=False, default="", label="Card text"),
 )
@@ -63,9 +77,27 @@ ATTACK_CARD_FIELDS = (
 STRATEGY_CARD_FIELDS = (
     Field("name", "str", max_length=60, label="Name"),
     Field("copies", "int", minimum=0, maximum=99, label="Copies in the deck"),
-    Field("type", "choice", choices=STRATEGY_TYPES, label="Type"),
-    Field("activation", "choice", choices=ACTIVATIONS, label="Activation (automatic or by choice)"),
-    Field("effect", "choice", choices=STRATEGY_EFFECTS, label="Effect"),
+    Field(
+        "type",
+        "choice",
+        choices=STRATEGY_TYPES,
+        choice_labels=tuple(STRATEGY_TYPE_WORDS[v] for v in STRATEGY_TYPES),
+        label="Type",
+    ),
+    Field(
+        "activation",
+        "choice",
+        choices=ACTIVATIONS,
+        choice_labels=tuple(ACTIVATION_WORDS[v] for v in ACTIVATIONS),
+        label="Activation (automatic or by choice)",
+    ),
+    Field(
+        "effect",
+        "choice",
+        choices=STRATEGY_EFFECTS,
+        choice_labels=tuple(STRATEGY_EFFECT_WORDS[v] for v in STRATEGY_EFFECTS),
+        label="Effect",
+    ),
     Field(
         "amount",
         "int",
@@ -150,7 +182,15 @@ EVENT_TYPES: dict[str, EventType] = {
     "hand_card_discarded": EventType(
         name="hand_card_discarded",
         label="Discarded a card from hand",
-        fields=(Field("kind", "choice", choices=("attack", "strategy"), label="Kind of card"),),
+        fields=(
+            Field(
+                "kind",
+                "choice",
+                choices=("attack", "strategy"),
+                choice_labels=(CARD_KIND_WORDS["attack"], CARD_KIND_WORDS["strategy"]),
+                label="Kind of card",
+            ),
+        ),
         description="Draw Phase, before anyone draws: the optional single discard from hand.",
     ),
     "cards_drawn": EventType(
@@ -166,7 +206,9 @@ EVENT_TYPES: dict[str, EventType] = {
         name="strategy_card_placed",
         label="Placed a strategy card",
         fields=(
-            Field("slot", "choice", choices=tuple(SLOTS), label="Slot"),
+            Field(
+                "slot", "choice", choices=tuple(SLOTS), choice_labels=tuple(SLOT_WORDS[v] for v in SLOTS), label="Slot"
+            ),
             Field(
                 "card",
                 "str",

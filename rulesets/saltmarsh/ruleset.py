@@ -174,7 +174,7 @@ EVENT_TYPES: dict[str, EventType] = {
             "Adventure concluded (from its match)",
             Field("match", "int", minimum=1, label="Adventure match"),
             Field("adventure", "str", max_length=NAME, label="Adventure"),
-            Field("result", "choice", choices=("won", "lost"), label="Result"),
+            Field("result", "choice", choices=("won", "lost"), choice_labels=("Won", "Lost"), label="Result"),
             Field("reward", "int", minimum=0, label="Aftermath gold per hero"),
             Field("heroes", "list", item=_CONCLUDED_HERO, max_items=5),
             description="Written by the adventure match when it is won or lost: each hero's cards found and "

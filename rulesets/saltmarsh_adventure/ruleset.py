@@ -238,6 +238,8 @@ def _find_monster(state: State, name: str | None) -> int | None:
 class SaltmarshAdventure(Ruleset):
     """One adventure as a match: see docs/rules/ghosts-of-saltmarsh.md for every interpretation."""
 
+    describe_uses_state = True  # the history names the heroes of the state, not the players
+    main_options = ("heroes",)  # every adventure names its heroes, their classes and HP
     slug = "saltmarsh-adventure"
     name = "Ghosts of Saltmarsh (adventure)"
     seats = (1, 2, 3, 4, 5)
@@ -819,8 +821,23 @@ class SaltmarshAdventure(Ruleset):
         """Setup problems (heroes described for a different number of seats)."""
         return list(state.get("setup_notes", []))
 
-    def describe(self, event: Event, seat_names: list[str]) -> str:
-        """One plain sentence per entry."""
+    def seat_words(self, state: State, seat_names: list[str]) -> list[str]:
+        """Each seat's hero, with the player when the names differ: "Kara (Ana)"."""
+        heroes = state.get("heroes") or []
+        out = []
+        for i, player in enumerate(seat_names):
+            hero = str(heroes[i].get("name") or "") if i < len(heroes) else ""
+            out.append(player if not hero else hero if norm(hero) == norm(player) else f"{hero} ({player})")
+        return out
+
+    def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
+        """One plain sentence per entry; with ``before`` (the state it was recorded on) a seat is named by its
+        hero ("Kara attacked"), else by ``seat_names``."""
+        heroes = (before or {}).get("heroes") or []
+        if heroes:
+            seat_names = [str(h.get("name") or n) for h, n in zip(heroes, seat_names, strict=False)] + list(
+                seat_names[len(heroes) :]
+            )
         who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "The table"
         d = event.data
         t = event.type

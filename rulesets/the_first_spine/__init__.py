@@ -7,10 +7,12 @@ import copy
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, State, TurnInfo
+from rulesets.names import plural
 from rulesets.the_first_spine import engine as E
 from rulesets.the_first_spine import rules as R
 from rulesets.the_first_spine.cards import default_cards
 from rulesets.the_first_spine.fields import EVENT_TYPES, OPTIONS_SCHEMA, check_options
+from rulesets.versions import recorded_before
 
 __all__ = ["RULESET", "TheFirstSpine", "default_cards"]
 
@@ -23,9 +25,11 @@ class TheFirstSpine(Ruleset):
     slug = "the-first-spine"
     name = "The First Spine"
     seats = (2, 3, 4)
-    version = 3  # 3: cells named "column C, row R" as the board edges count them, in the turn-end log (docs/rules)
+    version = 4  # 4: the destiny share of the deck (deck_size - 6), setup entries unplayable out of setup (docs/rules)
+    # 3: cells named "column C, row R" as the board edges count them, in the turn-end log (docs/rules)
     # 2: Treason from one board state, the origin-card limit, before-turn effects (docs/rules)
     rulebook = "the-first-spine.txt"
+    describe_uses_state = True  # a moved, hurt or confronting card is named from the state it was played on
     secret_noun = "origin"
     start_option = "first_seat"
     start_rule = (
@@ -40,7 +44,9 @@ class TheFirstSpine(Ruleset):
     # kept by version for matches recorded under it (docs/rules/the-first-spine.md › Rule versions)
     rule_changes = {
         2: "a turn end would be judged from one board state (Treason cards that destroy each other), and a 7th card "
-        "of a player's origin would be refused"
+        "of a player's origin would be refused",
+        4: "a destiny card beyond the deck's destiny share would be refused, and a house rule could no longer play "
+        "the installation again",
     }
 
     def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
@@ -129,7 +135,7 @@ class TheFirstSpine(Ruleset):
             draw = f"discard (the first is free, then 1 life each) and draw up to {state['settings']['hand_size']}"
             prompt = f"{draw}; “before your turn” effects are recorded first."
             if runners and not t["moved"]:
-                prompt = f"first, a card with Run may move; then {draw}."
+                prompt = f"first, a card with Run may move and “before your turn” effects are recorded; then {draw}."
             return TurnInfo(seats=(seat,), phase="start", prompt=prompt)
         pairs, missing = E.plan(state)
         prompt = "place cards and record spell effects, then end the turn."
@@ -140,7 +146,9 @@ class TheFirstSpine(Ruleset):
             prompt += " Ending the turn resolves: " + "; ".join(E.pair_words(state, p) for p in pairs) + "."
         return TurnInfo(seats=(seat,), phase="actions", prompt=prompt)
 
-    def describe(self, event: Event, seat_names: list[str]) -> str:
+    def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
+        """One sentence; with ``before`` (the state the entry was played on) the card on a cell is named
+        ("Bo moved Grey Wolf on column 2, row 3 to …"), else it is "the card on column 2, row 3"."""
         seat = event.seat
         who = seat_names[seat] if isinstance(seat, int) and 0 <= seat < len(seat_names) else "The table"
         d = event.data if isinstance(event.data, dict) else {}
@@ -149,13 +157,23 @@ class TheFirstSpine(Ruleset):
             c = d.get(key)
             return E.cell_word(c) if isinstance(c, list) and len(c) == 2 else "?"
 
+        def piece(key: str) -> str:
+            """The piece on the cell ``d[key]`` when the entry was played: "Squire on column 3, row 3"."""
+            c = d.get(key)
+            found = None
+            if before is not None and isinstance(c, list) and len(c) == 2:
+                found = next((p for p in before.get("cards", []) if p.get("at") == c), None)
+            if found is None:
+                return f"the card on {cell(key)}"
+            return f"{E.label(before, found)} on {cell(key)}"
+
         kind = event.type
         if kind == "destiny_chosen":
             return f"{who} chose the {str(d.get('destiny', '?')).capitalize()} destiny."
         if kind == "origin_chosen":
             return f"{who} chose an origin (kept secret)."
         if kind == "card_moved":
-            return f"{who} moved the card on {cell('from')} to {cell('to')} (Run)."
+            return f"{who} moved {piece('from')} to {cell('to')} (Run)."
         if kind == "hand_refilled":
             n = d.get("discarded", 0)
             if not n:
@@ -168,9 +186,9 @@ class TheFirstSpine(Ruleset):
             verb = "gave" if isinstance(amount, int) and amount > 0 else "took"
             note = f" ({d['note']})" if d.get("note") else ""
             n = abs(amount) if isinstance(amount, int) else amount
-            return f"{who} {verb} {n} life {'to' if verb == 'gave' else 'from'} the card on {cell('at')}{note}."
+            return f"{who} {verb} {n} life {'to' if verb == 'gave' else 'from'} {piece('at')}{note}."
         if kind == "confrontation_target_chosen":
-            return f"{who} chose: the card on {cell('from')} confronts the card on {cell('target')}."
+            return f"{who} chose: {piece('from')} confronts {piece('target')}."
         if kind == "turn_ended":
             return f"{who} ended their turn; the confrontations were resolved."
         return super().describe(event, seat_names)
@@ -188,14 +206,24 @@ class TheFirstSpine(Ruleset):
 
 def _check_playable(state: State, event: Event) -> None:
     """Raise ValueError when ``event`` cannot be put in the state even under a house rule (the replay layer
-    refuses it as ``unplayable``): an override records what the table said, it never bends a count or
-    stacks two pieces on a cell. ``validate`` refuses all of these first, so a checked event never fails."""
+    refuses it as ``unplayable``): an override records what the table said, it never bends a count, stacks two
+    pieces on a cell or plays the installation again (the starting hands are drawn once, *Installation › 3*).
+    ``validate`` refuses all of these first, so a checked event never fails."""
     data, seat = event.data, event.seat
     occ = E.occupancy(state)
-    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    setup = state["turn"]["phase"] == "setup"
+    if recorded_before(state, 4):  # versions 1-3 (a match recorded under them) let an override replay the setup
+        setup = event.type in R.SETUP_EVENTS
+    if event.type in R.SETUP_EVENTS and not setup:
+        raise ValueError(
+            "the installation is over: the starting hands were drawn once, when the last destiny and origin were "
+            "chosen, and the turns have begun"
+        )
+    if event.type not in R.SETUP_EVENTS and setup:
+        raise ValueError("no turn has begun yet: every player chooses a destiny and an origin first")
     if event.type == "hand_refilled" and data["discarded"] > state["players"][seat]["hand"]:
         hand = state["players"][seat]["hand"]
-        raise ValueError(f"{E.seat_word(seat)} holds {hand} card(s) and cannot discard {data['discarded']}")
+        raise ValueError(f"{E.seat_word(seat)} holds {plural(hand, 'card')} and cannot discard {data['discarded']}")
     if event.type == "card_placed":
         card = E.find_card(state, data["card"])
         if card is None:
@@ -203,16 +231,26 @@ def _check_playable(state: State, event: Event) -> None:
         if state["players"][seat]["hand"] < 1:
             raise ValueError(f"{E.seat_word(seat)} holds no card to play")
         at = _cell(data["at"])
-        if card["kind"] != "spell" and (at in occ or not (0 <= at[0] < rows and 0 <= at[1] < cols)):
-            raise ValueError(f"{E.cell_word(at)} is not an empty cell of the board")
+        if card["kind"] != "spell":
+            _check_free_cell(state, at, occ)
     if event.type == "card_moved":
         frm, to = _cell(data["from"]), _cell(data["to"])
-        if frm not in occ or to in occ or not (0 <= to[0] < rows and 0 <= to[1] < cols):
-            raise ValueError(f"no card can move from {E.cell_word(frm)} to {E.cell_word(to)}")
+        if frm not in occ:
+            raise ValueError(f"there is no card on {E.cell_word(frm)} to move")
+        _check_free_cell(state, to, occ)
     if event.type in ("hp_changed", "confrontation_target_chosen"):
         at = _cell(data["at"] if event.type == "hp_changed" else data["from"])
         if at not in occ:
             raise ValueError(f"there is no card or wizard on {E.cell_word(at)}")
+
+
+def _check_free_cell(state: State, at: tuple[int, int], occ: dict[tuple[int, int], dict[str, Any]]) -> None:
+    """Raise ValueError unless a piece can stand on ``at``: a cell of the board that no piece holds."""
+    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    if not (0 <= at[0] < rows and 0 <= at[1] < cols):
+        raise ValueError(f"{E.cell_word(at)} is off the {rows} × {cols} board")
+    if at in occ:
+        raise ValueError(f"{E.cell_word(at)} already holds {E.label(state, occ[at])}")
 
 
 def _setup_prompt(missing: dict[int, list[str]]) -> str:

@@ -12,6 +12,10 @@ CAPACITIES: tuple[str, ...] = ("death", "treason", "run", "burden_earth", "growt
 SIDE_CAPACITIES: tuple[str, ...] = ("threat", "aura")
 DESTINIES: tuple[str, ...] = ("conjurer", "summoner", "sorcerer", "hunter")
 ORIGINS: tuple[str, ...] = ("healer", "architect", "priest", "blacksmith")
+# The rulebook's words for a form's options (capitalised as the rulebook writes them).
+KIND_WORDS: tuple[str, ...] = tuple(k.capitalize() for k in KINDS)
+DESTINY_WORDS: tuple[str, ...] = tuple(d.capitalize() for d in DESTINIES)
+ORIGIN_WORDS: tuple[str, ...] = tuple(o.capitalize() for o in ORIGINS)
 
 GROWTH_TURNS = 5  # "The card wins 1 each owner's turn for 5 turns."
 AURA_BONUS = 2  # "... wins 2 for all sides as long as it is controlled by the same player."

@@ -87,6 +87,7 @@ def new_state(options: dict[str, Any], seat_count: int) -> State:
                 "origin": None,
                 "origin_revealed": False,
                 "origin_played": 0,
+                "destiny_played": 0,
             }
         )
         pieces.append(
@@ -186,6 +187,16 @@ def label(state: State, piece: dict[str, Any]) -> str:
     if piece["kind"] == "wizard":
         return f"{seat_word(piece['owner'])}'s wizard"
     return piece["name"]
+
+
+def named(state: State, piece: dict[str, Any]) -> str:
+    """:func:`label`, with the piece's cell when another piece on the board has the same name, so two
+    same-name cards are told apart ("Squire on column 3, row 3 deals 1 to Squire on column 3, row 2")."""
+    text = label(state, piece)
+    twins = sum(1 for c in state["cards"] if c["kind"] != "wizard" and c["name"] == piece["name"])
+    if piece["kind"] != "wizard" and twins > 1:
+        return f"{text} on {cell_word(piece['at'])}"
+    return text
 
 
 def living_seats(state: State) -> list[int]:
@@ -321,7 +332,9 @@ def place_apply(state: State, seat: int, name: str, at: B.Cell) -> None:
     assert card is not None
     p = state["players"][seat]
     p["hand"] -= 1
-    if p["origin"] is not None and card["origin"] == p["origin"]:
+    if card["origin"] is None:
+        p["destiny_played"] = p.get("destiny_played", 0) + 1
+    elif p["origin"] is not None and card["origin"] == p["origin"]:
         p["origin_revealed"] = True
         p["origin_played"] = p.get("origin_played", 0) + 1
     if card["kind"] == "spell":
@@ -356,7 +369,7 @@ def hp_apply(state: State, seat: int, at: B.Cell, amount: int, note: str) -> Non
     """A spell or card text changes a piece's life; a card at 0 (or a Death card hurt) is destroyed."""
     piece = occupancy(state)[at]
     piece["hp"] += amount
-    what = label(state, piece)
+    what = named(state, piece)
     add_log(
         state,
         "effect",
@@ -366,8 +379,8 @@ def hp_apply(state: State, seat: int, at: B.Cell, amount: int, note: str) -> Non
         dead = piece["hp"] <= 0 or (amount < 0 and "death" in piece["capacities"])
         if dead:
             if piece["hp"] > 0:
-                add_log(state, "capacity", f"Death: {piece['name']} lost life, so it is destroyed.")
-            _destroy(state, piece, by_seat=seat, by_card=True)
+                add_log(state, "capacity", f"Death: {what} lost life, so it is destroyed.")
+            _destroy(state, piece, by_seat=seat, by_card=True, name=what)
     _settle(state)
 
 
@@ -456,7 +469,7 @@ def pair_words(state: State, pair: dict[str, Any]) -> str:
     by_id = {c["id"]: c for c in state["cards"]}
     a, b = by_id[pair["attacker"]], by_id[pair["defender"]]
     text = (
-        f"{label(state, a)} deals {pair['dealt']} to {label(state, b)} "
+        f"{named(state, a)} deals {pair['dealt']} to {named(state, b)} "
         f"(attack {pair['attack']} − defense {pair['defense']}), takes {pair['taken']} "
         f"(attack {pair['counter_attack']} − defense {pair['counter_defense']})"
     )
@@ -477,6 +490,7 @@ def resolve_turn_end(state: State) -> None:
     """
     pairs, _ = plan(state)
     by_id = {c["id"]: c for c in state["cards"]}
+    names = {c["id"]: named(state, c) for c in state["cards"]}  # as the board stands, before anything leaves
     loss: dict[int, int] = {}
     sources: dict[int, list[tuple[int, int]]] = {}
     for pair in pairs:
@@ -503,7 +517,7 @@ def resolve_turn_end(state: State) -> None:
             # the destroyer: the card that dealt it the most (on a tie, the first in reading order)
             destroyed[pid] = min(sources[pid], key=lambda s: (-s[1], reading(s[0])))[0]
             if piece["hp"] > 0:
-                add_log(state, "capacity", f"Death: {piece['name']} lost life, so it is destroyed.")
+                add_log(state, "capacity", f"Death: {names[pid]} lost life, so it is destroyed.")
     for pid in sorted(destroyed, key=reading):  # Death also destroys the creature or artifact that destroyed it
         if "death" not in by_id[pid]["capacities"]:
             continue
@@ -511,22 +525,23 @@ def resolve_turn_end(state: State) -> None:
             other = by_id[src]
             if other["kind"] in ("creature", "artifact") and src not in destroyed:
                 destroyed[src] = pid
-                add_log(state, "capacity", f"Death: {by_id[pid]['name']} takes {other['name']} with it.")
+                add_log(state, "capacity", f"Death: {names[pid]} takes {names[src]} with it.")
     # one board state: each destroyer's controller is read now, before any Treason return changes sides
     by_seat = {pid: by_id[killer]["controller"] for pid, killer in destroyed.items()}
     for pid in sorted(destroyed) if recorded_before(state, 2) else sorted(destroyed, key=reading):
         if recorded_before(state, 2):  # version 1 (docs/rules › Rule versions): read while destroying, by id
             by_seat[pid] = by_id[destroyed[pid]]["controller"]
-        _destroy(state, by_id[pid], by_seat=by_seat[pid], by_card=True)
+        _destroy(state, by_id[pid], by_seat=by_seat[pid], by_card=True, name=names[pid])
     seat = state["turn"]["seat"]
     _settle(state)
     if state["result"] is None and state["turn"]["seat"] == seat and state["turn"]["phase"] == "actions":
         pass_turn(state)
 
 
-def _destroy(state: State, piece: dict[str, Any], *, by_seat: int | None, by_card: bool) -> None:
+def _destroy(state: State, piece: dict[str, Any], *, by_seat: int | None, by_card: bool, name: str) -> None:
     """Treason first (back on the board for the opponent who destroyed it), else the owner's discard and
-    Burden earth (the cell blocked until the card's controller's next turn)."""
+    Burden earth (the cell blocked until the card's controller's next turn). ``name``: how the log names the
+    piece (:func:`named`, read before anything left the board)."""
     if "treason" in piece["capacities"] and by_seat is not None and by_seat != piece["controller"]:
         card = state["catalog"][piece["name"]]
         piece["controller"] = by_seat
@@ -542,7 +557,7 @@ def _destroy(state: State, piece: dict[str, Any], *, by_seat: int | None, by_car
     state["cards"] = [c for c in state["cards"] if c["id"] != piece["id"]]
     owner = state["players"][piece["owner"]]
     owner["discard"] = [*owner["discard"], piece["name"]]
-    add_log(state, "destroyed", f"{piece['name']} is destroyed and goes to {seat_word(piece['owner'])}'s discard.")
+    add_log(state, "destroyed", f"{name} is destroyed and goes to {seat_word(piece['owner'])}'s discard.")
     if "burden_earth" in piece["capacities"] and by_card:
         state["blocked"] = [*state["blocked"], {"at": list(piece["at"]), "until_seat": piece["controller"]}]
         add_log(
@@ -560,14 +575,21 @@ def _settle(state: State) -> None:
         if p["out"] or wizard is None or wizard["hp"] > 0:
             continue
         p["out"] = True
-        leaving = [c for c in state["cards"] if c["controller"] == p["seat"]]
+        leaving = sorted((c for c in state["cards"] if c["controller"] == p["seat"]), key=_reading)
+        names = {c["id"]: named(state, c) for c in leaving}
         state["cards"] = [c for c in state["cards"] if c["controller"] != p["seat"]]
+        state["blocked"] = [b for b in state["blocked"] if b["until_seat"] != p["seat"]]
+        add_log(state, "out", f"{seat_word(p['seat'])}'s wizard has no life left: {seat_word(p['seat'])} is out.")
         for card in leaving:
             if card["kind"] != "wizard":
                 owner = state["players"][card["owner"]]
                 owner["discard"] = [*owner["discard"], card["name"]]
-        state["blocked"] = [b for b in state["blocked"] if b["until_seat"] != p["seat"]]
-        add_log(state, "out", f"{seat_word(p['seat'])}'s wizard has no life left: {seat_word(p['seat'])} is out.")
+                add_log(
+                    state,
+                    "out",
+                    f"{names[card['id']]} leaves the board with {seat_word(p['seat'])}'s wizard and goes to "
+                    f"{seat_word(card['owner'])}'s discard.",
+                )
     living = living_seats(state)
     if len(living) <= 1:
         if living:
@@ -620,11 +642,28 @@ def origin_cards_left(state: State, seat: int) -> int:
     return max(0, ORIGIN_CARDS - state["players"][seat].get("origin_played", 0))
 
 
+def destiny_cards(state: State) -> int:
+    """How many destiny cards a deck holds: ``deck_size`` less the 6 origin cards that complete it."""
+    return max(0, state["settings"]["deck_size"] - ORIGIN_CARDS)
+
+
+def destiny_cards_left(state: State, seat: int) -> int:
+    """How many of its deck's destiny cards ``seat`` has not played yet."""
+    return max(0, destiny_cards(state) - state["players"][seat].get("destiny_played", 0))
+
+
 def deck_cards(state: State, seat: int) -> list[dict[str, Any]]:
-    """The catalog cards ``seat`` may still play: destiny cards (no origin) and those of its origin, while
-    it has played fewer than the 6 origin cards its deck holds."""
+    """The catalog cards ``seat`` may still play: destiny cards (no origin) while it has played fewer than
+    the deck's destiny share (``deck_size`` − 6), and those of its origin while it has played fewer than the 6
+    origin cards its deck holds."""
     if not 0 <= seat < len(state["players"]):
         return []
     origin = state["players"][seat]["origin"]
-    spent = origin_cards_left(state, seat) == 0
-    return [c for c in state["catalog"].values() if c["origin"] is None or (c["origin"] == origin and not spent)]
+    origin_spent = origin_cards_left(state, seat) == 0
+    destiny_spent = destiny_cards_left(state, seat) == 0
+    return [
+        c
+        for c in state["catalog"].values()
+        if (c["origin"] is None and not destiny_spent)
+        or (c["origin"] is not None and c["origin"] == origin and not origin_spent)
+    ]

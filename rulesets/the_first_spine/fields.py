@@ -6,7 +6,19 @@ from typing import Any
 
 from rulesets.base import EventType
 from rulesets.schema import Field
-from rulesets.the_first_spine.cards import CAPACITIES, DESTINIES, KINDS, ORIGINS, SIDE_CAPACITIES, SIDES, default_cards
+from rulesets.the_first_spine.cards import (
+    CAPACITIES,
+    CAPACITY_WORDS,
+    DESTINIES,
+    DESTINY_WORDS,
+    KIND_WORDS,
+    KINDS,
+    ORIGIN_WORDS,
+    ORIGINS,
+    SIDE_CAPACITIES,
+    SIDES,
+    default_cards,
+)
 
 DEFAULT_BOARD = [7, 7]
 DEFAULT_WIZARD_HP = 20
@@ -21,20 +33,22 @@ def _stat_sides(label: str) -> Field:
         label.lower(),
         "object",
         label=f"{label} (front, right, back, left)",
-        fields=tuple(Field(s, "int", minimum=0, maximum=99, label=s) for s in SIDES),
+        fields=tuple(Field(s, "int", minimum=0, maximum=99, label=s.capitalize()) for s in SIDES),
     )
 
 
 CARD_FIELDS: tuple[Field, ...] = (
     Field("name", "str", max_length=60, label="Name"),
-    Field("kind", "choice", choices=KINDS, label="Kind"),
+    Field("kind", "choice", choices=KINDS, choice_labels=KIND_WORDS, label="Kind"),
     Field("hp", "int", minimum=1, maximum=99, label="Hit points"),
     _stat_sides("Attack"),
     _stat_sides("Defense"),
     Field(
         "capacities",
         "list",
-        item=Field("capacity", "choice", choices=CAPACITIES),
+        item=Field(
+            "capacity", "choice", choices=CAPACITIES, choice_labels=tuple(CAPACITY_WORDS[c] for c in CAPACITIES)
+        ),
         required=False,
         default=[],
         max_items=len(CAPACITIES),
@@ -46,9 +60,27 @@ CARD_FIELDS: tuple[Field, ...] = (
         required=False,
         default={},
         label="Side capacities",
-        fields=tuple(Field(s, "choice", choices=SIDE_CAPACITIES, required=False, label=s) for s in SIDES),
+        fields=tuple(
+            Field(
+                s,
+                "choice",
+                choices=SIDE_CAPACITIES,
+                choice_labels=tuple(CAPACITY_WORDS[c] for c in SIDE_CAPACITIES),
+                required=False,
+                label=s.capitalize(),
+            )
+            for s in SIDES
+        ),
     ),
-    Field("origin", "choice", choices=ORIGINS, required=False, nullable=True, label="Origin (null: destiny card)"),
+    Field(
+        "origin",
+        "choice",
+        choices=ORIGINS,
+        choice_labels=ORIGIN_WORDS,
+        required=False,
+        nullable=True,
+        label="Origin (none: a destiny card)",
+    ),
     Field("text", "str", max_length=300, required=False, default="", label="Card text"),
 )
 
@@ -104,13 +136,13 @@ EVENT_TYPES: dict[str, EventType] = {
     "destiny_chosen": EventType(
         name="destiny_chosen",
         label="Chose a destiny",
-        fields=(Field("destiny", "choice", choices=DESTINIES, label="Destiny"),),
+        fields=(Field("destiny", "choice", choices=DESTINIES, choice_labels=DESTINY_WORDS, label="Destiny"),),
         description="Installation: each player chooses a destiny (open to everyone).",
     ),
     "origin_chosen": EventType(
         name="origin_chosen",
         label="Chose a secret origin",
-        fields=(Field("origin", "choice", choices=ORIGINS, label="Origin (secret)"),),
+        fields=(Field("origin", "choice", choices=ORIGINS, choice_labels=ORIGIN_WORDS, label="Secret origin"),),
         description="Installation: each player chooses an origin; others only learn it when a card of it is played.",
     ),
     "card_moved": EventType(

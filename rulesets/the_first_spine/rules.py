@@ -17,10 +17,15 @@ GAME = "The First Spine"
 RULE_OBJECTIVE = f"{GAME} › The essentials › Objective of the game"
 RULE_DESTINY = f"{GAME} › Installation › 1 Choose a destiny"
 RULE_ORIGIN = f"{GAME} › Installation › 2 Choose an origin"
+RULE_SETUP_START = f"{GAME} › Installation › 3 Start-up"
+RULE_DECK = f"{GAME} › The decks › Origins"
 RULE_START = f"{GAME} › Game play › Start-up"
 RULE_BEFORE = f"{GAME} › Game play › Before the turn"
 RULE_DRAW = f"{GAME} › Game play › Discard & Draw"
-RULE_ACTIONS = f"{GAME} › Game play › Actions"
+# The rulebook's Actions section is blank: what it prints no rule for cites Chronicle's reading, written in
+# docs/rules/the-first-spine.md under the same heading (still a game rule: a house rule may override it).
+RULE_PLACING = f"{GAME} › Chronicle's reading › Placing a card"
+RULE_LIFE = f"{GAME} › Chronicle's reading › Life changes"
 RULE_CONFRONT = f"{GAME} › Game play › Confrontations › Procedure"
 RULE_RUN = f"{GAME} › The capacities › Run"
 RULE_BURDEN = f"{GAME} › The capacities › Burden earth"
@@ -62,14 +67,18 @@ def validate(state: State, event: Event) -> None:
         if event.type not in SETUP_EVENTS:
             missing = E.setup_missing(state)
             names = ", ".join(f"{E.seat_word(s)} ({' and '.join(m)})" for s, m in missing.items())
+            destiny_missing = any("destiny" in m for m in missing.values())
             raise _violation(
                 "setup_not_finished",
                 f"Play starts once every player has chosen a destiny and an origin; still to choose: {names}.",
-                RULE_DESTINY,
+                RULE_DESTINY if destiny_missing else RULE_ORIGIN,
             )
     elif event.type in SETUP_EVENTS:
         raise _violation(
-            "setup_finished", "Destinies and origins are chosen before play, and play has begun.", RULE_ORIGIN
+            "setup_finished",
+            "Destinies and origins are chosen before play, and play has begun: the starting hands were drawn once, "
+            "when the last choice was recorded.",
+            RULE_SETUP_START,
         )
     elif phase == "start" and event.type not in START_EVENTS:
         raise _violation(
@@ -162,7 +171,7 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     if card is None:
         raise _violation("unknown_card", f"This match's card list has no card called '{data['card']}'.", RULE_ENTRIES)
     if player["hand"] < 1:
-        raise _violation("empty_hand", f"{E.seat_word(seat)} has no card in hand.", RULE_ACTIONS)
+        raise _violation("empty_hand", f"{E.seat_word(seat)} has no card in hand.", RULE_OBJECTIVE)
     if card["origin"] is not None and card["origin"] != player["origin"]:
         raise _violation(
             "wrong_origin",
@@ -178,23 +187,39 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
             f"cards must be put offside.”).",
             RULE_ORIGIN,
         )
+    # versions 1-3 (a match recorded under them) had no destiny share
+    if card["origin"] is None and E.destiny_cards_left(state, seat) == 0 and not recorded_before(state, 4):
+        deck, share = state["settings"]["deck_size"], E.destiny_cards(state)
+        if share:
+            why = (
+                f"{E.seat_word(seat)} has already played the {plural(share, 'destiny card')} of their {deck}-card "
+                f"deck (the other {ORIGIN_CARDS} are their origin's"
+            )
+        else:
+            why = f"{E.seat_word(seat)}'s {deck}-card deck holds no destiny card (its {ORIGIN_CARDS} cards are their origin's"
+        raise _violation(
+            "destiny_cards_spent",
+            f"{why}: “complete your deck with 6 additional cards”), so {card['name']} cannot be played.",
+            RULE_DECK,
+        )
     at = _cell(data["at"])
     rows, cols = state["board"]["rows"], state["board"]["cols"]
     if card["kind"] == "spell":
         if not B.on_board(at, rows, cols):
             raise _violation(
-                "off_board", f"The cell at {E.cell_word(at)} is off the {rows} × {cols} board.", RULE_ACTIONS
+                "off_board", f"The cell at {E.cell_word(at)} is off the {rows} × {cols} board.", RULE_OBJECTIVE
             )
         return
     problem = E.placement_problem(state, seat, at)
     if problem is not None:
         code, message = problem
-        raise _violation(code, message, RULE_BURDEN if code == "cell_blocked" else RULE_ACTIONS)
+        rule = {"cell_blocked": RULE_BURDEN, "off_board": RULE_OBJECTIVE}.get(code, RULE_PLACING)
+        raise _violation(code, message, rule)
 
 
 def _check_hp(state: State, seat: int, data: dict[str, Any]) -> None:
     at = _cell(data["at"])
-    rule = RULE_BEFORE if state["turn"]["phase"] == "start" else RULE_ACTIONS
+    rule = RULE_BEFORE if state["turn"]["phase"] == "start" else RULE_LIFE
     if E.occupancy(state).get(at) is None:
         raise _violation("no_card_there", f"There is no card or wizard on {E.cell_word(at)}.", rule)
     if data["amount"] == 0:
@@ -208,21 +233,21 @@ def _check_target(state: State, seat: int, data: dict[str, Any]) -> None:
     if piece is None or piece["controller"] != seat or piece["kind"] == "wizard":
         raise _violation(
             "not_your_card",
-            f"The cell at {E.cell_word(frm)} does not hold a card of {E.seat_word(seat)}.",
+            f"The cell at {E.cell_word(frm)} does not hold one of {E.seat_word(seat)}'s cards.",
             RULE_CONFRONT,
         )
     other = occ.get(target)
     if other is None or other["controller"] == seat or B.direction_to(frm, target) is None:
         raise _violation(
             "not_an_opponent_next_to_it",
-            f"The cell at {E.cell_word(target)} does not hold an opponent's card sharing a side with {piece['name']}.",
+            f"The cell at {E.cell_word(target)} does not hold an opponent's card sharing a side with {E.named(state, piece)}.",
             RULE_CONFRONT,
         )
     threat = {B.side_direction(piece["facing"], s) for s, c in piece["side_capacities"].items() if c == "threat"}
     if B.direction_to(frm, target) in threat:
         raise _violation(
             "threat_side",
-            f"{piece['name']} confronts {E.label(state, other)} anyway ({CAPACITY_WORDS['threat']} on that side); "
+            f"{E.named(state, piece)} confronts {E.named(state, other)} anyway ({CAPACITY_WORDS['threat']} on that side); "
             "choose among the others.",
             RULE_CONFRONT,
         )

@@ -24,16 +24,12 @@ every second and runs a catch-up once back: config/broker.py), and the worker's 
 
 from __future__ import annotations
 
-import glob
 import http.client
 import json
 import os
-import pwd
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -47,8 +43,15 @@ import pytest
 from django.conf import settings
 from psycopg.conninfo import make_conninfo
 
-from benchmarks.http_bench import Service, Stack, free_port, service_env, start_web
-from tests.config.private_services import PrivateRedis, start_celery_worker, venv, wait_until
+from benchmarks.http_bench import Service, Stack, service_env, start_web
+from tests.config.private_services import (
+    PrivatePostgres,
+    PrivateRedis,
+    initdb_path,
+    start_celery_worker,
+    venv,
+    wait_until,
+)
 
 pytestmark = pytest.mark.one_db
 
@@ -58,44 +61,6 @@ REDIS_OUTAGES = 3
 
 
 # -- PostgreSQL: a private cluster, or the test's own database ---------------------------------------------
-
-
-class PrivatePostgres:
-    """A throw-away PostgreSQL cluster on a free port; ``restart()`` restarts the server for real."""
-
-    def __init__(self, initdb: str) -> None:
-        self.bin = Path(initdb).parent
-        self.as_user: list[str] = []
-        self.root = Path(tempfile.mkdtemp(prefix="chronicle-fault-pg."))
-        if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres account
-            self.as_user = ["runuser", "-u", "postgres", "--"]
-            os.chown(self.root, pwd.getpwnam("postgres").pw_uid, -1)
-        self.port = free_port()
-        self.data = self.root / "data"
-        self._run(
-            "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-N", "-E", "UTF8", "--no-instructions"
-        )
-        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-o", options, "start")
-        with psycopg.connect(self.dsn("postgres"), autocommit=True) as conn:
-            conn.execute("CREATE DATABASE chronicle")
-        self.url = f"postgres://postgres@127.0.0.1:{self.port}/chronicle"
-        self.how = "pg_ctl restart -m fast (a private cluster)"
-
-    def _run(self, tool: str, *args: str) -> None:
-        # output to a file, never a pipe: a server that pg_ctl starts inherits it and would hold it open
-        with (self.root / "tools.log").open("ab") as log:
-            subprocess.run([*self.as_user, str(self.bin / tool), *args], check=True, stdout=log, stderr=log, timeout=60)
-
-    def dsn(self, dbname: str = "chronicle") -> str:
-        return f"host=127.0.0.1 port={self.port} user=postgres dbname={dbname}"
-
-    def restart(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-m", "fast", "restart")
-
-    def close(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-w", "-m", "immediate", "stop")
-        shutil.rmtree(self.root, ignore_errors=True)
 
 
 class SharedServerDatabase:
@@ -124,27 +89,13 @@ class SharedServerDatabase:
         pass
 
 
-def _initdb() -> str | None:
-    found = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)), None) or shutil.which(
-        "initdb"
-    )
-    if found is None:
-        return None
-    if os.geteuid() == 0:
-        try:
-            pwd.getpwnam("postgres")
-        except KeyError:
-            return None
-    return found
-
-
 @pytest.fixture
 def database(request):
     from django.db import connection
 
     if connection.vendor != "postgresql":
         pytest.skip("the fault probe runs on PostgreSQL only (DATABASE_URL is not PostgreSQL: the SQLite run)")
-    initdb = _initdb()
+    initdb = initdb_path()
     if initdb is not None:
         db = PrivatePostgres(initdb)
     else:

@@ -71,9 +71,12 @@ def test_the_board_draws_every_piece_with_sides_life_and_rotation(web, demo):
 
 def test_the_preview_says_what_ending_the_turn_resolves(web, demo):
     html, _ = get(web, demo)
-    assert "Paladin deals 3 to Barbed Wire, takes 2" in html
-    assert "Squire deals 3 to Grey Wolf, takes 0" in html  # the Anvil Guard's aura: attack 2 + 2 − defense 1
-    assert "Grey Wolf deals 1 to Squire (attack 2 − defense 1), takes 1 (attack 2 − defense 1)." in html  # the log
+    # same-name cards are told apart by their cells (the demo has several Paladins, Squires, Barbed Wires)
+    assert "Paladin on column 4, row 4 deals 3 to Barbed Wire on column 4, row 3, takes 2" in html
+    assert "Squire on column 3, row 4 deals 3 to Grey Wolf, takes 0" in html  # the Anvil Guard's aura: 2 + 2 − 1
+    assert (
+        "Grey Wolf deals 1 to Squire on column 3, row 4 (attack 2 − defense 1), takes 1 (attack 2 − defense 1)." in html
+    )  # the log
     assert "Bo discarded 2 (−1 life), drew 4." in html  # names, not seat numbers
 
 
@@ -156,7 +159,7 @@ def test_a_choice_is_offered_when_a_card_faces_several(web, owner):
     web.post(f"/matches/{match.pk}/record/", {**form["hidden"], "move": json.dumps(front)})
     html, page = get(web, match)
     assert [m["type"] for m in moves(page) if m["type"] == "turn_ended"] == ["turn_ended"]
-    assert "Squire deals 1 to Squire, takes 1" in html  # front against front: 2 − 1 both ways
+    assert "Squire on column 3, row 2 deals 1 to Squire on column 3, row 3, takes 1" in html  # front to front: 2 − 1
 
 
 def test_spectators_see_the_board_without_buttons_or_secret_origins(client, demo):
@@ -164,7 +167,7 @@ def test_spectators_see_the_board_without_buttons_or_secret_origins(client, demo
     assert page.board_form("fs") is None and len(page.pieces) == len(state_of(demo)["cards"])
     assert "origin: Healer" not in html and "origin: chosen, secret" in html  # Bo's secret origin
     assert "origin: Blacksmith" in html  # Ana revealed hers with the Anvil Guard
-    assert "Paladin deals 3 to Barbed Wire, takes 2" in html
+    assert "Paladin on column 4, row 4 deals 3 to Barbed Wire on column 4, row 3, takes 2" in html
 
 
 def test_replaying_an_old_version_draws_it_without_buttons(web, demo):
@@ -175,7 +178,7 @@ def test_replaying_an_old_version_draws_it_without_buttons(web, demo):
 
 def test_an_empty_hand_offers_no_card(web, owner):
     match = match_create(is_public=True, owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}],
-                         options={"hand_size": 1, "deck_size": 6})  # fmt: skip
+                         options={"hand_size": 1, "deck_size": 7})  # fmt: skip
     for type_, seat, data in FIRST_SPINE_SCRIPT[:5]:
         match_event_record(match=match, user=owner, type=type_, seat=seat, data=data)
     match_event_record(match=match, user=owner, type="card_placed", seat=0, data={"card": "Squire", "at": [5, 3]})
@@ -203,7 +206,7 @@ def test_tap_a_piece_to_record_a_life_change(web, demo):
     assert response.status_code == 302
     assert next(c for c in state_of(demo)["cards"] if c["at"] == [3, 3])["hp"] == 1
     html, _ = get(web, demo)
-    assert "Paladin loses 3 life (Pain)." in html
+    assert "Paladin on column 4, row 4 loses 3 life (Pain)." in html  # the demo has other Paladins
 
 
 def state_version(match: Any) -> int:
@@ -233,3 +236,27 @@ def test_a_before_your_turn_effect_is_recorded_from_the_board_before_the_draw(we
     assert response.status_code == 302
     state = state_of(demo)
     assert state["turn"]["phase"] == "start" and state["players"][1]["wizard_hp"] == 18
+
+
+def test_a_house_rule_is_offered_only_for_a_move_it_could_record(web, owner):
+    """Issue 32: a setup entry after setup is refused even under a house rule (the hands are drawn once), so the
+    refusal offers none; a placement the rules refuse but the board can hold still offers one."""
+    match = match_create(is_public=True, owner=owner, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    for type_, seat, data in FIRST_SPINE_SCRIPT[:5]:
+        match_event_record(match=match, user=owner, type=type_, seat=seat, data=data)
+
+    def refusal(post: dict[str, str]) -> str:
+        response = web.post(f"/matches/{match.pk}/record/", {**post, "expected_version": str(state_version(match))})
+        assert response.status_code >= 400
+        return response.content.decode()
+
+    html = refusal({"type": "destiny_chosen", "seat": "0", "data.destiny": "hunter"})
+    assert "Destinies and origins are chosen before play, and play has begun" in html
+    assert "Rule: The First Spine › Installation › 3 Start-up" in html
+    assert "Record it anyway (house rule)" not in html
+    html = refusal({"type": "card_placed", "seat": "0", "data.card": "Squire", "data.at": "6,3"})  # Ana's wizard
+    assert "is Ana&#x27;s wizard&#x27;s cell" in html and "Record it anyway (house rule)" not in html
+    html = refusal({"type": "card_placed", "seat": "0", "data.card": "Squire", "data.at": "0,0"})
+    assert "is not next to your wizard" in html and "Record it anyway (house rule)" in html
+    assert "Rule: The First Spine › Chronicle&#x27;s reading › Placing a card" in html
+    assert state_version(match) == 5  # nothing was written

@@ -63,10 +63,44 @@ def test_place_a_card_by_tapping_then_end_the_turn(live_server, browser, owner, 
         assert ("Squire", [3, 1]) in _pieces(match)
         assert page.locator('.fs-piece[data-cell="3,1"]').count() == 1
         preview = page.locator(".fs-preview")
-        assert "Paladin deals 3 to Barbed Wire, takes 2" in preview.inner_text()
+        assert "Paladin on column 4, row 4 deals 3 to Barbed Wire on column 4, row 3, takes 2" in preview.inner_text()
         preview.get_by_role("button", name="End the turn").tap()
         # the board's log says it (the raw state further down carries the same words)
-        page.locator(".fs-log").get_by_text("Barbed Wire is destroyed and goes to Bo's discard.").wait_for()
+        page.locator(".fs-log").get_by_text(
+            "Barbed Wire on column 4, row 3 is destroyed and goes to Bo's discard."
+        ).wait_for()
         assert store.head_load(match.stream_id, fresh=True).state["turn"]["seat"] == 1
+    finally:
+        context.close()
+
+
+def test_a_board_wider_than_the_phone_opens_on_the_wizard_and_keeps_where_it_was_panned(live_server, browser, owner):
+    """Issue 33 item 6: the 7 × 7 board (616 px of cells) in a 340 px frame opened at its left edge, column 4
+    (where the wizards stand) cut in half; after a move answered in place it jumped back to the left edge."""
+    match = _demo(owner)
+    state = store.head_load(match.stream_id, fresh=True).state
+    to_play = state["turn"]["seat"]
+    wizard = next(c for c in state["cards"] if c["kind"] == "wizard" and c["controller"] == to_play)
+    context, page = _signed_in_phone(browser, live_server, owner, js=True)
+    try:
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        frame = page.locator(".fs-play")
+        assert page.evaluate("(f) => f.scrollWidth > f.clientWidth", frame.element_handle()), "the board fits"
+        box, cell = frame.bounding_box(), page.locator(f'.fs-piece[data-cell="{wizard["at"][0]},{wizard["at"][1]}"]')
+        piece = cell.bounding_box()
+        assert box["x"] <= piece["x"] and piece["x"] + piece["width"] <= box["x"] + box["width"], (box, piece)
+        page.evaluate("(f) => { f.scrollLeft = 40; f.dispatchEvent(new Event('scroll')); }", frame.element_handle())
+        page.locator(".fs-card-link", has_text="Squire").first.tap()
+        cell = page.get_by_role("button", name="Place Squire on column 2, row 4")
+        page.evaluate("(y) => window.scrollBy(0, y)", cell.bounding_box()["y"] - 400)  # the page, not the frame
+        target = cell.bounding_box()
+        assert box["x"] <= target["x"] and target["x"] + target["width"] <= box["x"] + box["width"]
+        # a thumb on the cell where it is (Playwright's own tap would first pan it to the frame's middle)
+        page.touchscreen.tap(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2)
+        page.get_by_text("Recorded move").wait_for()
+        info = page.evaluate(
+            "() => { const f = document.querySelector('.fs-play'); return [f.scrollLeft, f.dataset.framed, f.scrollWidth, f.clientWidth, document.querySelectorAll('.fs-play').length]; }"
+        )
+        assert info[0] == 40, info  # where the reader left it
     finally:
         context.close()

@@ -371,7 +371,7 @@ def test_town_form_checks_form_syntax_first(web, played):
     r = web.post(f"/campaigns/{played.pk}/town/", {"rows": "6", "a0.type": "trade_made", "a0.trade_made.from": "Bo",
                                                    "a0.trade_made.gold": "10"})  # fmt: skip
     page = r.content.decode()
-    assert r.status_code == 400 and count() == before and "Please correct: To hero: " in page
+    assert r.status_code == 400 and count() == before and "Please correct To hero: " in page
     assert "data.to" not in page and "Invalid" not in page
     assert web.post(f"/campaigns/{played.pk}/town/", {"rows": "6"}).status_code == 400
 

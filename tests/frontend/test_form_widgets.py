@@ -353,6 +353,6 @@ def test_town_more_rows_keeps_what_was_typed_and_records_nothing(web, party):
 def test_a_malformed_campaign_entry_is_explained_with_labels_not_paths(web, party):
     r = web.post(f"/campaigns/{party.pk}/record/", {"type": "leveled_up"})
     page = r.content.decode()
-    assert r.status_code == 400 and "Please correct: Hero: This field is required." in page
+    assert r.status_code == 400 and "Please correct Hero: This field is required." in page
     problem = page.split('class="problem')[1].split("</div>")[0]
     assert "data.hero" not in problem and "Invalid " not in page

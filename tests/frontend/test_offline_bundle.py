@@ -80,7 +80,7 @@ def test_the_seed_is_the_head_and_checks_a_move_as_the_server_does(client, owner
     assert s["rulesets_url"] == offline_urls()["rulesets_url"] and s["events_url"] == f"/api/matches/{match.pk}/events/"
     refused = record(s, {"type": "stones_taken", "seat": 0, "data": {"count": 1}})
     assert refused["body"] == {"code": "rule_violation", "violation": "not_your_turn", "rule": "Last Stone › Turns",
-                               "detail": "It is Bo's turn."}  # fmt: skip
+                               "detail": "It is Bo's turn.", "overridable": True}  # fmt: skip
     answer = record(s, {"type": "stones_taken", "seat": 1, "data": {"count": 3}})
     assert answer["ok"] and answer["words"] == "Bo took 3 stones" and answer["turn"]["line"].startswith("Ana to play")
 

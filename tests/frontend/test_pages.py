@@ -188,7 +188,7 @@ def test_undo_voids_the_last_entry_and_history_strikes_it(web, stone_match, owne
     assert r.status_code == 302
     assert EventRow.objects.count() == 2
     history = web.get(f"/matches/{stone_match.pk}/history/").content.decode()
-    assert "<del>" in history and "wrong pile" in history and "voided by entry 2" in history
+    assert "<del>" in history and "wrong pile" in history and "undone at move 2: wrong pile" in history
     # nothing left to undo: the void itself cannot be undone
     assert "Undo the last move" not in web.get(f"/matches/{stone_match.pk}/").content.decode()
 

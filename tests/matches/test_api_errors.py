@@ -85,6 +85,7 @@ def test_rule_violation_names_the_rule(api, stone_match):
         "violation": "not_your_turn",
         "rule": "Last Stone › Turns",
         "detail": body["detail"],
+        "overridable": True,  # a house rule may let it through
     }
     assert body["detail"] == "It is Ana's turn."  # the player, not "seat 0"
 

@@ -114,8 +114,11 @@ def test_a_two_player_game_over_two_sittings(api):
     s = t.state()
     assert s["round"] == 2 and s["turn"] == 0 and s["scorings"] == []
     turn = t.get()["turn"]
-    assert turn["prompt"] == "play a card into slot 1 ($0 + the card's cost) or pass (round 2 of 4)"
-    assert turn["line"] == "Ana to play — play a card into slot 1 ($0 + the card's cost) or pass (round 2 of 4)"
+    assert turn["prompt"] == "play a card into slot 1 ($0; a team card adds its own cost) or pass (round 2 of 4)"
+    assert (
+        turn["line"]
+        == "Ana to play — play a card into slot 1 ($0; a team card adds its own cost) or pass (round 2 of 4)"
+    )
     assert [p["money"] for p in s["players"]] == [2, 9]
     assert all(slot["card"] is None for p in s["players"] for slot in p["slots"])
     # -- round 2 ------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ MATCHES_RANKS = {
     "matches.projections": 2,
     "matches.selectors": 3, "matches.catalogs": 3,
     "matches.services": 4,
-    "matches.kinds": 5, "matches.people": 5,
+    "matches.kinds": 5, "matches.people": 5, "matches.photos": 5,
     "matches.interop": 6,
     "matches.stats": 7, "matches.demo": 7, "matches.checks": 7,
     "matches.api": 8,

@@ -1,7 +1,7 @@
 """Rule upgrades never change a stored result silently (issue 32, items 6-8).
 
 A match recorded by an older release is simulated as such a database holds it: its stream carries the older
-version number (``ruleset_version``, which migration 0015 copies into ``rules_version``). It keeps the result it
+version number (``ruleset_version``, which migration 0017 copies into ``rules_version``). It keeps the result it
 had under those rules everywhere (``Match.status``, the summary, lists, stats, series, exports), after
 ``rebuild_projections`` too; it moves to the current rules only when its owner asks, after seeing the difference,
 and the move is an entry of its own."""
@@ -33,7 +33,7 @@ MATCH_GAMES = [r.slug for r in all_rulesets() if r.kind == "match" and r.slug !=
 
 
 def older_release(match: Match, version: int) -> None:
-    """The stream as a database written by the release of ``version`` holds it (after migration 0015)."""
+    """The stream as a database written by the release of ``version`` holds it (after migration 0017)."""
     Stream.objects.filter(pk=match.stream_id).update(ruleset_version=version, rules_version=version)
     head_cache.clear()
 

@@ -1,4 +1,4 @@
-"""Migration 0015: a database written by an older release keeps each stream's recorded rules version (the
+"""Migration 0017: a database written by an older release keeps each stream's recorded rules version (the
 version of the ruleset that produced its head is copied into ``rules_version``), on both databases."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
-BEFORE = [("matches", "0014_match_idempotency_key")]
-AFTER = [("matches", "0015_stream_rules_version")]
+BEFORE = [("matches", "0016_event_photos_idx")]
+AFTER = [("matches", "0017_stream_rules_version")]
 
 
 def test_the_recorded_version_is_copied_from_the_heads_version():

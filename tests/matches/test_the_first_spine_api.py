@@ -101,15 +101,15 @@ def test_a_whole_game_to_a_win_over_the_api(api, mid):
 
 
 @pytest.mark.parametrize(
-    ("type_", "seat", "data", "code"),
+    ("type_", "seat", "data", "code", "overridable"),
     [
-        ("card_placed", 0, {"card": "Paladin", "at": [2, 2]}, "draw_first"),
-        ("hand_refilled", 1, {"discarded": 0}, "not_your_turn"),
-        ("hand_refilled", 0, {"discarded": 9}, "not_enough_cards"),
-        ("destiny_chosen", 0, {"destiny": "hunter"}, "setup_finished"),
+        ("card_placed", 0, {"card": "Paladin", "at": [2, 2]}, "draw_first", True),
+        ("hand_refilled", 1, {"discarded": 0}, "not_your_turn", True),
+        ("hand_refilled", 0, {"discarded": 9}, "not_enough_cards", False),  # a house rule could not record it
+        ("destiny_chosen", 0, {"destiny": "hunter"}, "setup_finished", False),  # the hands are drawn once
     ],
 )
-def test_refusals_name_the_rule_and_write_nothing(api, mid, type_, seat, data, code):
+def test_refusals_name_the_rule_and_write_nothing(api, mid, type_, seat, data, code, overridable):
     for t, s, d in GAME[:4]:
         assert post(api, mid, t, s, d).status_code == 201
     before = EventRow.objects.count()
@@ -118,6 +118,7 @@ def test_refusals_name_the_rule_and_write_nothing(api, mid, type_, seat, data, c
     body = r.json()
     assert body["code"] == "rule_violation" and body["violation"] == code
     assert body["rule"].startswith("The First Spine ›") and body["detail"]
+    assert body["overridable"] is overridable  # whether a house rule could record it (issue 32)
     assert EventRow.objects.count() == before
 
 

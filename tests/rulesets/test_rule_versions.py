@@ -191,3 +191,23 @@ def test_bone_wars_version_1_clamps_overridden_numbers_at_zero_and_takes_any_upg
         replay(BW, opts, 1, overridden[:5] + overridden[7:], check=True)
     now = replay(BW, opts, 1, overridden[:5], check=True).state["players"][0]
     assert (now["money"], now["rp"]) == (-3, -3)  # the current rules keep the numbers as the table said them
+
+
+def test_the_first_spine_versions_1_to_3_have_no_destiny_share_and_let_a_house_rule_replay_the_setup():
+    from tests.rulesets.the_first_spine.conftest import Table
+
+    def table(rules: int | None) -> Table:
+        t = Table(2, board=[4, 5], deck_size=6, hand_size=6)
+        t.state = stamp(SPINE, t.state, rules)
+        return t.setup().refill()
+
+    now = table(None)
+    now.bad("destiny_cards_spent", "card_placed", card="Squire", at=[2, 2])
+    then = table(3)
+    then.place("Squire", [2, 2])  # a 6-card deck held only origin cards, but version 3 did not count them
+    waiting = Position(then.state, len(then.events) + 1, True)
+    with pytest.raises(RuleViolation) as info:
+        step(SPINE, Position(now.state, len(now.events) + 1, True), Event("destiny_chosen", 0, {"destiny": "hunter"}))
+    assert info.value.code == "unplayable"
+    again = step(SPINE, waiting, Event("destiny_chosen", 0, {"destiny": "hunter"})).state
+    assert again[RULES_KEY] == 3  # version 3 accepted it (and re-dealt, as it did then)

@@ -2,7 +2,35 @@
 // the page comes back with the cells it may go to. With it, tapping a name shows those cells at once.
 (function () {
   "use strict";
+  // A board wider than the phone pans sideways in its frame (cells stay legible). It opens centred on the
+  // reader's wizard (data-centre-col: the server's choice), and keeps where the reader panned it across moves
+  // answered in place: the swapped-in frame would otherwise open at its left edge, a sideways jump.
+  var panned = null;
+  function frame() {
+    var play = document.querySelector(".fs-play[data-centre-col]");
+    if (!play || play.dataset.framed) return;
+    if (!play.isConnected || !play.clientWidth) { requestAnimationFrame(frame); return; }  // not laid out yet
+    play.dataset.framed = "1";
+    if (play.scrollWidth > play.clientWidth) {
+      if (panned !== null) {
+        play.scrollLeft = panned;
+      } else {
+        var area = play.querySelector(".fs-area") || play;
+        var cols = Number(play.dataset.cols) || 1, col = Number(play.dataset.centreCol) || 0;
+        var box = area.getBoundingClientRect(), frameBox = play.getBoundingClientRect();
+        var x = box.left - frameBox.left + play.scrollLeft + (col + 0.5) * (box.width / cols);
+        play.scrollLeft = Math.max(0, x - play.clientWidth / 2);
+      }
+    }
+    play.addEventListener("scroll", function () { if (!play.dataset.leaving) panned = play.scrollLeft; }, { passive: true });
+  }
+  // a swap empties the old frame first (its scroll falls to 0): keep where it was before that
+  document.addEventListener("htmx:beforeSwap", function () {
+    var play = document.querySelector(".fs-play[data-framed]");
+    if (play) { panned = play.scrollLeft; play.dataset.leaving = "1"; }
+  });
   function init() {
+  frame();
   var form = document.querySelector("form.fs[data-place-cells]");
   if (!form || form.dataset.ready) return;
   form.dataset.ready = "1";

@@ -47,6 +47,31 @@ class Command(BaseCommand):
             "--interleave", type=int, default=8, help="matches played at once in the rebuild's log (default 8)"
         )
         parser.add_argument("--profile", action="store_true", help="also print a cProfile of the 1-writer append")
+        parser.add_argument(
+            "--sizes", default="",
+            help="only the size series: comma-separated event counts, e.g. 10000,1000000,10000000 (append p50 and "
+                 "one history page at each, plain and hash-partitioned, ratios to the first size)",
+        )  # fmt: skip
+        parser.add_argument("--partitions", type=int, default=16, help="partitions for the size series (default 16)")
+
+    def _size_series(self, options: dict[str, Any]) -> None:
+        """``--sizes``: each layout in a scratch database of its own, grown through the sizes with COPY."""
+        from benchmarks import size_series as ss
+        from benchmarks import store_bench as sb
+
+        sizes = sorted(int(n.replace("_", "")) for n in options["sizes"].split(",") if n.strip())
+        out = self.stdout.write
+        out(f"Event-table size series: PostgreSQL {connection.pg_version // 10000}, {sb.cpu_count()} CPU(s), "
+            f"sizes {', '.join(f'{n:,}' for n in sizes)}, {options['partitions']} partitions")  # fmt: skip
+        points = []
+        for layout in ("plain", "partitioned"):
+            t0 = time.perf_counter()
+            with sb.scratch_database(f"chronicle_sizes_{layout}_{os.getpid()}"):
+                points += ss.size_series(sizes, layout, options["partitions"])
+            if options["verbosity"] >= 2:
+                self.stderr.write(f"[{layout}: {time.perf_counter() - t0:.0f} s]")
+        for line in ss.size_report(points):
+            out("  " + line)
 
     def handle(self, *args: Any, **options: Any) -> None:
         if connection.vendor != "postgresql":
@@ -54,6 +79,9 @@ class Command(BaseCommand):
             return
         from benchmarks import store_bench as sb
 
+        if options["sizes"]:
+            self._size_series(options)
+            return
         quick = options["quick"]
         seconds = options["seconds"] or (2.0 if quick else 5.0)
         writers = options["writers"]

@@ -72,7 +72,9 @@ def test_the_turn_prompt_in_debt(rs, table):
     t.end(0)
     assert rs.turn(t.state).prompt == "pass: slot 2 costs $1 and nothing is left (a debt of $2) (round 1 of 4)"
     t.pas(0)
-    assert rs.turn(t.state).prompt == "play a card into slot 1 ($0 + the card's cost) or pass (round 2 of 4)"
+    assert (
+        rs.turn(t.state).prompt == "play a card into slot 1 ($0; a team card adds its own cost) or pass (round 2 of 4)"
+    )
 
 
 def test_a_zero_cost_card_upgrade_is_accepted_in_debt(table):

@@ -53,7 +53,7 @@ def test_turn_names_whose_turn_it_is_and_what_comes_next(rs, table):
     t = table(2, first_seat=1)
     info = rs.turn(t.state)
     assert info.seats == (1,) and info.phase == "play"
-    assert info.prompt == "play a card into slot 1 ($0 + the card's cost) or pass (round 1 of 4)"
+    assert info.prompt == "play a card into slot 1 ($0; a team card adds its own cost) or pass (round 1 of 4)"
     t.card(1)
     info = rs.turn(t.state)
     assert info.phase == "action" and info.prompt == (
@@ -133,7 +133,7 @@ def test_the_turn_line_says_what_the_table_must_do_and_names_the_player_once(rs,
     t = table(2)
     info = rs.turn(t.state)
     assert turn_line(info.seats, info.prompt, names) == (
-        "Ana to play — play a card into slot 1 ($0 + the card's cost) or pass (round 1 of 4)"
+        "Ana to play — play a card into slot 1 ($0; a team card adds its own cost) or pass (round 1 of 4)"
     )
     t.card(0)
     info = rs.turn(t.state)

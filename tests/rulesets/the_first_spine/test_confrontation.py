@@ -100,7 +100,7 @@ def test_a_creature_confronts_a_wizard_which_strikes_back_with_nothing(table):
     assert t.player(1)["wizard_hp"] == 17
     assert t.hp([1, 2]) == 4
     assert t.state["log"][-1]["text"] == (
-        "Paladin deals 3 to Seat 1's wizard (attack 3 − defense 0), takes 0 (attack 0 − defense 2)."
+        "Paladin on column 3, row 2 deals 3 to Seat 1's wizard (attack 3 − defense 0), takes 0 (attack 0 − defense 2)."
     )
 
 
@@ -139,4 +139,11 @@ def test_simultaneous_resolution(table, card_def):
     assert t.card([1, 1]) is None and t.card([1, 3]) is None
     assert t.player(0)["discard"] == ["Imp", "Imp"]
     lines = [e["text"] for e in t.state["log"] if e["kind"] == "confrontation"]
-    assert lines == ["Imp deals 2 to Ogre (attack 2 − defense 0), takes 3 (attack 3 − defense 0)."] * 2
+    assert lines == [  # the two Imps are told apart by their cells (issue 32)
+        "Imp on column 2, row 2 deals 2 to Ogre (attack 2 − defense 0), takes 3 (attack 3 − defense 0).",
+        "Imp on column 4, row 2 deals 2 to Ogre (attack 2 − defense 0), takes 3 (attack 3 − defense 0).",
+    ]
+    assert [e["text"] for e in t.state["log"] if e["kind"] == "destroyed"] == [
+        "Imp on column 2, row 2 is destroyed and goes to Seat 0's discard.",
+        "Imp on column 4, row 2 is destroyed and goes to Seat 0's discard.",
+    ]

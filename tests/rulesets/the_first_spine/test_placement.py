@@ -43,7 +43,7 @@ def test_names_match_without_case(table):
 
 
 def test_hand_must_hold_a_card(table):
-    t = table(2, board=[7, 7], hand_size=2, deck_size=6).setup()
+    t = table(2, board=[7, 7], hand_size=2, deck_size=8).setup()
     t.refill().place("Squire", [5, 3]).place("Squire", [4, 3])
     t.bad("empty_hand", "card_placed", card="Squire", at=[3, 3])
 

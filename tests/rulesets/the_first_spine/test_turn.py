@@ -38,7 +38,7 @@ def test_cannot_discard_more_than_the_hand(table):
 
 def test_draw_shortfall_costs_one_life_per_missing_card(table):
     t = table(2, deck_size=8, board=[4, 5]).setup()  # 2 cards left in each deck after the starting hand
-    t.refill().place("Paladin", [2, 2]).place("Squire", [3, 1]).place("Squire", [3, 3]).end()
+    t.refill().place("Paladin", [2, 2]).place("Squire", [3, 1]).place("Shield Maiden", [3, 3]).end()
     assert t.player(0)["hand"] == 3
     t.pass_turns(1)  # seat 1
     t.refill()  # seat 0 needs 3, the deck holds 2

@@ -109,4 +109,18 @@ if (form) {
     });
   }
   if (engine) pinEngine(engine, { warm: true });
+  // seating an account names its seat as the owner names that person (the server does the same for a blank
+  // name): a name typed by hand is kept, one filled here follows the pick
+  form.addEventListener("change", (e) => {
+    const select = e.target.closest && e.target.closest("select[data-seat-account]");
+    if (!select) return;
+    const input = document.getElementById(select.dataset.seatAccount);
+    if (!input) return;
+    const picked = select.selectedOptions[0];
+    const name = picked && picked.value ? picked.dataset.name || "" : "";
+    if (!input.value.trim() || input.value === input.dataset.filled) {
+      input.value = name;
+      input.dataset.filled = name;
+    }
+  });
 }

@@ -67,6 +67,7 @@ export async function add(match, entry, madeOn, extra = {}) {
     data: entry.data || {}, created: new Date().toISOString(), seq, state: "waiting", text: extra.text || "",
     reader: extra.reader ?? reader(),
   };
+  if (extra.blob) row.blob = extra.blob;  // a photo taken here, shrunk on the phone: sent as a file (postPhoto)
   await tx.store.put(row);
   await tx.done;
   changed(match);
@@ -103,12 +104,12 @@ async function recorded(match, key, known) {
 
 class Offline extends Error {}
 
-async function call(url, options, csrf) {
+async function call(url, options, csrf, headers = { "Content-Type": "application/json" }) {
   let response;
   try {
     response = await fetch(url, {
       credentials: "same-origin", cache: "no-store", ...options,
-      headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": csrf },
+      headers: { Accept: "application/json", "X-CSRFToken": csrf, ...headers },
     });
   } catch (error) {
     throw new Offline(String(error));
@@ -138,6 +139,15 @@ async function post(eventsUrl, entry, expected, ownKeys, key, csrf) {
     own_keys: ownKeys,
   };
   return call(eventsUrl, { method: "POST", body: JSON.stringify(body) }, csrf);
+}
+
+/** A photo kept here, sent to the stream's photo endpoint as a file with its caption; its key is the upload's
+ * ``Idempotency-Key``, so a send retried after a lost answer stores one photo (the server answers 200 then). */
+async function postPhoto(eventsUrl, entry, csrf) {
+  const form = new FormData();
+  form.append("file", entry.blob, "photo.jpg");
+  form.append("caption", (entry.data && entry.data.caption) || "");
+  return call(eventsUrl.replace(/events\/$/, "photos/"), { method: "POST", body: form }, csrf, { "Idempotency-Key": entry.key });
 }
 
 /**
@@ -173,7 +183,10 @@ async function syncLocked(match, eventsUrl, csrf) {
       const expected = entry.base !== undefined ? entry.base : known.start;
       const ownKeys = () => known.own.map(([key]) => key);
       let answer;
-      if (entry.house_rule) {  // "record it anyway as a house rule": the override, then the entry, both guarded
+      if (entry.blob) {  // a photo: no version to expect (it changes no game state), sent once by its key
+        answer = await postPhoto(eventsUrl, entry, csrf);
+        if (answer.status === 200) answer = { status: 201, body: { version: answer.body.version } };
+      } else if (entry.house_rule) {  // "record it anyway as a house rule": the override, then the entry, both guarded
         const rule = { type: "rule_overridden", seat: null, data: { reason: entry.house_rule } };
         answer = await post(eventsUrl, rule, expected, ownKeys(), `${entry.key}-rule`, csrf);
         if (answer.status === 201) {

@@ -77,6 +77,11 @@ async function localPosition(s, waiting) {
   let pos = start, last = null;
   const log = Array.isArray(s.log) ? s.log.slice() : null;
   for (const e of waiting) {
+    if (e.blob) {  // a photo kept here: an entry that changes nothing (the rules take no typed photo entry)
+      pos = { ...pos, version: pos.version + 1 };
+      if (log) log.push({ version: pos.version, type: e.type, seat: null, data: e.data });
+      continue;
+    }
     const answer = await r.record(pos, { type: e.type, seat: e.seat, data: e.data }, log);
     if (!answer || answer.ok !== true) return null;
     pos = answer.position;
@@ -102,7 +107,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function entryWords(e, names) {
-  if (e.text) return e.text;
+  if (e.text) return e.text.replace(/\.$/, "");  // the sentence without its full stop: callers end their own
   const who = e.seat === null || e.seat === undefined ? "The table" : names[e.seat] || `Seat ${e.seat}`;
   if (e.type === "event_voided") return `Undo move ${e.data.version}`;
   if (e.type === "rule_overridden") return `House rule (${e.data.reason})`;
@@ -124,7 +129,7 @@ function showRefusal(form, body, entry = null) {
     el("p", {}, el("strong", { text: "Not recorded:" }), document.createTextNode(" " + (body.detail || "the rules refuse this move."))));
   if (body.rule) box.appendChild(el("p", { class: "rule", text: `Rule: ${body.rule}` }));
   box.appendChild(el("p", { class: "muted", text: "Nothing was written (checked on this device: it is offline)." }));
-  if (entry && body.code === "rule_violation") {  // as the server's refusal box offers (_house_rule.html)
+  if (entry && body.code === "rule_violation" && body.overridable !== false) {  // as the server's box offers (_house_rule.html)
     const house = el("form", { class: "stack house-rule" },
       el("div", { class: "field" }, el("label", { for: "id_house_rule_reason", text: "Your table plays it differently? Record it anyway as a house rule, because:" }),
         el("input", { id: "id_house_rule_reason", name: "house_rule_reason", required: "", maxlength: "500", placeholder: "e.g. we allow it at our table" })),
@@ -448,6 +453,61 @@ document.addEventListener("submit", (e) => {
   const mark = { sig, busy: true, at: Date.now() };
   sending.set(form, mark);
   record(form, e.submitter).finally(() => { mark.busy = false; mark.at = Date.now(); });
+}, true);
+
+// -- photos taken without a network --------------------------------------------------------------------------
+
+const PHOTO_SIDE = 1600;  // the server's display size (matches/photos/processing.py): no need to keep more here
+
+/** The photo made smaller on the phone (its long side at most PHOTO_SIDE, JPEG): the camera's orientation is
+ * applied and the canvas keeps no EXIF. A file the browser cannot draw (HEIC on most phones) is kept as it is. */
+async function shrink(file) {
+  const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+  const scale = Math.min(1, PHOTO_SIDE / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+  canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+  canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  if (bitmap.close) bitmap.close();
+  return new Promise((ok, fail) => canvas.toBlob((b) => (b ? ok(b) : fail(new Error("no picture"))), "image/jpeg", 0.85));
+}
+
+/** Keep the photo ``form`` posts in the queue with its caption (an entry like the others, in their order);
+ * the local position counts it as an entry that changes nothing, as the server does. */
+async function keepPhoto(form) {
+  const id = matchId();
+  const s = seed();
+  const file = form.elements.photo && form.elements.photo.files[0];
+  if (!file) {
+    showRefusal(form, { detail: "Choose a photo to add." });
+    return;
+  }
+  let blob;
+  try { blob = await shrink(file); } catch (error) { blob = file; }
+  const caption = (form.elements.caption ? form.elements.caption.value : "").trim().slice(0, 300);
+  const data = { photo: "on-this-phone", caption, at: 0, display: "-", thumb: "-", width: 1, height: 1, bytes: blob.size };
+  const entry = { type: "photo_added", seat: null, data };
+  const all = await queue.entries(id);
+  const waiting = all.filter((e) => e.state === "waiting");
+  const local = all.length === waiting.length ? await localPosition(s, waiting) : null;
+  let madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
+  if (local) madeOn = local.pos.version;
+  const row = await queue.add(id, entry, madeOn, { text: caption ? `Photo: ${caption}` : "Photo", blob });
+  form.reset();
+  document.querySelectorAll("#problem").forEach((p) => p.remove());
+  say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)} (${Math.round(blob.size / 1024)} KB).`);
+  await render();
+  kick(0);
+}
+
+document.addEventListener("submit", (e) => {
+  const form = e.target;
+  const region = live();
+  if (!form.classList || !form.classList.contains("photo-add") || !region || !region.contains(form)) return;
+  if (!queueing()) return;  // online with nothing waiting: the server takes it at once
+  e.preventDefault();
+  e.stopPropagation();
+  keepPhoto(form);
 }, true);
 
 // a form htmx sent while the phone believed it was online, and the network failed on the way: kept, not lost

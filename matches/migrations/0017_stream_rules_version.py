@@ -14,7 +14,7 @@ def copy_recorded_version(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0014_match_idempotency_key"),
+        ("matches", "0016_event_photos_idx"),
     ]
 
     operations = [

@@ -1,0 +1,1 @@
+"""Photos of the table: processing an upload (pure Pillow), storing it and recording it as an entry."""
