@@ -102,7 +102,8 @@ def series_standings(*, series: Series, user: UserLike, at: int | None = None) -
         match = visible.get(match_id)
         if match is None:
             continue
-        outcome = final_outcome_of(get_ruleset(match.game), match.stream.state)
+        # the head, rebuilt when an older ruleset produced it (under the rules the match is judged under)
+        outcome = final_outcome_of(get_ruleset(match.game), store.head_from_row(match.stream).state)
         line = MatchLine(match=match, finished=outcome is not None)
         lines.append(line)
         if outcome is None:

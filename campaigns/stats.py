@@ -49,7 +49,13 @@ def _adventures(campaign: Campaign, log: list[tuple[int, Event, datetime]]) -> l
     """One row per adventure the replay sees concluded (a result other than "in progress"), in order."""
     ruleset = get_ruleset(campaign.game)
     when = {version: at for version, _, at in log}
-    steps = walk(ruleset, campaign.stream.options or {}, campaign.stream.seat_count, [(v, e) for v, e, _ in log])
+    steps = walk(
+        ruleset,
+        campaign.stream.options or {},
+        campaign.stream.seat_count,
+        [(v, e) for v, e, _ in log],
+        campaign.stream.rules_version,
+    )
     rows: list[CampaignAdventure] = []
     for event, before, after in steps:
         was = {i: a["result"] for i, a in enumerate(before.get("adventures", []))}

@@ -11,6 +11,7 @@ from matches.selectors import UserLike, match_visible_qs
 from matches.store.visibility import Viewer, can_view, row_as_seen, viewer_for
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, FIRST_PLAYER_DRAWN, describe_entry
+from rulesets.versions import RULES_UPGRADED
 
 
 def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
@@ -38,7 +39,7 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
 
 def last_undoable_version(*, stream_id: int) -> int | None:
     """The newest entry that still counts (not a void, not voided) and may be voided (not the draw of who
-    starts), or None."""
+    starts, not a move to the current rules), or None."""
     rows = (
         EventRow.objects.filter(stream_id=stream_id).order_by("-version").values_list("version", "type", "data")[:200]
     )
@@ -48,7 +49,7 @@ def last_undoable_version(*, stream_id: int) -> int | None:
             voided.add(int(data["version"]))
             continue
         if version not in voided:
-            return None if type_ == FIRST_PLAYER_DRAWN else version
+            return None if type_ in (FIRST_PLAYER_DRAWN, RULES_UPGRADED) else version
     return None
 
 

@@ -45,6 +45,7 @@ urlpatterns = [
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="match-rematch"),
     path("matches/<int:match_id>/rename/", views.match_rename, name="match-rename"),
+    path("matches/<int:match_id>/rules/", views.match_rules, name="match-rules"),
     path("matches/<int:match_id>/join-link/", views.join_link_switch, name="match-join-link"),
     path("join/<str:token>/", join_views.join_page, name="match-join"),
     *photo_urls("match", "matches/<int:pk>/", "match", views.match_detail),

@@ -35,7 +35,10 @@ class Stream(models.Model):
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField()
     override_pending = models.BooleanField(default=False)
-    ruleset_version = models.PositiveIntegerField(default=1)
+    ruleset_version = models.PositiveIntegerField(default=1)  # the ruleset code that produced ``state``
+    # the rules the stream is judged under: the version it was recorded with, until its owner moves it to the
+    # current rules (a ``rules_upgraded`` entry; docs/ARCHITECTURE.md › Rule versions)
+    rules_version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

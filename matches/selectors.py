@@ -159,6 +159,8 @@ class MatchState:
     override_pending: bool
     warnings: list[str]
     turn_line: str = ""
+    rules_version: int = 0  # the rules the match is judged under (docs/ARCHITECTURE.md › Rule versions)
+    current_rules: int = 0  # its game's current rules version
 
 
 def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: store.Head | None = None) -> MatchState:
@@ -189,6 +191,8 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: st
         turn_line=turn_line(turn.seats, turn.prompt, names),
         override_pending=pos.override_pending,
         warnings=[name_seats(w, names) for w in warnings],
+        rules_version=head.rules_version or ruleset.version,
+        current_rules=ruleset.version,
     )
 
 

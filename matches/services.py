@@ -15,7 +15,7 @@ from matches.errors import InvalidInput, MatchKeyReused, NotAllowed
 from matches.models import Match, MatchSummary, Player, Seat, Stream
 from matches.projections import tasks as projector
 from matches.store import events as store
-from matches.store.streams import _as_invalid_input, ruleset_for, stream_record
+from matches.store.streams import _as_invalid_input, ruleset_for, stream_record, stream_rules_upgrade
 from rulesets import Event, Ruleset, get_ruleset
 from rulesets.offline import clean_options, clean_setup
 from rulesets.replay import (
@@ -281,6 +281,27 @@ def match_status_sync(match: Match, state: dict[str, Any]) -> bool:
     Match.objects.filter(pk=match.pk).update(status=status)
     match.status = status
     return status == Match.STATUS_FINISHED
+
+
+def match_rules_upgrade(
+    *, match: Match, user: UserLike, expected_version: int | None = None, idempotency_key: str | None = None,
+    request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
+    """Replay ``match`` under the current rules of its game, at its owner's request: records ``rules_upgraded``
+    (``streams.stream_rules_upgrade``; what it would change: ``matches.checks.rules_difference``)."""
+    return stream_rules_upgrade(
+        obj=match, user=user, expected_version=expected_version, idempotency_key=idempotency_key,
+        request_id=request_id,
+    )  # fmt: skip
+
+
+def match_statuses_sync() -> int:
+    """Set ``Match.status`` to its summary's wherever they differ (the summary is the replayed outcome, under
+    the rules each match is judged under): run after ``rebuild_projections``. Returns how many changed."""
+    changed = 0
+    for status in (Match.STATUS_FINISHED, Match.STATUS_IN_PROGRESS):
+        changed += Match.objects.filter(summary__status=status).exclude(status=status).update(status=status)
+    return changed
 
 
 def match_event_void(

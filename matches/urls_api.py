@@ -21,6 +21,7 @@ urlpatterns = [
     path("matches/<int:match_id>/state/", api.MatchStateApi.as_view(), name="api-match-state"),
     path("matches/<int:match_id>/recorders/", api.MatchRecordersApi.as_view(), name="api-match-recorders"),
     path("matches/<int:match_id>/legal-moves/", api.MatchLegalMovesApi.as_view(), name="api-match-legal-moves"),
+    path("matches/<int:match_id>/rules/", api.MatchRulesApi.as_view(), name="api-match-rules"),
     path("games/", api.GameListApi.as_view(), name="api-games"),
     path("games/<slug:slug>/", api.GameDetailApi.as_view(), name="api-game"),
     path("players/<int:player_id>/invite/", people_api.PlayerInviteApi.as_view(), name="api-player-invite"),

@@ -174,7 +174,12 @@ class Ruleset:
     slug: str = ""
     name: str = ""
     seats: tuple[int, ...] = (2,)
-    version: int = 1
+    version: int = 1  # the current rules; a stored stream keeps the version it was recorded under (rulesets.versions)
+    # what each version changed that a stored match replays differently, in players' words ("the result is
+    # withheld until the awards are confirmed"): said by check_rulesets and the match page's upgrade preview
+    rule_changes: dict[int, str] = {}
+    # how check_rulesets says that the current rules would only withhold a stored result (a provisional outcome)
+    provisional_words: str = "the result would be withheld until the table confirms the end"
     kind: str = "match"  # "match" or "campaign": which kind of stream the ruleset drives
     rulebook: str = ""  # file name under shared/rulebooks
     describe_uses_state: bool = False  # describe() wants ``before=``, the state the entry was played on

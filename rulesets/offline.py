@@ -47,6 +47,7 @@ from rulesets.replay import (
     voided_versions,
 )
 from rulesets.schema import RANDOM, SchemaError, check_payload, explain
+from rulesets.versions import RULES_UPGRADED, initial_state, rules_of
 
 INVALID = "invalid"
 RULE_VIOLATION = "rule_violation"
@@ -319,6 +320,13 @@ def void_refusal(target: int, latest: int, target_type: str | None, already_void
             "The draw of who starts is what chance decided and cannot be voided; start a rematch to draw again.",
             CORRECTIONS_RULE,
         )
+    if target_type == RULES_UPGRADED:
+        return RuleViolation(
+            "cannot_void_upgrade",
+            "Replaying a match under the current rules is not undone: the older rules are kept only for matches "
+            "recorded under them (Chronicle › Rule versions).",
+            CORRECTIONS_RULE,
+        )
     if already_voided:
         return RuleViolation("already_voided", f"Entry {target} is already voided.", CORRECTIONS_RULE)
     return None
@@ -336,18 +344,23 @@ def void_broken(target: int, exc: ReplayError) -> RuleViolation:
 
 
 def void_position(
-    ruleset: Ruleset, options: dict[str, Any], seat_count: int, log: Sequence[tuple[int, Event]], target: int
+    ruleset: Ruleset,
+    options: dict[str, Any],
+    seat_count: int,
+    log: Sequence[tuple[int, Event]],
+    target: int,
+    rules_version: int | None = None,
 ) -> Position:
     """The position after voiding entry ``target`` of the whole ``log`` (every ``(version, event)`` from 1):
-    replayed from the initial state without it, every later entry checked again. Raises
-    :class:`RuleViolation` as the server refuses the void."""
+    replayed from the initial state (judged under ``rules_version``, None: the current rules) without it,
+    every later entry checked again. Raises :class:`RuleViolation` as the server refuses the void."""
     latest = log[-1][0] if log else 0
     types = {version: event.type for version, event in log}
     voided = voided_versions(log)
     refusal = void_refusal(target, latest, types.get(target), target in voided)
     if refusal is not None:
         raise refusal
-    start = Position(ruleset.initial_state(options, seat_count), 0, False)
+    start = Position(initial_state(ruleset, options, seat_count, rules_version), 0, False)
     try:
         pos = fold(ruleset, start, log, voided | {target}, check=True)
     except ReplayError as exc:
@@ -474,7 +487,9 @@ def record(position: dict[str, Any], entry: dict[str, Any], log: Sequence[dict[s
             entries = None if log is None else _log(log)
             if entries is None or (entries[-1][0] if entries else 0) != pos.version:
                 return {"ok": None, "reason": VOID_NEEDS_LOG}  # no log, or one that does not reach this position
-            nxt = void_position(ruleset, table.options, table.seat_count, entries, int(event.data["version"]))
+            target = int(event.data["version"])
+            rules = rules_of(ruleset, pos.state)  # the rules this match is judged under
+            nxt = void_position(ruleset, table.options, table.seat_count, entries, target, rules)
         else:
             nxt = step(ruleset, pos, event, check=True)
     except RuleViolation as violation:

@@ -22,6 +22,7 @@ from typing import Any
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State
 from rulesets.names import name_seats, seat_ref
 from rulesets.schema import Field
+from rulesets.versions import RULES_UPGRADED, initial_state, upgrade_words
 
 EVENT_VOIDED = "event_voided"
 UNDO_REASON = "Undone at the table"  # the reason the pages' undo records when none is typed
@@ -107,7 +108,12 @@ CORRECTIONS_RULE = "Chronicle › Corrections"
 RESULT_RULE = "Chronicle › Recording a result"
 START_RULE = "Chronicle › Who starts"
 # entries that are the table's or the server's, not a player's move
-TABLE_LEVEL_TYPES = frozenset({EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN, *PHOTO_TYPES})
+TABLE_LEVEL_TYPES = frozenset(
+    {EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN, RULES_UPGRADED, *PHOTO_TYPES}
+)
+# entries the fold passes over (only the version moves): a void hides another entry; a rules upgrade changes
+# the rules the whole stream is judged under, which the store puts in the initial state (rulesets.versions)
+PASSED_OVER = frozenset({EVENT_VOIDED, RULES_UPGRADED})
 
 
 @dataclass(frozen=True)
@@ -196,6 +202,8 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
         return f"House rule: the next move is let through ({data.get('reason', '')})"
     if event.type == RESULT_RECORDED:
         return "Result recorded: " + _result_sentence(data, seat_names)
+    if event.type == RULES_UPGRADED:
+        return upgrade_words(ruleset, data)
     if event.type == FIRST_PLAYER_DRAWN:
         seat = data.get("seat")
         who = seat_ref(seat) if isinstance(seat, int) and not isinstance(seat, bool) else "A player"
@@ -309,8 +317,8 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
                 CORRECTIONS_RULE,
             )
         return Position(pos.state, new_version, True)
-    if event.type == EVENT_VOIDED:
-        raise ValueError("voids are folded by fold(), not step()")
+    if event.type in PASSED_OVER:
+        raise ValueError("voids and rules upgrades are folded by fold(), not step()")
     if event.type == RESULT_RECORDED:
         return _record_result(ruleset, pos, event, check)
     if event.type == FIRST_PLAYER_DRAWN:
@@ -381,7 +389,7 @@ def fold(
     """
     pos = start
     for version, event in tail:
-        if version in voided or event.type == EVENT_VOIDED:
+        if version in voided or event.type in PASSED_OVER:
             pos = Position(pos.state, version, pos.override_pending)
             continue
         try:
@@ -391,6 +399,31 @@ def fold(
         except Exception as exc:
             raise ReplayError(version, None, f"Entry {version} ({event.type}) cannot be applied: {exc}") from exc
     return pos
+
+
+def fold_judged(
+    ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, Event]], voided: set[int]
+) -> tuple[Position, list[ReplayError]]:
+    """Fold ``tail`` onto ``start`` re-checking every entry, as :func:`fold` with ``check`` does, but going on
+    past an entry the rules refuse (left out, as if voided): the position it reaches and every refusal, oldest
+    first. What a move to other rules would change (``matches.checks``: the upgrade preview, check_rulesets)."""
+    pos = start
+    refused: list[ReplayError] = []
+    for version, event in tail:
+        if version in voided or event.type in PASSED_OVER:
+            pos = Position(pos.state, version, pos.override_pending)
+            continue
+        try:
+            pos = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=True)
+        except RuleViolation as exc:
+            refused.append(
+                ReplayError(version, exc, f"Entry {version} ({event.type}) is no longer legal: {exc.message}")
+            )
+            pos = Position(pos.state, version, False)
+        except Exception as exc:
+            refused.append(ReplayError(version, None, f"Entry {version} ({event.type}) cannot be applied: {exc}"))
+            pos = Position(pos.state, version, False)
+    return pos, refused
 
 
 def states_before(ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, Event]]) -> dict[int, State]:
@@ -403,7 +436,7 @@ def states_before(ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, E
     pos = start
     for version, event in numbered:
         out[version] = pos.state
-        if version in voided or event.type == EVENT_VOIDED:
+        if version in voided or event.type in PASSED_OVER:
             continue
         try:
             pos = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=False)
@@ -413,17 +446,22 @@ def states_before(ruleset: Ruleset, start: Position, tail: Iterable[tuple[int, E
 
 
 def walk(
-    ruleset: Ruleset, options: dict[str, Any], seat_count: int, events: Iterable[tuple[int, Event]]
+    ruleset: Ruleset,
+    options: dict[str, Any],
+    seat_count: int,
+    events: Iterable[tuple[int, Event]],
+    rules_version: int | None = None,
 ) -> Iterator[tuple[Event, State, State]]:
     """Each game entry that counts, oldest first, as ``(event, state before, state after)`` from the initial
     state: voided entries, voids, overrides, photos and ``result_recorded`` are folded but not yielded. Rules are not
     re-checked; the walk stops quietly at an entry that no longer folds (statistics never fail a projector).
-    States are the reducer's own (hidden information included): callers keep to what a spectator may see."""
+    States are the reducer's own (hidden information included): callers keep to what a spectator may see.
+    ``rules_version``: the rules the stream is judged under (``Stream.rules_version``; None: the current)."""
     numbered = list(events)
     voided = voided_versions(numbered)
-    pos = Position(ruleset.initial_state(options, seat_count), 0, False)
+    pos = Position(initial_state(ruleset, options, seat_count, rules_version), 0, False)
     for version, event in numbered:
-        if version in voided or event.type == EVENT_VOIDED:
+        if version in voided or event.type in PASSED_OVER:
             continue
         try:
             after = step(ruleset, Position(pos.state, version - 1, pos.override_pending), event, check=False)
@@ -435,9 +473,16 @@ def walk(
 
 
 def replay(
-    ruleset: Ruleset, options: dict[str, Any], seat_count: int, events: list[Event], *, check: bool = False
+    ruleset: Ruleset,
+    options: dict[str, Any],
+    seat_count: int,
+    events: list[Event],
+    *,
+    check: bool = False,
+    rules_version: int | None = None,
 ) -> Position:
-    """The position after all of ``events`` (version i+1 for index i), from the initial state."""
+    """The position after all of ``events`` (version i+1 for index i), from the initial state judged under
+    ``rules_version`` (None: the current rules)."""
     numbered = list(enumerate(events, start=1))
-    start = Position(ruleset.initial_state(options, seat_count), 0, False)
+    start = Position(initial_state(ruleset, options, seat_count, rules_version), 0, False)
     return fold(ruleset, start, numbered, voided_versions(numbered), check=check)

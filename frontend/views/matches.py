@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, QueryDict
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -43,6 +43,7 @@ from frontend.views import streams as stream_views
 from frontend.views.photos import photo_context
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
+from matches.checks import difference_json, rules_difference
 from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotAllowed, NotFound
 from matches.people import joins
 from matches.people.joins import seat_accounts
@@ -642,6 +643,49 @@ def match_rename(request: HttpRequest, match_id: int) -> HttpResponse:
         return match_detail(request, match_id, problem={"detail": exc.detail}, status=exc.status_code)
     messages.success(request, "Renamed.")
     return redirect("match", match_id=match.pk)
+
+
+def match_rules(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The owner's "Replay under the current rules": GET shows what it would change (winner, scores, the entries
+    the current rules would refuse) and writes nothing; POST (the confirmation) records the move as an entry
+    (``services.match_rules_upgrade``); a refusal is shown on this page, nothing written."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    if not request.user.is_authenticated or request.user.pk != match.owner_id:
+        return render(
+            request, "frontend/error.html",
+            {"title": "Not allowed", "message": "Only the match's owner may replay it under the current rules."},
+            status=403,
+        )  # fmt: skip
+    problem = ""
+    status = 200
+    if request.method == "POST":
+        raw = request.POST.get("expected_version", "")
+        try:
+            expected = int_or_none(raw)
+            if raw and expected is None:
+                raise InvalidInput({"expected_version": ["This page is out of date: look at the difference again."]})
+            services.match_rules_upgrade(
+                match=match, user=request.user, expected_version=expected,
+                idempotency_key=request.POST.get("idempotency_key") or None,
+            )  # fmt: skip
+        except DomainError as exc:
+            problem = (
+                exc.detail if not isinstance(exc, InvalidInput) else " ".join(m for v in exc.errors.values() for m in v)
+            )
+            status = exc.status_code
+        else:
+            messages.success(request, "Replayed under the current rules; the history keeps every entry.")
+            return redirect("match", match_id=match.pk)
+    elif request.method != "GET":
+        return HttpResponseNotAllowed(["GET", "POST"])
+    names = selectors.match_seat_names(match)
+    ruleset = get_ruleset(match.game)
+    diff = difference_json(ruleset, rules_difference(match.stream_id, names), names)
+    context = {
+        "match": match, "ruleset": ruleset, "diff": diff, "problem": problem, "latest": match.stream.version,
+        "idempotency_key": uuid.uuid4().hex, "seat_names": names,
+    }  # fmt: skip
+    return render(request, "frontend/match_rules.html", context, status=status)
 
 
 match_history = stream_views.history_view(

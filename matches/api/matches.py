@@ -25,7 +25,8 @@ from matches.api.serializers import (
     StateQuery,
     game_description,
 )
-from matches.errors import InvalidInput, NotFound, NotListable
+from matches.checks import difference_json, rules_difference
+from matches.errors import InvalidInput, NotAllowed, NotFound, NotListable
 from matches.store.visibility import Viewer, viewer_for
 from rulesets import UnknownGame, all_rulesets, get_ruleset
 from rulesets.names import name_all
@@ -230,3 +231,42 @@ class MatchRecordersApi(APIView):
             match=match, user=request.user, recorders=users_by_name(data["recorders"], "recorders")
         )
         return Response({"recorders": sorted(u.username for u in match.recorders.all())})
+
+
+class RulesUpgradeInput(JsonInput):
+    expected_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=100)
+
+
+class MatchRulesApi(APIView):
+    """The rules a match is judged under (docs/ARCHITECTURE.md › Rule versions). GET (the owner): what replaying
+    it under the current rules would change (winner, scores, the entries they would refuse); writes nothing.
+    POST (the owner): replay it under the current rules, recorded as a ``rules_upgraded`` entry; refused (400
+    ``rules_upgrade_refused``, nothing written) while an entry would not hold under them."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: OpenApiResponse(description="the difference"), **ERRORS})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(user=request.user, match_id=match_id)
+        if match.owner_id != request.user.pk:
+            raise NotAllowed("Only the match's owner may replay it under the current rules.")
+        names = selectors.match_seat_names(match)
+        diff = rules_difference(match.stream_id, names)
+        return Response(difference_json(get_ruleset(match.game), diff, names))
+
+    @extend_schema(request=RulesUpgradeInput, responses={201: AppendOutput, **ERRORS})
+    def post(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(user=request.user, match_id=match_id)
+        data = parse(RulesUpgradeInput, request.data)
+        result = services.match_rules_upgrade(
+            match=match, user=request.user, expected_version=data["expected_version"],
+            idempotency_key=data["idempotency_key"] or header_key(request.META),
+            request_id=getattr(request, "request_id", ""),
+        )  # fmt: skip
+        viewer = viewer_for(request.user, match, session=getattr(request, "session", None))
+        body = append_body(result, match.game, viewer, selectors.match_seat_names(match))
+        response = Response(body, status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED)
+        if result.repeated:
+            response["Idempotent-Replayed"] = "true"
+        return response

@@ -17,6 +17,7 @@ from django.utils import timezone
 from matches.interop.bgg import bgg_xml_lines
 from matches.interop.scores import score_text
 from matches.models import Match, Player
+from matches.store import events as store
 from rulesets import get_ruleset
 from rulesets.replay import final_outcome_of
 
@@ -56,7 +57,9 @@ def _local(match: Match) -> str:
 
 
 def _result(match: Match) -> tuple[set[int], dict[int, Any]]:
-    outcome = final_outcome_of(get_ruleset(match.game), match.stream.state)  # the head: no projector lag
+    # the head (no projector lag), rebuilt when an older ruleset produced it: under the rules the match is judged
+    # under (docs/ARCHITECTURE.md › Rule versions)
+    outcome = final_outcome_of(get_ruleset(match.game), store.head_from_row(match.stream).state)
     winners = set(outcome.winners) if outcome and not outcome.draw else set()
     return winners, (outcome.scores or {}) if outcome else {}
 

@@ -240,7 +240,17 @@ def _facts(
         facts.update(ruleset.insights(state))
     events = ((version, GameEvent(type_, seat, data)) for version, type_, seat, _, data in log)
     with contextlib.suppress(Exception):
-        facts.update(ruleset.log_insights(walk(ruleset, match.stream.options or {}, match.stream.seat_count, events)))
+        facts.update(
+            ruleset.log_insights(
+                walk(
+                    ruleset,
+                    match.stream.options or {},
+                    match.stream.seat_count,
+                    events,
+                    match.stream.rules_version or None,
+                )
+            )
+        )
     return facts
 
 

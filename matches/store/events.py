@@ -42,10 +42,13 @@ from rulesets.replay import (
     Position,
     ReplayError,
     fold,
+    fold_judged,
     step,
 )
+from rulesets.versions import RULES_UPGRADED, initial_state
 
 CORRECTIONS_RULE = "Chronicle › Corrections"
+VERSIONS_RULE = "Chronicle › Rule versions"
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Head:
     state: dict[str, Any]
     override_pending: bool
     ruleset_version: int
+    rules_version: int = 0  # the rules the stream is judged under (0: not known, the current ones)
 
     @property
     def position(self) -> Position:
@@ -186,6 +190,7 @@ def stream_create(*, kind: str, game: str, options: dict[str, Any], seat_count: 
     ruleset = get_ruleset(game)
     state = ruleset.initial_state(options, seat_count)
     return Stream.objects.create(
+        rules_version=ruleset.version,
         kind=kind,
         game=game,
         options=options,
@@ -200,7 +205,8 @@ def stream_create(*, kind: str, game: str, options: dict[str, Any], seat_count: 
 # a stream's head read with the rows of a table that has a ``stream`` foreign key, in the order of
 # :class:`Head`'s fields: ``Head(*values)``, no model instances (projectors read thousands at once)
 STREAM_FIELDS = ("stream__id", "stream__game", "stream__options", "stream__seat_count", "stream__version",
-                 "stream__state", "stream__override_pending", "stream__ruleset_version")  # fmt: skip
+                 "stream__state", "stream__override_pending", "stream__ruleset_version",
+                 "stream__rules_version")  # fmt: skip
 
 
 def _head_from_row(row: Stream | Head) -> Head:
@@ -215,6 +221,7 @@ def _head_from_row(row: Stream | Head) -> Head:
         state=row.state,
         override_pending=row.override_pending,
         ruleset_version=row.ruleset_version,
+        rules_version=row.rules_version,
     )
 
 
@@ -321,8 +328,13 @@ def position_at(
     candidates = Snapshot.objects.filter(
         stream_id=stream_id, version__lte=limit, ruleset_version=ruleset.version
     ).order_by("-version")
-    start = Position(ruleset.initial_state(head.options, head.seat_count), 0, False)
+    start = Position(initial_state(ruleset, head.options, head.seat_count, head.rules_version or None), 0, False)
+    upgraded: int | None = None
     for snap in candidates.only("version", "state", "override_pending")[:20]:
+        if upgraded is None:  # a snapshot taken before the last rules upgrade was folded under the rules it left
+            upgraded = _last_upgrade(stream_id)
+        if snap.version < upgraded:
+            break
         if all(not (void_v > snap.version and target <= snap.version) for void_v, target in voids):
             start = Position(snap.state, snap.version, snap.override_pending)
             break
@@ -330,11 +342,61 @@ def position_at(
     return fold(ruleset, start, tail, voided, check=check)
 
 
+def _last_upgrade(stream_id: int) -> int:
+    """The version of the stream's last ``rules_upgraded`` entry (0: none). The whole stream replays under the
+    rules it moved to, the versions before that entry too, so no snapshot older than it is usable."""
+    rows = EventRow.objects.filter(stream_id=stream_id, type=RULES_UPGRADED)
+    return rows.order_by("-version").values_list("version", flat=True).first() or 0
+
+
+def position_under(head: Head, rules_version: int | None) -> tuple[Position, list[ReplayError]]:
+    """The whole stream of ``head`` replayed from its first entry under ``rules_version`` (None: the current
+    rules), every entry re-checked: the position it reaches and the entries those rules would refuse (the
+    fold goes on past them, as if they were voided; :func:`rulesets.replay.fold_judged`). Writes nothing."""
+    ruleset = get_ruleset(head.game)
+    voids = _voids_upto(head.stream_id, head.version)
+    start = Position(initial_state(ruleset, head.options, head.seat_count, rules_version), 0, False)
+    tail = ((row.version, _to_event(row)) for row in events_iter(head.stream_id, upto=head.version))
+    return fold_judged(ruleset, start, tail, {target for _, target in voids})
+
+
+def _upgrade_position(ruleset: Ruleset, head: Head, event: Event) -> Position:
+    """The position after ``rules_upgraded``: the whole stream replayed under the current rules. Raises
+    :class:`RuleViolation` unless ``from`` is the stream's rules and ``to`` the current ones, no house rule
+    waits for its move, and every entry holds under the current rules."""
+    current = head.rules_version or ruleset.version
+    if event.data.get("from") != current or event.data.get("to") != ruleset.version or current >= ruleset.version:
+        raise RuleViolation(
+            "rules_current" if current >= ruleset.version else "rules_changed",
+            f"This match is judged under version {current} of the rules of {ruleset.name}; the current rules are "
+            f"version {ruleset.version}."
+            + (" There is nothing to move to." if current >= ruleset.version else " Look at the difference again."),
+            VERSIONS_RULE,
+        )
+    if head.override_pending:
+        raise RuleViolation(
+            "override_pending",
+            "A house rule is waiting for its move: record that move first, then replay under the current rules.",
+            CORRECTIONS_RULE,
+        )
+    pos, refused = position_under(head, None)
+    if refused:
+        first = refused[0]
+        raise RuleViolation(
+            "rules_upgrade_refused",
+            f"Under the current rules {first.detail} Void it first, or keep the rules this match was recorded under.",
+            VERSIONS_RULE,
+        )
+    return Position(pos.state, head.version + 1, False)
+
+
 # -- appending ------------------------------------------------------------------------------------------
 
 
 def _next_position(ruleset: Ruleset, head: Head, event: Event) -> Position:
     """Validate ``event`` against ``head`` and fold it. Raises :class:`RuleViolation` when illegal."""
+    if event.type == RULES_UPGRADED:
+        return _upgrade_position(ruleset, head, event)
     if event.type != EVENT_VOIDED:
         return step(ruleset, head.position, event, check=True)
     target = int(event.data["version"])
@@ -474,7 +536,7 @@ def _find_repeat(
 
 # -- rebasing a stale entry (docs/ARCHITECTURE.md, *Rebasing a stale entry*) -------------------------------
 
-CORRECTION_TYPES = frozenset({EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN})
+CORRECTION_TYPES = frozenset({EVENT_VOIDED, RULE_OVERRIDDEN, RESULT_RECORDED, FIRST_PLAYER_DRAWN, RULES_UPGRADED})
 
 
 def rebase_refusal(
@@ -618,7 +680,13 @@ def append(
                 violation.code, violation.message, violation.rule, overridable=violation.overridable
             ) from None
         try:
-            position = _write(head, event, pos, meta, idempotency_key, ruleset.version)
+            if event.type == RULES_UPGRADED:  # the head and the rules it is judged under move together
+                with transaction.atomic():
+                    position = _write(head, event, pos, meta, idempotency_key, ruleset.version)
+                    if position is not None:
+                        Stream.objects.filter(pk=head.stream_id).update(rules_version=ruleset.version)
+            else:
+                position = _write(head, event, pos, meta, idempotency_key, ruleset.version)
         except IntegrityError:
             position = None
         if position is None:
@@ -636,6 +704,7 @@ def append(
             state=pos.state,
             override_pending=pos.override_pending,
             ruleset_version=ruleset.version,
+            rules_version=ruleset.version if event.type == RULES_UPGRADED else head.rules_version,
         )
         _remember(new_head)
         if pos.version % settings.CHRONICLE_SNAPSHOT_EVERY == 0:
@@ -673,7 +742,7 @@ def streams_create_with_events(specs: list[NewStream]) -> list[Stream]:
         head = Head(
             stream_id=0, game=spec.game, options=spec.options, seat_count=spec.seat_count, version=0,
             state=ruleset.initial_state(spec.options, spec.seat_count), override_pending=False,
-            ruleset_version=ruleset.version,
+            ruleset_version=ruleset.version, rules_version=ruleset.version,
         )  # fmt: skip
         for event in spec.events:
             if event.type == EVENT_VOIDED:
@@ -690,10 +759,10 @@ def streams_create_with_events(specs: list[NewStream]) -> list[Stream]:
     # written as rows (``rows_insert``: one statement per table, the JSON columns sent as one document); the new
     # ids come back in the rows' order, as Django's own bulk_create takes them on both databases
     columns = ("kind", "game", "options", "seat_count", "version", "state", "override_pending", "ruleset_version",
-               "created_at", "updated_at")  # fmt: skip
+               "rules_version", "created_at", "updated_at")  # fmt: skip
     values = [
         (spec.kind, spec.game, spec.options, spec.seat_count, head.version, head.state, head.override_pending,
-         head.ruleset_version, now, now)
+         head.ruleset_version, head.rules_version, now, now)
         for spec, head in zip(specs, heads, strict=True)
     ]  # fmt: skip
     with transaction.atomic():

@@ -276,7 +276,8 @@ def _log_states_before(ruleset: Any, stream_id: int, rows: list[EventRow]) -> di
     """The state each row was recorded on (one fold of the log), for rulesets that describe with it."""
     from matches.models import Stream
     from rulesets.replay import Position, states_before
+    from rulesets.versions import initial_state
 
-    stream = Stream.objects.only("options", "seat_count").get(pk=stream_id)
-    start = Position(ruleset.initial_state(stream.options, stream.seat_count))
+    stream = Stream.objects.only("options", "seat_count", "rules_version").get(pk=stream_id)
+    start = Position(initial_state(ruleset, stream.options, stream.seat_count, stream.rules_version))
     return states_before(ruleset, start, ((r.version, Event(r.type, r.seat, r.data)) for r in rows))

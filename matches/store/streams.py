@@ -22,12 +22,14 @@ from django.utils import timezone
 
 from matches.errors import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
 from matches.models import MAX_VERSION
+from matches.models import Event as EventRow
 from matches.store import events as store
 from matches.store.history import LogLine, stream_log
 from matches.store.visibility import UserLike, can_record, can_view, viewer_for, visible_q
 from rulesets import Event, Ruleset, UnknownGame, get_ruleset
 from rulesets.offline import EntryInvalid, clean_entry
 from rulesets.replay import EVENT_VOIDED
+from rulesets.versions import RULES_UPGRADED
 
 
 def _no_seats(obj: Any) -> list[str]:
@@ -191,6 +193,67 @@ def stream_record(
     for hook in _AROUND_RECORD.get(spec.name, []):
         run = functools.partial(hook, obj, user, run, request_id)
     result = run()
+    if spec.touch and not result.repeated:
+        spec.model.objects.filter(pk=obj.pk).update(updated_at=timezone.now())
+    return result
+
+
+def stream_rules_upgrade(
+    *, obj: Any, user: UserLike, expected_version: int | None = None, idempotency_key: str | None = None,
+    request_id: str = "",
+) -> store.AppendResult:  # fmt: skip
+    """Move ``obj``'s stream to the current rules of its game at its owner's request: record ``rules_upgraded
+    {from, to}``, after which the whole stream replays under the current rules (``store.append`` refuses it,
+    writing nothing, when an entry would not hold under them; docs/ARCHITECTURE.md › Rule versions). The
+    kind's ``around_record`` and ``after_record`` hooks run as for any entry (``Match.status`` follows).
+
+    Raises :class:`NotAllowed` (not the owner), ``InvalidInput``, ``RuleBroken`` or ``VersionConflict``; then
+    nothing is written.
+    """
+    spec = kind_of(obj)
+    if user is None or getattr(obj, "owner_id", None) != getattr(user, "pk", None):
+        raise NotAllowed(f"Only the {spec.noun}'s owner may replay it under the current rules.")
+    if expected_version is not None and (
+        not isinstance(expected_version, int)
+        or isinstance(expected_version, bool)
+        or not 0 <= expected_version <= MAX_VERSION
+    ):
+        raise InvalidInput({"expected_version": [f"Must be a whole number from 0 to {MAX_VERSION}."]})
+    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
+        raise InvalidInput({"idempotency_key": ["Must be a string of 1 to 100 characters."]})
+    head = store.head_load(obj.stream_id, fresh=True)
+    ruleset = get_ruleset(head.game)
+    event = Event(RULES_UPGRADED, None, {"from": head.rules_version or ruleset.version, "to": ruleset.version})
+    if idempotency_key is not None:  # a repeat asks for what the first request asked for, whatever the head is now
+        prior = EventRow.objects.filter(stream_id=obj.stream_id, idempotency_key=idempotency_key)
+        first = prior.values_list("type", "data").first()
+        if first is not None and first[0] == RULES_UPGRADED:
+            event = Event(RULES_UPGRADED, None, first[1])
+
+    def append() -> store.AppendResult:
+        try:
+            result = store.append(
+                stream_id=obj.stream_id, event=event, expected_version=expected_version,
+                idempotency_key=idempotency_key,
+                meta=store.Metadata(recorded_by_id=user.pk, request_id=request_id),
+            )  # fmt: skip
+        except RuleBroken as refused:
+            raise refused.named(spec.seat_names(obj)) from None
+        except VersionConflict as conflict:
+            raise conflict.of(spec.noun).named(spec.seat_names(obj)) from None
+        if result.repeated:
+            return result
+        for wake in _AFTER_COMMIT:
+            transaction.on_commit(wake)
+        for hook in _AFTER_RECORD.get(spec.name, []):
+            hook(obj, user, result)
+        return result
+
+    run: Append = append
+    for hook in _AROUND_RECORD.get(spec.name, []):
+        run = functools.partial(hook, obj, user, run, request_id)
+    with transaction.atomic():
+        result = run()
     if spec.touch and not result.repeated:
         spec.model.objects.filter(pk=obj.pk).update(updated_at=timezone.now())
     return result

@@ -26,6 +26,7 @@ RULE_TIES = "Bone Wars › Overview › Ties"
 RULE_SITTINGS = "Chronicle › Sittings"
 # when the awards are scored is not in our rulebook: Chronicle's decision (docs/rules/bone-wars.md)
 RULE_AWARDS = "Chronicle › The final awards"
+RULE_VERSIONS = "Chronicle › Rule versions"  # a match kept under the rules it was recorded with
 RULE_ENTRIES = "Chronicle › Entries"  # rulesets.base.ENTRIES_RULE: Chronicle's own checks of an entry
 
 # the rulebook's limits that are also bounds of a field (refused naming the rule, rulesets.schema.explain)

@@ -55,6 +55,7 @@ from rulesets.bone_wars.fields import (
     RULE_PLAYING,
     RULE_SITTINGS,
     RULE_TIES,
+    RULE_VERSIONS,
     SCORING_ROUNDS,
     SIDES,
     SLOT_UPGRADED,
@@ -63,6 +64,7 @@ from rulesets.bone_wars.fields import (
     TURN_ENDED,
 )
 from rulesets.schema import SchemaError, check_payload
+from rulesets.versions import recorded_before
 
 SWITCHES_PER_GAME = "patron switches per game"
 SWITCHES_PER_PLAYER = "patron switches per player"
@@ -81,6 +83,14 @@ def default_patrons(seat_count: int) -> list[str]:
 def empty_slot(slot: dict[str, Any]) -> dict[str, Any]:
     """A board slot as the state keeps it: its cost and icon, no card, no prize."""
     return {"cost": slot["cost"], "icon": slot["icon"], "card": None, "prize": False}
+
+
+def _as_recorded(n: int) -> int:
+    return n
+
+
+def _at_least_zero(n: int) -> int:
+    return max(0, n)
 
 
 def next_slot(player: dict[str, Any]) -> int | None:
@@ -155,6 +165,15 @@ class BoneWars(Ruleset):
     seats = (1, 2, 3, 4)
     version = 3  # 3: gains and $0 prices in debt, no made-up slot, a pause before the awards (issue 32)
     # 2: awards after the last pass (``concluded``), card upgrades, no clamped numbers
+    # kept by version for matches recorded under it (docs/rules/bone-wars.md › Rule versions): version 1's
+    # last pass ends the game (no awards, a final result), its overridden numbers stop at 0 and its upgraded
+    # slots take any cost; versions 1-2 add a slot for an overridden card played onto a full board
+    rule_changes = {
+        2: "the result would be withheld until the awards are confirmed; a number a house rule took below 0 would "
+        "stay below 0; an upgraded slot cheaper than the one to its left would be refused",
+        3: "an action card played under a house rule onto a full board would be refused",
+    }
+    provisional_words = "the result would be withheld until the awards are confirmed"
     rulebook = "bone-wars.txt"
     describe_uses_state = True
     start_option = "first_seat"
@@ -282,7 +301,20 @@ class BoneWars(Ruleset):
     @staticmethod
     def _check_after_last_pass(state: State, event: Event, data: dict[str, Any]) -> None:
         """After the final scoring: awards (``rp_gained``, any seat), a pause and ``game_concluded`` until the
-        table confirms the end; nothing at all once it has (a circumference is checked before this)."""
+        table confirms the end; nothing at all once it has (a circumference is checked before this). Under
+        version 1 (a match recorded under it) the last pass ended the game: nothing at all."""
+        if recorded_before(state, 2):
+            winners, _, decided = _standing(state)
+            rp = rp_text(state["players"][winners[0]]["rp"])
+            won = "won" if len(winners) == 1 else "won together"
+            raise RuleViolation(
+                "game_over",
+                f"The game is over: {together(seat_label(w) for w in winners)} {won} with {rp} ({decided}). This "
+                "match keeps the rules it was recorded under (version 1), where the last pass ends the game; to "
+                "record the awards, replay it under the current rules first. Only a cranial circumference may "
+                "still be recorded.",
+                RULE_VERSIONS,
+            )
         if state.get("concluded", False):
             winners, _, decided = _standing(state)
             rp = rp_text(state["players"][winners[0]]["rp"])
@@ -415,7 +447,7 @@ class BoneWars(Ruleset):
     def _check_slot_upgraded(self, state: State, seat: int, data: dict[str, Any]) -> None:
         self._check_after_card(state, seat, "upgrading an action slot")
         left = state["players"][seat]["slots"][-1]
-        if data["cost"] < left["cost"]:
+        if data["cost"] < left["cost"] and not recorded_before(state, 2):  # version 1 took any cost
             raise RuleViolation(
                 "upgrade_cheaper",
                 f"Slot costs rise to the right (“the slot’s cost ($0 to $3, rising to the right)”): the new slot "
@@ -480,6 +512,8 @@ class BoneWars(Ruleset):
         seat = event.seat
         data = event.data
         kind = event.type
+        # version 1 (a match recorded under it) clamped an overridden number at 0 instead of keeping it
+        floor = _at_least_zero if recorded_before(state, 2) else _as_recorded
         rp_before = [p["rp"] for p in new["players"]]
         round_before = None if new["finished"] else new["round"]  # after the last pass: no round is played
         player = new["players"][seat] if isinstance(seat, int) and 0 <= seat < len(new["players"]) else None
@@ -487,25 +521,29 @@ class BoneWars(Ruleset):
             card = dict(data["card"])
             card.setdefault("cost", 0)
             index = next_slot(player)
+            if index is None and recorded_before(state, 3):  # versions 1-2: one more slot like the rightmost
+                player["slots"].append(empty_slot(player["slots"][-1]))
+                index = len(player["slots"]) - 1
             if index is None:  # only under an override: there is no slot for it (no sixth slot is made up)
                 raise ValueError(f"every action slot of {seat_label(seat)} already holds a card this round")
             slot = player["slots"][index]
             slot["card"] = card
             slot["prize"] = card["kind"] == "species" and card.get("minor_find") == slot["icon"]
-            player["money"] -= slot["cost"] + card["cost"]  # an override may leave a debt: kept as recorded
+            player["money"] = floor(player["money"] - slot["cost"] - card["cost"])  # an override may leave a debt
             new["card_played"] = True
         elif kind == MONEY_CHANGED and player is not None:
-            player["money"] += data["amount"]
+            player["money"] = floor(player["money"] + data["amount"])
         elif kind == LOYALTY_GAINED and player is not None:
             player["loyalty"][player["patron"]] += data["amount"]
         elif kind == PAPER_PUBLISHED:
-            if new["credibility"][data["side"]] >= new["shelves"]:  # only under an override: there is no shelf
+            full = new["credibility"][data["side"]] >= new["shelves"]
+            if full and not recorded_before(state, 2):  # only under an override: there is no shelf (version 1: kept)
                 raise ValueError(f"{PATRON_NAMES[data['side']]}'s side has no empty shelf for another paper")
             new["credibility"][data["side"]] += 1
         elif kind == PAPER_DEBUNKED:
-            if new["credibility"][data["side"]] <= 0:  # only under an override: there is no paper
+            if new["credibility"][data["side"]] <= 0 and not recorded_before(state, 2):  # only under an override
                 raise ValueError(f"{PATRON_NAMES[data['side']]}'s side holds no paper to debunk")
-            new["credibility"][data["side"]] -= 1
+            new["credibility"][data["side"]] = floor(new["credibility"][data["side"]] - 1)
         elif kind == PATRON_FLIPPED and player is not None:
             player["patron"] = "cope" if player["patron"] == "marsh" else "marsh"
         elif kind == SPECIES_ARCHIVED and player is not None:
@@ -523,7 +561,7 @@ class BoneWars(Ruleset):
             slot["prize"] = card["kind"] == "species" and card.get("minor_find") == slot["icon"]
             player["money"] -= card["cost"]
         elif kind == RP_GAINED and player is not None:
-            player["rp"] += data["amount"]  # an overridden loss below 0 is kept as the table said it
+            player["rp"] = floor(player["rp"] + data["amount"])  # an overridden loss below 0: as the table said it
         elif kind == GAME_CONCLUDED:
             new["concluded"] = True
         elif kind == TURN_ENDED and isinstance(seat, int):
@@ -551,7 +589,9 @@ class BoneWars(Ruleset):
             return None
         winners, reason, _ = _standing(state)
         scores = {seat: p["rp"] for seat, p in enumerate(state["players"])}
-        return Outcome(winners=winners, reason=reason, scores=scores, provisional=not state.get("concluded", False))
+        # version 1 (a match recorded under it): the last pass ends the game, so its result is final
+        provisional = not state.get("concluded", False) and not recorded_before(state, 2)
+        return Outcome(winners=winners, reason=reason, scores=scores, provisional=provisional)
 
     # -- listing moves --------------------------------------------------------------------------------
     def legal_moves(self, state: State) -> list[Event]:
@@ -562,7 +602,7 @@ class BoneWars(Ruleset):
         """
         moves: list[Event] = []
         if state["finished"]:
-            if not state.get("concluded", False):
+            if not state.get("concluded", False) and not recorded_before(state, 2):
                 moves.append(Event(GAME_CONCLUDED, None, {}))
                 if _current_sitting(state) is not None:  # packing away before the awards are counted
                     moves.append(Event(TABLE_PAUSED, None, {}))

@@ -33,6 +33,7 @@ from rulesets.get_salty.board import (
 )
 from rulesets.names import plural, seat_ref
 from rulesets.schema import Field, start_field
+from rulesets.versions import recorded_before
 
 RULE_SETUP = "Get Salty › Setup"
 RULE_GAMEPLAY = "Get Salty › Gameplay"
@@ -205,6 +206,8 @@ class GetSalty(Ruleset):
     name = "Get Salty"
     seats = (2,)
     version = 2  # 2: an overridden move onto an occupied cell is unplayable (issue 22)
+    # kept by version for matches recorded under it (docs/rules/get-salty.md › Rule versions)
+    rule_changes = {2: "a token moved under a house rule onto another token's cell would be refused"}
     rulebook = "get-salty.txt"
     describe_uses_state = True  # history sentences place a move next to a token ("above the red circle")
     start_option = "first_seat"
@@ -481,7 +484,8 @@ class GetSalty(Ruleset):
         tokens = new["tokens"]
         to = data.get("to") if event.type in (CONTAINER_MOVED, CRACKER_MOVED) else None
         moving = CONTAINER if event.type == CONTAINER_MOVED else data.get("cracker")
-        if to is not None and any(t["cell"] == list(to) and n != moving for n, t in tokens.items()):
+        stacked = to is not None and any(t["cell"] == list(to) and n != moving for n, t in tokens.items())
+        if stacked and not recorded_before(state, 2):  # version 1 (a match recorded under it) stacked them
             # only under an override: two tokens cannot share a cell (refused as unplayable, never stacked)
             raise ValueError(f"cell {list(to)} already holds a token")
         if event.type in (CONTAINER_FLIPPED, CONTAINER_MOVED):

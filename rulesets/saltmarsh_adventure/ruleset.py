@@ -21,6 +21,7 @@ from rulesets.base import (
 from rulesets.names import plural
 from rulesets.saltmarsh.cards import CARD_FIELDS, card_field, treasure_card
 from rulesets.schema import Field
+from rulesets.versions import recorded_before
 
 BOOK = "Ghosts of Saltmarsh"
 R_BASE = f"{BOOK} › This Is an Expansion (base game rule)"
@@ -243,6 +244,8 @@ class SaltmarshAdventure(Ruleset):
     name = "Ghosts of Saltmarsh (adventure)"
     seats = (1, 2, 3, 4, 5)
     version = 3  # 3: an overridden Encounter cancel without the XP is unplayable, not clamped (issue 22)
+    # kept by version for matches recorded under it (docs/rules/ghosts-of-saltmarsh.md › Rule versions)
+    rule_changes = {3: "an Encounter cancelled under a house rule without the XP would be refused"}
     kind = "match"
     rulebook = "ghosts-of-saltmarsh.txt"
     options_schema = (
@@ -729,9 +732,10 @@ class SaltmarshAdventure(Ruleset):
             s["activation"] = None
 
     def _apply_encounter_cancelled(self, s: State, event: Event) -> None:
-        if s["xp"] < s["encounter_cancel_xp"]:  # only under an override: the party cannot spend XP it lacks
+        lacking = s["xp"] < s["encounter_cancel_xp"]
+        if lacking and not recorded_before(s, 3):  # only under an override: the party cannot spend XP it lacks
             raise ValueError(f"cancelling costs {s['encounter_cancel_xp']} XP and the party has {s['xp']}")
-        s["xp"] -= s["encounter_cancel_xp"]
+        s["xp"] = max(0, s["xp"] - s["encounter_cancel_xp"])  # versions 1-2 (matches recorded under them): XP to 0
         s["encounters_cancelled"].append(event.data["encounter"])
 
     def _apply_treasure_found(self, s: State, event: Event) -> None:

@@ -12,6 +12,7 @@ from rulesets.the_first_spine import engine as E
 from rulesets.the_first_spine import rules as R
 from rulesets.the_first_spine.cards import default_cards
 from rulesets.the_first_spine.fields import EVENT_TYPES, OPTIONS_SCHEMA, check_options
+from rulesets.versions import recorded_before
 
 __all__ = ["RULESET", "TheFirstSpine", "default_cards"]
 
@@ -40,6 +41,13 @@ class TheFirstSpine(Ruleset):
     )
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
+    # kept by version for matches recorded under it (docs/rules/the-first-spine.md › Rule versions)
+    rule_changes = {
+        2: "a turn end would be judged from one board state (Treason cards that destroy each other), and a 7th card "
+        "of a player's origin would be refused",
+        4: "a destiny card beyond the deck's destiny share would be refused, and a house rule could no longer play "
+        "the installation again",
+    }
 
     def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
         """Wizards on their cells, full decks, setup phase (destinies and origins to choose)."""
@@ -204,6 +212,8 @@ def _check_playable(state: State, event: Event) -> None:
     data, seat = event.data, event.seat
     occ = E.occupancy(state)
     setup = state["turn"]["phase"] == "setup"
+    if recorded_before(state, 4):  # versions 1-3 (a match recorded under them) let an override replay the setup
+        setup = event.type in R.SETUP_EVENTS
     if event.type in R.SETUP_EVENTS and not setup:
         raise ValueError(
             "the installation is over: the starting hands were drawn once, when the last destiny and origin were "

@@ -22,6 +22,7 @@ from rulesets.the_first_spine.fields import (
     DEFAULT_WIZARD_HP,
     ORIGIN_CARDS,
 )
+from rulesets.versions import recorded_before
 
 LOG_CAP = 200  # the state keeps the latest confrontation/capacity lines; the event log keeps everything
 ZERO = {s: 0 for s in SIDES}
@@ -527,7 +528,9 @@ def resolve_turn_end(state: State) -> None:
                 add_log(state, "capacity", f"Death: {names[pid]} takes {names[src]} with it.")
     # one board state: each destroyer's controller is read now, before any Treason return changes sides
     by_seat = {pid: by_id[killer]["controller"] for pid, killer in destroyed.items()}
-    for pid in sorted(destroyed, key=reading):
+    for pid in sorted(destroyed) if recorded_before(state, 2) else sorted(destroyed, key=reading):
+        if recorded_before(state, 2):  # version 1 (docs/rules › Rule versions): read while destroying, by id
+            by_seat[pid] = by_id[destroyed[pid]]["controller"]
         _destroy(state, by_id[pid], by_seat=by_seat[pid], by_card=True, name=names[pid])
     seat = state["turn"]["seat"]
     _settle(state)

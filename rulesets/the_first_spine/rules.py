@@ -11,6 +11,7 @@ from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E
 from rulesets.the_first_spine.cards import CAPACITY_WORDS, DESTINIES, ORIGINS
 from rulesets.the_first_spine.fields import EVENT_TYPES, ORIGIN_CARDS
+from rulesets.versions import recorded_before
 
 GAME = "The First Spine"
 RULE_OBJECTIVE = f"{GAME} › The essentials › Objective of the game"
@@ -177,7 +178,8 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
             f"{card['name']} is a {card['origin']} card; {E.seat_word(seat)}'s deck holds only their own origin's cards.",
             RULE_ORIGIN,
         )
-    if card["origin"] is not None and E.origin_cards_left(state, seat) == 0:
+    # version 1 (a match recorded under it, docs/rules › Rule versions) had no limit on origin cards
+    if card["origin"] is not None and E.origin_cards_left(state, seat) == 0 and not recorded_before(state, 2):
         raise _violation(
             "origin_cards_spent",
             f"{E.seat_word(seat)} has already played the {ORIGIN_CARDS} cards of their origin, so {card['name']} "
@@ -185,7 +187,8 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
             f"cards must be put offside.”).",
             RULE_ORIGIN,
         )
-    if card["origin"] is None and E.destiny_cards_left(state, seat) == 0:
+    # versions 1-3 (a match recorded under them) had no destiny share
+    if card["origin"] is None and E.destiny_cards_left(state, seat) == 0 and not recorded_before(state, 4):
         deck, share = state["settings"]["deck_size"], E.destiny_cards(state)
         if share:
             why = (

@@ -36,7 +36,8 @@ def test_a_stricter_rule_is_reported(stone_match, owner, monkeypatch):
 
     monkeypatch.setattr(type(ruleset), "validate", stricter)
     out = run()
-    assert f"stream {stone_match.stream_id}" in out and "no longer valid" in out and "Three is no longer allowed" in out
+    assert f"Last Stone (demo) #{stone_match.pk} (Ana, Bo): no longer valid" in out
+    assert "Three is no longer allowed" in out
 
 
 @pytest.mark.django_db(transaction=True)
@@ -58,4 +59,6 @@ def test_a_changed_outcome_is_reported(owner, monkeypatch):
     monkeypatch.setattr(type(ruleset), "outcome", misere)
     monkeypatch.setattr(type(ruleset), "version", ruleset.version + 1)
     out = run()
-    assert "outcome changes" in out and "misère" in out
+    # the rule changed without keeping its older version by number (a ruleset bug): the stored summary and the
+    # replay under the rules the match was recorded with disagree
+    assert f"#{match.pk} (A, B): outcome changes under the rules it was recorded with" in out and "misère" in out

@@ -1,4 +1,5 @@
-"""manage.py check_rulesets: replay every stream under the current rules; report changed outcomes or validity."""
+"""manage.py check_rulesets: replay every stream under the rules it is judged under and under the current rules;
+report, in players' words, what a rules change alters (docs/ARCHITECTURE.md › Rule versions)."""
 
 from __future__ import annotations
 
@@ -25,5 +26,5 @@ class Command(BaseCommand):
             report = stream_recheck(stream_id)
             if report.problem:
                 changed += 1
-                self.stdout.write(f"stream {stream_id} ({report.game}): {report.problem}")
+                self.stdout.write(f"{report.label}: {report.problem}")
         self.stdout.write(f"{changed} stream(s) changed under the current rules.")

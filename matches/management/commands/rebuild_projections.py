@@ -9,6 +9,7 @@ from tqdm import tqdm
 
 from matches.models import Event
 from matches.projections.projectors import PROJECTORS, project, projection_reset
+from matches.services import match_statuses_sync
 
 
 class Command(BaseCommand):
@@ -25,3 +26,5 @@ class Command(BaseCommand):
             with tqdm(total=total, desc=name, unit="ev", disable=options["no_progress"], file=self.stderr) as bar:
                 done = project(name, batch=options["batch"], on_batch=bar.update)
             self.stdout.write(f"{name}: {done} events replayed")
+        # Match.status follows the replayed outcome too (docs/ARCHITECTURE.md › Rule versions)
+        self.stdout.write(f"match status: {match_statuses_sync()} changed to agree with the replayed outcome")
