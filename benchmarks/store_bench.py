@@ -499,7 +499,9 @@ def _rebuild_once(trace: bool, barrier: Any = None) -> tuple[int, float, int, in
         tracemalloc.stop()
     growth = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024
     # every read model replays the whole log: report the log's length when they all read all of it
-    counts = {int(line.split(":")[1].split()[0]) for line in out.getvalue().splitlines() if ":" in line}
+    counts = {
+        int(line.split(":")[1].split()[0]) for line in out.getvalue().splitlines() if line.endswith(" events replayed")
+    }
     replayed = counts.pop() if len(counts) == 1 else -1
     return replayed, seconds, growth, peak
 

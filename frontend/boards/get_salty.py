@@ -177,7 +177,11 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
     pick = facts.query.get("pick") or None
     if pick not in by_token:
         pick = None
-    hint_on = facts.query.get("hint") == "1" and live_position
+    # the hint is asked for, and this reader may read it (links keep it only then: the other player's links
+    # carry no hint=1)
+    can_hint = live_position and state.get("attributes") is not None and state.get("winner") is None
+    reader = hint_reader(facts, state["turn"]) if can_hint else None
+    hint_on = facts.query.get("hint") == "1" and live_position and reader is not None
 
     # links are absolute: the page is also rendered in answer to a refused POST to the record URL
     page_url = facts.page_url
@@ -314,10 +318,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         if e.type == ATTRIBUTE_CHOSEN
     ]
     container = tokens[CONTAINER]
-    can_hint = live_position and state.get("attributes") is not None and state.get("winner") is None
-    reader = hint_reader(facts, state["turn"]) if can_hint else None
     can_hint = reader is not None
-    hint_on = hint_on and can_hint
     hint = hint_text(ruleset, state, seat_names) if hint_on else None
 
     return {

@@ -58,7 +58,7 @@ def parse(serializer_class: type, data: Any) -> dict[str, Any]:
 
 def error_paths(errors: Any, path: str = "") -> dict[str, list[str]]:
     """A serializer's nested errors as ``{path: [messages]}``, the path in the body's own terms
-    (``seats[1].name``), each message a plain sentence ("This field may not be blank.")."""
+    (``seats[1].name``), each message a plain sentence ("A seat needs a name.")."""
     out: dict[str, list[str]] = {}
     if isinstance(errors, dict):
         for key, value in errors.items():

@@ -162,7 +162,7 @@ def _adventure_legal(page: Any) -> None:
 
 def _adventure_refuse(page: Any) -> None:
     form = open_form(page, "hero_phase_started")
-    form.get_by_label("Player").select_option(label="Bo")  # Ana's hero acts first
+    form.get_by_label("Player").select_option("1")  # Ana's hero acts first (the option reads "<hero> (Bo)")
     submit(page, form.get_by_role("button", name="Record"))
 
 

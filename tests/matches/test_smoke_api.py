@@ -24,7 +24,7 @@ def test_create_record_and_read(api):
 @pytest.mark.parametrize(
     ("seats", "path", "message"),
     [
-        ([{"name": "Ana"}, {"name": ""}], "seats[1].name", "This field may not be blank."),
+        ([{"name": "Ana"}, {"name": ""}], "seats[1].name", "A seat needs a name."),
         ([{"name": "Ana"}, {"name": "x" * 81}], "seats[1].name", "Ensure this field has no more than 80 characters."),
         ([{"name": "Ana"}, "Bo"], "seats[1]", "Invalid data. Expected a dictionary, but got str."),
     ],
