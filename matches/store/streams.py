@@ -171,14 +171,27 @@ def stream_record(
     if spec.clean_entry is not None:
         data = spec.clean_entry(obj, user, type, data)
 
+    def write() -> store.AppendResult:
+        return stream_event_record(
+            stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type,
+            seat=seat, data=data, user_id=user.pk, expected_version=expected_version,
+            idempotency_key=idempotency_key, client_time=client_time, request_id=request_id, rebase=rebase,
+            own_keys=own_keys, photo=photo,
+        )  # fmt: skip
+
+    return _through_hooks(spec, obj, user, request_id, write)
+
+
+def _through_hooks(
+    spec: Any, obj: Any, user: UserLike, request_id: str, write: Append, *, atomic: bool = False
+) -> store.AppendResult:
+    """``write`` (one append) as every entry of a kind is recorded: refusals in the players' names, the kind's
+    ``after_record`` hooks (not for a replayed idempotency key), all inside its ``around_record`` hooks (in one
+    transaction when ``atomic``), then the object's ``updated_at``."""
+
     def append() -> store.AppendResult:
         try:
-            result = stream_event_record(
-                stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type,
-                seat=seat, data=data, user_id=user.pk, expected_version=expected_version,
-                idempotency_key=idempotency_key, client_time=client_time, request_id=request_id, rebase=rebase,
-                own_keys=own_keys, photo=photo,
-            )  # fmt: skip
+            result = write()
         except RuleBroken as refused:  # rulesets speak of seats; the table hears names
             raise refused.named(spec.seat_names(obj)) from None
         except VersionConflict as conflict:  # the store speaks of matches; say what moved on
@@ -192,7 +205,11 @@ def stream_record(
     run: Append = append
     for hook in _AROUND_RECORD.get(spec.name, []):
         run = functools.partial(hook, obj, user, run, request_id)
-    result = run()
+    if atomic:
+        with transaction.atomic():
+            result = run()
+    else:
+        result = run()
     if spec.touch and not result.repeated:
         spec.model.objects.filter(pk=obj.pk).update(updated_at=timezone.now())
     return result
@@ -230,33 +247,17 @@ def stream_rules_upgrade(
         if first is not None and first[0] == RULES_UPGRADED:
             event = Event(RULES_UPGRADED, None, first[1])
 
-    def append() -> store.AppendResult:
-        try:
-            result = store.append(
-                stream_id=obj.stream_id, event=event, expected_version=expected_version,
-                idempotency_key=idempotency_key,
-                meta=store.Metadata(recorded_by_id=user.pk, request_id=request_id),
-            )  # fmt: skip
-        except RuleBroken as refused:
-            raise refused.named(spec.seat_names(obj)) from None
-        except VersionConflict as conflict:
-            raise conflict.of(spec.noun).named(spec.seat_names(obj)) from None
-        if result.repeated:
-            return result
-        for wake in _AFTER_COMMIT:
-            transaction.on_commit(wake)
-        for hook in _AFTER_RECORD.get(spec.name, []):
-            hook(obj, user, result)
+    def write() -> store.AppendResult:
+        result = store.append(
+            stream_id=obj.stream_id, event=event, expected_version=expected_version,
+            idempotency_key=idempotency_key, meta=store.Metadata(recorded_by_id=user.pk, request_id=request_id),
+        )  # fmt: skip
+        if not result.repeated:
+            for wake in _AFTER_COMMIT:
+                transaction.on_commit(wake)
         return result
 
-    run: Append = append
-    for hook in _AROUND_RECORD.get(spec.name, []):
-        run = functools.partial(hook, obj, user, run, request_id)
-    with transaction.atomic():
-        result = run()
-    if spec.touch and not result.repeated:
-        spec.model.objects.filter(pk=obj.pk).update(updated_at=timezone.now())
-    return result
+    return _through_hooks(spec, obj, user, request_id, write, atomic=True)
 
 
 def stream_undo(*, obj: Any, user: UserLike, version: int | None, reason: str, **guards: Any) -> store.AppendResult:
