@@ -303,27 +303,22 @@ class BoneWars(Ruleset):
         """After the final scoring: awards (``rp_gained``, any seat), a pause and ``game_concluded`` until the
         table confirms the end; nothing at all once it has (a circumference is checked before this). Under
         version 1 (a match recorded under it) the last pass ended the game: nothing at all."""
-        if recorded_before(state, 2):
+        old_rules = recorded_before(state, 2)
+        if old_rules or state.get("concluded", False):
             winners, _, decided = _standing(state)
             rp = rp_text(state["players"][winners[0]]["rp"])
             won = "won" if len(winners) == 1 else "won together"
-            raise RuleViolation(
-                "game_over",
-                f"The game is over: {together(seat_label(w) for w in winners)} {won} with {rp} ({decided}). This "
-                "match keeps the rules it was recorded under (version 1), where the last pass ends the game; to "
-                "record the awards, replay it under the current rules first. Only a cranial circumference may "
-                "still be recorded.",
-                RULE_VERSIONS,
+            why = (
+                "This match keeps the rules it was recorded under (version 1), where the last pass ends the game; "
+                "to record the awards, replay it under the current rules first. "
+                if old_rules
+                else ""
             )
-        if state.get("concluded", False):
-            winners, _, decided = _standing(state)
-            rp = rp_text(state["players"][winners[0]]["rp"])
-            won = "won" if len(winners) == 1 else "won together"
             raise RuleViolation(
                 "game_over",
                 f"The game is over: {together(seat_label(w) for w in winners)} {won} with {rp} ({decided}). "
-                "Only a cranial circumference may still be recorded.",
-                RULE_AWARDS,
+                f"{why}Only a cranial circumference may still be recorded.",
+                RULE_VERSIONS if old_rules else RULE_AWARDS,
             )
         if event.type == GAME_CONCLUDED:
             return
