@@ -50,8 +50,8 @@ def bulk_grow(target: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO matches_stream (kind, game, options, seat_count, version, state, override_pending, "
-            "ruleset_version, created_at, updated_at) SELECT 'match', 'last-stone', '{}', 2, %s, %s, false, 1, "
-            "now(), now() FROM generate_series(1, %s) RETURNING id",
+            "ruleset_version, rules_version, created_at, updated_at) SELECT 'match', 'last-stone', '{}', 2, %s, %s, "
+            "false, 1, 1, now(), now() FROM generate_series(1, %s) RETURNING id",
             [PER_STREAM, state, streams],
         )
         ids = [row[0] for row in cursor.fetchall()]
