@@ -20,6 +20,10 @@ if "django" in sys.modules:
 
     if _settings.configured:
         _settings.SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
+        # A fast hasher for the users tests create and sign in (Django's advice for test suites): the default
+        # PBKDF2 costs about 0.3 s of CPU per hash, paid on nearly every test. Passwords are checked the same way;
+        # the servers and workers tests start as subprocesses keep the production hashers.
+        _settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 # The four test groups (docs/TESTING.md): every test module carries exactly one of them as a module-level mark, and
