@@ -286,9 +286,10 @@ def board(
 
 
 def _problem_at(problem: dict[str, Any], *, interactive: bool, award: bool) -> str | None:
-    """Where the board explains a refusal of one of its own controls, next to the control tapped (below the
-    drawing, not at the board's top): ``card`` (above the card form), an effect's type (in its form), ``moves``
-    (the turn's buttons), ``awards`` or ``cm``; None: the page puts it at the board's top."""
+    """Where the board explains a refusal of one of its own controls: just below the control tapped (in the panel
+    under the drawing, not at the board's top, so the control keeps its place on screen): ``card`` (the card
+    form), an effect's type (its form), ``moves`` (the turn's buttons), ``awards`` or ``cm``; None: the page puts
+    it at the board's top."""
     if problem.get("origin") != "board" or not problem.get("detail"):
         return None
     type_ = problem.get("type")

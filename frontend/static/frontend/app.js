@@ -191,9 +191,13 @@
         var alike = controlsIn(again.el, s.control.key);
         if (alike.length === s.control.count) kept = alike[s.control.index];
       }
-      if (kept) window.scrollBy(0, kept.getBoundingClientRect().top - s.control.top);
-      else if (again) window.scrollBy(0, again.el.getBoundingClientRect().top - again.top);
-      else window.scrollTo(0, s.y);
+      var by = kept ? kept.getBoundingClientRect().top - s.control.top
+        : again ? again.el.getBoundingClientRect().top - again.top : s.y - window.scrollY;
+      // an answer shorter below the thumb (the Undo section gone at the page's end) would pull the page down:
+      // #match-live keeps the length it takes until the next answer, so the thumb's place can stay put
+      var short = window.scrollY + by - (document.documentElement.scrollHeight - window.innerHeight);
+      if (short > 0) live.style.minHeight = Math.ceil(live.offsetHeight + short) + "px";
+      window.scrollBy(0, by);
       if (s.focus && (!document.activeElement || document.activeElement === document.body)) {
         var scope = s.focusBar ? bar() : null, same = null, first = null;
         for (var i = 0; !scope && i < s.focusIn.length; i++) {
