@@ -293,12 +293,13 @@
     var refreshParts = function (version) {
       if (version <= partSeen || typedIn === "all") return;
       partSeen = version;
-      var waits = [typedIn];
+      var waits = [typedIn], asked = region();
       if (picking()) waits.push("board");
       fetch(page + "?seen=" + seen, {
         headers: { "HX-Request": "true", "HX-Target": "match-live" }, credentials: "same-origin", cache: "no-store",
       }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
-        if (!html || !region() || version < partSeen) return;  // a newer one is on its way
+        // a newer answer is on its way, or the page was answered since (its own move): it is the game now
+        if (!html || !busy || region() !== asked || version < partSeen) return;
         var doc = new DOMParser().parseFromString(html, "text/html"), changed = [];
         var swapIn = function (old, neu, inside) {
           if (!old || !neu) return;
