@@ -281,4 +281,24 @@ def board(
     }
     if interactive and isinstance(turn, int):
         context.update(_forms(state, turn, problem))
+    context["problem_at"] = _problem_at(problem, interactive=interactive and isinstance(turn, int), award=award)
     return context
+
+
+def _problem_at(problem: dict[str, Any], *, interactive: bool, award: bool) -> str | None:
+    """Where the board explains a refusal of one of its own controls: just below the control tapped (in the panel
+    under the drawing, not at the board's top, so the control keeps its place on screen): ``card`` (the card
+    form), an effect's type (its form), ``moves`` (the turn's buttons), ``awards`` or ``cm``; None: the page puts
+    it at the board's top."""
+    if problem.get("origin") != "board" or not problem.get("detail"):
+        return None
+    type_ = problem.get("type")
+    if type_ == CRANIUM_RECORDED:
+        return "cm"
+    if award:
+        return "awards"
+    if not interactive:
+        return None
+    if type_ == CARD_PLAYED:
+        return "card"
+    return type_ if type_ in EFFECT_FORMS else "moves"

@@ -41,6 +41,7 @@ from frontend.selectors import home_activity, last_undoable_version, undo_words
 from frontend.views import joins as join_views
 from frontend.views import streams as stream_views
 from frontend.views.photos import photo_context
+from frontend.views.streams import answered_in_place
 from matches import selectors, services
 from matches.catalogs import CATALOG_KEYS, catalog_get, catalog_list, catalog_options
 from matches.checks import difference_json, rules_difference
@@ -379,13 +380,6 @@ def match_detail(
         query.pop("seen", None)
         replace_url(response, reverse("match", args=[match.pk]) + (f"?{query.urlencode()}" if query else ""))
     return response
-
-
-def answered_in_place(request: HttpRequest) -> bool:
-    """Whether the request comes from the match page's own htmx (a move, a board tap, a live update), which
-    swaps only ``#match-live``: it gets that fragment, not the whole page. A history restore gets the page."""
-    htmx = getattr(request, "htmx", None)
-    return bool(htmx) and htmx.target == "match-live" and not htmx.history_restore_request
 
 
 def _played(match: Any, outcome: Any) -> dict[str, Any] | None:

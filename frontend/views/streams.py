@@ -104,7 +104,9 @@ def undo_view(
     """Void the last entry that still counts (a new ``event_voided`` entry; the history keeps both) once
     confirmed (``confirm`` posted non-empty: the button's dialog, or the page's own "Yes, undo it"); the reason
     is optional. Unconfirmed (no JavaScript), the page is redrawn asking to confirm (``problem.confirm_undo``);
-    a refusal redraws it with the refusal explained (``problem.origin == "undo"``)."""
+    a refusal redraws it with the refusal explained (``problem.origin == "undo"``). Done, it answers the page's own
+    htmx (:func:`answered_in_place`) with the redrawn page at once (no redirect: no ``#anchor`` added to the
+    address, the thumb kept where it was by ``app.js``), anything else with the redirect to the page."""
 
     @login_required
     @require_POST
@@ -126,10 +128,19 @@ def undo_view(
             return refused
         messages.success(request, f"Undone: the last {entry_noun}; the history keeps it, struck through.")
         linked_words(request, result)
+        if answered_in_place(request):  # the page's htmx: its changed part at once, as after a recorded move
+            return redraw(request, pk)
         return redirect(reverse(page, args=[obj.pk]) + anchor)
 
     undo.__doc__ = f"Undo the {kind}'s last entry."
     return undo
+
+
+def answered_in_place(request: HttpRequest) -> bool:
+    """Whether the request comes from the match page's own htmx (a move, a board tap, an undo, a live update),
+    which swaps only ``#match-live``: it gets that fragment, not the whole page. A history restore gets the page."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and htmx.target == "match-live" and not htmx.history_restore_request
 
 
 def linked_words(request: HttpRequest, result: Any) -> None:

@@ -63,28 +63,78 @@
   var busy = false;  // a half-typed form or a refusal's kept values: a live update does not swap them away
   var seen = bar() ? parseInt(bar().dataset.version, 10) : null;
   var saved = null;
+  var typedIn = null;  // the section (#board, #record…) holding the form typed in or the refusal shown
+  var partSeen = seen;  // the version the parts that hold no typed values show (a live update while busy)
+  var SECTIONS = ["board", "record", "secrets"];
+  function sectionOf(el) {
+    for (var n = el; n; n = n.parentElement) if (n.id && SECTIONS.indexOf(n.id) >= 0) return n.id;
+    return null;
+  }
   var FOCUSABLE = "button, a[href], input, select, textarea, summary";
 
   function keyOf(el) {  // a control told apart from its neighbours, stable across a redraw of the page
     return [el.tagName, el.getAttribute("name") || "", el.getAttribute("type") || "",
       (el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 80)].join("|");
   }
-  function shown(el) { var r = el.getBoundingClientRect(); return r.height > 0 && r.width > 0; }
-  function placeOf(el, within) {  // the nearest drawn ancestor with an id: the place the thumb is at
-    for (var n = el; n && n !== within; n = n.parentElement) if (n.id && shown(n)) return n;
-    return null;
+  function shown(el) {  // drawn (not in a closed disclosure: its content keeps a box in Chromium)
+    var r = el.getBoundingClientRect();
+    return r.height > 0 && r.width > 0 && (!el.checkVisibility || el.checkVisibility());
   }
-  function topmost(within) {  // without a control: the first drawn place under the bar
+  function inBar(el) { return !!(bar() && bar().contains(el)); }
+  function idsAbove(el, within) {  // the ids of the elements around ``el`` inside ``within``: where it sits
+    var ids = [];
+    for (var n = el.parentElement; n && n !== within; n = n.parentElement) if (n.id) ids.push(n.id);
+    return ids.join(" ");
+  }
+  function placesOf(el, within) {  // the drawn elements with an id around the thumb, innermost first, as notes
+    var out = [];
+    for (var n = el; n && n !== within; n = n.parentElement) {
+      if (n.id && shown(n) && !inBar(n)) out.push({ id: n.id, top: n.getBoundingClientRect().top, above: idsAbove(n, within) });
+    }
+    return out;
+  }
+  function topmost(within) {  // without a control (or the bar's own): the first drawn place under the bar
     var under = bar() ? bar().getBoundingClientRect().bottom : 0, all = within.querySelectorAll("[id]");
     for (var i = 0; i < all.length; i++) {
-      if (bar() && bar().contains(all[i])) continue;
+      if (inBar(all[i]) || all[i] === bar()) continue;
       if (shown(all[i]) && all[i].getBoundingClientRect().bottom > under) return all[i];
     }
     return null;
   }
-  function detailsKey(d) {
-    var inner = d.querySelector("[id]");
-    return d.id || (inner && inner.id) || (d.querySelector("summary") || d).textContent.trim();
+  function placeAgain(notes) {
+    // the innermost noted place still drawn where it was in the page (among the same places): a form that moved
+    // (behind "Other entries") is not followed across the page; the section around it keeps its place instead
+    var live = region();
+    for (var i = 0; i < notes.length; i++) {
+      var el = document.getElementById(notes[i].id);
+      if (el && shown(el) && idsAbove(el, live) === notes[i].above) return { el: el, top: notes[i].top };
+    }
+    return null;
+  }
+  function controlsIn(place, key) {
+    return Array.prototype.filter.call(place.querySelectorAll(FOCUSABLE), function (el) { return shown(el) && keyOf(el) === key; });
+  }
+  function detailsKey(d) {  // its own id, else the first id inside it that is not in a disclosure inside it
+    if (d.id) return d.id;
+    var inner = Array.prototype.find.call(d.querySelectorAll("[id]"), function (n) { return n.closest("details") === d; });
+    return (inner && inner.id) || (d.querySelector("summary") || d).textContent.trim();
+  }
+  function lookAt(live) {
+    // what the answer asks the player to look at next (``data-look``: the cells a picked token may go to) is
+    // brought wholly into view under the bar, scrolling as little as it takes
+    var looks = live.querySelectorAll("[data-look]");
+    if (!looks.length) return;
+    var top = Infinity, bottom = -Infinity;
+    looks.forEach(function (el) {
+      if (!shown(el)) return;
+      var r = el.getBoundingClientRect();
+      top = Math.min(top, r.top);
+      bottom = Math.max(bottom, r.bottom);
+    });
+    if (top === Infinity) return;
+    var under = (bar() ? bar().getBoundingClientRect().bottom : 0) + 8, room = window.innerHeight - 8;
+    if (top < under) window.scrollBy(0, top - under);
+    else if (bottom > room) window.scrollBy(0, Math.min(bottom - room, top - under));
   }
 
   if (window.htmx) {
@@ -110,10 +160,21 @@
       var thumb = active && active !== document.body && live.contains(active) ? active : null;
       if (!thumb && lastThumb && live.contains(lastThumb)) thumb = lastThumb;
       var from = thumb || (source && source !== live && live.contains(source) ? source : null);
-      var place = from ? placeOf(from, live) : topmost(live);
+      // a control in the sticky bar (its Undo) is always on screen: what stays put is the page under the bar
+      var notes = from && !inBar(from) ? placesOf(from, live) : [];
+      if (!notes.length) {
+        var first = topmost(live);
+        notes = first ? placesOf(first, live) : [];
+      }
+      var control = null;  // the control itself, told apart from its like in its innermost place
+      if (from && !inBar(from) && notes.length && from.matches(FOCUSABLE)) {
+        var alike = controlsIn(document.getElementById(notes[0].id), keyOf(from));
+        control = { key: keyOf(from), index: alike.indexOf(from), count: alike.length, top: from.getBoundingClientRect().top };
+      }
       saved = {
-        y: window.scrollY, place: place && place.id, top: place ? place.getBoundingClientRect().top : 0,
-        focus: thumb ? keyOf(thumb) : null, focusIn: thumb && placeOf(thumb, live) ? placeOf(thumb, live).id : null,
+        y: window.scrollY, notes: notes, control: control,
+        focus: thumb ? keyOf(thumb) : null, focusIn: thumb && !inBar(thumb) ? placesOf(thumb, live).map(function (n) { return n.id; }) : [],
+        focusBar: !!(thumb && inBar(thumb)),
         open: Array.prototype.map.call(live.querySelectorAll("details[open]"), detailsKey),
         status: e.detail.xhr.status,
       };
@@ -125,12 +186,25 @@
       saved = null;
       live.querySelectorAll("details").forEach(function (d) { if (s.open.indexOf(detailsKey(d)) >= 0) d.open = true; });
       fitBar();
-      var place = s.place && document.getElementById(s.place);
-      if (place && shown(place)) window.scrollBy(0, place.getBoundingClientRect().top - s.top);
-      else window.scrollTo(0, s.y);
+      var again = placeAgain(s.notes), kept = null;
+      if (again && s.control && again.el.id === s.notes[0].id) {  // the control itself is still there: it stays put
+        var alike = controlsIn(again.el, s.control.key);
+        if (alike.length === s.control.count) kept = alike[s.control.index];
+      }
+      var by = kept ? kept.getBoundingClientRect().top - s.control.top
+        : again ? again.el.getBoundingClientRect().top - again.top : s.y - window.scrollY;
+      // an answer shorter below the thumb (the Undo section gone at the page's end) would pull the page down:
+      // #match-live keeps the length it takes until the next answer, so the thumb's place can stay put
+      var short = window.scrollY + by - (document.documentElement.scrollHeight - window.innerHeight);
+      if (short > 0) live.style.minHeight = Math.ceil(live.offsetHeight + short) + "px";
+      window.scrollBy(0, by);
       if (s.focus && (!document.activeElement || document.activeElement === document.body)) {
-        var scope = (s.focusIn && document.getElementById(s.focusIn)) || live, same = null, first = null;
-        scope.querySelectorAll(FOCUSABLE).forEach(function (el) {
+        var scope = s.focusBar ? bar() : null, same = null, first = null;
+        for (var i = 0; !scope && i < s.focusIn.length; i++) {
+          var el = document.getElementById(s.focusIn[i]);
+          if (el && shown(el)) scope = el;
+        }
+        (scope || live).querySelectorAll(FOCUSABLE).forEach(function (el) {
           if (!shown(el) || el.disabled) return;
           if (!same && keyOf(el) === s.focus) same = el;
           if (!first) first = el;
@@ -142,9 +216,13 @@
         problem.scrollIntoView({ block: "nearest" });
         var below = problem.getBoundingClientRect().bottom - window.innerHeight;  // scrolling rounds to whole px
         if (below > 0 && below < 1) window.scrollBy(0, 1);
+      } else if (s.status < 400) {
+        lookAt(live);
       }
       busy = s.status >= 400 && !!problem;  // a refusal keeps what was typed: not thrown away by a live update
+      typedIn = busy ? sectionOf(problem) : null;
       seen = parseInt(bar().dataset.version, 10);
+      partSeen = seen;
       if (s.status < 400) {
         document.documentElement.dataset.inPlace = String(Number(document.documentElement.dataset.inPlace || 0) + 1);
       }
@@ -184,9 +262,17 @@
     // without htmx a refusal is the answer to a POST at /record/ (which takes only POST): show the match page's
     // address, so a reload or a shared link is the match page; a refusal being read keeps its typed values
     if (page && location.pathname !== page) history.replaceState(null, "", page + location.hash);
-    if (bar().dataset.hold === "1") busy = true;
+    if (bar().dataset.hold === "1") {
+      busy = true;
+      typedIn = document.getElementById("problem") ? sectionOf(document.getElementById("problem")) : "all";
+    }
     // typing in a form, or a move half-picked on the board (a query in the address), is never thrown away
-    document.addEventListener("input", function (e) { if (e.target.closest("form[method=post]")) busy = true; });
+    document.addEventListener("input", function (e) {
+      if (!e.target.closest("form[method=post]")) return;
+      busy = true;
+      var part = sectionOf(e.target);
+      if (part) typedIn = typedIn && typedIn !== part ? "all" : part;  // typed in two sections: both wait
+    });
     var picking = function () {
       var q = new URLSearchParams(location.search);
       q.delete("seen");
@@ -201,8 +287,42 @@
         location.replace(page + "?seen=" + seen + "#board");
       }
     };
+    // while a form waits, the parts that hold no typed values follow the game anyway: the turn line (and the
+    // bar's Undo, which names the version), the player strip and every section but the one typed in (the board
+    // too, unless a pick is half made on it); the form being typed in and its refusal wait for "Show it"
+    var refreshParts = function (version) {
+      if (version <= partSeen || typedIn === "all") return;
+      partSeen = version;
+      var waits = [typedIn], asked = region();
+      if (picking()) waits.push("board");
+      fetch(page + "?seen=" + seen, {
+        headers: { "HX-Request": "true", "HX-Target": "match-live" }, credentials: "same-origin", cache: "no-store",
+      }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
+        // a newer answer is on its way, or the page was answered since (its own move): it is the game now
+        if (!html || !busy || region() !== asked || version < partSeen) return;
+        var doc = new DOMParser().parseFromString(html, "text/html"), changed = [];
+        var swapIn = function (old, neu, inside) {
+          if (!old || !neu) return;
+          if (inside) old.replaceChildren.apply(old, Array.prototype.slice.call(neu.childNodes));  // listeners kept
+          else old.replaceWith(neu);
+          changed.push(inside ? old : neu);
+        };
+        swapIn(bar() && bar().querySelector(".tb-row"), doc.querySelector("#tablebar .tb-row"), false);
+        swapIn(region().querySelector("ol.players"), doc.querySelector("#match-live ol.players"), false);
+        SECTIONS.forEach(function (id) {
+          if (waits.indexOf(id) < 0) swapIn(document.getElementById(id), doc.getElementById(id), true);
+        });
+        changed.forEach(function (el) {
+          if (window.htmx) window.htmx.process(el);
+          el.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true }));  // forms.js, the-first-spine.js
+        });
+        fitBar();
+        document.documentElement.dataset.partsSeen = String(version);  // for the browser tests to wait on
+      }).catch(function () { partSeen = Math.min(partSeen, version - 1); });  // asked again at the next poll
+    };
     var show = function (version) {
       if (!busy && !picking()) { refresh(); return; }
+      refreshParts(version);
       var outcome = document.getElementById("outcome");
       outcome.className = "tb-feedback tb-news";
       outcome.innerHTML = "";
@@ -215,6 +335,7 @@
         if (!window.htmx || !region()) return;
         e.preventDefault();
         busy = false;
+        typedIn = null;
         refresh();
       });
       p.appendChild(a);

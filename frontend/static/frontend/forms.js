@@ -2,24 +2,29 @@
 // Run at load and again on each part of the page swapped in place (htmx:load); each element is set up once.
 (function () {
   "use strict";
+  var armed = null;  // the cell field waiting for a tap on the board
+  var note = document.createElement("p");
+  note.className = "cell-pick-note";
+  note.setAttribute("role", "status");
+  var boardNow = function () { return document.getElementById("board"); };
+  function disarm() {
+    armed = null;
+    if (boardNow()) boardNow().classList.remove("is-picking-cell");
+    note.remove();
+  }
+  document.addEventListener("keydown", function (e) { if (armed && e.key === "Escape") disarm(); });
+
   function init() {
 
   // A cell field (two labelled numbers) gets "Tap it on the board": the next tap on a cell of the board
   // (any element with data-cell="a,b" in #board) fills the two numbers, and the page returns to the field.
-  var board = document.getElementById("board");
+  // The board and the fields are set up apart: a live update may redraw one without the other (app.js).
+  var board = boardNow();
   var cellFields = document.querySelectorAll("fieldset[data-cell-field]");
-  if (board && !board.dataset.cellPick && cellFields.length && board.querySelector("[data-cell]")) {
-    board.dataset.cellPick = "1";
-    var armed = null;
-    var note = document.createElement("p");
-    note.className = "cell-pick-note";
-    note.setAttribute("role", "status");
-    var disarm = function () {
-      armed = null;
-      board.classList.remove("is-picking-cell");
-      note.remove();
-    };
+  if (board && cellFields.length && board.querySelector("[data-cell]")) {
     cellFields.forEach(function (field) {
+      if (field.dataset.cellPick) return;
+      field.dataset.cellPick = "1";
       var button = document.createElement("button");
       button.type = "button";
       button.className = "secondary small cell-pick";
@@ -27,13 +32,18 @@
       button.setAttribute("aria-controls", field.id);
       field.querySelector(".cell-inputs").appendChild(button);
       button.addEventListener("click", function () {
+        var now = boardNow();
+        if (!now) return;
         armed = field;
-        board.classList.add("is-picking-cell");
+        now.classList.add("is-picking-cell");
         note.textContent = "Tap a cell for “" + field.querySelector("legend").textContent + "” (Esc to cancel).";
-        board.insertBefore(note, board.firstChild);
-        board.scrollIntoView({ block: "start" });
+        now.insertBefore(note, now.firstChild);
+        now.scrollIntoView({ block: "start" });
       });
     });
+  }
+  if (board && !board.dataset.cellPick && cellFields.length) {
+    board.dataset.cellPick = "1";
     var cellAt = function (x, y) {
       var hits = document.elementsFromPoint(x, y);
       for (var i = 0; i < hits.length; i++) {
@@ -49,6 +59,7 @@
       e.stopPropagation();
       var cell = cellAt(e.clientX, e.clientY);
       if (!cell) return;
+      if (!armed.isConnected) { disarm(); return; }  // its form was redrawn meanwhile
       // data-cell holds the cell as stored ("row,col" from 0, or Get Salty's "x,y"); the inputs (named .0 and .1,
       // shown column first) count as the board's edges do, from data-first (rulesets/cells.py)
       var parts = cell.split(","), first = parseInt(armed.getAttribute("data-first") || "0", 10), input;
@@ -62,7 +73,6 @@
       field.scrollIntoView({ block: "center" });
       field.querySelector(".cell-pick").focus({ preventScroll: true });
     }, true);
-    document.addEventListener("keydown", function (e) { if (armed && e.key === "Escape") disarm(); });
   }
 
   // The town form: each row shows only the fields of the action chosen in it (all groups stay in the page,
