@@ -3,7 +3,8 @@
 //   import { loadRules, loadRulesInWorker } from "/static/frontend/offline/rules.js";
 //   const rules = await loadRules();               // in this page: answers at once (the page waits while it starts)
 //   const answer = rules.record(position, entry);
-//   const worker = await loadRulesInWorker();      // in a Web Worker: the same methods, each answering a Promise
+//   const worker = await loadRulesInWorker();      // in a worker (shared where the browser has one): the same
+//                                                  // methods, each answering a Promise
 //   const answer = await worker.record(position, entry);
 //
 // position = {game, options, version, state, override_pending, seat_names, complete?, viewer?}  (the page's
@@ -149,34 +150,52 @@ export function loadRules(options = {}) {
   return loading;
 }
 
-/** The same rules in a Web Worker (`rules-worker.js`), once per page: every method answers a Promise, and the
- * seconds Pyodide takes to start never hold up the page. `rules.terminate()` stops the worker. */
+/** A port to the rules worker: a shared worker where the browser has one (named by the engine's files, so a new
+ * deployment's rules get their own; `extendedLifetime`: Chromium keeps it running across a reload of the only
+ * page, so the next page's first move is answered by an engine already started), else a dedicated worker. */
+function workerPort(where) {
+  const url = new URL("./rules-worker.js", import.meta.url);
+  if (typeof SharedWorker === "function") {
+    const name = `chronicle-rules ${where.pyodideUrl} ${where.rulesetsUrl || ""}`;
+    const shared = new SharedWorker(url, { type: "module", name, extendedLifetime: true });
+    shared.port.start();
+    return { port: shared.port, onerror: (f) => { shared.onerror = f; }, stop: () => shared.port.close(), shared: true };
+  }
+  const worker = new Worker(url, { type: "module" });
+  return { port: worker, onerror: (f) => { worker.onerror = f; }, stop: () => worker.terminate(), shared: false };
+}
+
+/** The same rules in a worker (`rules-worker.js`), once per page: every method answers a Promise, and the
+ * seconds Pyodide takes to start never hold up the page. `rules.timings.kept`: the engine was already running (a
+ * shared worker kept from an earlier page); `rules.terminate()` lets go of the worker. */
 export function loadRulesInWorker(options = {}) {
   if (!workerLoading) {
-    const worker = new Worker(new URL("./rules-worker.js", import.meta.url), { type: "module" });
+    const where = urls(options);
+    const worker = workerPort(where);
     const waiting = new Map();
     let next = 0;
     const send = (op, request) =>
       new Promise((resolve, reject) => {
         const id = ++next;
         waiting.set(id, { op, resolve, reject });
-        worker.postMessage({ id, op, request });
+        worker.port.postMessage({ id, op, request });
       });
-    worker.onmessage = ({ data }) => {
+    worker.port.onmessage = ({ data }) => {
       const call = waiting.get(data.id);
+      if (!call) return;
       waiting.delete(data.id);
       if (data.error) call.reject(new Error(data.error));
       else call.resolve(call.op === "start" || call.op === "board" ? data.answer : answerOf(call.op, data.answer));
     };
-    worker.onerror = (event) => {
-      for (const call of waiting.values()) call.reject(new Error(event.message || "the rules worker failed"));
+    worker.onerror((event) => {
+      for (const call of waiting.values()) call.reject(new Error((event && event.message) || "the rules worker failed"));
       waiting.clear();
-    };
-    workerLoading = send("start", urls(options)).then(
+    });
+    workerLoading = send("start", where).then(
       (timings) =>
-        rulesOver(send, { timings, terminate: () => worker.terminate() }, (request) => send("board", request)),
+        rulesOver(send, { timings, shared: worker.shared, terminate: worker.stop }, (request) => send("board", request)),
       (error) => {
-        worker.terminate();
+        worker.stop();
         workerLoading = null;
         throw error;
       },

@@ -61,6 +61,7 @@ function rules() {
       .then((r) => {
         root.dataset.offlineRules = "ready";
         root.dataset.offlineRulesAt = String(Math.round(performance.now()));
+        root.dataset.offlineEngine = r.timings && r.timings.kept ? "kept" : "started";  // kept: a shared worker's
         return r;
       })
       .catch(() => { rulesPromise = null; root.dataset.offlineRules = "none"; return null; });
