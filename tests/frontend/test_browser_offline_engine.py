@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from matches.services import match_create
-from tests.frontend.phones import PASSWORD, stones, waiting
-from tests.frontend.test_browser_offline import keeper_at
+from tests.frontend.phones import stones, waiting
+from tests.frontend.test_browser_offline_reopen import reopened_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,12 +27,8 @@ def _move_at_once(page, index: int) -> str:
 def test_a_move_before_the_engine_is_ready_is_answered_then_the_next_page_keeps_the_engine(
     browser, live_server, django_user_model
 ):
-    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
-    match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
-    with keeper_at(browser, live_server, match) as (context, page, _url):
-        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
-        context.set_offline(True)
-        page.reload()  # the engine starts now (the page before began it when the link went): not ready yet
+    # reloaded offline: the engine starts now (the page before began it when the link went): not ready yet
+    with reopened_offline(browser, live_server, django_user_model) as (_context, page, match):
         assert _move_at_once(page, 1) != "ready"  # Ana takes 2 while Pyodide starts
         waiting(page, 1)
         assert "Kept on this phone" in page.locator("#outcome").inner_text()

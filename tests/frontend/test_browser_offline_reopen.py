@@ -5,6 +5,10 @@ has started, then checks each submission once it has, its answer next to its own
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from matches.services import match_create
@@ -44,15 +48,23 @@ def test_the_page_open_is_kept_whatever_the_timing_of_the_workers_install(
         context.close()
 
 
-def test_a_match_reopened_offline_draws_its_local_position_at_once_and_answers_each_submission_in_place(
-    browser, live_server, django_user_model
-):
+@contextlib.contextmanager
+def reopened_offline(browser: Any, live_server: Any, django_user_model: Any) -> Iterator[tuple[Any, Any, Any]]:
+    """A Last Stone match of the keeper's opened once online (the engine and archives kept), then reloaded
+    offline: yields the context, the page and the match."""
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
     with keeper_at(browser, live_server, match) as (context, page, _url):
         page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
         context.set_offline(True)
         page.reload()
+        yield context, page, match
+
+
+def test_a_match_reopened_offline_draws_its_local_position_at_once_and_answers_each_submission_in_place(
+    browser, live_server, django_user_model
+):
+    with reopened_offline(browser, live_server, django_user_model) as (_context, page, _match):
         stones(page, "Ana", 2)
         waiting(page, 1)
         stones(page, "Tomas", 1)
