@@ -84,8 +84,19 @@ def _card_view(state: dict[str, Any], piece: dict[str, Any], seat_names: list[st
     }
 
 
-def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool, facts: TableFacts) -> dict[str, Any]:
-    """The context for ``frontend/boards/the-first-spine.html``."""
+def board(
+    *,
+    ruleset: Any,
+    ms: Any,
+    legal: list[Event] | None,
+    can_record: bool,
+    facts: TableFacts,
+    problem: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The context for ``frontend/boards/the-first-spine.html``. ``problem``: a refused entry; a life change refused
+    from the board reopens its form on the same piece with what was typed, explained just below it
+    (``problem_at == "life"``), so the refusal is where the thumb tapped."""
+    problem = problem or {}
     state = ms.state
     seat_names = list(facts.seat_names)
     rows, cols = state["board"]["rows"], state["board"]["cols"]
@@ -149,8 +160,9 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
     # start of the turn, for effects that happen "before your turn" (they resolve before the discard/draw)
     piece_links: list[dict[str, Any]] = []
     life: dict[str, Any] | None = None
+    refused_life = _refused_life(problem)
     if interactive and turn["phase"] in ("start", "actions") and picked is None:
-        wanted_at = facts.query.get("at") or ""
+        wanted_at = facts.query.get("at") or (refused_life or {}).get("data.at") or ""
         for p in state["cards"]:
             r, c = p["at"]
             key = f"{r},{c}"
@@ -165,6 +177,9 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
             )
             if key == wanted_at:
                 life = {"cell": key, "at": E.cell_word((r, c)), "name": label, "hp": p["hp"]}
+                if refused_life is not None and refused_life.get("data.at") == key:
+                    life["amount"] = refused_life.get("data.amount", "")
+                    life["note"] = refused_life.get("data.note", "")
 
     # the start of the turn and the setup: the listed moves as buttons
     buttons: list[dict[str, Any]] = []
@@ -258,6 +273,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         "targets": targets,
         "piece_links": piece_links,
         "life": life,
+        "problem_at": "life" if life is not None and "amount" in life else None,
         "buttons": buttons,
         "choices": choices,
         "preview": [preview_words(state, p, seat_names) for p in pairs],
@@ -285,3 +301,12 @@ def _button_label(state: dict[str, Any], event: Event, seat_names: list[str]) ->
     if event.type == "origin_chosen":
         return f"{who}: {d['origin'].capitalize()} (secret)"
     return event.type
+
+
+def _refused_life(problem: dict[str, Any]) -> dict[str, Any] | None:
+    """What was typed in the board's life form (``data.at``, ``data.amount``, ``data.note``) when ``problem`` is its
+    refusal (an ``hp_changed`` posted with ``origin=board`` that was not recorded), else None."""
+    if problem.get("origin") != "board" or problem.get("type") != "hp_changed" or not problem.get("detail"):
+        return None
+    values = problem.get("values") or {}
+    return {k: values.get(k, "") for k in ("data.at", "data.amount", "data.note")}

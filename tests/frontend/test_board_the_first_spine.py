@@ -209,6 +209,38 @@ def test_tap_a_piece_to_record_a_life_change(web, demo):
     assert "Paladin on column 4, row 4 loses 3 life (Pain)." in html  # the demo has other Paladins
 
 
+def test_a_refused_life_change_is_explained_by_the_board_form_tapped(web, demo):
+    """Issue 33 item 4: a life change refused from the board comes back in the board's own form (the same piece,
+    what was typed kept), explained just below it, not in the Record section further down; nothing is written."""
+    html, _ = get(web, demo, "?at=3%2C3")
+    life_form = html[html.index('<form id="fs-life"') :]
+    assert '<input type="hidden" name="origin" value="board">' in life_form[: life_form.index("</form>")]
+    version = state_version(demo)
+    response = web.post(
+        f"/matches/{demo.pk}/record/",
+        {"type": "hp_changed", "seat": "0", "data.at": "3,3", "data.amount": "0", "data.note": "Fizzle",
+         "origin": "board", "expected_version": str(version)},
+        HTTP_HX_REQUEST="true", HTTP_HX_TARGET="match-live",
+    )  # fmt: skip
+    assert response.status_code == 400 and state_version(demo) == version
+    body = response.content.decode()
+    assert body.count('id="problem"') == 1
+    assert "A change of 0 hit points changes nothing" in body
+    legend = body.index("change the life of <strong>Paladin</strong> on column 4, row 4")
+    assert body.index('class="fs-panel"') < legend < body.index('id="problem"') < body.index('id="record"')
+    panel = body[legend : body.index('id="problem"')]
+    assert 'id="fs-life-amount" value="0"' in panel and 'value="Fizzle"' in panel  # what was typed, kept
+    # a change typed in the Record section's form is still explained there
+    response = web.post(
+        f"/matches/{demo.pk}/record/",
+        {"type": "hp_changed", "seat": "0", "data.at": "3,3", "data.amount": "0", "expected_version": str(version)},
+        HTTP_HX_REQUEST="true", HTTP_HX_TARGET="match-live",
+    )  # fmt: skip
+    body = response.content.decode()
+    assert response.status_code == 400 and body.count('id="problem"') == 1
+    assert "change the life of <strong>" not in body and body.index('id="record"') < body.index('id="problem"')
+
+
 def state_version(match: Any) -> int:
     from matches.store import events as store
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from matches.demo import FIRST_SPINE_SCRIPT
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
 from tests.frontend.phones import open_form, phone_page, session_for
@@ -153,6 +154,21 @@ def test_no_tap_moves_what_the_thumb_touched(live_server, signed_in_phone, keepe
     mid_screen(destiny)
     tapped(page, destiny)
     assert "Recorded move 1" in page.locator("#outcome").inner_text()
+    # a life change typed on the board and refused (0 changes nothing): explained under the form tapped, kept
+    spine = match_create(owner=keeper, game="the-first-spine", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    for type_, seat, data in FIRST_SPINE_SCRIPT:
+        match_event_record(match=spine, user=keeper, type=type_, seat=seat, data=data)
+    page.goto(f"{base}/matches/{spine.pk}/?at=3%2C3")
+    page.evaluate("window.__notReloaded = true")
+    life = board.locator("fieldset.fs-life")
+    life.get_by_label(re.compile("^Amount")).fill("0")
+    change = life.get_by_role("button", name="Record the change")
+    mid_screen(change)
+    spot = tapped(page, change, refusal=True)
+    refusal_next_to(page, change, ".fs-panel")
+    assert abs(spot["moved"]) <= 2 and spot["id"] is None
+    assert "changes nothing" in page.locator("#problem").inner_text()
+    assert life.get_by_label(re.compile("^Amount")).input_value() == "0"
 
     # Bone Wars: a card refused from the board panel (it costs $3, Ana has $0: explained there), played, a paper
     # published
