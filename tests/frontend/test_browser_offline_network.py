@@ -269,3 +269,33 @@ def test_every_games_entry_forms_while_sends_fail_queue_only_whole_checked_entri
     finally:
         context.close()
     assert sent > 10 and kept > 10, (sent, kept)
+
+
+def test_the_bars_undo_sent_while_sends_fail_is_kept_as_a_whole_checked_entry(browser, live_server, django_user_model):
+    """The table bar's Undo tapped on Wi-Fi without internet: the failed send turns the page offline and the undo
+    is checked here and kept (the form's own key and version), the turn goes back on the phone, and back online it
+    reaches the server once."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
+    match_event_record(match=match, user=owner, type="stones_taken", seat=0, data={"count": 2})
+    match_event_record(match=match, user=owner, type="stones_taken", seat=1, data={"count": 1})
+    with keeper_at(browser, live_server, match) as (_context, page, _url):
+        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
+        fail_sends(page, "abort")
+        assert "Ana" in page.locator("#turn").inner_text()
+        page.once("dialog", lambda d: d.accept())
+        page.locator("#tablebar form.tb-undo button").click()
+        waiting(page, 1)
+        rows = page.evaluate(QUEUE, match.pk)
+        assert len(rows) == 1 and rows[0]["type"] == "event_voided" and whole(rows[0], 2), rows
+        assert rows[0]["data"]["version"] == 2
+        page.wait_for_function("() => document.getElementById('turn').textContent.includes('Tomas')")
+        assert page.evaluate("document.documentElement.dataset.offlineNetwork") == "down"
+        page.unroute("**/*")
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        waiting(page, 0)
+        assert [(t, s) for t, s, _ in logged(match)] == [
+            ("stones_taken", 0),
+            ("stones_taken", 1),
+            ("event_voided", None),
+        ]

@@ -656,7 +656,8 @@ document.addEventListener("submit", (e) => {
 // htmx:timeout): from now on the page is offline (network.js), whatever navigator.onLine says. A move form's
 // POST is checked here and kept with the form's own idempotency key and version (it may have reached the server:
 // the same key makes the queued copy harmless); a board link (a pick) is drawn here; anything else (a live
-// update) only counts as the network failing. A POST with no move in it (the board's form with no button
+// update) only counts as the network failing; an undo (the bar's or the Record section's) is kept as the
+// submit handler keeps it offline. A POST with no move in it (the board's form with no button
 // pressed) is never kept: record() keeps whole entries only.
 const submitters = new WeakMap();
 document.addEventListener("submit", (e) => { if (e.submitter) submitters.set(e.target, e.submitter); }, true);
@@ -678,7 +679,8 @@ function sendFailed(e) {
     return;
   }
   const form = elt.tagName === "FORM" ? elt : elt.closest && elt.closest("form");
-  if (!form || !(form.closest("#record") || form.closest("#board"))) return;
+  const undo = form && /\/undo\/$/.test(new URL(form.action, location.href).pathname);  // the bar's too
+  if (!form || !(form.closest("#record") || form.closest("#board") || undo)) return;
   if (form.querySelector("[name=house_rule]") || !seed().can_record) return;
   const key = form.elements.idempotency_key ? form.elements.idempotency_key.value : "";
   const madeOn = Number(form.elements.expected_version ? form.elements.expected_version.value : NaN);
