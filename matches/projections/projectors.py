@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from matches.models import Match, MatchSummary, ProjectionCheckpoint, Seat
 from matches.store import events as store
+from matches.store.gcpause import gc_paused
 from matches.store.rows import ids_among, rows_insert
 from rulesets import Event, get_ruleset
 from rulesets.names import name_seats
@@ -239,7 +240,7 @@ def _project(
     done = 0
     failure: Exception | None = None
     while True:
-        with transaction.atomic():
+        with gc_paused(), transaction.atomic():  # one batch's objects all live to its end (gcpause)
             for name in sorted(names):  # one order everywhere: runs of overlapping sets never deadlock
                 projection_lock(name)
             marks = _checkpoints_read(names)

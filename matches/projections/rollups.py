@@ -142,7 +142,8 @@ def rollup_apply(delta: Counts) -> None:
     upsert = f"ON CONFLICT ({', '.join(KEY_COLUMNS)}) DO UPDATE SET " + ", ".join(
         f"{c} = {table}.{c} + excluded.{c}" for c in ("n", "won", "drawn")
     )
-    rows = [(*key, *counts) for key, counts in delta.items()]
+    # in the unique index's order: the upsert then walks the index forward instead of jumping about it
+    rows = [(*key, *delta[key]) for key in sorted(delta)]
     rows_insert(StatsRollup, (*KEY_COLUMNS, "n", "won", "drawn"), rows, on_conflict=upsert)
     if any(counts[0] < 0 for counts in delta.values()):
         StatsRollup.objects.filter(n=0).delete()

@@ -3,7 +3,6 @@ cards as match data)."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, State, TurnInfo
@@ -102,11 +101,10 @@ class TheFirstSpine(Ruleset):
 
     def view(self, state: State, seat: int | None) -> State:
         """Other seats' origins (every seat's for a spectator) are None until a card of that origin is played."""
-        out = copy.deepcopy(state)
-        for p in out["players"]:
-            if p["seat"] != seat and not p["origin_revealed"]:
-                p["origin"] = None
-        return out
+        # a new top level and new player dicts only: the rest is shared with ``state``, as the base class
+        # shares all of it (a view is read, never changed)
+        players = [p if p["seat"] == seat or p["origin_revealed"] else {**p, "origin": None} for p in state["players"]]
+        return {**state, "players": players}
 
     def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
         """An ``origin_chosen`` entry shows its origin only to the seat that chose it. The entry stays hidden
