@@ -145,9 +145,10 @@ def test_a_projector_batch_runs_with_the_collector_paused_and_restores_it(some_m
 
     from matches.projections import projectors as projections
 
-    ProjectionCheckpoint.objects.all().delete()
+    project(MATCH_SUMMARY)
     before = summary_rows()
-    MatchSummary.objects.update(version=0, events_count=0, status="in_progress")
+    ProjectionCheckpoint.objects.all().delete()
+    MatchSummary.objects.update(version=0, events_count=0, voided_count=0, status="in_progress")
     seen = []
     real = projections.PROJECTORS[MATCH_SUMMARY]
     monkeypatch.setitem(
