@@ -219,3 +219,20 @@ def test_under_another_time_zone_the_months_come_from_the_rows(world):
     assert {m["month"]: m["plays"] for m in ny["by_month"]}["2026-09"] == 3
     assert {m["month"]: m["plays"] for m in utc["by_month"]}["2026-09"] == 2
     assert ny["plays"] == utc["plays"] == 6
+
+
+def test_no_rollup_outlives_its_owner_without_the_database_constraint(owner, make_user):
+    """The roll-ups' owner has no database constraint (the projector's upsert is the import's slowest
+    statement). No row can be left without its owner: an account with roll-ups owns matches, which refuse its
+    deletion (protected), and Django's CASCADE would take the rows with it otherwise."""
+    from django.db.models import ProtectedError
+
+    stone(owner, ["Ana", "Bo"], 0, when=at(9, 3))
+    project_all()
+    rows = StatsRollup.objects.filter(owner=owner).count()
+    assert rows
+    with pytest.raises(ProtectedError):
+        owner.delete()
+    assert StatsRollup.objects.filter(owner=owner).count() == rows
+    field = StatsRollup._meta.get_field("owner")
+    assert field.remote_field.on_delete.__name__ == "CASCADE" and not field.db_constraint
