@@ -169,12 +169,14 @@ def rules_page(browser, live_server):
     page.problems = []  # requests to another origin, refusals by the Content-Security-Policy
     page.context.on("request", lambda r: None if r.url.startswith(live_server.url) else page.problems.append(r.url))
     page.on("console", lambda m: page.problems.append(m.text) if "Content Security Policy" in m.text else None)
+    page.fetched = []  # what the engine's start and the boards downloaded (through the worker), and how
+    page.context.on("response", lambda r: page.fetched.append((r.url, r.headers.get("content-encoding"))))
     page.goto(live_server.url + "/accounts/login/")  # any page: our origin and its Content-Security-Policy
     urls = offline_urls()
     page.evaluate(
-        "async ([py, zip]) => { const m = await import('/static/frontend/offline/rules.js');"
-        " await m.loadRulesInWorker({pyodideUrl: py, rulesetsUrl: zip}); }",
-        [urls["pyodide_url"], urls["rulesets_url"]],
+        "async ([py, zip, stdlib]) => { const m = await import('/static/frontend/offline/rules.js');"
+        " await m.loadRulesInWorker({pyodideUrl: py, rulesetsUrl: zip, stdlibUrl: stdlib}); }",
+        [urls["pyodide_url"], urls["rulesets_url"], urls["stdlib_url"]],
     )
     yield page
     page.close()
@@ -219,6 +221,10 @@ def test_random_sequences_agree_between_the_server_and_the_browser(rules_page, d
     # the sequences exercised every kind of answer
     assert min(seen.values()) >= 5, seen
     assert rules_page.problems == []  # Pyodide and the rules came from our origin, under our policy
+    # ... all of it on the trimmed standard library (STDLIB_MODULES), sent compressed like the other archives
+    fetched = dict(rules_page.fetched)
+    assert fetched[rules_page.url.split("/accounts/")[0] + offline_urls()["stdlib_url"]] == "br"
+    assert not [u for u in fetched if u.endswith("/python_stdlib.zip")], "the whole standard library was fetched"
 
 
 DRAW = """async ([seed, position, query, csrf]) => {

@@ -89,6 +89,35 @@ BOARDS = """async ([seeds, how]) => {
 }"""
 
 
+# Everything the offline code does in Pyodide, there with the whole standard library, then the modules imported:
+# every game's accepted moves (with the log), refusals (made-up entries), the table's words and legal moves, an
+# undo of each accepted move, a history sentence, a board per game and a new match of each game (``--stdlib-imports``).
+IMPORTS = """async ([stdlib, runs, seeds, starts]) => {
+  const m = await import('/static/frontend/offline/rules.js');
+  const rules = await m.loadRules({stdlibUrl: stdlib});
+  for (const [start, entries, refused] of runs) {
+    let position = start;
+    const log = [];
+    for (const entry of entries) {
+      const a = rules.record(position, entry, log);
+      if (a.ok !== true) return {error: JSON.stringify(a).slice(0, 300)};
+      rules.words(position, entry);
+      position = a.position;
+      log.push({version: position.version, ...a.entry});
+      rules.void(position, log, position.version, "");
+    }
+    for (const entry of refused) rules.record(position, entry, log);
+    rules.turn(position);
+    rules.legal(position);
+    rules.fold(start, entries, []);
+  }
+  for (const seed of seeds) await rules.board(seed, seed, {}, 'token');
+  for (const body of starts) rules.startMatch(body);
+  return {modules: JSON.parse(rules.pyodide.runPython(
+    "import json, sys\\njson.dumps(sorted(n for n, mod in sys.modules.items() if getattr(mod, '__file__', None)))"))};
+}"""
+
+
 def board_seed(position: dict[str, Any]) -> dict[str, Any]:
     """A recorder's seed for ``position`` (what ``frontend.selectors.offline_seed`` gives a match page)."""
     from frontend.offline.bundle import offline_urls
@@ -216,19 +245,26 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--moves", type=int, default=40, help="accepted moves per game (40)")
         parser.add_argument("--throttle", type=float, default=4.0, help="the slowed CPU's factor (4; 0: none)")
+        parser.add_argument(
+            "--stdlib-imports",
+            action="store_true",
+            help="only list the standard library's modules the offline code imports in Pyodide (for STDLIB_MODULES)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
         if not os.path.exists(chromium):
             raise CommandError(f"Chromium not found at {chromium} (scripts/browser-deps)")
         os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        self._sizes()
         sequences = {slug: sequence(slug, options["moves"]) for slug in GAMES}
         from rulesets.offline import fold_entries
 
         self.seeds = {
             slug: board_seed(fold_entries(start, entries)["position"]) for slug, (start, entries) in sequences.items()
         }
+        if options["stdlib_imports"]:
+            return self._stdlib_imports(chromium, sequences)
+        self._sizes()
         baseline = self._baseline(sequences)
         from playwright.sync_api import sync_playwright
 
@@ -243,6 +279,44 @@ class Command(BaseCommand):
         self.stdout.write(
             f"\nLoad average at the end: {os.getloadavg()[0]:.1f} (the machine's other work shares the CPU)"
         )
+
+    def _stdlib_imports(self, chromium: str, sequences: dict[str, Any]) -> None:
+        """Print the vendored standard library's modules Pyodide has imported once the offline code has run
+        there (``IMPORTS``) with the whole library, as ``STDLIB_MODULES`` lists them."""
+        from playwright.sync_api import sync_playwright
+
+        from frontend.offline.bundle import PYODIDE_DIR, vendored_stdlib
+        from rulesets import get_ruleset
+
+        rng = random.Random("stdlib")
+        runs = []
+        for slug, (start, entries) in sequences.items():
+            ruleset, seats = get_ruleset(slug), len(start["seat_names"])
+            refused = [made_up_entry(rng, ruleset, start["state"], seats) for _ in range(30)]
+            refused += [{"type": "", "seat": None, "data": {}}, {"type": "no_such", "seat": 7, "data": []}]
+            runs.append([start, entries, refused])
+        starts = [{"game": slug, "seats": [{"name": "Ana"}, {"name": "Bo"}], "options": {}} for slug in GAMES]
+        starts += [{"game": "nope"}, {"game": "last-stone", "seats": [{"name": ""}]}]
+        with _Server() as origin, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+            try:
+                page = browser.new_page()
+                page.set_default_timeout(300000)
+                page.goto(origin + PAGE)
+                whole = f"/static/{PYODIDE_DIR}python_stdlib.zip"
+                answer = page.evaluate(IMPORTS, [whole, runs, list(self.seeds.values()), starts])
+            finally:
+                browser.close()
+        if "error" in answer:
+            raise CommandError(f"the browser refused a move CPython accepted: {answer['error']}")
+        with zipfile.ZipFile(vendored_stdlib()) as zf:
+            present = set(zf.namelist())
+        found = [
+            name
+            for name in answer["modules"]
+            if {name.replace(".", "/") + ".py", name.replace(".", "/") + "/__init__.py"} & present
+        ]
+        self.stdout.write(json.dumps(found))
 
     def _sizes(self) -> None:
         from whitenoise.compress import Compressor
