@@ -143,14 +143,14 @@ def package_sources(root: Path | None = None) -> dict[str, bytes]:
     }
 
 
-def _zip(sources: dict[str, bytes], kind: str) -> Archive:
-    """``sources`` (path in the zip → bytes) in a stored zip (the response compresses it whole: ``encoded``) with
-    no clock in it: the same sources give the same bytes."""
+def _zip(sources: dict[str, bytes], kind: str, compression: int = zipfile.ZIP_STORED) -> Archive:
+    """``sources`` (path in the zip → bytes) in a stored zip (the response compresses it whole: ``encoded``; or
+    deflated, ``compression``) with no clock in it: the same sources give the same bytes."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as zf:
+    with zipfile.ZipFile(buffer, "w", compression=compression, compresslevel=9) as zf:
         for name, content in sources.items():
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # no clock: same sources, same bytes
-            info.compress_type = zipfile.ZIP_STORED
+            info.compress_type = compression
             info.external_attr = 0o644 << 16
             zf.writestr(info, content)
     data = buffer.getvalue()
