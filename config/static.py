@@ -107,8 +107,6 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
         roots WhiteNoise was given (STATIC_ROOT included: a collected file no app has any more)."""
         collected = self.collected_path(url)
         source = finders.find(url[len(self.static_prefix) :]) if self.use_finders and collected else None
-        if isinstance(source, list):
-            source = source[0] if source else None
         if collected is not None and source and self.is_up_to_date(collected, source):
             yield str(collected)
         if source:
