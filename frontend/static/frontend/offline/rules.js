@@ -118,7 +118,8 @@ export async function startPython({ pyodideUrl, rulesetsUrl, stdlibUrl }) {
   const [{ loadPyodide }, archive, stdLibURL] = await Promise.all([
     import(pyodideUrl + "pyodide.mjs"),
     fetchArchive(rulesetsUrl),
-    stdlibUrl || currentUrls().then((u) => u.stdlib_url),
+    // a seed kept from before the trimmed library (a match started on this phone) and no network: Pyodide's own
+    stdlibUrl || currentUrls().then((u) => u.stdlib_url, () => undefined),
   ]);
   // the standard library trimmed to what the rules import (frontend/offline/bundle.py › STDLIB_MODULES)
   const pyodide = await loadPyodide({ indexURL: pyodideUrl, fullStdLib: false, stdLibURL });
