@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from frontend.offline.bundle import offline_urls
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
 from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in, stones, wait_until, waiting
@@ -72,6 +73,9 @@ def test_moves_made_offline_survive_a_reload_and_a_closed_page_and_reach_the_ser
     match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
     with keeper_at(browser, live_server, match) as (context, page, url):
         page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")  # Pyodide kept
+        kept = page.evaluate("async () => (await (await caches.open('chronicle-engine')).keys()).map(r => r.url)")
+        stdlib = live_server.url + offline_urls()["stdlib_url"]  # the trimmed standard library, not Pyodide's own
+        assert stdlib in kept and not [u for u in kept if u.endswith("/python_stdlib.zip")], kept
         context.set_offline(True)
         page.reload()  # served by the service worker
         assert page.locator("#match-live #record").count() == 1  # the match page, ready to record

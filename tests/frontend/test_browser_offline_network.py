@@ -45,7 +45,7 @@ CONTROLS = """() => Array.from(document.querySelectorAll(
   .map(([i, el]) => [i, [el.tagName, el.className, el.getAttribute('href') || '', el.getAttribute('value') || '',
     el.dataset.token || el.dataset.cell || el.dataset.card || '', el.textContent.trim().slice(0, 30)].join('|')])"""
 ANSWERS = "() => Number(document.documentElement.dataset.offlineAnswers || 0)"
-STATIC = re.compile(r"/static/|/offline/(rulesets|boards)-|/sw\.js$")
+STATIC = re.compile(r"/static/|/offline/(rulesets|stdlib|boards)-|/sw\.js$")
 
 
 def fail_sends(page: Any, how: str) -> None:

@@ -19,10 +19,12 @@ import random
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import handlers
 from rest_framework.test import APIClient
 
 from frontend.boards import shared as boards
 from frontend.management.commands.bench_offline import GAMES, made_up_entry
+from frontend.offline import bundle
 from frontend.offline.bundle import offline_urls
 from matches.selectors import match_seat_names
 from matches.services import match_create, match_event_record
@@ -164,19 +166,37 @@ def _play_on_server(api: APIClient, match: Any, rng: random.Random, slug: str) -
 @pytest.fixture(scope="module")
 def rules_page(browser, live_server):
     """One page of our origin with the rules loaded: Pyodide starts once for the module."""
-    page = browser.new_page()
+    page = browser.new_page(service_workers="block")  # the rules worker's fetches go straight to the server
     page.set_default_timeout(60000)
     page.problems = []  # requests to another origin, refusals by the Content-Security-Policy
     page.context.on("request", lambda r: None if r.url.startswith(live_server.url) else page.problems.append(r.url))
     page.on("console", lambda m: page.problems.append(m.text) if "Content Security Policy" in m.text else None)
+    # what the server sent (Playwright does not see a shared worker's requests): each archive and its encoding, and
+    # every static file
+    page.fetched = []
+    archive_response, static_serve = bundle._archive_response, handlers.serve
+
+    def archive(request: Any, *args: Any) -> Any:
+        response = archive_response(request, *args)
+        page.fetched.append((request.path, response.get("Content-Encoding")))
+        return response
+
+    def static(request: Any, *args: Any, **kwargs: Any) -> Any:
+        page.fetched.append((request.path, None))
+        return static_serve(request, *args, **kwargs)
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(bundle, "_archive_response", archive)
+    patch.setattr(handlers, "serve", static)
     page.goto(live_server.url + "/accounts/login/")  # any page: our origin and its Content-Security-Policy
     urls = offline_urls()
     page.evaluate(
-        "async ([py, zip]) => { const m = await import('/static/frontend/offline/rules.js');"
-        " await m.loadRulesInWorker({pyodideUrl: py, rulesetsUrl: zip}); }",
-        [urls["pyodide_url"], urls["rulesets_url"]],
+        "async ([py, zip, stdlib]) => { const m = await import('/static/frontend/offline/rules.js');"
+        " await m.loadRulesInWorker({pyodideUrl: py, rulesetsUrl: zip, stdlibUrl: stdlib}); }",
+        [urls["pyodide_url"], urls["rulesets_url"], urls["stdlib_url"]],
     )
     yield page
+    patch.undo()
     page.close()
 
 
@@ -219,6 +239,11 @@ def test_random_sequences_agree_between_the_server_and_the_browser(rules_page, d
     # the sequences exercised every kind of answer
     assert min(seen.values()) >= 5, seen
     assert rules_page.problems == []  # Pyodide and the rules came from our origin, under our policy
+    # ... all of it on the trimmed standard library (STDLIB_MODULES), sent compressed like the other archives
+    fetched = dict(rules_page.fetched)
+    assert fetched[offline_urls()["stdlib_url"]] == "br" and fetched[offline_urls()["rulesets_url"]] == "br"
+    assert fetched["/static/frontend/vendor/pyodide/pyodide.asm.wasm"] is None  # (the test server's own static files)
+    assert not [u for u in fetched if u.endswith("/python_stdlib.zip")], "the whole standard library was fetched"
 
 
 DRAW = """async ([seed, position, query, csrf]) => {

@@ -3,6 +3,7 @@ its content hash, and the match page's seed is the head as the reader may see it
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -12,6 +13,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import brotli
 import pytest
 
 import rulesets
@@ -19,10 +21,16 @@ from frontend.boards import shared as boards
 from frontend.offline.bundle import (
     BOARD_MODULES,
     ENGINE_MODULES,
+    PYODIDE_STDLIB,
+    STDLIB_MODULES,
+    accepted_encodings,
     board_archive,
+    encoded,
     module_file,
     offline_urls,
     rulesets_archive,
+    stdlib_archive,
+    vendored_stdlib,
 )
 from matches.services import match_create, match_event_record
 from matches.store import events as store
@@ -60,7 +68,8 @@ def test_the_archive_is_served_under_its_hash_and_named_by_a_stable_address(clie
     assert response.content == rulesets_archive().data and "immutable" in response["Cache-Control"]
     assert client.get("/offline/rulesets-000000000000.zip").status_code == 404
     folder = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "vendor" / "pyodide"
-    assert sorted(u.rsplit("/", 1)[1] for u in urls["pyodide_files"]) == sorted(p.name for p in folder.iterdir())
+    vendored = sorted(p.name for p in folder.iterdir() if p.name != PYODIDE_STDLIB)  # the trimmed one instead
+    assert sorted(u.rsplit("/", 1)[1] for u in urls["pyodide_files"]) == vendored
     for url in urls["pyodide_files"]:  # the vendored files are all a page loads, and all served
         assert url.startswith(urls["pyodide_url"]) and client.get(url).status_code == 200
 
@@ -155,3 +164,93 @@ def test_the_boards_archive_is_served_under_its_hash(client):
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     assert response.content == board_archive().data and "immutable" in response["Cache-Control"]
     assert client.get("/offline/boards-000000000000.zip").status_code == 404
+
+
+def test_the_trimmed_stdlib_holds_exactly_the_listed_modules_as_pyodide_ships_them(client):
+    archive = zipfile.ZipFile(io.BytesIO(stdlib_archive().data))
+    with zipfile.ZipFile(vendored_stdlib()) as whole:
+        for name in archive.namelist():  # byte for byte Pyodide's own files
+            assert archive.read(name) == whole.read(name), name
+        assert len(archive.namelist()) == len(STDLIB_MODULES) < len(whole.namelist()) / 2
+    assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}  # the response compresses it
+    assert "rulesets/__init__.py" not in archive.namelist() and "json/__init__.py" in archive.namelist()
+    urls = client.get("/offline/rulesets.json").json()
+    assert (
+        urls["stdlib_url"] == f"/offline/{stdlib_archive().name}" and urls["stdlib_sha256"] == stdlib_archive().sha256
+    )
+    response = client.get(urls["stdlib_url"])
+    assert response.status_code == 200 and response.content == stdlib_archive().data
+    assert client.get("/offline/stdlib-000000000000.zip").status_code == 404
+
+
+# the standard library modules the offline code imports in CPython, beyond what the interpreter had at start:
+# every game's moves (stdin: made by the test), refusals and undos, a new match and every board drawn (what
+# Pyodide runs, minus Pyodide's own start)
+SERVERS_PYTHON_ONLY = {"platform"}  # imported by CPython 3.11's uuid, not by Pyodide's 3.14 (sys.platform there)
+CLEAN_RULES = """
+import json, sys
+before = set(sys.modules)
+from frontend.offline import board as offline_board
+from rulesets.offline import fold_entries, handle, record, start_json
+facts = {"title": "", "page_url": "/matches/1/", "record_url": "/matches/1/record/", "reader_seat": None,
+         "reader_records": True, "times": {}, "moves": {}}
+for game in json.load(sys.stdin):
+    folded = fold_entries(game["start"], game["entries"])["position"]
+    for entry in game["refused"]:
+        record(game["start"], entry)
+    handle(json.dumps({"op": "void", "args": [folded, None, 1, ""]}))
+    start_json({"game": folded["game"], "seats": [{"name": "Ana"}, {"name": "Bo"}]})
+    seed = {**folded, "match": 1, "can_record": True, "complete": True, "board": facts}
+    offline_board.render(seed, seed, {}, "token")
+print(json.dumps(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_every_stdlib_module_the_offline_code_imports_in_cpython_is_listed():
+    """A cheap guard beside the browser's proof (the differential test runs on the trimmed library): a new
+    import of the standard library in the rules or the boards fails here first."""
+    import random
+
+    from frontend.management.commands.bench_offline import GAMES, made_up_entry, sequence
+    from rulesets import get_ruleset
+
+    rng, games = random.Random(1), []
+    for slug in GAMES:
+        start, entries = sequence(slug, 12)
+        seats = len(start["seat_names"])
+        refused = [made_up_entry(rng, get_ruleset(slug), start["state"], seats) for _ in range(10)]
+        games.append({"start": start, "entries": entries, "refused": refused})
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    run = subprocess.run([sys.executable, "-c", CLEAN_RULES], cwd=ROOT, capture_output=True, text=True, env=env,
+                         input=json.dumps(games))  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    with zipfile.ZipFile(vendored_stdlib()) as whole:
+        shipped = set(whole.namelist())
+    imported = json.loads(run.stdout.strip().splitlines()[-1])
+    in_pyodide = [n for n in imported if {n.replace(".", "/") + ".py", n.replace(".", "/") + "/__init__.py"} & shipped]
+    assert len(in_pyodide) > 10
+    assert sorted(set(in_pyodide) - set(STDLIB_MODULES) - SERVERS_PYTHON_ONLY) == []
+
+
+def test_the_archives_are_sent_compressed_as_the_client_accepts(client):
+    """Brotli where accepted (checked on the smallest archive: quality 11 costs a second per megabyte; the browser
+    tests fetch the others so), else gzip, else as they are; one entity tag per representation."""
+    for archive in (rulesets_archive(), board_archive(), stdlib_archive()):
+        url = f"/offline/{archive.name}"
+        if archive.kind == "rulesets":
+            br = client.get(url, headers={"accept-encoding": "gzip, deflate, br, zstd"})
+            assert (
+                br["Content-Encoding"] == "br"
+                and br["Vary"] == "Accept-Encoding"
+                and "immutable" in br["Cache-Control"]
+            )
+            assert brotli.decompress(br.content) == archive.data and len(br.content) < len(archive.data) / 3
+            assert encoded(archive, "br") is encoded(archive, "br")  # compressed once per process
+            assert br["ETag"] != client.get(url)["ETag"]
+        gz = client.get(url, headers={"accept-encoding": "gzip, deflate"})
+        assert gz["Content-Encoding"] == "gzip" and gzip.decompress(gz.content) == archive.data
+        assert gz["Vary"] == "Accept-Encoding" and gz["ETag"] != client.get(url)["ETag"]
+        for refused in ("br;q=0, gzip;q=0", "identity", "", "compress, x-gzip;q=1"):
+            plain = client.get(url, headers={"accept-encoding": refused})
+            assert not plain.has_header("Content-Encoding") and plain.content == archive.data, refused
+    assert accepted_encodings("*") == {"br", "gzip"} and accepted_encodings("br;q=bad, GZIP;q=0.5") == {"gzip"}

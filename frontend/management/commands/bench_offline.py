@@ -1,9 +1,10 @@
 """manage.py bench_offline: what the offline rules cost a phone (docs/PERFORMANCE.md › The rules in the browser).
 
-Serves the site in-process (a threaded WSGI server on 127.0.0.1, static files through WhiteNoise as deployed) and
-drives Debian's Chromium through Playwright: the download (each file's bytes, raw and gzip as WhiteNoise serves it
-after ``collectstatic``), the first start on an empty cache and a warm start (a second page of the same browser),
-and the time per checked move for each game (median and 90th percentile over a sequence of accepted moves,
+Runs collectstatic, serves the site in-process (a threaded WSGI server on 127.0.0.1, static files through
+``config.static`` as deployed: precompressed) and drives Debian's Chromium through Playwright: the bytes on the wire
+of a first offline visit, over HTTP, Brotli and gzip, beside the same run's figure for how they were sent before
+issue 35 item 5 (``--bytes``: that alone, no browser), the first start on an empty cache and a warm start (a
+second page of the same browser), and the time per checked move for each game (median and 90th percentile over a sequence of accepted moves,
 ``rules.record``), beside the same-run baseline: the same call in CPython on the server (``rulesets.offline``,
 JSON in and out as in the browser) and the server's bare rules check (``replay.step``); then the board drawn in
 the browser (``rules.board``, ``frontend/offline/board.py``): the first one (the boards archive fetched, unpacked
@@ -86,6 +87,35 @@ BOARDS = """async ([seeds, how]) => {
     out.games[slug] = times;
   }
   return out;
+}"""
+
+
+# Everything the offline code does in Pyodide, there with the whole standard library, then the modules imported:
+# every game's accepted moves (with the log), refusals (made-up entries), the table's words and legal moves, an
+# undo of each accepted move, a history sentence, a board per game and a new match of each game (``--stdlib-imports``).
+IMPORTS = """async ([stdlib, runs, seeds, starts]) => {
+  const m = await import('/static/frontend/offline/rules.js');
+  const rules = await m.loadRules({stdlibUrl: stdlib});
+  for (const [start, entries, refused] of runs) {
+    let position = start;
+    const log = [];
+    for (const entry of entries) {
+      const a = rules.record(position, entry, log);
+      if (a.ok !== true) return {error: JSON.stringify(a).slice(0, 300)};
+      rules.words(position, entry);
+      position = a.position;
+      log.push({version: position.version, ...a.entry});
+      rules.void(position, log, position.version, "");
+    }
+    for (const entry of refused) rules.record(position, entry, log);
+    rules.turn(position);
+    rules.legal(position);
+    rules.fold(start, entries, []);
+  }
+  for (const seed of seeds) await rules.board(seed, seed, {}, 'token');
+  for (const body of starts) rules.startMatch(body);
+  return {modules: JSON.parse(rules.pyodide.runPython(
+    "import json, sys\\njson.dumps(sorted(n for n, mod in sys.modules.items() if getattr(mod, '__file__', None)))"))};
 }"""
 
 
@@ -216,24 +246,40 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--moves", type=int, default=40, help="accepted moves per game (40)")
         parser.add_argument("--throttle", type=float, default=4.0, help="the slowed CPU's factor (4; 0: none)")
+        parser.add_argument(
+            "--bytes", action="store_true", help="only the bytes on the wire of a first offline visit, before and after"
+        )
+        parser.add_argument(
+            "--stdlib-imports",
+            action="store_true",
+            help="only list the standard library's modules the offline code imports in Pyodide (for STDLIB_MODULES)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
         if not os.path.exists(chromium):
             raise CommandError(f"Chromium not found at {chromium} (scripts/browser-deps)")
         os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        self._sizes()
         sequences = {slug: sequence(slug, options["moves"]) for slug in GAMES}
         from rulesets.offline import fold_entries
 
         self.seeds = {
             slug: board_seed(fold_entries(start, entries)["position"]) for slug, (start, entries) in sequences.items()
         }
+        if options["stdlib_imports"]:
+            return self._stdlib_imports(chromium, sequences)
+        self._collect()
+        if options["bytes"]:
+            with _Server() as origin:
+                self._sizes(origin)
+            self.stdout.write(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}")
+            return
         baseline = self._baseline(sequences)
         from playwright.sync_api import sync_playwright
 
         rates = [1.0] + ([options["throttle"]] if options["throttle"] else [])
         with _Server() as origin, sync_playwright() as p:
+            self._sizes(origin)
             browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
             try:
                 runs = {rate: self._browser(browser, origin, rate, sequences) for rate in rates}
@@ -244,35 +290,106 @@ class Command(BaseCommand):
             f"\nLoad average at the end: {os.getloadavg()[0]:.1f} (the machine's other work shares the CPU)"
         )
 
-    def _sizes(self) -> None:
-        from whitenoise.compress import Compressor
+    @property
+    def pyodide_folder(self) -> Path:
+        from frontend.offline.bundle import PYODIDE_DIR
 
-        from frontend.offline.bundle import PYODIDE_DIR, PYODIDE_VERSION, board_archive, rulesets_archive
+        return Path(settings.BASE_DIR) / "frontend" / "static" / PYODIDE_DIR
 
+    def _collect(self) -> None:
+        """collectstatic, so the static files are served as deployed: precompressed (config/static.py); only
+        what changed is compressed again."""
+        from django.core.management import call_command
+
+        started = time.perf_counter()
+        call_command("collectstatic", interactive=False, verbosity=0)
+        self.stdout.write(f"collectstatic: {time.perf_counter() - started:.1f} s (Brotli and gzip of what changed)")
+
+    def _stdlib_imports(self, chromium: str, sequences: dict[str, Any]) -> None:
+        """Print the vendored standard library's modules Pyodide has imported once the offline code has run
+        there (``IMPORTS``) with the whole library, as ``STDLIB_MODULES`` lists them."""
+        from playwright.sync_api import sync_playwright
+
+        from frontend.offline.bundle import PYODIDE_DIR, vendored_stdlib
+        from rulesets import get_ruleset
+
+        rng = random.Random("stdlib")
+        runs = []
+        for slug, (start, entries) in sequences.items():
+            ruleset, seats = get_ruleset(slug), len(start["seat_names"])
+            refused = [made_up_entry(rng, ruleset, start["state"], seats) for _ in range(30)]
+            refused += [{"type": "", "seat": None, "data": {}}, {"type": "no_such", "seat": 7, "data": []}]
+            runs.append([start, entries, refused])
+        starts = [{"game": slug, "seats": [{"name": "Ana"}, {"name": "Bo"}], "options": {}} for slug in GAMES]
+        starts += [{"game": "nope"}, {"game": "last-stone", "seats": [{"name": ""}]}]
+        with _Server() as origin, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+            try:
+                page = browser.new_page()
+                page.set_default_timeout(300000)
+                page.goto(origin + PAGE)
+                whole = f"/static/{PYODIDE_DIR}python_stdlib.zip"
+                answer = page.evaluate(IMPORTS, [whole, runs, list(self.seeds.values()), starts])
+            finally:
+                browser.close()
+        if "error" in answer:
+            raise CommandError(f"the browser refused a move CPython accepted: {answer['error']}")
+        with zipfile.ZipFile(vendored_stdlib()) as zf:
+            present = set(zf.namelist())
+        found = [
+            name
+            for name in answer["modules"]
+            if {name.replace(".", "/") + ".py", name.replace(".", "/") + "/__init__.py"} & present
+        ]
+        self.stdout.write(json.dumps(found))
+
+    def _sizes(self, origin: str) -> None:
+        """Bytes on the wire for a recorder's first offline visit (every file the engine loads, over HTTP from
+        ``origin`` with a browser's Accept-Encoding, then gzip only), beside the same run's figure for what it
+        was before issue 35 item 5: the same files sent as they are (the app's copies, as WhiteNoise served them
+        with its finders), the whole standard library, and the archives deflated per file."""
+        import urllib.request
+
+        from frontend.offline import bundle
+
+        urls = bundle.offline_urls()
+        before = [(n, (self.pyodide_folder / n).stat().st_size) for n in (*bundle.PYODIDE_FILES, bundle.PYODIDE_STDLIB)]
+        for kind, sources in (("rulesets", bundle.package_sources()), ("boards", bundle.board_sources())):
+            old = bundle._zip(sources, kind, zipfile.ZIP_DEFLATED)
+            before.append((f"{kind} archive (deflated per file)", len(old.data)))
+
+        def fetch(url: str, accept: str) -> tuple[int, str]:
+            request = urllib.request.Request(origin + url, headers={"Accept-Encoding": accept})
+            with urllib.request.urlopen(request, timeout=60) as response:  # not decoded: the bytes sent
+                return len(response.read()), response.headers.get("Content-Encoding") or "none"
+
+        after = []
+        for url in [*urls["pyodide_files"], urls["stdlib_url"], urls["rulesets_url"], urls["boards_url"]]:
+            raw, _ = fetch(url, "identity")
+            after.append((url.rsplit("/", 1)[1], raw, *fetch(url, "gzip, deflate, br, zstd"), *fetch(url, "gzip")))
         out = self.stdout.write
-        folder = Path(settings.BASE_DIR) / "frontend" / "static" / PYODIDE_DIR
-        compressor = Compressor(use_brotli=False)
-        rows = [(p.name, p.read_bytes()) for p in sorted(folder.iterdir())]
-        archive, boards = rulesets_archive(), board_archive()
-        rows.append((archive.name, archive.data))
-        rows.append((boards.name, boards.data))
-        out(f"\nDownload (Pyodide {PYODIDE_VERSION}, the rulesets archive, the boards archive):\n")
-        out("| file | bytes | gzip as served |\n| --- | ---: | ---: |")
-        raw_total = gz_total = 0
-        for name, data in rows:
-            gz = len(Compressor.compress_gzip(data)) if compressor.should_compress(name) else len(data)
-            if name in (archive.name, boards.name):
-                gz = len(data)  # served by a view, already deflated: no further compression
-            raw_total += len(data)
-            gz_total += gz
-            out(f"| `{name}` | {len(data):,} | {gz:,} |")
-        out(f"| **total** | **{raw_total:,}** | **{gz_total:,}** |")
+        out(f"\nBytes on the wire, a first offline visit (Pyodide {bundle.PYODIDE_VERSION}, the archives):\n")
+        out("Before (each file as it is, the whole standard library, the archives deflated per file):\n")
+        out("| file | bytes |\n| --- | ---: |")
+        for name, size in before:
+            out(f"| `{name}` | {size:,} |")
+        total_before = sum(size for _, size in before)
+        out(f"| **total** | **{total_before:,}** |")
+        out("\nAfter (precompressed static files, the trimmed standard library, the archives stored and compressed):\n")
+        out("| file | raw | browser (br) | gzip only |\n| --- | ---: | ---: | ---: |")
+        for name, raw, br, br_how, gz, gz_how in after:
+            out(f"| `{name}` | {raw:,} | {br:,} ({br_how}) | {gz:,} ({gz_how}) |")
+        raw, br, gz = (sum(row[i] for row in after) for i in (1, 2, 4))
+        out(f"| **total** | **{raw:,}** | **{br:,}** | **{gz:,}** |")
+        out(
+            f"\nBefore {total_before:,} B; after {br:,} B with Brotli ({br / total_before:.1%}), {gz:,} B with gzip "
+            f"only ({gz / total_before:.1%}); {len(bundle.STDLIB_MODULES)} standard library modules kept."
+        )
+        boards = bundle.board_archive()
         unpacked = sum(len(zipfile.ZipFile(io.BytesIO(boards.data)).read(n)) for n in boards.files)
         out(
-            f"\nThe boards archive: {len(boards.files)} files, {unpacked:,} bytes unpacked, {len(boards.data):,} fetched"
+            f"The boards archive: {len(boards.files)} files, {unpacked:,} bytes unpacked, fetched when a board is first drawn."
         )
-        rest = gz_total - len(boards.data)
-        out(f"({len(boards.data) / rest:.1%} more than the rest), once, when a board is first drawn offline.")
 
     def _baseline(self, sequences: dict[str, Any]) -> dict[str, dict[str, float]]:
         """Per game, the median ms of the same check in CPython: ``handle`` (JSON in and out, as the browser calls

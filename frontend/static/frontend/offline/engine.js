@@ -6,18 +6,21 @@
 const WARM_AFTER = 5000;  // ms on a page before its engine files are fetched
 
 // Pyodide's core files (the seed's pyodide_files, else these: frontend/static/frontend/vendor/README.md)
-const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+// (not python_stdlib.zip: the page loads the trimmed standard library, an archive of its own)
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
 
-/** The archives the seed names (the rulesets', and the boards' where the seed has them). */
+/** The archives the seed names (the rulesets', the trimmed standard library's, and the boards' where the seed
+ * has them). */
 function archives(s) {
-  return [s.rulesets_url, s.boards_url].filter(Boolean);
+  return [s.rulesets_url, s.stdlib_url, s.boards_url].filter(Boolean);
 }
 
 /** The in-browser rules for ``s`` (a seed: ``pyodide_url``, ``rulesets_url``), in a Web Worker where rules.js
  * offers it (Pyodide's start is seconds of CPU the page must not wait on). Rejects when they cannot start. */
 export function startRules(s) {
   return import("./rules.js")
-    .then((m) => (m.loadRulesInWorker || m.loadRules)({ pyodideUrl: s.pyodide_url, rulesetsUrl: s.rulesets_url, seed: s }));
+    .then((m) => (m.loadRulesInWorker || m.loadRules)({ pyodideUrl: s.pyodide_url, rulesetsUrl: s.rulesets_url,
+                                                         stdlibUrl: s.stdlib_url, seed: s }));
 }
 
 /** Ask the worker to keep ``s``'s engine files cache first, drop older ones, and (``warm``, online) fetch them
@@ -46,8 +49,9 @@ async function pruneEngine(folder, s) {
   const current = archives(s).map((u) => new URL(u, location.href).pathname);
   for (const request of await cache.keys()) {
     const path = new URL(request.url).pathname;
-    const archive = /^\/offline\/(rulesets|boards)-/.test(path);
-    if ((stale && path.startsWith(folder)) || (current.length && archive && !current.includes(path))) {
+    const archive = /^\/offline\/(rulesets|stdlib|boards)-/.test(path);
+    const full = path === folder + "python_stdlib.zip";  // the whole standard library, kept before it was trimmed
+    if ((stale && path.startsWith(folder)) || full || (current.length && archive && !current.includes(path))) {
       await cache.delete(request);
     }
   }

@@ -1,7 +1,7 @@
 // The rules in a worker (rules.js › loadRulesInWorker): Pyodide starts here, off the page's thread. A shared
 // worker where the browser has one (one engine for every page of the site, kept across a reload: rules.js asks
 // for `extendedLifetime`), else a dedicated one per page: the same messages either way.
-// Messages in: {id, op: "start", request: {pyodideUrl, rulesetsUrl}} (the first starts Pyodide, later ones wait
+// Messages in: {id, op: "start", request: {pyodideUrl, rulesetsUrl, stdlibUrl}} (the first starts Pyodide, later ones wait
 // for it), then {id, op, request: "<JSON>"} ("board": {seed, position, query, csrf}, drawn by
 // frontend/offline/board.py, its archive loaded on first use); out: {id, answer} (the start's timings, with
 // `kept: true` when the engine had already started for an earlier page, or the answer's JSON text) or {id, error}.

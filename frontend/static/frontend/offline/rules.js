@@ -48,22 +48,35 @@ export function readSeed(doc = globalThis.document) {
   return el ? JSON.parse(el.textContent) : null;
 }
 
-/** Where Pyodide and the rulesets archive are: the options, else the page's seed, else beside this file and
- * /offline/rulesets.json (asked when the archive is fetched). */
+/** Where Pyodide, the rulesets archive and the trimmed standard library are: the options, else the page's
+ * seed, else beside this file and /offline/rulesets.json (asked when an archive is fetched). */
 function urls(options) {
   const seed = options.seed || readSeed() || {};
   let pyodideUrl = options.pyodideUrl || seed.pyodide_url || new URL("../vendor/pyodide/", import.meta.url).href;
   if (!pyodideUrl.endsWith("/")) pyodideUrl += "/";
-  return { pyodideUrl: new URL(pyodideUrl, location.href).href, rulesetsUrl: options.rulesetsUrl || seed.rulesets_url };
+  return {
+    pyodideUrl: new URL(pyodideUrl, location.href).href,
+    rulesetsUrl: options.rulesetsUrl || seed.rulesets_url,
+    stdlibUrl: options.stdlibUrl || seed.stdlib_url,
+  };
+}
+
+let named = null;
+
+/** The current archives' URLs (`/offline/rulesets.json`), asked once per page or worker. */
+function currentUrls() {
+  if (!named) {
+    named = fetch("/offline/rulesets.json", { credentials: "same-origin" }).then((response) => {
+      if (!response.ok) throw new Error(`rulesets.json: HTTP ${response.status}`);
+      return response.json();
+    });
+    named.catch(() => { named = null; });  // asked again next time (the network may be back)
+  }
+  return named;
 }
 
 async function fetchArchive(archiveUrl, key = "rulesets_url") {
-  let url = archiveUrl;
-  if (!url) {
-    const response = await fetch("/offline/rulesets.json", { credentials: "same-origin" });
-    if (!response.ok) throw new Error(`rulesets.json: HTTP ${response.status}`);
-    url = (await response.json())[key];
-  }
+  const url = archiveUrl || (await currentUrls())[key];
   const response = await fetch(url, { credentials: "same-origin" });
   if (!response.ok) throw new Error(`${key.replace("_url", "")} archive: HTTP ${response.status}`);
   return response.arrayBuffer();
@@ -98,12 +111,18 @@ function boardDrawer(pyodide, timings) {
 
 /** Start Pyodide here (a page or a worker) with the archive's rulesets; resolves to `{handle, timings, pyodide}`:
  * `handle(requestJson) → answerJson` is `rulesets.offline.handle`. */
-export async function startPython({ pyodideUrl, rulesetsUrl }) {
+export async function startPython({ pyodideUrl, rulesetsUrl, stdlibUrl }) {
   const timings = {};
   const t0 = performance.now();
   await WebAssembly.compile(EMPTY_MODULE);
-  const [{ loadPyodide }, archive] = await Promise.all([import(pyodideUrl + "pyodide.mjs"), fetchArchive(rulesetsUrl)]);
-  const pyodide = await loadPyodide({ indexURL: pyodideUrl, fullStdLib: false });
+  const [{ loadPyodide }, archive, stdLibURL] = await Promise.all([
+    import(pyodideUrl + "pyodide.mjs"),
+    fetchArchive(rulesetsUrl),
+    // a seed kept from before the trimmed library (a match started on this phone) and no network: Pyodide's own
+    stdlibUrl || currentUrls().then((u) => u.stdlib_url, () => undefined),
+  ]);
+  // the standard library trimmed to what the rules import (frontend/offline/bundle.py › STDLIB_MODULES)
+  const pyodide = await loadPyodide({ indexURL: pyodideUrl, fullStdLib: false, stdLibURL });
   timings.pyodide = performance.now() - t0;
   pyodide.unpackArchive(archive, "zip", { extractDir: "/chronicle" });
   // every game's modules imported now, so a match's first move costs no import
@@ -156,7 +175,7 @@ export function loadRules(options = {}) {
 function workerPort(where) {
   const url = new URL("./rules-worker.js", import.meta.url);
   if (typeof SharedWorker === "function") {
-    const name = `chronicle-rules ${where.pyodideUrl} ${where.rulesetsUrl || ""}`;
+    const name = `chronicle-rules ${where.pyodideUrl} ${where.rulesetsUrl || ""} ${where.stdlibUrl || ""}`;
     const shared = new SharedWorker(url, { type: "module", name, extendedLifetime: true });
     shared.port.start();
     return { port: shared.port, onerror: (f) => { shared.onerror = f; }, stop: () => shared.port.close(), shared: true };

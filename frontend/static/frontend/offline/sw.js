@@ -5,9 +5,9 @@
 
 const PAGES = "chronicle-pages";        // the match pages this user opened (emptied at sign-out)
 const STATIC = "chronicle-static-" + VERSION;  // the site's own assets, refreshed in the background
-const ENGINE = "chronicle-engine";      // Pyodide, the rulesets and boards bundles: large, versioned by their URLs
+const ENGINE = "chronicle-engine";      // Pyodide, the rulesets, stdlib and boards bundles: large, versioned by their URLs
 const PINS = "/__chronicle_pins__";     // where the engine's URL prefixes are kept (a worker's globals do not live)
-const ENGINE_DEFAULT = ["/static/frontend/vendor/pyodide/", "/offline/rulesets-", "/offline/boards-"];  // and the seed's
+const ENGINE_DEFAULT = ["/static/frontend/vendor/pyodide/", "/offline/rulesets-", "/offline/stdlib-", "/offline/boards-"];  // and the seed's
 const MATCH_PAGE = /^\/matches\/\d+\/$/;
 const READER = "chronicle-reader";      // whose pages PAGES holds: the server's X-Chronicle-Reader (frontend/offline/reader.py)
 const NEW_MATCH = /^\/matches\/new\/$/;  // the new-match pages opened (one copy per game and player count)
@@ -103,7 +103,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     event.respondWith(navigate(event, request, url));
-  } else if (url.pathname.startsWith("/static/") || /^\/offline\/(rulesets|boards)-/.test(url.pathname)) {
+  } else if (url.pathname.startsWith("/static/") || /^\/offline\/(rulesets|stdlib|boards)-/.test(url.pathname)) {
     event.respondWith(asset(event, request, url));
   }
   // everything else (the API, /version/ polls, htmx fragments) goes to the network as before

@@ -1,0 +1,141 @@
+"""Static files sent compressed: collectstatic's copies under STATIC_ROOT with their precompressed ``.br`` and
+``.gz`` variants, chosen by the request's Accept-Encoding (``Vary: Accept-Encoding``), and the app's own copy
+(``STATICFILES_FINDERS``) for a file never collected or changed since (development without collectstatic).
+
+``StaticFilesMiddleware`` replaces WhiteNoise's middleware (``config.settings.MIDDLEWARE``). WhiteNoise with
+``WHITENOISE_USE_FINDERS`` serves the app's copies before STATIC_ROOT's, so it never sends the variants
+collectstatic wrote; here a collected copy wins whenever it is up to date (the rule collectstatic itself uses to
+skip a copy: not older than the app's file, and the same size), and a variant is sent only when it was written
+for the collected copy as it is now (WhiteNoise's compressor gives it the file's modification time).
+``CompressedStorage`` (``STORAGES["staticfiles"]``) is WhiteNoise's compressing storage that compresses only what
+changed since the last collectstatic and leaves out tiny files (docs/ARCHITECTURE.md › Offline at the table).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from wsgiref.headers import Headers
+
+from django.contrib.staticfiles import finders
+from whitenoise.compress import Compressor
+from whitenoise.middleware import WhiteNoiseMiddleware
+from whitenoise.responders import MissingFileError, StaticFile
+from whitenoise.storage import CompressedStaticFilesStorage
+
+ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
+MIN_SIZE = 1024  # bytes: a smaller file is sent as it is (the headers outweigh what compression saves)
+# Brotli's quality: 11 (the best, WhiteNoise's) up to BIG; 10 above, where 11 costs much more time for little:
+# Pyodide's 9.6 MB WebAssembly takes 18 s at 11, 11 s at 10, for 2 % more bytes (docs/PERFORMANCE.md)
+BIG = 4_000_000
+SAME_TIME = 0.001  # s: a variant's mtime is its file's (WhiteNoise's compressor sets it, through a float)
+
+
+def variant_is_current(variant: Path, original: os.stat_result) -> bool:
+    """Whether ``variant`` (a ``.br`` or ``.gz`` beside a file) was written for the file as it is now."""
+    try:
+        return abs(variant.stat().st_mtime - original.st_mtime) < SAME_TIME
+    except OSError:
+        return False
+
+
+class _ChangedOnlyCompressor(Compressor):
+    """WhiteNoise's compressor (Brotli where ``brotli`` is importable, then gzip, each kept only when it saves 5 %),
+    skipping a file under ``MIN_SIZE`` and a file whose variants are current (collectstatic hands over every file
+    on every run; only a copied one has changed), Brotli's quality 10 for a file over ``BIG``."""
+
+    def compress_brotli(self, data: bytes) -> bytes:  # an instance's method: WhiteNoise calls it on self
+        import brotli
+
+        return brotli.compress(data, quality=11 if len(data) <= BIG else 10)
+
+    def compress(self, path: str) -> list[str]:
+        stat = os.stat(path)
+        if stat.st_size < MIN_SIZE:
+            return []
+        wanted = [path + suffix for suffix, on in ((".br", self.use_brotli), (".gz", self.use_gzip)) if on]
+        if wanted and all(variant_is_current(Path(v), stat) for v in wanted):
+            return wanted
+        return super().compress(path)
+
+
+class CompressedStorage(CompressedStaticFilesStorage):
+    """collectstatic's storage: the files copied, then ``.br`` and ``.gz`` beside each that gains from it (not
+    images, archives or fonts: ``Compressor.SKIP_COMPRESS_EXTENSIONS``; not under ``MIN_SIZE``), written again
+    only for a file that changed."""
+
+    def create_compressor(self, **kwargs: Any) -> Compressor:
+        return _ChangedOnlyCompressor(**kwargs)
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):
+    """WhiteNoise, serving STATIC_ROOT's collected copy (and its current compressed variants) where it is up to
+    date, else the app's copy; both when DEBUG rescans on each request (``autorefresh``) and when the files are
+    listed once at start."""
+
+    def collected_path(self, url: str) -> Path | None:
+        """Where collectstatic put the file of ``url`` (None: not a static URL, or no STATIC_ROOT)."""
+        if not self.static_root or not url.startswith(self.static_prefix):
+            return None
+        return Path(self.static_root) / url[len(self.static_prefix) :]
+
+    @staticmethod
+    def is_up_to_date(collected: Path, source: str) -> bool:
+        """Whether ``collected`` is the copy of ``source`` collectstatic would leave (not older, same size)."""
+        try:
+            mine, theirs = collected.stat(), os.stat(source)
+        except OSError:
+            return False
+        return mine.st_mtime >= theirs.st_mtime and mine.st_size == theirs.st_size
+
+    def app_files(self) -> Iterator[tuple[str, str]]:
+        """Every file the finders know, as (URL, path); the first finder's file for a name, as Django's."""
+        seen = set()
+        for finder in finders.get_finders():
+            for name, storage in finder.list(None):
+                prefix = (getattr(storage, "prefix", None) or "").strip("/")
+                url = self.static_prefix + (prefix + "/" if prefix else "") + name.replace("\\", "/")
+                if url not in seen:
+                    seen.add(url)
+                    yield url, storage.path(name)
+
+    def add_files_from_finders(self) -> None:
+        """At start (no autorefresh): STATIC_ROOT's files are listed already; an app file replaces its collected
+        copy only when that copy is stale, and is added where nothing was collected."""
+        for url, source in self.app_files():
+            collected = self.collected_path(url)
+            if url in self.files and collected is not None and self.is_up_to_date(collected, source):
+                continue
+            self.add_file_to_dictionary(url, source)
+
+    def candidate_paths_for_url(self, url: str) -> Iterator[str]:
+        """On each request (autorefresh): the collected copy first when up to date, then the app's, then the
+        roots WhiteNoise was given (STATIC_ROOT included: a collected file no app has any more)."""
+        collected = self.collected_path(url)
+        source = finders.find(url[len(self.static_prefix) :]) if self.use_finders and collected else None
+        if collected is not None and source and self.is_up_to_date(collected, source):
+            yield str(collected)
+        if source:
+            yield source
+        yield from super(WhiteNoiseMiddleware, self).candidate_paths_for_url(url)
+
+    def get_static_file(self, path: str, url: str, stat_cache: dict[str, os.stat_result] | None = None) -> StaticFile:
+        """As WhiteNoise's, offering only the variants written for the file as it is (a stale ``.br`` left by an
+        earlier collectstatic is never sent for a newer file)."""
+        try:
+            original = (stat_cache or {}).get(path) or os.stat(path)
+        except OSError:
+            raise MissingFileError(path) from None
+        encodings = {
+            name: path + suffix for name, suffix in ENCODINGS if variant_is_current(Path(path + suffix), original)
+        }
+        headers = Headers([])
+        self.add_mime_headers(headers, path, url)
+        self.add_cache_headers(headers, path, url)
+        if self.allow_all_origins:
+            headers["Access-Control-Allow-Origin"] = "*"
+        if self.add_headers_function is not None:
+            self.add_headers_function(headers, path, url)
+        return StaticFile(path, headers.items(), stat_cache=stat_cache, encodings=encodings)
