@@ -438,3 +438,17 @@ def test_offline_the_board_follows_the_local_position_drawn_by_the_servers_board
         assert page.locator("#board g.sb-card").count() == cards + 1
         assert page.locator("#board .sb-board, #board svg").first.inner_html() == offline_board
         assert logged(sab)[-1][0] == "attack_card_played"
+
+
+def test_a_page_the_worker_does_not_control_asks_to_be_claimed(browser, live_server, django_user_model):
+    """A page made while the worker activated (its claim came too early for that document), or reloaded past the
+    worker (a hard reload), is not controlled: its requests would miss the worker until the next navigation.
+    Once a worker is active the page asks it to claim it (register.js), so it is controlled again at once."""
+    owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = table(owner)
+    with keeper_at(browser, live_server, match) as (context, page, url):
+        cdp = context.new_cdp_session(page)
+        cdp.send("Page.reload", {"ignoreCache": True})  # Shift-reload: the new document bypasses the worker
+        page.wait_for_load_state("load")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=5000)
+        assert page.evaluate("() => navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")

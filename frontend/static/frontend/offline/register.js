@@ -4,6 +4,12 @@
   "use strict";
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* an old browser: online only */ });
+  // a page whose document was made while the worker was activating (its claim came too early for it), or one
+  // reloaded bypassing the worker, is not controlled: its requests would miss the worker until the next
+  // navigation. Once a worker is active, such a page asks it to claim it.
+  navigator.serviceWorker.ready.then(function (reg) {
+    if (!navigator.serviceWorker.controller && reg.active) reg.active.postMessage({ type: "claim" });
+  });
 
   document.addEventListener("submit", function (e) {
     var form = e.target;

@@ -49,6 +49,8 @@ self.addEventListener("message", (event) => {
     event.waitUntil(rememberPage(new Request(msg.url, { credentials: "same-origin" })));
   } else if (msg.type === "keep" && typeof msg.url === "string") {  // the page open now, however the install went
     event.waitUntil(keepPage(msg.url));
+  } else if (msg.type === "claim") {  // a page this worker does not control yet (register.js)
+    event.waitUntil(self.clients.claim());
   } else if (msg.type === "forget") {  // sign-out: nothing of this user stays on a shared phone
     event.waitUntil(caches.delete(PAGES));
   }
