@@ -345,13 +345,18 @@ class Command(BaseCommand):
 
         if reloads < 1:
             raise CommandError("--reloads must be at least 1")
-        self.stdout.write(f"\nLoad average at the start of the reloads: {os.getloadavg()[0]:.1f}")
         with _Server() as origin, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
             try:
-                results = self._reloads(browser, origin, rates, reloads, warmups)
+                self.reload_bench(browser, origin, rates, reloads, warmups)
             finally:
                 browser.close()
+
+    def reload_bench(self, browser: Any, origin: str, rates: list[float], reloads: int, warmups: int) -> None:
+        """Measure and print the offline reload's first move (``_reloads``) in ``browser`` (Playwright's) against the
+        site at ``origin``, with the load average before and after. Writes a user and a match, deleted after."""
+        self.stdout.write(f"\nLoad average at the start of the reloads: {os.getloadavg()[0]:.1f}")
+        results = self._reloads(browser, origin, rates, reloads, warmups)
         self._reload_report(results, reloads, warmups)
         self.stdout.write(
             f"\nLoad average at the end: {os.getloadavg()[0]:.1f} (the machine's other work shares the CPU)"
