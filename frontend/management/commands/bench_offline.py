@@ -232,7 +232,11 @@ RELOAD_MARKS = """() => {
   const root = document.documentElement.dataset;
   return {...(globalThis.__benchReload || {}), url: location.href, type: nav.type, worker: nav.workerStart > 0,
           response: nav.responseEnd, ready: Number(root.offlineRulesAt || NaN), engine: root.offlineEngine || "",
-          page: !!document.querySelector("#match-live #record"), online: navigator.onLine};
+          page: !!document.querySelector("#match-live #record"), online: navigator.onLine,
+          asked: (performance.getEntriesByName("chronicle:rules-asked")[0] || {}).startTime,
+          resources: performance.getEntriesByType("resource").map((r) => [r.name.replace(location.origin, ""),
+            Math.round(r.startTime), Math.round(r.responseEnd)]),
+          long: performance.getEntriesByType("longtask").map((t) => [Math.round(t.startTime), Math.round(t.duration)])};
 }"""
 CLEAR_QUEUE = """async (id) => {
   const q = await import("/static/frontend/offline/queue.js");
@@ -415,6 +419,9 @@ class Command(BaseCommand):
         once the answer is on screen; then wait for the board the page draws after it (the engine idle again)."""
         page.evaluate(CLEAR_QUEUE, match_id)
         page.evaluate("([key, how]) => sessionStorage.setItem(key, how)", [ARMED, how])
+        trace = how == os.environ.get("BENCH_TRACE_HOW", "kept") and os.environ.get("BENCH_TRACE")  # debugging: a file
+        if trace:
+            page.context.browser.start_tracing(page=page, path=trace, screenshots=False)
         page.reload(wait_until="commit")
         done = "() => globalThis.__benchReload && (globalThis.__benchReload.shown || globalThis.__benchReload.error)"
         try:
@@ -424,6 +431,8 @@ class Command(BaseCommand):
             text = page.evaluate("() => (document.getElementById('outcome') || {}).textContent || ''")
             raise CommandError(f"no answer to the first offline move ({how}): {state}, outcome {text!r}") from error
         marks = page.evaluate(RELOAD_MARKS)
+        if trace:
+            page.context.browser.stop_tracing()
         if (
             marks.get("error")
             or not marks["page"]
@@ -434,6 +443,8 @@ class Command(BaseCommand):
             raise CommandError(f"the offline reload did not show the match page ready to record: {marks}")
         if not marks["worker"]:
             raise CommandError(f"the offline reload was not served by the service worker: {marks}")
+        if os.environ.get("BENCH_DEBUG"):
+            self.stderr.write(f"{how}: {json.dumps(marks)}")
         try:  # the board follows the move: drawn by the same engine, before the next reload
             page.wait_for_function("() => document.documentElement.dataset.offlineBoard", polling=200, timeout=60000)
         except Exception as error:  # a board not drawn only makes the next reload's engine busier
