@@ -593,7 +593,7 @@ class Command(BaseCommand):
         for name, how in (("cold", "page"), ("warm", "page"), ("worker", "worker")):
             page = context.new_page()
             page.set_default_timeout(300000)
-            if rate != 1.0:  # the page's thread and its workers' run slowed down (Chromium applies it to both)
+            if rate != 1.0:  # the page's thread slowed down (not its workers: the reload part measures it)
                 context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
             page.goto(origin + PAGE)
             run[name] = page.evaluate(START, how)
