@@ -16,7 +16,9 @@ engine's files too), then the browser offline (``context.set_offline``) and the 
 each reload served by the service worker's kept copy; per reload, from navigation start to the answer of the
 first offline move (submitted at ``DOMContentLoaded``) on screen, for the engine kept across pages (the shared
 worker) and, as the same-run baseline, the engine started per page (``SharedWorker`` hidden from the page, so
-``rules.js`` starts a dedicated worker, as before). This part writes a user and a match, deleted at the end.
+``rules.js`` starts a dedicated worker, as before). This part writes a user and a match, deleted at the end. Debugging it: ``BENCH_DEBUG=1`` prints each reload's
+marks (resources, long tasks) and the page's console on stderr; ``BENCH_TRACE=<file>`` writes a Chromium trace of
+each reload of the kept path (the last one stays; ``BENCH_TRACE_HOW=per-page`` for the other).
 """
 
 from __future__ import annotations
