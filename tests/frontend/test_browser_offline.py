@@ -32,8 +32,17 @@ def table(owner: Any, **extra: Any) -> Any:
 
 
 def controlled(page: Any, url: str) -> None:
-    """Open ``url`` and wait until the service worker controls it and keeps a copy of the page."""
+    """Open ``url`` and wait until the service worker controls it and keeps a copy of the page. A page whose
+    navigation began while the worker was installing, and whose worker's claim came before the page could be
+    claimed, is never controlled: it is loaded again, as a person would (the next load is the worker's)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.goto(url)
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    try:
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=3000)
+    except PlaywrightTimeout:
+        page.reload()
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     wait_until(page, "async (u) => !!(await (await caches.open('chronicle-pages')).match(u))", url.split("?")[0])
 
