@@ -400,8 +400,8 @@ class Command(BaseCommand):
     def _reloads(self, browser: Any, origin: str, rates: list[float], reloads: int, warmups: int) -> dict[str, Any]:
         """One phone opens a match online (the service worker installed, the page and the engine's files kept),
         goes offline, then per CPU rate and engine path reloads the page ``warmups + reloads`` times; returns the
-        marks of the measured reloads per ``(rate, path)`` and a busy loop's time per rate in the page and in the
-        page's dedicated rules worker (whether the throttling reaches it)."""
+        marks of the measured reloads per ``(rate, path)`` and a busy loop's time per rate in the page, in the
+        page's dedicated rules worker and in the shared one (how much of the throttling reaches each)."""
         user, match = _bench_match()
         try:
             context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
