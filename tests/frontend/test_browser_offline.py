@@ -33,7 +33,8 @@ def table(owner: Any, **extra: Any) -> Any:
 
 
 def controlled(page: Any, url: str) -> None:
-    """Open ``url`` and wait until the service worker controls it and keeps a copy of the page."""
+    """Open ``url`` and wait until the service worker controls it and keeps a copy of the page. A page made while
+    the worker activated is claimed when it asks (register.js), so no reload is needed."""
     page.goto(url)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     wait_until(page, "async (u) => !!(await (await caches.open('chronicle-pages')).match(u))", url.split("?")[0])
@@ -446,7 +447,7 @@ def test_a_page_the_worker_does_not_control_asks_to_be_claimed(browser, live_ser
     Once a worker is active the page asks it to claim it (register.js), so it is controlled again at once."""
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     match = table(owner)
-    with keeper_at(browser, live_server, match) as (context, page, url):
+    with keeper_at(browser, live_server, match) as (context, page, _url):
         cdp = context.new_cdp_session(page)
         cdp.send("Page.reload", {"ignoreCache": True})  # Shift-reload: the new document bypasses the worker
         page.wait_for_load_state("load")

@@ -32,12 +32,18 @@ function matchId() {  // the server's id, or a match started on this phone: "loc
   return startedHere.isLocal(m[1]) ? m[1] : Number(m[1]);
 }
 
-/** The engine's seed (``#offline-seed``), else what the page itself says (version, seats, where to post). */
+const seeds = new WeakMap();  // #offline-seed element → its JSON parsed (once per element: a swap brings a new one)
+
+/** The engine's seed (``#offline-seed``), else what the page itself says (version, seats, where to post). The
+ * parsed JSON is shared between calls: read it, never change it. */
 function seed() {
   const el = document.getElementById("offline-seed");
   let s = null;
   if (el) {
-    try { s = JSON.parse(el.textContent); } catch (e) { s = null; }
+    if (!seeds.has(el)) {
+      try { seeds.set(el, JSON.parse(el.textContent)); } catch (e) { seeds.set(el, null); }
+    }
+    s = seeds.get(el);
   }
   const bar = document.getElementById("tablebar");
   const id = matchId();
@@ -57,8 +63,10 @@ function csrf() {
 function rules() {
   if (!rulesPromise) {
     const s = seed();
+    performance.mark("chronicle:rules-asked");  // read by manage.py bench_offline (the reload's breakdown)
     rulesPromise = startRules(s)
       .then((r) => {
+        performance.mark("chronicle:rules-ready");
         root.dataset.offlineRules = "ready";
         root.dataset.offlineRulesAt = String(Math.round(performance.now()));
         root.dataset.offlineEngine = r.timings && r.timings.kept ? "kept" : "started";  // kept: a shared worker's
@@ -81,10 +89,10 @@ function position(s) {  // the seed is the head position as rules.js takes it
  * the page's log (an undo of a recorded entry is then checked here too: rulesets/offline.py › record), else null.
  * ``bad``: the keys of waiting entries the rules here refuse (kept by an older page): left out of the fold (the
  * server will hold them), so the moves after them are still checked. */
-async function localPosition(s, waiting) {
+async function localPosition(s, waiting, headRead = null) {
   const start = position(s);
   if (!start) return { pos: null, why: "none", bad: [] };
-  const head = await queue.getHead(s.match);
+  const head = await (headRead || queue.getHead(s.match));  // headRead: the same read, begun earlier
   if (head && sameEntries(head.keys, waiting) && fits(head, s, waiting)) {
     return { pos: head.pos, last: head.last, log: head.log, head, bad: head.bad || [] };
   }
@@ -533,6 +541,7 @@ async function record(form, submitter, fixed, place) {
   }
   // an undo with no reason typed records the pages' own (frontend/forms/schema.py, the seed's undo_reason), as online
   if (entry.type === "event_voided" && !entry.data.reason) entry.data.reason = s.undo_reason || "";
+  const headRead = queue.getHead(id).catch(() => undefined);  // read beside the entries, not after them
   const all = await queue.entries(id);
   const waiting = all.filter((e) => e.state === "waiting");
   if (all.length !== waiting.length) {  // later entries wait behind a held one: the player decides on it first
@@ -544,7 +553,7 @@ async function record(form, submitter, fixed, place) {
     return;
   }
   if (root.dataset.offlineRules !== "ready") say("news", "Checking the move on this phone…");  // Pyodide starting
-  const local = await localPosition(s, waiting);
+  const local = await localPosition(s, waiting, headRead);
   const r = local.pos ? await rules() : null;
   let text = "";
   let checked = local.pos ? "none" : local.why;
@@ -563,10 +572,18 @@ async function record(form, submitter, fixed, place) {
     }
   }
   if (fixed) madeOn = fixed.madeOn;
-  const row = await queue.add(id, entry, madeOn, { text, key: fixed && fixed.key, checked });
-  boardQuery = {};  // as the server's answer to a move: the board without a pick
+  // the answer is drawn while the entry's write commits (the entry is whole and checked: queue.add takes it);
+  // a write the phone's storage refuses replaces it
+  const adding = queue.add(id, entry, madeOn, { text, key: fixed && fixed.key, checked });
   document.querySelectorAll("#problem").forEach((p) => p.remove());
-  say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(row, s.seat_names)}.`);
+  say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords({ ...entry, text }, s.seat_names)}.`);
+  try {
+    await adding;
+  } catch (error) {
+    showRefusal(form, { detail: "this phone could not keep the move (its storage refused it); it was not recorded." }, null, place);
+    return;
+  }
+  boardQuery = {};  // as the server's answer to a move: the board without a pick
   const details = form.closest("details.move-form");
   if (details && !form.closest(".undo")) details.open = false;
   await render();
@@ -899,6 +916,8 @@ window.addEventListener("offline", () => render());
 document.addEventListener("visibilitychange", () => { if (!document.hidden) kick(0); });
 
 if (live()) {
+  // offline, the engine is asked for before anything else (a shared worker's kept engine answers in a message)
+  if (network.offline() && seed().can_record) rules();
   // the first visit installs the worker after this page was fetched: keep this page now that it can
   if (navigator.serviceWorker) navigator.serviceWorker.addEventListener("controllerchange", remember);
   keepThisPage();
