@@ -132,3 +132,39 @@ def test_after_a_move_answered_in_place_the_page_still_checks_moves_offline(brow
             "async (id) => (await (await import('/static/frontend/offline/queue.js')).entries(id))[0]", match.pk
         )
         assert row["checked"] == "rules" and row["made_on"] == 1, row
+
+
+def test_the_engine_is_kept_when_the_workers_install_outlasts_the_first_visit(browser, live_server, django_user_model):
+    """A slow first visit: the worker's install is still waiting on one precached file when the page fetches the
+    engine's files (a few seconds after it opened). The page is not controlled, so its fetches pass the worker by
+    and the worker keeps nothing: the page keeps them itself, and once the install ends the match is checked
+    offline by the engine so kept (before, the page said "cached" with an empty engine cache)."""
+    keeper = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
+    match = match_create(owner=keeper, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
+    url = f"{live_server.url}/matches/{match.pk}/"
+    context = browser.new_context(**PHONE)
+    held: list[Any] = []
+    context.route("**/no-connection/", lambda route: held.append(route))  # the install's precache waits on it
+    page = context.new_page()
+    page.set_default_timeout(30000)
+    try:
+        session_for(page, live_server.url, keeper)
+        page.goto(url)
+        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
+        assert held and page.evaluate("() => navigator.serviceWorker.controller") is None
+        kept = "async () => (await (await caches.open('chronicle-engine')).keys()).map((r) => r.url)"
+        assert any(u.endswith("/pyodide.asm.wasm") for u in page.evaluate(kept)), page.evaluate(kept)
+        for route in held:  # the install goes on
+            route.continue_()
+        context.unroute("**/no-connection/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        wait_until(page, KEPT, url, timeout=20)
+        context.set_offline(True)
+        page.reload()
+        stones(page, "Tomas", 1)  # refused by the kept engine: it is Ana's turn
+        page.locator("#problem").wait_for(timeout=60000)
+        assert "It is Ana's turn." in page.locator("#problem").inner_text()
+        stones(page, "Ana", 2)
+        waiting(page, 1)
+    finally:
+        context.close()

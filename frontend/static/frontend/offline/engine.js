@@ -64,7 +64,13 @@ async function warmEngine(files, archiveUrls, root) {
   const urls = files.concat(archiveUrls);
   try {
     for (const url of urls) {
-      if (!(await cache.match(url))) await (await fetch(url, { credentials: "same-origin" })).arrayBuffer();
+      if (await cache.match(url)) continue;
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(url + ": " + response.status);
+      // the worker keeps what it serves; a page it does not control yet (its install still running on a slow
+      // first visit) fetches past it, and keeps the file itself for the worker to serve offline
+      if (navigator.serviceWorker.controller) await response.arrayBuffer();
+      else await cache.put(url, response);
     }
     root.dataset.offlineRules = root.dataset.offlineRules || "cached";
   } catch (e) { /* the network went: tried again on the next visit */ }
