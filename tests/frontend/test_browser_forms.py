@@ -133,3 +133,30 @@ def test_a_tap_on_any_boards_cell_fills_the_cell_field(
     target.click(force=True)
     assert [field.get_by_label(a, exact=True).input_value() for a in axes] == wanted
     assert page.url.endswith(f"/matches/{match.pk}/")
+
+
+def test_a_tap_on_an_empty_get_salty_cell_fills_the_cell_field(live_server, phone, keeper):
+    """An empty cell is drawn unfilled (a dashed outline): a tap at its middle still finds it, as a tap on a
+    token's cell does (an unfilled SVG shape is not hit unless it says so)."""
+    match = match_create(owner=keeper, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    page = phone
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    other = page.locator("details.other-entries")
+    if other.count() and other.locator("#f-cracker_moved").count() and other.get_attribute("open") is None:
+        other.locator("summary").first.click()
+    details = page.locator("details.move-form:not(.other-entries)", has=page.locator("#f-cracker_moved"))
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+    field = details.locator("fieldset.cell-field", has=page.locator("legend", has_text="To cell"))
+    targets = set(page.locator("#board .gs-target").evaluate_all("els => els.map((e) => e.dataset.cell)"))
+    empty = page.locator("#board rect.gs-empty")
+    cell = next(
+        c for c in empty.evaluate_all("els => els.map((e) => e.dataset.cell)") if c not in targets
+    )  # an empty cell no target button covers
+    field.get_by_role("button", name="Tap it on the board").click()
+    rect = page.locator(f'#board rect.gs-empty[data-cell="{cell}"]')
+    rect.scroll_into_view_if_needed()
+    box = rect.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert [field.get_by_label(a, exact=True).input_value() for a in ("Column", "Row")] == cell.split(",")
+    assert page.locator("#board.is-picking-cell").count() == 0
