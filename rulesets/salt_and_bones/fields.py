@@ -216,7 +216,7 @@ EVENT_TYPES: dict[str, EventType] = {
                 nullable=True,
                 label="Card",
                 names="strategy",
-                help="null for a face-down INSTINCT the recorder does not know.",
+                help="Left empty for a card put face down in INSTINCT that the recorder does not know.",
             ),
         ),
         description="Preparation Phase: a Strategy card from hand onto this seat's Player Board.",

@@ -414,8 +414,8 @@ def _instance_target_problem(state: State, seat: int, d: dict[str, Any], target:
     if not (isinstance(target, dict) and set(target) == {"card", "instance"} and all(map(_is_uid, target.values()))):
         return _v(
             "bad_target",
-            f'{d["name"]} needs a target {{"card": n, "instance": i}}: the Attack card\'s number on the Field '
-            f"Board and the damage instance to negate (0 = the card's own).",
+            f"{d['name']} needs a target: the Attack card's number on the Field Board and which of its damage "
+            f"instances to negate (0 = the card's own).",
             R_DAMAGE_NEGATION,
         )
     strike = state["combat"]["window"]["strike"]
@@ -452,8 +452,7 @@ def _card_target_problem(state: State, seat: int, d: dict[str, Any], target: Any
     if not (isinstance(target, dict) and set(target) == {"card"} and _is_uid(target["card"])):
         return _v(
             "bad_target",
-            f'{d["name"]} needs a target {{"card": n}}: the number of the Chain card or INSTINCT card your '
-            f"opponent is playing.",
+            f"{d['name']} needs a target: the number of the Chain card or INSTINCT card your opponent is playing.",
             R_NEGATION,
         )
     uid = target["card"]

@@ -13,6 +13,12 @@ from rulesets.the_first_spine.cards import CAPACITY_WORDS, DESTINIES, ORIGINS
 from rulesets.the_first_spine.fields import EVENT_TYPES, ORIGIN_CARDS
 from rulesets.versions import recorded_before
 
+
+def _article(word: str) -> str:
+    """ "an" before a vowel ("an Architect card"), else "a"."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 GAME = "The First Spine"
 RULE_OBJECTIVE = f"{GAME} › The essentials › Objective of the game"
 RULE_DESTINY = f"{GAME} › Installation › 1 Choose a destiny"
@@ -175,7 +181,8 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     if card["origin"] is not None and card["origin"] != player["origin"]:
         raise _violation(
             "wrong_origin",
-            f"{card['name']} is a {card['origin']} card; {E.seat_word(seat)}'s deck holds only their own origin's cards.",
+            f"{card['name']} is {_article(card['origin'])} {card['origin'].capitalize()} card; {E.seat_word(seat)}'s "
+            f"deck holds only their own origin's cards.",
             RULE_ORIGIN,
         )
     # version 1 (a match recorded under it, docs/rules › Rule versions) had no limit on origin cards

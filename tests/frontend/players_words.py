@@ -1,4 +1,4 @@
-"""What a player must never read (issue 23 item 14): a game's slug, JSON, "(s)", a snake_case wire name, and on a
+"""What a player must never read (issue 23 item 14): a game's slug, JSON, "(s)", a snake_case wire name, "null", and on a
 match's pages "version 13" or "entry 16" (a match counts its entries as moves). Shared by the browser check
 (``test_browser_players_words.py``) and the pages it reads, built by :func:`played`."""
 
@@ -14,6 +14,7 @@ from tests.frontend.test_form_coverage import Scenario
 SLUGS = [r.slug for r in all_rulesets() if r.slug != "series"]  # "series" is also an English word
 JSON = re.compile(r'[{\[]\s*"|"\w+"\s*:|\{\s*\}|\[\s*\]')
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+NULLISH = re.compile(r"\b(?:null|undefined|NaN)\b")  # a program's words for nothing
 MATCH_JARGON = re.compile(r"\b(?:[Vv]ersions? \d+|[Ee]ntry \d+|[Ee]ntries \d+)")
 
 
@@ -23,6 +24,7 @@ def developer_words(text: str, *, match_page: bool = False) -> list[str]:
     found += [m.group(0) for m in JSON.finditer(text)]
     found += ["(s)"] * text.count("(s)")
     found += [m.group(0) for m in SNAKE.finditer(text)]
+    found += NULLISH.findall(text)
     if match_page:
         found += MATCH_JARGON.findall(text)
     return found

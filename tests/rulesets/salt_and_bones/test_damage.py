@@ -149,7 +149,9 @@ def test_anticipation_is_played_by_choice_against_a_chosen_instance(table) -> No
     t.bad("no_target", "strategy_card_played", 0, card="Anticipation", target=t.on(0))  # not against you
     refusal = t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target=t.on(3))
     assert "has 1 damage instance, numbered 0 to 0; there is no instance 3" in refusal.message
-    t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target="chain")
+    refusal = t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target="chain")
+    assert refusal.message.startswith("Anticipation needs a target: the Attack card's number on the Field Board")
+    assert "{" not in refusal.message  # players' words, not the API's shape
     t.bad("bad_target", "strategy_card_played", 1, card="Anticipation", target={"instance": 0})  # which card?
     t.instinct(1, "Anticipation", t.on(0))
     assert t.health() == [20, 20]

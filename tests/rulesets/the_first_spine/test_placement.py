@@ -52,7 +52,9 @@ def test_origin_cards_only_from_ones_own_origin(table):
     t = table(2, board=[4, 5]).setup(origins=("healer", "priest"))
     t.refill()
     v = t.bad("wrong_origin", "card_placed", card="Martyr", at=[2, 2])
-    assert "priest" in v.message
+    assert "Martyr is a Priest card;" in v.message
+    v = t.bad("wrong_origin", "card_placed", card="Rampart", at=[2, 2])
+    assert "Rampart is an Architect card;" in v.message  # the rulebook's word, with its article
     assert not t.player(0)["origin_revealed"]
     t.place("Shield Maiden", [2, 2])
     assert t.player(0)["origin_revealed"]
