@@ -64,6 +64,9 @@ def test_picking_an_account_seats_it_in_two_taps(web, owner, make_user):
     assert list(match.recorders.all()) == [bo]
     page = signed_in(bo).get(f"/matches/{match.pk}/")
     assert page.status_code == 200 and b'id="record"' in page.content  # private, and Bo may record
+    box = web.get(f"/matches/{match.pk}/").content.decode()
+    assert "Seats: every one belongs to an account" in box  # no seat to take: the box does not offer one
+    assert "scan to take a seat" not in box
 
 
 def test_an_account_not_offered_is_refused_and_nothing_is_made(web, owner, make_user):
