@@ -152,6 +152,12 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped
         text = held.inner_text()
         assert "Tomas recorded move 1 since your form was drawn" in text, text  # the server's words
         assert "(move 1, by tomas)" in text, text  # what the other phone recorded, next to it
+        # the very throw the other phone recorded: dropping it is offered first, the house rule after it
+        assert "This is the same move as move 1, recorded on another device" in text, text
+        order = held.evaluate(
+            "b => [...b.querySelectorAll('button')].map((x) => x.textContent + (x.className ? ':' + x.className : ''))"
+        )
+        assert order[0] == "Drop it" and order[-1] == "Record it anyway as a house rule:secondary", order
         assert "recorded after Tomas's move 1" in page.locator("#outcome").inner_text()
         assert logged(match) == [("points_scored", 1, {"points": 4}), ("points_scored", 0, {"points": 3})]
         waiting(page, 1)  # Ana's 1 waits behind it: nothing is sent past a held entry
@@ -173,6 +179,7 @@ def test_another_phones_entries_meanwhile_are_rebased_over_or_held_until_dropped
         context.set_offline(False)
         held.wait_for()
         assert "Ana recorded move 4 since" in held.inner_text(), held.inner_text()
+        assert "same move" not in held.inner_text()  # 2 points against the other phone's 5: not the same move
         held.get_by_label("Reason for the house rule").fill("we count both throws")
         held.get_by_role("button", name="Record it anyway as a house rule").click()
         page.wait_for_function("() => document.documentElement.dataset.offlineHeld === '0'")

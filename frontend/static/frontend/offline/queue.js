@@ -159,7 +159,8 @@ async function since(eventsUrl, after, own, csrf) {
   const got = await call(`${eventsUrl}?after=${after}&limit=200`, { method: "GET" }, csrf);
   if (got.status !== 200) throw new Offline(`HTTP ${got.status}`);
   return got.body.results.filter((e) => !own.includes(e.version))
-    .map((e) => ({ version: e.version, seat: e.seat ?? null, type: e.type, text: e.text || "", recorded_by: e.recorded_by || null }));
+    .map((e) => ({ version: e.version, seat: e.seat ?? null, type: e.type, data: e.data ?? null, text: e.text || "",
+                   recorded_by: e.recorded_by || null }));  // data as this reader may see it (the same-move check)
 }
 
 async function post(eventsUrl, entry, expected, ownKeys, key, csrf) {

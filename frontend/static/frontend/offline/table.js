@@ -352,11 +352,17 @@ function conflictBox(e, s) {
     since.forEach((x) => ul.appendChild(el("li", { text: `${x.text || entryWords(x, s.seat_names)} (move ${x.version}${x.recorded_by ? `, by ${x.recorded_by}` : ""})` })));
     box.appendChild(ul);
   }
+  // the very move another device recorded meanwhile (both phones wrote down the same throw): dropping it loses
+  // nothing, so that is offered first and the house rule (which would count it twice) comes after
+  const same = since.find((x) => x.type === e.type && x.seat === e.seat && sameData(x.data, e.data));
+  if (same) {
+    box.appendChild(el("p", { class: "same-move", text: `This is the same move as move ${same.version}, recorded on another device: dropping it loses nothing.` }));
+  }
   box.appendChild(el("p", { class: "muted", text: "Nothing is dropped unless you say so. Later entries wait behind this one." }));
   const house = el("form", { class: "stack offline-house-rule" },
     el("div", { class: "field" }, el("label", { for: `hr-${e.key}`, text: "Reason for the house rule" }),
       el("input", { id: `hr-${e.key}`, name: "reason", required: "", maxlength: "500", placeholder: "e.g. our table allows it" })),
-    el("button", { type: "submit", text: "Record it anyway as a house rule" }));
+    el("button", { type: "submit", class: same ? "secondary" : "", text: "Record it anyway as a house rule" }));
   house.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     ev.stopPropagation();
@@ -367,7 +373,7 @@ function conflictBox(e, s) {
     await render();
     kick(0);
   }, true);
-  const drop = el("button", { type: "button", class: "danger", text: "Drop it" });
+  const drop = el("button", { type: "button", class: same ? "" : "danger", text: "Drop it" });
   drop.addEventListener("click", async () => {
     if (!window.confirm(`Drop "${entryWords(e, s.seat_names)}"? It was never recorded and will not be sent.`)) return;
     await queue.remove(e.key);
@@ -382,9 +388,16 @@ function conflictBox(e, s) {
     await showGameNow();
     kick(0);
   });
-  box.appendChild(house);
-  box.appendChild(el("p", { class: "offline-actions" }, drop, document.createTextNode(" "), again));
+  const actions = el("p", { class: "offline-actions" }, drop, document.createTextNode(" "), again);
+  if (same) box.append(actions, house);
+  else box.append(house, actions);
   return box;
+}
+
+/** Whether two entries' data are the same values (a blank and a missing field are the same). */
+function sameData(a, b) {
+  const norm = (d) => JSON.stringify(Object.entries(d || {}).filter(([, v]) => v !== null && v !== "").sort());
+  return norm(a) === norm(b);
 }
 
 let drawing = Promise.resolve();
