@@ -41,15 +41,21 @@ def variant_is_current(variant: Path, original: os.stat_result) -> bool:
         return False
 
 
+def brotli_compress(data: bytes, *, big: int = BIG) -> bytes:
+    """``data`` in Brotli: quality 11 (the best) up to ``big`` bytes, 10 above (11 costs much more time there
+    for a few per cent). The static files' compressor and the offline archives (frontend/offline/bundle.py)."""
+    import brotli
+
+    return brotli.compress(data, quality=11 if len(data) <= big else 10)
+
+
 class _ChangedOnlyCompressor(Compressor):
     """WhiteNoise's compressor (Brotli where ``brotli`` is importable, then gzip, each kept only when it saves 5 %),
     skipping a file under ``MIN_SIZE`` and a file whose variants are current (collectstatic hands over every file
     on every run; only a copied one has changed), Brotli's quality 10 for a file over ``BIG``."""
 
     def compress_brotli(self, data: bytes) -> bytes:  # an instance's method: WhiteNoise calls it on self
-        import brotli
-
-        return brotli.compress(data, quality=11 if len(data) <= BIG else 10)
+        return brotli_compress(data)
 
     def compress(self, path: str) -> list[str]:
         stat = os.stat(path)

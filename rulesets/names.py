@@ -81,3 +81,8 @@ def turn_line(seats: Iterable[int], prompt: str, seat_names: Sequence[str]) -> s
 def plural(count: int, one: str, many: str = "") -> str:
     """ "1 stone", "3 stones", "2 matches" (``many`` when the plural is not ``one`` + "s"): never "stone(s)"."""
     return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def with_article(word: str) -> str:
+    """``word`` with its indefinite article: "an INSTINCT", "an Architect", "a GAMBIT"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

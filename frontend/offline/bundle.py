@@ -34,6 +34,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_GET
 
 import rulesets
+from config.static import brotli_compress
 
 PYODIDE_VERSION = "314.0.8"
 PYODIDE_DIR = "frontend/vendor/pyodide/"  # static path of the vendored Pyodide (frontend/static/…)
@@ -276,15 +277,13 @@ def encoded(archive: Archive, encoding: str) -> bytes:
     with lock:  # one compression per archive and encoding, the others' requests not held up
         if key not in _encoded:
             if encoding == "br":
-                import brotli
-
-                quality = 11 if len(archive.data) <= 1_000_000 else 10
-                _encoded[key] = brotli.compress(archive.data, quality=quality)
+                _encoded[key] = brotli_compress(archive.data, big=1_000_000)  # compressed on a request: 1 MB
             else:
                 _encoded[key] = gzip.compress(archive.data, compresslevel=9, mtime=0)
     return _encoded[key]
 
 
+@functools.cache
 def _brotli_installed() -> bool:
     return importlib.util.find_spec("brotli") is not None
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State, unknown_event
 from rulesets.cells import row_col_words
-from rulesets.names import plural, seat_ref
+from rulesets.names import plural, seat_ref, with_article
 from rulesets.salt_and_bones import engine as E
 from rulesets.salt_and_bones.catalog import ATTACK_BONUSES, SLOTS
 from rulesets.salt_and_bones.fields import EVENT_TYPES
@@ -53,11 +53,6 @@ PHASE_NAMES = {
 
 def _v(code: str, message: str, rule: str) -> RuleViolation:
     return RuleViolation(code, message, rule)
-
-
-def _a(word: str) -> str:
-    """``word`` with its indefinite article: "an INSTINCT", "an EQUIPMENT", "a GAMBIT"."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 # ---------------------------------------------------------------------------------------------- entry point
@@ -159,7 +154,11 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     if d is None:
         raise _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_ENTRIES)
     if d["type"] != kind:
-        raise _v("wrong_slot", f"{name} is {_a(d['type'])} card; it cannot go in {_a(kind)} slot.", R_PREP)
+        raise _v(
+            "wrong_slot",
+            f"{name} is {with_article(d['type'])} card; it cannot go in {with_article(kind)} slot.",
+            R_PREP,
+        )
     if E.copies_left(state, "strategy", name) <= 0:
         raise _v("no_copies_left", f"Every copy of {name} has already been seen this game.", R_CARDS)
 

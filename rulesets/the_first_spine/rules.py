@@ -5,19 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State, payload_refusal, unknown_event
-from rulesets.names import plural
+from rulesets.names import plural, with_article
 from rulesets.schema import SchemaError, check_payload
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E
 from rulesets.the_first_spine.cards import CAPACITY_WORDS, DESTINIES, ORIGINS
 from rulesets.the_first_spine.fields import EVENT_TYPES, ORIGIN_CARDS
 from rulesets.versions import recorded_before
-
-
-def _article(word: str) -> str:
-    """ "an" before a vowel ("an Architect card"), else "a"."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
-
 
 GAME = "The First Spine"
 RULE_OBJECTIVE = f"{GAME} › The essentials › Objective of the game"
@@ -181,7 +175,7 @@ def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
     if card["origin"] is not None and card["origin"] != player["origin"]:
         raise _violation(
             "wrong_origin",
-            f"{card['name']} is {_article(card['origin'])} {card['origin'].capitalize()} card; {E.seat_word(seat)}'s "
+            f"{card['name']} is {with_article(card['origin'].capitalize())} card; {E.seat_word(seat)}'s "
             f"deck holds only their own origin's cards.",
             RULE_ORIGIN,
         )
