@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesets.names import name_seats
-from rulesets.schema import RANDOM, Field, SchemaError, explain
+from rulesets.names import name_seats, seat_ref
+from rulesets.schema import RANDOM, Field, SchemaError, check_payload, explain
 
 State = dict[str, Any]
 
@@ -121,6 +121,10 @@ class EventType:
     ``seat_required``: the event names the acting seat (most moves); False for table-level facts.
     ``seat_optional`` (with ``seat_required`` False): the entry names a seat in some cases only (a hero's
     attack, not a monster's); forms then offer the seat with a "none" choice, labelled ``seat_label``.
+    ``secret``: what of the acting seat's hidden information the entry sets or depends on, in players' words
+    ("secret origin", "face-down cards"); "" (the default) when it depends on nothing hidden. Only whoever may
+    see that seat's secrets may record such an entry (docs/ARCHITECTURE.md › Hidden information): the
+    declaration sits next to the entry's fields so that a new game cannot forget it.
     """
 
     name: str
@@ -130,6 +134,7 @@ class EventType:
     description: str = ""
     seat_optional: bool = False
     seat_label: str = ""
+    secret: str = ""
 
 
 @dataclass(frozen=True)
@@ -182,13 +187,15 @@ class Ruleset:
     provisional_words: str = "the result would be withheld until the table confirms the end"
     kind: str = "match"  # "match" or "campaign": which kind of stream the ruleset drives
     rulebook: str = ""  # file name under shared/rulebooks
-    describe_uses_state: bool = False  # describe() wants ``before=``, the state the entry was played on
+    # readers fold the state each entry was played on for describe(before=) only when this is set (a cost hint)
+    describe_uses_state: bool = False
     history_needs_state: bool = True  # history_group() reads the state (False: the entries say their round)
     secret_noun: str = "secrets"  # what a seat keeps hidden, for "Show Ana's …" (games with hidden information)
     # violation codes (besides ``wrong_phase``) that mean "this kind of entry does not belong to the phase":
     # pages file such entry types under "Other entries" (``frontend.forms.recording.types_now``)
     phase_codes: frozenset[str] = frozenset()
     options_schema: tuple[Field, ...] = ()
+    example_options: dict[str, Any] = {}  # the required options of an example match (checks run over every game)
     event_types: dict[str, EventType] = {}
     # Who starts (``first_player_drawn``, rulesets.replay): ``start_option`` names the option choosing the
     # starting seat ("" when the game has none); it may be ``"random"`` when its field offers that
@@ -201,18 +208,115 @@ class Ruleset:
     # with who starts, not folded under "More options"
     main_options: tuple[str, ...] = ()
 
+    # -- one shape (docs/ARCHITECTURE.md › How to add a game) -----------------------------------------
+    # A game fills two tables and a few hooks; the base class keeps the order of the checks and the reducer's
+    # frame. ``rules`` (the game's ``rules.py``: ``RULES``): entry type → ``check(state, event)``, raising
+    # :class:`RuleViolation` when the move itself is illegal (called after the common checks, with the
+    # entry's data cleaned by its fields). ``effects`` (the game's ``engine.py``: ``EFFECTS``): entry type →
+    # ``effect(new, event)``, editing ``new`` (a :meth:`clone` of the state) in place; :meth:`settle` then
+    # derives what follows from it (scores, the next turn, the winner).
+    rules: Mapping[str, Callable[[State, Event], None]] = {}
+    effects: Mapping[str, Callable[[State, Event], None]] = {}
+    over_rule: str = ""  # the rulebook section that ends the game, cited by the ``game_over`` refusal
+    turn_rule: str = ""  # the rulebook section saying whose turn it is, cited by the ``not_your_turn`` refusal
+
     # -- the interface ----------------------------------------------------------------------------
     def initial_state(self, options: dict[str, Any], seat_count: int) -> State:
         """The state before the first event; JSON-serialisable. ``options`` are already validated."""
         raise NotImplementedError
 
     def validate(self, state: State, event: Event) -> None:
-        """Raise :class:`RuleViolation` if ``event`` may not be recorded now; return None otherwise."""
-        raise NotImplementedError
+        """Raise :class:`RuleViolation` if ``event`` may not be recorded now; return None otherwise.
+
+        The order is kept here, once for every game: game over (:meth:`check_over`) → the entry itself: its
+        type and seat (:meth:`check_entry`) → the phase (:meth:`check_phase`) → whose turn
+        (:meth:`check_turn`) → the data against the entry's fields (:meth:`check_data`) → the move
+        (``rules[event.type]``). A game overrides the hooks, not this method.
+        """
+        self.check_over(state)
+        spec = self.check_entry(state, event)
+        self.check_phase(state, event)
+        self.check_turn(state, event)
+        data = self.check_data(spec, event)
+        self.rules[event.type](
+            state, event if data is event.data else Event(event.type, event.seat, data, event.version)
+        )
 
     def apply(self, state: State, event: Event) -> State:
-        """Return the state after ``event``; the input is left untouched."""
-        raise NotImplementedError
+        """Return the state after ``event``; the input is left untouched.
+
+        The frame is kept here: a :meth:`clone` of ``state``, the entry's effect on it
+        (``effects[event.type]``), then :meth:`settle`. An effect that cannot place an entry (only under a
+        house rule: ``validate`` refused it) raises any exception; the replay reports it as ``unplayable``.
+        """
+        effect = self.effects.get(event.type)
+        if effect is None:
+            raise ValueError(f"unknown event type {event.type!r}")
+        new = self.clone(state)
+        effect(new, event)
+        return self.settle(new, event)
+
+    # -- the hooks of the one shape -----------------------------------------------------------------
+    def check_over(self, state: State) -> None:
+        """Refuse every entry once the outcome is final (``game_over``, never overridable: no house rule
+        reopens a finished game; a correction of an earlier entry does, through the replay). A provisional
+        outcome (the table still records the final scoring) does not stop entries."""
+        ended = self.outcome(state)
+        if ended is not None and not ended.provisional:
+            raise RuleViolation("game_over", self.over_words(state, ended), self.over_rule, overridable=False)
+
+    def over_words(self, state: State, ended: Outcome) -> str:
+        """The ``game_over`` refusal's sentence (names seats as "Seat N")."""
+        return f"The game is over: {ended.reason}." if ended.reason else "The game is over."
+
+    def seat_count(self, state: State) -> int:
+        """How many seats the match in ``state`` has. Default: the ``players`` list of the state, else the one
+        count the game allows; a game keeping its seats elsewhere overrides it."""
+        players = state.get("players") if isinstance(state, dict) else None
+        if isinstance(players, list):
+            return len(players)
+        return self.seats[0]
+
+    def check_entry(self, state: State, event: Event) -> EventType:
+        """The entry's type is one of the game's (``unknown_event``) and its seat one of the match's
+        (``unknown_seat``: required for a player's entry, optional for the table's); returns its type."""
+        spec = self.event_types.get(event.type)
+        if spec is None or event.type not in self.rules:
+            raise unknown_event(self.name, event.type, self.event_types)
+        seat, count = event.seat, self.seat_count(state)
+        valid = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < count
+        if (spec.seat_required and not valid) or (seat is not None and not valid):
+            raise unknown_seat(seat, count)
+        return spec
+
+    def check_phase(self, state: State, event: Event) -> None:
+        """Refuse an entry that does not belong to the phase the game is in. Default: no phases."""
+
+    def check_turn(self, state: State, event: Event) -> None:
+        """Refuse a player's entry made out of turn (``not_your_turn``). Default: a seat's entry must come from
+        one of the seats :meth:`turn` names, when it names any."""
+        spec = self.event_types[event.type]
+        on_turn = self.turn(state).seats
+        if spec.seat_required and on_turn and event.seat not in on_turn:
+            raise RuleViolation("not_your_turn", f"It is {seat_ref(on_turn[0])}'s turn.", self.turn_rule)
+
+    def check_data(self, spec: EventType, event: Event) -> dict[str, Any]:
+        """The entry's data checked against its fields (defaults filled in); ``invalid_payload`` in plain words
+        otherwise, citing the rulebook when the broken bound is a rulebook line."""
+        try:
+            return check_payload(spec.fields, event.data)
+        except SchemaError as exc:
+            raise payload_refusal(spec.fields, event.data, exc) from None
+
+    def clone(self, state: State) -> State:
+        """A copy of ``state`` that an effect may edit in place. Default: a deep copy; a game whose states
+        are large copies only what its effects change."""
+        return copy.deepcopy(state)
+
+    def settle(self, new: State, event: Event) -> State:
+        """What follows from an entry's effect (scores, the next turn, the winner), derived on ``new`` (the
+        edited clone); returns the state. Default: nothing more."""
+        return new
 
     def outcome(self, state: State) -> Outcome | None:
         """None while the game goes on, else how it ended."""
@@ -267,10 +371,12 @@ class Ruleset:
         """Who may act now and in which phase; used to preselect the seat in forms."""
         return TurnInfo(seats=(), phase="")
 
-    def describe(self, event: Event, seat_names: list[str]) -> str:
+    def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
         """One plain sentence for the history timeline (names seats as "Seat N").
 
-        Callers show it through ``rulesets.replay.describe_entry``, which puts the players' names in.
+        ``before``: the state the entry was recorded on, when the caller has it (always, for a game that sets
+        ``describe_uses_state``); a sentence must still be written without it. Callers show it through
+        ``rulesets.replay.describe_entry``, which puts the players' names in.
         """
         who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Table"
         label = self.event_types[event.type].label if event.type in self.event_types else event.type

@@ -215,10 +215,7 @@ def describe_entry(ruleset: Ruleset, event: Event, seat_names: list[str], before
         kept = "file kept" if data.get("file") == "kept" else "file deleted"
         return f"Photo removed ({kept}): {data.get('reason', '')}"
     try:
-        if before is not None and ruleset.describe_uses_state:
-            text = ruleset.describe(event, seat_names, before=before)
-        else:
-            text = ruleset.describe(event, seat_names)
+        text = ruleset.describe(event, seat_names, before)
     except Exception:  # a description must never break a page
         return event.type.replace("_", " ")
     return name_seats(text, seat_names)

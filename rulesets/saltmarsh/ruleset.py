@@ -825,7 +825,7 @@ class SaltmarshCampaign(Ruleset):
             return [f"Leveling up costs {_gp(cost)}: the rulebook does not recommend going below 1,000 gp."]
         return []
 
-    def describe(self, event: Event, seat_names: list[str]) -> str:
+    def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
         """One plain sentence per entry."""
         d = event.data
         t = event.type

@@ -161,7 +161,7 @@ class ScoreSheet(Ruleset):
         decided = result.reason.split(" (")[0]
         return TurnInfo(seats=(), phase="over", prompt=f"{names} {verb} with {total} {unit} ({decided}).")
 
-    def describe(self, event: Event, seat_names: list[str]) -> str:
+    def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
         if event.type == "points_scored":
             who = seat_names[event.seat] if event.seat is not None and event.seat < len(seat_names) else "Someone"
             points = event.data.get("points", 0)

@@ -35,6 +35,7 @@ class Series(Ruleset):
     seats = (0,)
     version = 1
     kind = "series"
+    example_options = {"game": "bone-wars"}
     options_schema = (
         Field("game", "str", max_length=64, label="Game", help="slug of the game every match of the series plays"),
         Field(
@@ -109,7 +110,7 @@ class Series(Ruleset):
     def turn(self, state: State) -> TurnInfo:
         return TurnInfo(seats=(), phase="open", prompt="Add finished matches to update the standings.")
 
-    def describe(self, event: Event, seat_names: list[str]) -> str:
+    def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
         if event.type == "match_added":
             return f"Match {event.data.get('match')} added to the series."
         if event.type == "match_removed":
