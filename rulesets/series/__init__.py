@@ -9,24 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
-from rulesets.schema import Field
+from rulesets.series.engine import EFFECTS, clone, new_state
+from rulesets.series.fields import EVENT_TYPES, MATCH_ADDED, MATCH_REMOVED, OPTIONS_SCHEMA, RULE_SERIES
+from rulesets.series.rules import RULES
 from rulesets.series.standings import DEFAULT_PLACE_POINTS
 
 __all__ = ["DEFAULT_PLACE_POINTS", "RULESET", "RULE_SERIES", "Series"]
-
-RULE_SERIES = "Chronicle › Series"
-
-_MATCH = Field("match", "int", minimum=1, label="Match id")
-
-
-def _game_name(slug: str) -> str:
-    """A game's name for messages (its slug when unknown)."""
-    from rulesets.registry import UnknownGame, get_ruleset
-
-    try:
-        return get_ruleset(slug).name
-    except UnknownGame:
-        return slug
 
 
 class Series(Ruleset):
@@ -36,72 +24,23 @@ class Series(Ruleset):
     version = 1
     kind = "series"
     example_options = {"game": "bone-wars"}
-    options_schema = (
-        Field("game", "str", max_length=64, label="Game", help="slug of the game every match of the series plays"),
-        Field(
-            "place_points",
-            "list",
-            item=Field("points", "int", minimum=0, maximum=1000),
-            required=False,
-            default=list(DEFAULT_PLACE_POINTS),
-            min_items=1,
-            max_items=20,
-            label="Points for 1st, 2nd, 3rd… place",
-            help="place_points[i] is what finishing in place i+1 earns; places past the list earn 0.",
-        ),
-    )
-    event_types = {
-        "match_added": EventType(
-            name="match_added",
-            label="Match added",
-            seat_required=False,
-            fields=(
-                _MATCH,
-                Field("game", "str", max_length=64, required=False, label="The match's game (filled in by the server)"),
-            ),
-            description="A match joins the series; it counts in the standings once it is finished.",
-        ),
-        "match_removed": EventType(
-            name="match_removed",
-            label="Match removed",
-            seat_required=False,
-            fields=(_MATCH,),
-            description="A match leaves the series (the log keeps that it was there).",
-        ),
-    }
+    options_schema = OPTIONS_SCHEMA
+    event_types: dict[str, EventType] = EVENT_TYPES
+    rules = RULES
+    effects = EFFECTS
 
     def initial_state(self, options: dict[str, Any], seat_count: int = 0) -> State:
-        return {
-            "game": options["game"],
-            "place_points": list(options.get("place_points") or DEFAULT_PLACE_POINTS),
-            "matches": [],
-        }
+        return new_state(options)
 
-    def validate(self, state: State, event: Event) -> None:
-        """Refuses: an unknown entry, a match of another game, a match already in (or not in) the series."""
-        match = event.data.get("match")
-        if event.type == "match_added":
-            game = event.data.get("game")
-            if game is not None and game != state["game"]:
-                raise RuleViolation(
-                    "other_game",
-                    f"Match {match} is a game of {_game_name(game)}; this series is for {_game_name(state['game'])}.",
-                    RULE_SERIES,
-                )
-            if match in state["matches"]:
-                raise RuleViolation("already_in_series", f"Match {match} is already in this series.", RULE_SERIES)
-        elif event.type == "match_removed":
-            if match not in state["matches"]:
-                raise RuleViolation("not_in_series", f"Match {match} is not in this series.", RULE_SERIES)
-        else:
+    def check_entry(self, state: State, event: Event) -> EventType:
+        """A series has two entries, the table's (no seat)."""
+        spec = self.event_types.get(event.type)
+        if spec is None:
             raise RuleViolation("unknown_event", f"A series has no '{event.type}' entry.", RULE_SERIES)
+        return spec
 
-    def apply(self, state: State, event: Event) -> State:
-        match = event.data["match"]
-        matches = [m for m in state["matches"] if m != match]
-        if event.type == "match_added":
-            matches.append(match)
-        return {**state, "matches": matches}
+    def clone(self, state: State) -> State:
+        return clone(state)
 
     def outcome(self, state: State) -> Outcome | None:
         """A series never ends: it is a tracker."""
@@ -111,9 +50,9 @@ class Series(Ruleset):
         return TurnInfo(seats=(), phase="open", prompt="Add finished matches to update the standings.")
 
     def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
-        if event.type == "match_added":
+        if event.type == MATCH_ADDED:
             return f"Match {event.data.get('match')} added to the series."
-        if event.type == "match_removed":
+        if event.type == MATCH_REMOVED:
             return f"Match {event.data.get('match')} removed from the series."
         return super().describe(event, seat_names)
 
