@@ -178,12 +178,13 @@ def match_state(*, match: Match, viewer: Viewer, at: int | None = None, head: st
     ruleset = get_ruleset(match.game)
     outcome = outcome_of(ruleset, pos.state)
     turn = turn_of(ruleset, pos.state)  # the table bar's words, the same offline (rulesets.offline)
-    warnings = ruleset.warnings(pos.state)
+    shown = viewer.state(ruleset, pos.state)
+    warnings = ruleset.warnings(shown)  # advice from what this reader sees, never from a secret
     names = match_seat_names(match)  # every text read names the players (rulesets.names)
     return MatchState(
         version=pos.version,
         latest_version=head.version,
-        state=name_all(viewer.state(ruleset, pos.state), names),
+        state=name_all(shown, names),
         outcome=name_all(outcome.to_dict(), names) if outcome else None,
         turn_seats=list(turn.seats),
         phase=turn.phase,

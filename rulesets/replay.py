@@ -105,6 +105,7 @@ RESULT_EVENT_TYPE = EventType(
 )
 
 CORRECTIONS_RULE = "Chronicle › Corrections"
+HIDDEN_RULE = "Chronicle › Hidden information"  # the rule of sight: who may record what a seat hides
 RESULT_RULE = "Chronicle › Recording a result"
 START_RULE = "Chronicle › Who starts"
 # entries that are the table's or the server's, not a player's move
@@ -298,12 +299,20 @@ def _draw_first_player(ruleset: Ruleset, pos: Position, event: Event, check: boo
     return Position(ruleset.start_with(pos.state, int(event.data["seat"])), pos.version + 1, False)
 
 
-def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -> Position:
+def step(
+    ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True, sight: frozenset[int] | None = None
+) -> Position:
     """The position after recording one entry that is not a void.
 
     With ``check`` the rules are enforced unless an override is pending. An overridden event that the
     reducer still cannot apply raises :class:`RuleViolation` (``unplayable``); a refusal says whether an
     override could record the move (``RuleViolation.overridable``: False when the reducer cannot place it).
+
+    ``sight``: the seats whose hidden information the writer may see (None: all of them, the whole table).
+    The entry is then judged from the writer's sight (:func:`judged_state`), overrides included: it is
+    refused before anything hidden is read when it sets or depends on a seat's secrets the writer cannot
+    see, and otherwise judged on what the acting seat's view shows, so that neither the answer nor its
+    ``overridable`` flag can differ with what the writer cannot see.
     """
     new_version = pos.version + 1
     if event.type == RULE_OVERRIDDEN:
@@ -313,6 +322,8 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
                 "An override is already waiting for the next move; record that move first.",
                 CORRECTIONS_RULE,
             )
+        if check:  # the end is final: no house rule reopens a finished game (a correction does)
+            ruleset.check_over(pos.state)
         return Position(pos.state, new_version, True)
     if event.type in PASSED_OVER:
         raise ValueError("voids and rules upgrades are folded by fold(), not step()")
@@ -327,11 +338,12 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
             "game_over", "The table recorded the result; void it to go on recording moves.", RESULT_RULE
         )
     event = replace(event, version=new_version)
+    judged = judged_state(ruleset, pos.state, event, sight) if check else pos.state
     if check and not pos.override_pending:
         try:
-            ruleset.validate(pos.state, event)
+            ruleset.validate(judged, event)
         except RuleViolation as violation:
-            violation.overridable = violation.overridable and _placeable(ruleset, pos.state, event)
+            violation.overridable = violation.overridable and _placeable(ruleset, judged, event)
             raise
     try:
         new_state = ruleset.apply(pos.state, event)
@@ -346,6 +358,29 @@ def step(ruleset: Ruleset, pos: Position, event: Event, *, check: bool = True) -
             CORRECTIONS_RULE,
         ) from exc
     return Position(new_state, new_version, False)
+
+
+def judged_state(ruleset: Ruleset, state: State, event: Event, sight: frozenset[int] | None) -> State:
+    """The state an entry is judged on when its writer sees the secrets of the seats in ``sight`` only (None:
+    every seat's; docs/ARCHITECTURE.md › Hidden information, the rule of sight).
+
+    An entry that sets or depends on its acting seat's hidden information (``EventType.secret``) for a seat
+    outside ``sight`` is refused (``not_your_secret``, never overridable), whatever the secret is. Any other
+    entry is judged on the view of its acting seat when the writer may see that seat's secrets, else on a
+    spectator's view: what the writer cannot see never decides the answer."""
+    if sight is None or not ruleset.hides_information:
+        return state
+    seat = event.seat if isinstance(event.seat, int) and not isinstance(event.seat, bool) else None
+    spec = ruleset.event_types.get(event.type)
+    if spec is not None and spec.secret and seat not in sight:
+        who = seat_ref(seat) if seat is not None else "the seat it is for"
+        raise RuleViolation(
+            "not_your_secret",
+            f"Only {who} can record this, from their own phone: it depends on their {spec.secret}.",
+            HIDDEN_RULE,
+            overridable=False,
+        )
+    return ruleset.view(state, seat if seat in sight else None)
 
 
 def house_rule_offered(rule: str, overridable: bool) -> bool:

@@ -48,7 +48,16 @@ from matches.checks import difference_json, rules_difference
 from matches.errors import DomainError, InvalidInput, MatchKeyReused, NotAllowed, NotFound
 from matches.people import joins
 from matches.people.joins import seat_accounts
-from matches.store.visibility import TABLE, can_record, reader_at, reveal, reveal_end, revealed_seat, viewer_for
+from matches.store.visibility import (
+    TABLE,
+    can_record,
+    reader_at,
+    reveal,
+    reveal_end,
+    revealed_seat,
+    table_seats,
+    viewer_for,
+)
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 from rulesets.schema import RANDOM, for_seat_count, seat_word
@@ -400,10 +409,13 @@ def _secrets(
     if not recorder or not ruleset.hides_information or not reader_at(request.user, match).may_reveal:
         return None
     shown = revealed_seat(request.session, match)
+    table = table_seats(match)
+    if not table:  # every seat is an account's: no secret to show on this device
+        return None
     return {
         "noun": ruleset.secret_noun,
         "shown": None if shown is None else {"seat": shown, "name": _seat_word(seat_names, shown)},
-        "seats": [{"seat": i, "name": name} for i, name in enumerate(seat_names)],
+        "seats": [{"seat": i, "name": name} for i, name in enumerate(seat_names) if i in table],
     }
 
 
@@ -437,6 +449,12 @@ def match_reveal(request: HttpRequest, match_id: int) -> HttpResponse:
         problem = {"detail": "Only the match's owner and its recorders may show a player's secrets.", "status": 403}
     elif seat is None or not 0 <= seat < len(names):
         problem = {"detail": f"Choose a seat from 0 to {len(names) - 1}.", "status": 400}
+    elif seat not in table_seats(match):
+        problem = {
+            "detail": f"{_seat_word(names, seat)} plays from their own account: only their phone shows their "
+            f"{ruleset.secret_noun}.",
+            "status": 403,
+        }
     if problem:
         return match_detail(request, match_id, problem={"detail": problem["detail"]}, status=problem["status"])
     reveal(request.session, match, seat)

@@ -393,12 +393,13 @@ def _upgrade_position(ruleset: Ruleset, head: Head, event: Event) -> Position:
 # -- appending ------------------------------------------------------------------------------------------
 
 
-def _next_position(ruleset: Ruleset, head: Head, event: Event) -> Position:
-    """Validate ``event`` against ``head`` and fold it. Raises :class:`RuleViolation` when illegal."""
+def _next_position(ruleset: Ruleset, head: Head, event: Event, sight: frozenset[int] | None = None) -> Position:
+    """Validate ``event`` against ``head`` and fold it. Raises :class:`RuleViolation` when illegal. ``sight``:
+    the seats whose secrets the writer may see (None: all), ``rulesets.replay.step``."""
     if event.type == RULES_UPGRADED:
         return _upgrade_position(ruleset, head, event)
     if event.type != EVENT_VOIDED:
-        return step(ruleset, head.position, event, check=True)
+        return step(ruleset, head.position, event, check=True, sight=sight)
     target = int(event.data["version"])
     row = None
     if target <= head.version:
@@ -615,8 +616,12 @@ def append(
     attempts: int = 5,
     rebase: bool = False,
     own_keys: tuple[str, ...] = (),
+    sight: frozenset[int] | None = None,
 ) -> AppendResult:
     """Validate and append one event; return the new version and state.
+
+    - ``sight``: the seats whose hidden information the writer may see (``visibility.writer_sight``; None: the
+      whole table, the server's own entries): the entry is judged from that sight (``rulesets.replay.step``).
 
     - ``expected_version``: fail with :class:`VersionConflict` unless the stream is at exactly this version.
       Without it, a lost race re-reads the head and re-validates (up to ``attempts`` times).
@@ -663,7 +668,7 @@ def append(
             else:
                 rebasing = False
         try:
-            pos = _next_position(ruleset, head, event)
+            pos = _next_position(ruleset, head, event, sight)
         except RuleViolation as violation:
             repeat = _find_repeat(stream_id, idempotency_key, event, expected_version, own)
             if repeat is not None:

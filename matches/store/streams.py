@@ -25,7 +25,7 @@ from matches.models import MAX_VERSION
 from matches.models import Event as EventRow
 from matches.store import events as store
 from matches.store.history import LogLine, stream_log
-from matches.store.visibility import UserLike, can_record, can_view, viewer_for, visible_q
+from matches.store.visibility import UserLike, can_record, can_view, viewer_for, visible_q, writer_sight
 from rulesets import Event, Ruleset, UnknownGame, get_ruleset
 from rulesets.offline import EntryInvalid, clean_entry
 from rulesets.replay import EVENT_VOIDED
@@ -176,7 +176,7 @@ def stream_record(
             stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type,
             seat=seat, data=data, user_id=user.pk, expected_version=expected_version,
             idempotency_key=idempotency_key, client_time=client_time, request_id=request_id, rebase=rebase,
-            own_keys=own_keys, photo=photo,
+            own_keys=own_keys, photo=photo, sight=writer_sight(user, obj),
         )  # fmt: skip
 
     return _through_hooks(spec, obj, user, request_id, write)
@@ -316,6 +316,7 @@ def stream_event_record(
     rebase: bool = False,
     own_keys: tuple[str, ...] = (),
     photo: bool = False,
+    sight: frozenset[int] | None = None,
 ) -> store.AppendResult:
     """Clean and append one event to any stream (``rebase``: see ``store.append``); wakes the projector after
     commit. A photo entry only with ``photo`` (``matches.photos`` writes them: they name stored files)."""
@@ -342,6 +343,7 @@ def stream_event_record(
         meta=store.Metadata(recorded_by_id=user_id, client_time=client_time, request_id=request_id),
         rebase=bool(rebase),
         own_keys=own_keys,
+        sight=sight,
     )
     if not result.repeated:
         for hook in _AFTER_COMMIT:

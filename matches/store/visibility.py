@@ -8,16 +8,19 @@ whose players may be linked to accounts. For a signed-in user at a stream:
 
 - **may read** (:func:`can_view`): a public stream, anyone; a private one, its owner and named recorders;
 - **may record** (:func:`can_record`): the owner and the named recorders (an account seated at creation or by a
-  join link is named when seated, ``matches.people.joins``; the owner may remove it);
+  join link is named when seated, ``matches.people.joins``; the owner may remove it); an entry that sets or
+  depends on a seat's secrets only from whoever may see them (:func:`writer_sight`: the holder of a seat an
+  account holds; the recorders for the table's seats), every other entry judged from the writer's sight;
 - **sees**, in a game with hidden information (:func:`viewer_for`):
 
   - a **seat holder** (their account is linked to a seat's player, or to the player a seat's duplicate was
     merged into) sees that seat's view, always, even when they may also record, and even as the owner
     (the lowest seat when linked to several);
   - a **seatless recorder** (the owner or a named recorder holding no seat: the phone passed round the
-    table) sees what a spectator sees, except one seat's secrets while that seat reveals them on that device
-    (:func:`reveal`, kept in the device's session, hidden again by the next entry recorded on the stream),
-    or the one seat an API read names with ``?seat=`` (the API's reveal, for that read only);
+    table) sees what a spectator sees, except one *table* seat's secrets (a seat no account holds) while that
+    seat reveals them on that device (:func:`reveal`, kept in the device's session, hidden again by the next
+    entry recorded on the stream), or the one table seat an API read names with ``?seat=`` (the API's
+    reveal, for that read only); a seat an account holds is that account's alone;
   - **everyone else** (spectators) sees what a spectator at the table sees.
 
   Games without hidden information show every reader the whole state (:data:`TABLE`).
@@ -86,6 +89,39 @@ def held_seat(user: UserLike | None, obj: Any) -> int | None:
     return seats.filter(mine).order_by("index").values_list("index", flat=True).first()
 
 
+def _holders(obj: Any) -> dict[int, int]:
+    """Seat index → the id of the account holding it (directly, or through the player its player was merged
+    into), for the seats an account holds; the other seats are the table's."""
+    seats = getattr(obj, "seats", None)
+    if seats is None:
+        return {}
+    rows = seats.values_list("index", "player__user_id", "player__merged_into__user_id")
+    return {index: direct or merged for index, direct, merged in rows if (direct or merged)}
+
+
+def table_seats(obj: Any) -> frozenset[int]:
+    """The seats of ``obj`` that no account holds (a friend without a phone, the phone passed round): the
+    recorders see and record their secrets (docs/ARCHITECTURE.md › Hidden information)."""
+    seats = getattr(obj, "seats", None)
+    if seats is None:
+        return frozenset()
+    return frozenset(range(obj.stream.seat_count)) - set(_holders(obj))
+
+
+def writer_sight(user: UserLike | None, obj: Any) -> frozenset[int] | None:
+    """The seats whose hidden information ``user`` may see and record at ``obj``: the seats their account holds,
+    and, when they may record there, the seats no account holds (the table's). None for a game that hides
+    nothing (every writer judges on the whole table). The one rule of sight for writes; reads follow it too
+    (:func:`viewer_for` shows a seatless recorder only a table seat's secrets)."""
+    if not get_ruleset(_game(obj)).hides_information:
+        return None
+    holders = _holders(obj)
+    mine = {index for index, holder in holders.items() if _signed_in(user) and holder == user.pk}
+    if can_record(user, obj):
+        mine |= set(range(obj.stream.seat_count)) - set(holders)
+    return frozenset(mine)
+
+
 @dataclass(frozen=True)
 class Reader:
     """Who a user is at a stream: ``owner``, may ``record`` (owner or a named recorder), the ``seat`` they
@@ -104,7 +140,8 @@ class Reader:
 
     @property
     def may_reveal(self) -> bool:
-        """Only a seatless recorder's device shows a seat's secrets on request (:func:`reveal`)."""
+        """Only a seatless recorder's device shows a seat's secrets on request (:func:`reveal`), and only a
+        seat that no account holds (:func:`table_seats`)."""
         return self.record and self.seat is None
 
 
@@ -173,7 +210,7 @@ def viewer_for(
     if own is not None:
         return Viewer(everything=False, seat=own)
     asked = seat if seat is not None else revealed_seat(session, obj)
-    if asked is not None and can_record(user, obj):
+    if asked is not None and asked in table_seats(obj) and can_record(user, obj):
         return Viewer(everything=False, seat=asked)
     return SPECTATOR
 
