@@ -1,4 +1,5 @@
-"""API plumbing shared by every app: a bounded JSON parser and the one place domain errors become HTTP."""
+"""API plumbing shared by every app: a bounded JSON parser and the one place domain errors become HTTP (any
+``config.errors.HttpError``, which the apps' errors subclass: config imports no app)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import copy
 import functools
 import io
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -20,11 +22,25 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from config.authentication import FastTokenAuthentication
+from config.errors import HttpError
 from config.text import PROBLEM, unstorable_path
 from config.throttling import WindowThrottle
-from matches.errors import DomainError, InvalidInput
 
 MAX_JSON_DEPTH = 12
+
+InvalidInputError = Callable[[dict[str, list[str]]], Exception]
+_invalid_input: list[InvalidInputError] = []
+
+
+def register_invalid_input(error: InvalidInputError) -> None:
+    """Set the error a refused body raises, given ``{field path: [messages]}`` (the apps' ``invalid`` answer,
+    registered at start by ``matches.apps``); until then DRF's ``ValidationError``."""
+    _invalid_input[:] = [error]
+
+
+def invalid_input(errors: dict[str, list[str]]) -> Exception:
+    """The error for a body refused field by field (see :func:`register_invalid_input`)."""
+    return _invalid_input[0](errors) if _invalid_input else exceptions.ValidationError(errors)
 
 
 def _depth(value: Any) -> int:
@@ -63,7 +79,7 @@ class BoundedJSONParser(JSONParser):
             raise exceptions.ParseError(f"JSON nested too deeply (more than {MAX_JSON_DEPTH} levels).")
         bad = unstorable_path(data)
         if bad is not None:
-            raise InvalidInput({bad: [PROBLEM]})
+            raise invalid_input({bad: [PROBLEM]})
         return data
 
 
@@ -329,7 +345,7 @@ _CODES = {
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Map domain errors and DRF errors to ``{code, detail, ...}`` bodies; nothing else reaches here."""
-    if isinstance(exc, DomainError):
+    if isinstance(exc, HttpError):
         return Response(exc.body(), status=exc.status_code)
     if isinstance(exc, RequestDataTooBig):
         exc = exceptions.ParseError("Request body too large.")
@@ -408,7 +424,7 @@ class LeanPostMixin:
             except (exceptions.APIException, RequestDataTooBig):
                 return None
             response = self.post_data(request, data, **kwargs)
-        except DomainError as exc:
+        except HttpError as exc:
             response = Response(exc.body(), status=exc.status_code)
         request.accepted_renderer, request.accepted_media_type = _JSON, "application/json"  # type: ignore[attr-defined]
         return self.finalize_response(request, response, **kwargs)  # type: ignore[attr-defined]

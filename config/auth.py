@@ -11,7 +11,8 @@ Three counters, each a fixed window of ``CHRONICLE_LOGIN_COOL_OFF`` seconds that
   window: an attacker can delay a user for at most a cool-off at a time while spending 100 guesses on it.
 
 Every sign-in goes through :class:`ThrottledModelBackend` (the web page, the API token endpoint and the
-admin), so one place counts and refuses. Counters live in the cache (Redis, degrading to a per-process
+admin), so one place counts and refuses; the sign-in views (``frontend.views.accounts``) ask
+:func:`login_locked` first, to answer 429 with ``Retry-After``. Counters live in the cache (Redis, degrading to a per-process
 memory cache while Redis is down; see config/cache.py). A successful sign-in clears its account+address count.
 """
 
@@ -21,19 +22,11 @@ import hashlib
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import exceptions, parsers, serializers
-from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.request import Request
-from rest_framework.response import Response
+from django.http import HttpRequest
 from rest_framework.throttling import BaseThrottle
-
-from config.api import BoundedJSONParser
 
 
 def _setting(name: str, default: int) -> int:
@@ -105,44 +98,3 @@ class ThrottledModelBackend(ModelBackend):
         else:
             login_succeeded(request, name)
         return user
-
-
-def _retry_after(response: HttpResponse, seconds: int) -> HttpResponse:
-    response["Retry-After"] = str(seconds)
-    return response
-
-
-class LoginView(auth_views.LoginView):
-    """The sign-in page; while throttled it answers 429 with the form and a message, and signs no one in."""
-
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = login_locked(request, request.POST.get("username", ""))
-        if wait:
-            form = self.get_form()
-            form.is_bound = False  # show the form again, without checking the password
-            context = self.get_context_data(form=form, throttled=True)
-            return _retry_after(self.render_to_response(context, status=429), wait)
-        return super().post(request, *args, **kwargs)
-
-
-class TokenLoginApi(ObtainAuthToken):
-    """POST username and password → ``{token}``; 429 with ``Retry-After`` while sign-in is throttled."""
-
-    parser_classes = (BoundedJSONParser, parsers.FormParser)
-
-    @extend_schema(
-        request=inline_serializer(
-            "TokenLoginInput", {"username": serializers.CharField(), "password": serializers.CharField()}
-        ),
-        responses={
-            200: inline_serializer("TokenOutput", {"token": serializers.CharField()}),
-            400: OpenApiResponse(description="wrong username or password"),
-            429: OpenApiResponse(description="too many failed sign-ins; retry after the cool-off"),
-        },
-    )
-    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        username = request.data.get("username", "") if hasattr(request.data, "get") else ""
-        wait = login_locked(request, str(username))
-        if wait:
-            raise exceptions.Throttled(wait=wait, detail="Too many failed sign-ins; try again after the cool-off.")
-        return super().post(request, *args, **kwargs)

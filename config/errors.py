@@ -4,12 +4,16 @@ Django's own error handlers (``handler400/403/404/500`` in config.urls) and the
 :class:`config.middleware.ServiceUnavailableMiddleware` both answer through this module, so an API client
 never gets an HTML page: unknown API paths are a JSON 404, and a request stopped by PostgreSQL, Redis or the
 broker being unreachable is a JSON 503 with ``Retry-After`` (an HTML 503 page on web pages).
+
+config imports no app: an app's errors say their own answer by subclassing :class:`HttpError`, and the site's
+error page is drawn by the renderer the web app registers at start (:func:`register_error_page`).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from django.db import InterfaceError, OperationalError
@@ -32,6 +36,42 @@ INFRASTRUCTURE_ERRORS: tuple[type[BaseException], ...] = (
     RedisTimeoutError,
     BrokerError,
 )
+
+
+class HttpError(Exception):
+    """Base of every error a caller can cause that carries its own HTTP answer: ``status_code``, ``code``,
+    ``detail`` and ``body()`` (the JSON error body). The API maps each one to ``Response(body(), status_code)``
+    (config.api, the one place); an app's domain errors subclass it, so config never imports them."""
+
+    status_code = 400
+    code = "error"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "detail": self.detail}
+
+
+ErrorPage = Callable[[HttpRequest, int, str, str], HttpResponse]
+_error_page: list[ErrorPage] = []
+
+
+def register_error_page(render: ErrorPage) -> None:
+    """Set the site's error page: ``render(request, status, title, message)`` (the web app's, at start)."""
+    _error_page[:] = [render]
+
+
+def error_page(request: HttpRequest, status: int, title: str, message: str = "") -> HttpResponse:
+    """The site's error page with ``status``; before a renderer is registered, a plain page needing nothing."""
+    if _error_page:
+        return _error_page[0](request, status, title, message)
+    return HttpResponse(
+        "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+        f"<title>{escape(title)}</title><h1>{escape(title)}</h1><p>{escape(message)}</p>",
+        status=status,
+    )
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -88,9 +128,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     """handler404: JSON ``not_found`` on unknown API paths, the site's page elsewhere."""
     if is_api(request):
         return json_error(404, "not_found", f"There is no API endpoint at {request.path_info}; see /api/schema/.")
-    from frontend.views.matches import not_found as page
-
-    return page(request, exception)
+    return error_page(request, 404, "Not found", "There is nothing here, or it is private.")
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -100,6 +138,4 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return unavailable(request, exc)
     if is_api(request):
         return json_error(500, "server_error", "Something went wrong on our side.")
-    from frontend.views.matches import server_error as page
-
-    return page(request)
+    return error_page(request, 500, "Something went wrong")

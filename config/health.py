@@ -1,14 +1,16 @@
-"""``GET /healthz``: is this web process able to serve? PostgreSQL is checked; Redis and the projector reported.
+"""``GET /healthz``: is this web process able to serve? PostgreSQL is checked; Redis and the apps' checks reported.
 
-Answers JSON: 200 with ``status`` ``ok`` (or ``degraded`` when Redis is unreachable or the projector lags by
-more than ``CHRONICLE_HEALTH_MAX_LAG`` seconds: the app still records and reads), 503 ``down`` when
-PostgreSQL does not answer. Load balancers route on the status code; operators read the body.
+Answers JSON: 200 with ``status`` ``ok`` (or ``degraded`` when Redis is unreachable or a registered check fails
+or judges itself degraded, as the projector lagging by more than ``CHRONICLE_HEALTH_MAX_LAG`` seconds: the app
+still records and reads), 503 ``down`` when PostgreSQL does not answer. Load balancers route on the status
+code; operators read the body. The apps' checks register at start (:func:`register_check`).
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection
@@ -16,22 +18,25 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-# events after the projector's checkpoint (in the reader's own order on PostgreSQL), counted up to a cap
-_LAG_SQL = {
-    "postgresql": """
-SELECT count(*), extract(epoch FROM now() - min(recorded_at))
-  FROM (SELECT recorded_at FROM matches_event e
-         WHERE (e.txid, e.position) > (SELECT coalesce(max(c.txid), 0)::text::xid8, coalesce(max(c.position), 0)
-                                         FROM matches_projectioncheckpoint c WHERE c.name = %s)
-         ORDER BY e.txid, e.position LIMIT 10000) AS pending
-""",
-    "sqlite": """
-SELECT count(*), (julianday('now') - julianday(min(recorded_at))) * 86400
-  FROM (SELECT recorded_at FROM matches_event
-         WHERE position > coalesce((SELECT position FROM matches_projectioncheckpoint WHERE name = %s), 0)
-         ORDER BY position LIMIT 10000) AS pending
-""",
-}
+
+class Check(NamedTuple):
+    """A health check an app registers: ``run()`` reports (a dict, or None for nothing to add) or raises;
+    ``degraded(report)`` says whether a report that ran says the app is degraded (still serving)."""
+
+    run: Callable[[], dict[str, Any] | None]
+    degraded: Callable[[dict[str, Any]], bool]
+
+
+_checks: dict[str, Check] = {}
+
+
+def register_check(
+    name: str, run: Callable[[], dict[str, Any] | None], degraded: Callable[[dict[str, Any]], bool]
+) -> None:
+    """Add ``name`` to the report (after ``database`` and ``redis``), run while PostgreSQL answers; a check
+    that fails, or whose report ``degraded`` judges so, makes the status ``degraded`` (``matches`` registers
+    ``projector`` at start: config imports no app)."""
+    _checks[name] = Check(run, degraded)
 
 
 def _timed(check: Any) -> dict[str, Any]:
@@ -64,15 +69,6 @@ def _redis() -> dict[str, Any] | None:
     return {}
 
 
-def _projector() -> dict[str, Any]:
-    from matches.projections.projectors import MATCH_SUMMARY
-
-    with connection.cursor() as cursor:
-        cursor.execute(_LAG_SQL[connection.vendor], [MATCH_SUMMARY])
-        pending, oldest = cursor.fetchone()
-    return {"pending_events": int(pending), "lag_seconds": round(float(oldest or 0), 3), "capped_at": 10000}
-
-
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -83,10 +79,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
         body["redis"] = _timed(_redis)
     else:
         body["redis"] = {"ok": None, "detail": "not configured (tasks run in-process)"}
-    if database["ok"]:
-        body["projector"] = _timed(_projector)
     healthy = database["ok"]
-    lagging = body.get("projector", {}).get("lag_seconds", 0) > settings.CHRONICLE_HEALTH_MAX_LAG
-    degraded = body["redis"]["ok"] is False or lagging or not body.get("projector", {}).get("ok", False)
+    degraded = body["redis"]["ok"] is False or not healthy
+    for name, check in _checks.items() if healthy else ():
+        body[name] = report = _timed(check.run)
+        degraded = degraded or not report["ok"] or check.degraded(report)
     body = {"status": "down" if not healthy else ("degraded" if degraded else "ok"), **body}
     return JsonResponse(body, status=200 if healthy else 503)

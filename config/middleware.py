@@ -1,5 +1,5 @@
-"""Request middleware: request ids, refusing unstorable text, lazy flash messages, and 503 for outages
-(see config.errors)."""
+"""Request middleware that knows no app: request ids, refusing unstorable text, lazy flash messages, and 503 for
+outages (see config.errors). The web app's own (domain errors as pages) is ``frontend.views.errors``."""
 
 from __future__ import annotations
 
@@ -58,49 +58,6 @@ class RequestIdMiddleware:
         return response
 
 
-class DomainErrorPageMiddleware:
-    """Web pages: a domain error that escapes a view becomes an error page with its status (the API maps its own).
-
-    A match's page (or its history) not found by a reader who is signed out (a private match's link sent to a
-    friend) sends them to sign in, with ``?next=`` back to it; a signed-in reader who may not see it gets the
-    404. Any id sends a signed-out reader to sign in, so the redirect does not tell a private match from none.
-    """
-
-    SIGN_IN_FIRST = frozenset({"match", "match-history"})  # campaigns and series: still 404 (not asked for yet)
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        from django.contrib.auth.views import redirect_to_login
-        from django.shortcuts import render
-
-        from matches.errors import DomainError, NotFound
-
-        if not isinstance(exception, DomainError):
-            return None
-        if isinstance(exception, NotFound) and self.sign_in_first(request):
-            return redirect_to_login(request.get_full_path())
-        return render(
-            request, "frontend/error.html", {"title": exception.detail, "message": ""}, status=exception.status_code
-        )
-
-    @classmethod
-    def sign_in_first(cls, request: HttpRequest) -> bool:
-        """Whether a page's not-found answer is a sign-in for this reader (see the class docstring)."""
-        user = getattr(request, "user", None)
-        match = getattr(request, "resolver_match", None)
-        return (
-            request.method in ("GET", "HEAD")
-            and (user is None or not user.is_authenticated)
-            and match is not None
-            and match.url_name in cls.SIGN_IN_FIRST
-        )
-
-
 class TextInputMiddleware:
     """Refuse (400) a query string, form field or ``Idempotency-Key`` holding unstorable text (config.text).
 
@@ -114,14 +71,12 @@ class TextInputMiddleware:
         field = self._unstorable_field(request)
         if field is None:
             return self.get_response(request)
-        from django.shortcuts import render
-
-        from config.errors import is_api, json_error
+        from config.errors import error_page, is_api, json_error
         from config.text import PROBLEM
 
         if is_api(request):
             return json_error(400, "invalid", f"Invalid {field}: {PROBLEM}", errors={field: [PROBLEM]})
-        return render(request, "frontend/error.html", {"title": f"Invalid {field}", "message": PROBLEM}, status=400)
+        return error_page(request, 400, f"Invalid {field}", PROBLEM)
 
     @staticmethod
     def _unstorable_field(request: HttpRequest) -> str | None:

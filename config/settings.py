@@ -63,7 +63,7 @@ MIDDLEWARE = [
     "config.middleware.LazyMessageMiddleware",  # Django's, building the storage only when used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.RequestIdMiddleware",
-    "config.middleware.DomainErrorPageMiddleware",
+    "frontend.views.errors.DomainErrorPageMiddleware",  # a domain error escaping a page: its error page
     "config.middleware.ServiceUnavailableMiddleware",
 ]
 

@@ -3,7 +3,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from config.auth import LoginView
 from frontend.offline import views as offline_views
 from frontend.views import interop as interop_views
 from frontend.views import joins as join_views
@@ -11,6 +10,7 @@ from frontend.views import live as live_views
 from frontend.views import matches as views
 from frontend.views import quicklog as quicklog_views
 from frontend.views import stats as stats_views
+from frontend.views.accounts import LoginView
 from frontend.views.photos import photo_urls
 
 urlpatterns = [

@@ -1,4 +1,5 @@
-"""App configuration: registers the app's stream kind, read models and wake-up hook when Django is ready."""
+"""App configuration: registers the app's stream kind, read models, wake-up hook, the projector's health check
+and the API's ``invalid`` answer when Django is ready."""
 
 from django.apps import AppConfig
 
@@ -11,6 +12,11 @@ class MatchesConfig(AppConfig):
         # importing these registers the match stream kind, the read models (match summary, play_stats) and the
         # projector's wake-up after every commit (the store calls it through its hook, never by import)
         import matches.kinds
+        import matches.projections.health  # /healthz's "projector" (config.health)
         import matches.projections.play_stats
         import matches.projections.projectors
         import matches.projections.tasks  # noqa: F401
+        from config.api import register_invalid_input
+        from matches.errors import InvalidInput
+
+        register_invalid_input(InvalidInput)  # a body with unstorable text: the API's own ``invalid`` answer

@@ -1,25 +1,19 @@
-"""Domain errors: raised by services and selectors, turned into HTTP in config.api (the one place)."""
+"""Domain errors: raised by services and selectors, turned into HTTP in config.api (the one place) through their
+base, ``config.errors.HttpError``: each says its own status, code and body."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from config.errors import HttpError
+
 # the bodies of a refused entry are the pure ones the match page also answers offline (rulesets.offline)
 from rulesets.offline import invalid_body, invalid_detail, refusal_body
 
 
-class DomainError(Exception):
-    """Base of every error a caller can cause; ``body()`` is the JSON error body."""
-
-    status_code = 400
-    code = "error"
-
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail)
-        self.detail = detail
-
-    def body(self) -> dict[str, Any]:
-        return {"code": self.code, "detail": self.detail}
+class DomainError(HttpError):
+    """Base of every error a caller can cause in the apps; ``body()`` is the JSON error body, ``status_code``
+    its HTTP status (``HttpError``: the API and the pages map every subclass without knowing it)."""
 
 
 class WrappedRefusal(DomainError):

@@ -22,7 +22,6 @@ from django.views.decorators.http import require_POST
 from campaigns import selectors as campaign_selectors
 from campaigns import services as campaign_services
 from campaigns.services import BatchRefused
-from config.text import spreadsheet_safe
 from frontend.charts import gold_chart, gp_text
 from frontend.forms.inputs import Pick
 from frontend.forms.schema import (
@@ -39,6 +38,7 @@ from frontend.forms.schema import (
 from frontend.selectors import last_undoable_version
 from frontend.views import streams as stream_views
 from frontend.views.photos import photo_context, photo_list
+from frontend.views.spreadsheets import spreadsheet_safe
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
 from matches.store.visibility import can_record, can_view
 from rulesets import Event, EventType, get_ruleset

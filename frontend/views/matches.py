@@ -703,18 +703,3 @@ def match_rules(request: HttpRequest, match_id: int) -> HttpResponse:
 match_history = stream_views.history_view(
     "match", "match", anchor="#board", template="frontend/match_history.html"
 )  # the log as a timeline, voided entries struck through, each linked to its replay position
-
-
-def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """404 page."""
-    return render(
-        request,
-        "frontend/error.html",
-        {"title": "Not found", "message": "There is nothing here, or it is private."},
-        status=404,
-    )
-
-
-def server_error(request: HttpRequest) -> HttpResponse:
-    """500 page."""
-    return render(request, "frontend/error.html", {"title": "Something went wrong", "message": ""}, status=500)

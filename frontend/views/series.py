@@ -16,11 +16,11 @@ from django.views.decorators.http import require_POST
 
 from campaigns import series as series_services
 from campaigns import series_selectors as selectors
-from config.text import spreadsheet_safe
 from frontend.charts import points_chart
 from frontend.forms.schema import int_or_none, record_or_rerender
 from frontend.selectors import last_undoable_version
 from frontend.views import streams as stream_views
+from frontend.views.spreadsheets import spreadsheet_safe
 from matches.errors import InvalidInput, NotFound
 from matches.store.streams import stream_record
 from matches.store.visibility import can_record

@@ -1,11 +1,13 @@
 """The import direction of the project (docs/ARCHITECTURE.md › The map): no import circle anywhere among the
 project's modules, lazy imports included; the apps import downward (``frontend → campaigns → matches →
-rulesets``); inside ``matches`` and ``frontend`` every import goes to a lower part of the map; each of the two
-keeps at most a dozen loose modules; who a reader is has one home that imports none of its readers."""
+rulesets``, and any of them → ``config``, which imports none of them); inside ``matches`` and ``frontend`` every
+import goes to a lower part of the map; each of the two keeps at most a dozen loose modules; who a reader is has
+one home that imports none of its readers."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,16 @@ pytestmark = pytest.mark.pure
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("config", "rulesets", "matches", "campaigns", "frontend", "benchmarks")
-APPS = ("rulesets", "matches", "campaigns", "frontend")  # each imports only the ones before it
+# the layers, lowest first: a package imports only packages of a lower layer. ``config`` (settings, URLs, the
+# Celery app, plumbing that knows no app) and ``rulesets`` (pure rules) share the floor and import neither each
+# other nor anything above: where config must call up (an app's errors, the error page, health checks, the API's
+# ``invalid`` answer) the app fills a registry or subclasses a config base at start. config names apps only as
+# strings, which are not imports: ``config/urls.py`` includes their URL modules (Django's own wiring, the one
+# upward reference), ``settings.py`` and ``celery.py`` name apps, middleware and task modules, ``broker.py`` the
+# catch-up task's name on the queue (NAMED_BY_STRING, checked below)
+LAYERS = {"config": 0, "rulesets": 0, "matches": 1, "campaigns": 2, "frontend": 3}
+APPS = ("matches", "campaigns", "frontend")
+NAMED_BY_STRING = {"config.urls", "config.settings", "config.celery", "config.broker"}
 
 # the parts of ``matches`` and ``frontend`` (docs/ARCHITECTURE.md), lowest first: a module imports only parts
 # of a lower rank than its own, or its own part; ``models`` gathers the app's tables (interop's among them)
@@ -37,7 +48,8 @@ FRONTEND_RANKS = {
     "frontend.boards": 3,
     "frontend.offline": 4,
     "frontend.views": 5,
-    "frontend.urls": 6, "frontend.campaign_urls": 6, "frontend.catalog_urls": 6, "frontend.series_urls": 6,
+    "frontend.urls": 6, "frontend.api_urls": 6, "frontend.campaign_urls": 6, "frontend.catalog_urls": 6,
+    "frontend.series_urls": 6,
     "frontend.admin": 6, "frontend.apps": 6, "frontend.templatetags": 6, "frontend.management": 6,
 }  # fmt: skip
 DJANGO_FOLDERS = ("migrations", "management", "templatetags", "static", "templates", "__pycache__")  # Django's own
@@ -156,16 +168,60 @@ def test_a_planted_cycle_is_found(tmp_path):
     assert _cycles(_graph(_modules("pkg", root=tmp_path))) == [{"pkg.low", "pkg.high"}]
 
 
-def test_the_apps_import_downward():
-    order = {app: i for i, app in enumerate(APPS)}
-    for name, deps in GRAPH.items():
-        app = name.split(".")[0]
-        if app not in order:
-            continue
+def _upward(graph: dict[str, set[str]], layers: dict[str, int] = LAYERS) -> list[str]:
+    """Every import of ``graph`` from a package to one of the same or a higher layer (itself excepted)."""
+    found = []
+    for name, deps in graph.items():
+        package = name.split(".")[0]
         for dep in deps:
             other = dep.split(".")[0]
-            if other in order:
-                assert order[other] <= order[app], f"{name} imports {dep}"
+            if package in layers and other in layers and other != package and layers[other] >= layers[package]:
+                found.append(f"{name} imports {dep}")
+    return sorted(found)
+
+
+def _app_names(path: Path) -> set[str]:
+    """The dotted paths of an app's module or object (``"frontend.urls"``) written as strings in a source file."""
+    pattern = re.compile(rf"({'|'.join(APPS)})(\.\w+)+(:\w+)?")
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and pattern.fullmatch(node.value)
+    }
+
+
+def test_the_apps_import_downward():
+    assert _upward(GRAPH) == []
+
+
+def test_config_names_the_apps_only_in_its_wiring():
+    named = {name: _app_names(path) for name, path in _modules("config").items()}
+    assert {name for name, found in named.items() if found} <= NAMED_BY_STRING, named
+    assert "frontend.urls" in named["config.urls"]  # the check reads what it should
+
+
+def test_a_planted_upward_import_is_found(tmp_path):
+    """The check is real: an upward import planted in a copy of the tree's graph, and in files, is found."""
+    planted = {name: set(deps) for name, deps in GRAPH.items()}
+    planted["config.api"].add("matches.errors")  # config mapping a domain error by importing it
+    planted["rulesets.base"].add("config.errors")  # the floor's two halves: neither imports the other
+    planted["matches.services"].add("campaigns.services")
+    assert _upward(planted) == [
+        "config.api imports matches.errors",
+        "matches.services imports campaigns.services",
+        "rulesets.base imports config.errors",
+    ]
+
+    for package in ("config", "frontend", "frontend/views"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "config" / "errors.py").write_text("def page():\n    from frontend.views.pages import not_found\n")
+    (tmp_path / "config" / "urls.py").write_text('from django.urls import include\n\nurls = include("frontend.urls")\n')
+    (tmp_path / "frontend" / "views" / "pages.py").write_text("from config import errors\n\nnot_found = errors\n")
+    graph = _graph(_modules("config", "frontend", root=tmp_path))
+    assert _upward(graph) == ["config.errors imports frontend.views.pages"]  # lazy; urls' include is no import
+    assert _app_names(tmp_path / "config" / "urls.py") == {"frontend.urls"}
+    assert _app_names(tmp_path / "config" / "errors.py") == set()
 
 
 @pytest.mark.parametrize(("package", "ranks"), [("matches", MATCHES_RANKS), ("frontend", FRONTEND_RANKS)])

@@ -1,0 +1,53 @@
+"""Error pages: the site's error page (Django's 404/500 and config's refusals draw it, through
+``config.errors.register_error_page``, registered by ``frontend.apps``) and domain errors escaping a view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from matches.errors import DomainError, NotFound
+
+
+def error_page(request: HttpRequest, status: int, title: str, message: str = "") -> HttpResponse:
+    """The error page: ``title`` as its heading, ``message`` under it, with ``status``."""
+    return render(request, "frontend/error.html", {"title": title, "message": message}, status=status)
+
+
+class DomainErrorPageMiddleware:
+    """Web pages: a domain error that escapes a view becomes an error page with its status (the API maps its own).
+
+    A match's page (or its history) not found by a reader who is signed out (a private match's link sent to a
+    friend) sends them to sign in, with ``?next=`` back to it; a signed-in reader who may not see it gets the
+    404. Any id sends a signed-out reader to sign in, so the redirect does not tell a private match from none.
+    """
+
+    SIGN_IN_FIRST = frozenset({"match", "match-history"})  # campaigns and series: still 404 (not asked for yet)
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, DomainError):
+            return None
+        if isinstance(exception, NotFound) and self.sign_in_first(request):
+            return redirect_to_login(request.get_full_path())
+        return error_page(request, exception.status_code, exception.detail)
+
+    @classmethod
+    def sign_in_first(cls, request: HttpRequest) -> bool:
+        """Whether a page's not-found answer is a sign-in for this reader (see the class docstring)."""
+        user = getattr(request, "user", None)
+        match = getattr(request, "resolver_match", None)
+        return (
+            request.method in ("GET", "HEAD")
+            and (user is None or not user.is_authenticated)
+            and match is not None
+            and match.url_name in cls.SIGN_IN_FIRST
+        )
