@@ -21,7 +21,6 @@ NOT_YET_SHAPED = frozenset(
         "the-first-spine",
         "bone-wars",
         "saltmarsh",
-        "saltmarsh-adventure",
         "scoresheet",
         "series",
     }
