@@ -5,13 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from frontend.boards.shared import TableFacts
+from rulesets.saltmarsh_adventure.fields import CONDITION_WORDS, CONDITIONS
 
-CONDITION_LABELS = {
-    "advantage": "Advantage",
-    "disadvantage": "Disadvantage",
-    "stunned": "Stunned",
-    "poisoned": "Poisoned",
-}
+CONDITION_LABELS = dict(zip(CONDITIONS, CONDITION_WORDS, strict=True))  # as the condition cards print them
 
 
 def board(*, ruleset: Any, ms: Any, legal: Any, can_record: bool, facts: TableFacts) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulesets.saltmarsh_adventure import gain_condition
+from rulesets.saltmarsh_adventure.engine import gain_condition
 
 pytestmark = pytest.mark.pure
 
@@ -75,6 +75,9 @@ def test_heroes_attack_in_their_own_hero_phase(fresh, ana_phase, villain, ev, re
     assert rejected(ana_phase, attack(ev, 1, 10)) == "not_your_turn"
     assert rejected(villain, attack(ev, 0, 10)) == "wrong_phase"
     assert rejected(ana_phase, ev("attack_rolled", None, attacker="hero", rolls=[10])) == "seat_required"
+    # the missing hero is said before the phase (a hero's attack names its seat wherever it is recorded)
+    assert rejected(villain, ev("attack_rolled", None, attacker="hero", rolls=[10])) == "seat_required"
+    assert rejected(fresh, ev("condition_gained", None, target="hero", condition="stunned")) == "seat_required"
 
 
 def test_monster_advantage_applies_to_its_attack(villain, play, ev, rejected) -> None:

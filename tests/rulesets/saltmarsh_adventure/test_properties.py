@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets.base import Event
-from rulesets.saltmarsh_adventure import CONDITIONS, RULESET, gain_condition
+from rulesets.saltmarsh_adventure import RULESET
+from rulesets.saltmarsh_adventure.engine import gain_condition
+from rulesets.saltmarsh_adventure.fields import CONDITIONS
 from tests.rulesets.scenario import try_step
 
 pytestmark = pytest.mark.pure

@@ -115,6 +115,37 @@ def test_losing_has_no_winners_and_a_reason(fresh, play, ev, rejected) -> None:
     assert rejected(state, ev("adventure_won")) == "game_over"
 
 
+def test_the_end_is_final_no_house_rule_reopens_it(ana_phase, play, ev) -> None:
+    """Issue 46: once the adventure is won or lost, every entry is refused and no override is offered."""
+    from rulesets.replay import Position, step
+
+    for ending in (ev("adventure_won"), ev("adventure_lost", reason="The villain escaped.")):
+        over = play(ana_phase, ending)
+        with pytest.raises(RuleViolation) as info:
+            step(RULESET, Position(over, 3, False), ev("damage_taken", 0, amount=1))
+        assert (info.value.code, info.value.overridable) == ("game_over", False)
+        assert info.value.message.startswith("The adventure is over: ")
+        assert info.value.rule == "Ghosts of Saltmarsh › Playing the Campaign"
+
+
+def test_the_data_is_checked_against_the_entry_fields(fresh, ana_phase, rejected, ev) -> None:
+    """The one shape: data that does not fit the entry's fields is refused (``invalid_payload``) after the phase
+    and the turn, before the move's own checks; a blank reason for a loss stays the rulebook's refusal."""
+    assert rejected(ana_phase, ev("hero_moved", 0, steps=2)) == "invalid_payload"
+    assert rejected(fresh, ev("hero_moved", 0, steps=2)) == "wrong_phase"
+    assert rejected(ana_phase, ev("attack_rolled", 0, attacker="hero", rolls=[21])) == "invalid_payload"
+    assert rejected(fresh, ev("damage_taken", 0)) == "invalid_payload"
+    assert rejected(fresh, ev("adventure_lost", reason="   ")) == "reason_required"
+    assert rejected(fresh, ev("adventure_lost")) == "invalid_payload"
+
+
+def test_each_entry_keeps_only_its_own_notices(fresh, play, ev) -> None:
+    poisoned = play(fresh, ev("condition_gained", 0, target="hero", condition="poisoned"))
+    started = play(poisoned, ev("hero_phase_started", 0))
+    assert started["notices"] == ["Ana took 1 poison damage."]
+    assert play(started, ev("hero_moved", 0))["notices"] == []
+
+
 def test_apply_does_not_mutate(ana_phase, ev) -> None:
     before = copy.deepcopy(ana_phase)
     RULESET.apply(ana_phase, ev("damage_taken", 0, amount=3))
