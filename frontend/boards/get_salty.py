@@ -18,7 +18,7 @@ from rulesets.base import Event
 from rulesets.cells import xy_words
 from rulesets.get_salty import hints as salty_hints
 from rulesets.get_salty.board import COLORS, CONTAINER, CRACKER_ATTRS, CRACKERS, MAX_SPAN, SHAPES
-from rulesets.get_salty.ruleset import (
+from rulesets.get_salty.fields import (
     ATTRIBUTE_CHOSEN,
     CONTAINER_FLIPPED,
     CONTAINER_MOVED,

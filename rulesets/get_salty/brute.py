@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from rulesets.base import Event, RuleViolation, State
+from rulesets.get_salty import RULESET
 from rulesets.get_salty.board import ATTRIBUTES, CRACKERS
-from rulesets.get_salty.ruleset import (
+from rulesets.get_salty.fields import (
     ATTRIBUTE_CHOSEN,
     CONTAINER_FLIPPED,
     CONTAINER_MOVED,
     CRACKER_FLIPPED,
     CRACKER_MOVED,
-    RULESET,
 )
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from rulesets.base import Event
 from rulesets.get_salty import RULESET, hints
-from rulesets.get_salty.ruleset import ATTRIBUTE_CHOSEN, CONTAINER_MOVED, CRACKER_MOVED
+from rulesets.get_salty.fields import ATTRIBUTE_CHOSEN, CONTAINER_MOVED, CRACKER_MOVED
 from tests.frontend.board_page import BoardPage, parse_board
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]

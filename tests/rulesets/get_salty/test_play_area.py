@@ -82,3 +82,22 @@ def test_an_overridden_move_onto_an_occupied_cell_is_unplayable(gs):
     with pytest.raises(RuleViolation) as info:
         step(gs.R, Position(state, 3, True), gs.ev("cracker_moved", 1, cracker="circle-blue", to=[1, 0]))
     assert info.value.code == "unplayable" and "already holds a token" in info.value.message
+
+
+def test_an_unplayable_move_names_the_cell_in_players_words(gs):
+    """Issue 46 item 6: the cell as the rest of the game names it ("column 1, row 0"), not a raw "[1, 0]"."""
+    from rulesets.replay import Position, step
+
+    state = gs.play(gs.started(), gs.ev("cracker_moved", 0, cracker="circle-red", to=[1, 0]))
+    with pytest.raises(RuleViolation) as info:
+        step(gs.R, Position(state, 3, True), gs.ev("cracker_moved", 1, cracker="circle-blue", to=[1, 0]))
+    assert "the cell at column 1, row 0 already holds a token" in info.value.message
+    assert "[1, 0]" not in info.value.message
+    # the Salt Container moved under a house rule onto a cracker is refused the same way
+    with pytest.raises(RuleViolation) as info:
+        step(
+            gs.R,
+            Position(gs.play(state, gs.ev("salt_container_flipped", 1)), 5, True),
+            gs.ev("salt_container_moved", 0, to=[1, 0]),
+        )
+    assert info.value.code == "unplayable" and "the cell at column 1, row 0 already holds a token" in info.value.message

@@ -180,4 +180,7 @@ def test_no_move_after_the_game_is_over(gs):
     assert gs.R.legal_moves(over) == []
     gs.reject(over, gs.ev("salt_container_flipped", 1), "game_over")
     gs.reject(over, gs.ev("salt_container_flipped", 0), "game_over")
-    gs.reject(over, gs.ev("no_such_event", 5), "game_over")
+    refused = gs.reject(over, gs.ev("no_such_event", 5), "game_over")
+    # issue 46: the end is final; no house rule records a move after it (a correction of an earlier entry does)
+    assert not refused.overridable and refused.rule == "Get Salty › Victory"
+    assert refused.message == "The game is over: Seat 0 has won. No more moves."
