@@ -17,7 +17,6 @@ pytestmark = pytest.mark.pure
 NOT_YET_SHAPED = frozenset(
     {
         "get-salty",
-        "salt-and-bones",
         "the-first-spine",
         "bone-wars",
         "saltmarsh",
