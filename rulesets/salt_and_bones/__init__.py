@@ -47,7 +47,12 @@ class SaltAndBones(Ruleset):
     name = "Salt & Bones"
     seats = (2,)
     version = 5  # 5: cells named "column C, row R" as the board edges count them, in the combat log (docs/rules)
-    # 4: an overridden move that would take a count below 0 or stack cards is unplayable
+    # 4: an overridden move that would take a count below 0 or stack cards is unplayable (versions 1-3 kept:
+    # engine.placeable); 3: Test of Courage's additional turn, targets by card number, Draw Phase shares
+    rule_changes = {
+        4: "a move recorded under a house rule that takes a hand or a deck below 0, or puts an Attack card on a "
+        "tile that already holds one or off the Field Board, would be refused",
+    }
     rulebook = "salt-and-bones.txt"
     secret_noun = "face-down cards"
     describe_uses_state = True  # a targeted card is named from the state it was played on

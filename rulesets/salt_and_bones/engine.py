@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from rulesets.base import Event, State
-from rulesets.cells import cells_words
+from rulesets.cells import cells_words, row_col_words
 from rulesets.names import seat_ref
 from rulesets.salt_and_bones.board import (
     SEATS,
@@ -44,6 +44,7 @@ from rulesets.salt_and_bones.fields import (
     STRATEGY_CARD_PLACED,
     STRATEGY_CARD_PLAYED,
 )
+from rulesets.versions import recorded_before
 
 
 def full_options(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -422,8 +423,15 @@ def _next_round(state: State) -> None:
 
 # ---------------------------------------------------------------------------------------------- effects
 # One per entry type: ``effect(new, event)`` edits ``new`` (a copy of the state) in place. An override records
-# what the table said, but never takes a hand or a deck below 0 nor stacks two Attack cards on a tile: such an
-# entry raises ValueError here (the replay refuses it as ``unplayable``); ``validate`` refuses all of these first.
+# what the table said, but never takes a hand or a deck below 0 nor stacks two Attack cards on a tile (nor puts
+# one off the board): such an entry raises ValueError here (the replay refuses it as ``unplayable``); ``validate``
+# refuses all of these first. Versions 1 to 3 placed them as recorded (docs/rules/salt-and-bones.md › Versions):
+# a match recorded under them keeps what it recorded (``placeable``).
+def placeable(new: State) -> bool:
+    """Whether an overridden entry must fit the state (version 4 on); versions 1 to 3 placed any."""
+    return not recorded_before(new, 4)
+
+
 def field_card_flipped(new: State, event: Event) -> None:
     """Field Phase: the flipped card's tiles are destroyed."""
     flip_field_card(new, event.data["tiles"])
@@ -432,7 +440,7 @@ def field_card_flipped(new: State, event: Event) -> None:
 def hand_card_discarded(new: State, event: Event) -> None:
     """Draw Phase: the seat's single discard."""
     seat, kind = event.seat, event.data["kind"]
-    if new["hands"][seat][kind] <= 0:
+    if placeable(new) and new["hands"][seat][kind] <= 0:
         raise ValueError(f"{seat_ref(seat)} holds no {kind} card to discard")
     discard_from_hand(new, seat, kind)
 
@@ -440,7 +448,7 @@ def hand_card_discarded(new: State, event: Event) -> None:
 def cards_drawn(new: State, event: Event) -> None:
     """Draw Phase: the seat refills its hand."""
     d, decks = event.data, new["decks"]
-    if d["attack"] > decks["attack"] or d["strategy"] > decks["strategy"]:
+    if placeable(new) and (d["attack"] > decks["attack"] or d["strategy"] > decks["strategy"]):
         raise ValueError(f"the decks hold {decks['attack']} Attack and {decks['strategy']} Strategy card(s)")
     draw_cards(new, event.seat, d["attack"], d["strategy"])
 
@@ -448,7 +456,7 @@ def cards_drawn(new: State, event: Event) -> None:
 def strategy_card_placed(new: State, event: Event) -> None:
     """Preparation Phase: a Strategy card onto the seat's Player Board."""
     seat = event.seat
-    if new["hands"][seat]["strategy"] <= 0:
+    if placeable(new) and new["hands"][seat]["strategy"] <= 0:
         raise ValueError(f"{seat_ref(seat)} holds no Strategy card to place")
     place_strategy_card(new, seat, event.data["slot"], event.data["card"])
 
@@ -461,13 +469,14 @@ def preparation_finished(new: State, event: Event) -> None:
 def attack_card_played(new: State, event: Event) -> None:
     """Combat Phase: an Attack card onto two free tiles of the Field Board."""
     seat, d = event.seat, event.data
-    if new["hands"][seat]["attack"] <= 0:
-        raise ValueError(f"{seat_ref(seat)} holds no Attack card to play")
-    occupied = occupancy(new)
-    for key in ("attack_tile", "opportunity_tile"):
-        cell = cell_key(d[key])
-        if not on_board(new, cell) or cell in occupied:
-            raise ValueError(f"tile {list(cell)} is not a free tile of the Field Board")
+    if placeable(new):
+        if new["hands"][seat]["attack"] <= 0:
+            raise ValueError(f"{seat_ref(seat)} holds no Attack card to play")
+        occupied = occupancy(new)
+        for key in ("attack_tile", "opportunity_tile"):
+            cell = cell_key(d[key])
+            if not on_board(new, cell) or cell in occupied:
+                raise ValueError(f"the tile at {row_col_words(cell)} is not a free tile of the Field Board")
     play_attack_card(new, seat, d["card"], d["attack_tile"], d["opportunity_tile"])
 
 
