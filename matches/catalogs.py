@@ -66,14 +66,10 @@ def catalog_fields(game: str) -> tuple[Field, ...]:
 
 
 def catalog_default(game: str) -> dict[str, Any]:
-    """Fresh data for a new catalog of ``game``: the ruleset's default cards and board."""
-    fields = catalog_fields(game)
-    if game == "salt-and-bones":
-        from rulesets.salt_and_bones import default_catalog
-
-        base = default_catalog()
-        return {f.name: base[f.name] for f in fields}
-    return {f.name: copy.deepcopy(f.default) for f in fields}
+    """Fresh data for a new catalog of ``game``: the ruleset's default cards and board
+    (:meth:`rulesets.base.Ruleset.catalog_defaults`)."""
+    base = _ruleset(game).catalog_defaults()
+    return {f.name: base[f.name] for f in catalog_fields(game)}
 
 
 def _problem_key(problem: str, data: dict[str, Any]) -> str:

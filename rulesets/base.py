@@ -423,6 +423,11 @@ class Ruleset:
         (cells ``[row, column]`` from 0); None (the default) for games without one."""
         return None
 
+    def catalog_defaults(self) -> dict[str, Any]:
+        """Fresh data a new card catalog of this game starts from (``matches.catalogs``), keyed by option name.
+        Default: a copy of each option's default; a game whose catalog starts elsewhere overrides it."""
+        return {f.name: copy.deepcopy(f.default) for f in self.options_schema}
+
     def check_options(self, options: dict[str, Any]) -> list[str]:
         """Cross-field checks on options beyond their schema; returns human-readable problems."""
         return []

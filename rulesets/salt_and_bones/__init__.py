@@ -1,4 +1,10 @@
-"""Salt & Bones: two-player card combat on a shrinking Field Board (rules as code, cards as catalog data)."""
+"""Salt & Bones: two-player card combat on a shrinking Field Board (rules as code, cards as catalog data).
+
+The one shape (docs/ARCHITECTURE.md › How to add a game): ``fields.py`` (entries, options, rule names),
+``rules.py`` (one check per entry type, the legal moves), ``engine.py`` (the state and one effect per entry
+type), and this module, the ruleset object; beside them ``board.py`` (reads of the state), ``damage.py``
+(the reaction window's damage) and ``catalog.py`` (the cards).
+"""
 
 from __future__ import annotations
 
@@ -9,10 +15,27 @@ from typing import Any
 from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, State, TurnInfo
 from rulesets.cells import cells_words, row_col_words
 from rulesets.names import plural, seat_ref
-from rulesets.salt_and_bones import engine as E
+from rulesets.salt_and_bones import board as E
 from rulesets.salt_and_bones import rules as R
 from rulesets.salt_and_bones.catalog import default_catalog
-from rulesets.salt_and_bones.fields import EVENT_TYPES, OPTIONS_SCHEMA, check_options
+from rulesets.salt_and_bones.engine import EFFECTS, new_state
+from rulesets.salt_and_bones.fields import (
+    ADDITIONAL_TURN_PASSED,
+    ATTACK_CARD_PLAYED,
+    CARDS_DRAWN,
+    DISENGAGED,
+    EVENT_TYPES,
+    FIELD_CARD_FLIPPED,
+    HAND_CARD_DISCARDED,
+    OPTIONS_SCHEMA,
+    PREPARATION_FINISHED,
+    RULE_COMBAT,
+    RULE_ENTRIES,
+    RULE_WIN,
+    STRATEGY_CARD_PLACED,
+    STRATEGY_CARD_PLAYED,
+    check_options,
+)
 
 __all__ = ["RULESET", "SaltAndBones", "default_catalog"]
 
@@ -24,7 +47,12 @@ class SaltAndBones(Ruleset):
     name = "Salt & Bones"
     seats = (2,)
     version = 5  # 5: cells named "column C, row R" as the board edges count them, in the combat log (docs/rules)
-    # 4: an overridden move that would take a count below 0 or stack cards is unplayable
+    # 4: an overridden move that would take a count below 0 or stack cards is unplayable (versions 1-3 kept:
+    # engine.placeable); 3: Test of Courage's additional turn, targets by card number, Draw Phase shares
+    rule_changes = {
+        4: "a move recorded under a house rule that takes a hand or a deck below 0, or puts an Attack card on a "
+        "tile that already holds one or off the Field Board, would be refused",
+    }
     rulebook = "salt-and-bones.txt"
     secret_noun = "face-down cards"
     describe_uses_state = True  # a targeted card is named from the state it was played on
@@ -34,48 +62,37 @@ class SaltAndBones(Ruleset):
     )
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
+    rules = R.RULES
+    effects = EFFECTS
+    over_rule = RULE_WIN
+    turn_rule = RULE_COMBAT  # cited by each entry's own turn check (rules.TURN_CHECKS), not by the base's
 
     def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:
         """Round 1, Field Phase (Draw Phase when the Field Deck is empty), both at starting Health."""
-        return E.new_state({**options, "momentum_seat": self.start_seat(options)})
+        return new_state({**options, "momentum_seat": self.start_seat(options)})
 
     def start_with(self, state: State, seat: int) -> State:
         """``seat`` begins with the Momentum Token (the opening log line says so)."""
         if seat not in (0, 1):
-            raise RuleViolation("unknown_seat", f"Salt & Bones has seats 0 and 1 only, not {seat!r}.", R.R_ENTRIES)
+            raise RuleViolation("unknown_seat", f"Salt & Bones has seats 0 and 1 only, not {seat!r}.", RULE_ENTRIES)
         log = [f"Round 1 begins. {seat_ref(seat)} has Momentum.", *state["log"][1:]]
         return {**state, "momentum": seat, "log": log}
 
-    def validate(self, state: State, event: Event) -> None:
-        """Raise RuleViolation (game over → phase → whose turn → the move) or return None."""
-        R.validate(state, event)
+    # -- the hooks of the one shape (the order is the base's: game over → entry → phase → turn → data → move)
+    def over_words(self, state: State, ended: Outcome) -> str:
+        """The end of the game naming the winner and their Health."""
+        return f"The game is over: {E.result_line(state['result'], state['health'])}"
 
-    def apply(self, state: State, event: Event) -> State:
-        """The state after a validated ``event``; ``state`` is not modified."""
-        _check_playable(state, event)
-        new = copy.deepcopy(state)
-        seat = event.seat
-        data = event.data
-        kind = event.type
-        if kind == "field_card_flipped":
-            E.flip_field_card(new, data["tiles"])
-        elif kind == "hand_card_discarded":
-            E.discard_from_hand(new, seat, data["kind"])
-        elif kind == "cards_drawn":
-            E.draw_cards(new, seat, data["attack"], data["strategy"])
-        elif kind == "strategy_card_placed":
-            E.place_strategy_card(new, seat, data["slot"], data["card"])
-        elif kind == "preparation_finished":
-            E.finish_preparation(new, seat)
-        elif kind == "attack_card_played":
-            E.play_attack_card(new, seat, data["card"], data["attack_tile"], data["opportunity_tile"])
-        elif kind == "strategy_card_played":
-            E.play_instinct(new, seat, data["card"], data.get("target"))
-        elif kind == "disengaged":
-            E.disengage(new, seat)
-        elif kind == "additional_turn_passed":
-            E.pass_additional_turn(new, seat)
-        return new
+    def check_entry(self, state: State, event: Event) -> EventType:
+        """Seats 0 and 1 said in Salt & Bones' words."""
+        return R.check_entry(state, event)
+
+    def check_phase(self, state: State, event: Event) -> None:
+        R.check_phase(state, event)
+
+    def check_turn(self, state: State, event: Event) -> None:
+        """Each entry's own turn words (Momentum draws first, the preparing seat, whose combat turn it is)."""
+        R.check_turn(state, event)
 
     def outcome(self, state: State) -> Outcome | None:
         result = state.get("result")
@@ -119,7 +136,7 @@ class SaltAndBones(Ruleset):
     def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
         """A card placed face-down in an INSTINCT slot keeps its name only for its own seat (and the server's own reads)."""
         if (
-            event.type == "strategy_card_placed"
+            event.type == STRATEGY_CARD_PLACED
             and event.data.get("slot") == "instinct"
             and event.seat != viewer_seat
             and event.data.get("card") is not None
@@ -184,25 +201,25 @@ class SaltAndBones(Ruleset):
         who = seat_ref(seat) if seat is not None and 0 <= seat <= 1 else "The table"
         d = event.data
         kind = event.type
-        if kind == "field_card_flipped":
+        if kind == FIELD_CARD_FLIPPED:
             tiles = cells_words(d.get("tiles", []))
             return f"{who} flipped a Field card: the tiles at {tiles} are destroyed."
-        if kind == "hand_card_discarded":
+        if kind == HAND_CARD_DISCARDED:
             return f"{who} discarded a{'n' if d.get('kind') == 'attack' else ''} {d.get('kind')} card before drawing."
-        if kind == "cards_drawn":
+        if kind == CARDS_DRAWN:
             return f"{who} drew {d.get('attack', 0)} attack and {plural(d.get('strategy', 0), 'strategy card')}."
-        if kind == "strategy_card_placed":
+        if kind == STRATEGY_CARD_PLACED:
             if d.get("slot") == "instinct":
                 return f"{who} placed a card face-down in an INSTINCT slot."
             return f"{who} placed {d.get('card')} in a{'n' if d.get('slot') == 'equipment' else ''} {str(d.get('slot')).upper()} slot."
-        if kind == "preparation_finished":
+        if kind == PREPARATION_FINISHED:
             return f"{who} finished preparing."
-        if kind == "attack_card_played":
+        if kind == ATTACK_CARD_PLAYED:
             card = d.get("card")
             name = card.get("name") if isinstance(card, dict) else card
             a, o = d.get("attack_tile") or [0, 0], d.get("opportunity_tile") or [0, 0]
             return f"{who} played {name} (attack on {row_col_words(a)}; opportunity on {row_col_words(o)})."
-        if kind == "strategy_card_played":
+        if kind == STRATEGY_CARD_PLAYED:
             target = d.get("target")
             if isinstance(target, dict) and "instance" in target:
                 on = f" of {_card_ref(before, seat, target, field=True)}" if "card" in target else ""
@@ -212,11 +229,15 @@ class SaltAndBones(Ruleset):
             if target in ("chain", "instinct"):
                 return f"{who} played {d.get('card')} against the opponent's {'Chain' if target == 'chain' else 'INSTINCT'} card."
             return f"{who} played {d.get('card')}."
-        if kind == "disengaged":
+        if kind == DISENGAGED:
             return f"{who} disengaged."
-        if kind == "additional_turn_passed":
+        if kind == ADDITIONAL_TURN_PASSED:
             return f"{who} passed the additional turn (Test of Courage)."
         return super().describe(event, seat_names)
+
+    def catalog_defaults(self) -> dict[str, Any]:
+        """The default cards and board (catalog.py), which are also the options' defaults."""
+        return default_catalog()
 
     def check_options(self, options: dict[str, Any]) -> list[str]:
         return check_options(options)
@@ -280,28 +301,6 @@ class SaltAndBones(Ruleset):
                 f"{', '.join(auto_instincts)} triggers, record it as a played INSTINCT card."
             )
         return out
-
-
-def _check_playable(state: State, event: Event) -> None:
-    """Raise ValueError when ``event`` cannot be put in the state even under a house rule (the replay layer
-    refuses it as ``unplayable``): an override records what the table said, it never takes a hand or a deck
-    below 0 or stacks two Attack cards on a tile. ``validate`` refuses all of these first."""
-    seat, d = event.seat, event.data
-    hands, decks = state["hands"], state["decks"]
-    if event.type == "hand_card_discarded" and hands[seat][d["kind"]] <= 0:
-        raise ValueError(f"{seat_ref(seat)} holds no {d['kind']} card to discard")
-    if event.type == "cards_drawn" and (d["attack"] > decks["attack"] or d["strategy"] > decks["strategy"]):
-        raise ValueError(f"the decks hold {decks['attack']} Attack and {decks['strategy']} Strategy card(s)")
-    if event.type == "strategy_card_placed" and hands[seat]["strategy"] <= 0:
-        raise ValueError(f"{seat_ref(seat)} holds no Strategy card to place")
-    if event.type == "attack_card_played":
-        if hands[seat]["attack"] <= 0:
-            raise ValueError(f"{seat_ref(seat)} holds no Attack card to play")
-        occupied = E.occupancy(state)
-        for key in ("attack_tile", "opportunity_tile"):
-            cell = E.cell_key(d[key])
-            if not E.on_board(state, cell) or cell in occupied:
-                raise ValueError(f"tile {list(cell)} is not a free tile of the Field Board")
 
 
 def _card_ref(before: State | None, seat: int | None, target: dict[str, Any], *, field: bool) -> str:

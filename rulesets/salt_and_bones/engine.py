@@ -1,25 +1,52 @@
-"""Salt & Bones state: building it, the board geometry, the damage resolution and every state transition."""
+"""Salt & Bones reducer: the state before the first entry, one effect per entry type (``EFFECTS``) and the
+transitions they make (phases, turns in combat, the end of combat and of the game)."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-from rulesets.base import State
+from rulesets.base import Event, State
 from rulesets.cells import cells_words, row_col_words
 from rulesets.names import seat_ref
+from rulesets.salt_and_bones.board import (
+    SEATS,
+    cap_log,
+    card_negation_target,
+    cell_key,
+    current_instances,
+    field_card,
+    find_instinct_slot,
+    gambits,
+    log,
+    may_chain,
+    neighbours,
+    next_drawer,
+    occupancy,
+    on_board,
+    other,
+    preparing_seat,
+    refresh_grid,
+    resolve_card,
+    see,
+    strategy_def,
+)
 from rulesets.salt_and_bones.catalog import default_catalog
+from rulesets.salt_and_bones.damage import open_window, resolve_window
+from rulesets.salt_and_bones.fields import (
+    ADDITIONAL_TURN_PASSED,
+    ATTACK_CARD_PLAYED,
+    CARDS_DRAWN,
+    DISENGAGED,
+    FIELD_CARD_FLIPPED,
+    HAND_CARD_DISCARDED,
+    PREPARATION_FINISHED,
+    STRATEGY_CARD_PLACED,
+    STRATEGY_CARD_PLAYED,
+)
+from rulesets.versions import recorded_before
 
-LOG_CAP = 200  # the game log keeps at most this many lines (oldest dropped first)
-SEATS = (0, 1)
 
-
-def other(seat: int) -> int:
-    """The opponent of ``seat``."""
-    return 1 - seat
-
-
-# ---------------------------------------------------------------------------------------------- setup
 def full_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """``options`` with every missing key filled with its default."""
     cat = default_catalog()
@@ -97,151 +124,6 @@ def _empty_board() -> dict[str, list[Any]]:
     return {"instinct": [], "equipment": [], "gambit": []}
 
 
-# ---------------------------------------------------------------------------------------------- geometry
-def cell_key(cell: list[int]) -> tuple[int, int]:
-    """A ``[row, col]`` cell as a hashable tuple."""
-    return (int(cell[0]), int(cell[1]))
-
-
-def neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
-    """The four orthogonal neighbours (up, down, left, right), on the board or not."""
-    r, c = cell
-    return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
-
-
-def on_board(state: State, cell: tuple[int, int]) -> bool:
-    """Whether ``cell`` lies inside the Field Board."""
-    f = state["field"]
-    return 0 <= cell[0] < f["rows"] and 0 <= cell[1] < f["cols"]
-
-
-def live_cards(state: State) -> list[dict[str, Any]]:
-    """Attack cards on the Field Board that still occupy tiles (a negated Chain card does not)."""
-    return [c for c in state["field"]["cards"] if not c["negated"]]
-
-
-def occupancy(state: State) -> dict[tuple[int, int], tuple[dict[str, Any], str]]:
-    """Occupied tile → (card, "attack" | "opportunity")."""
-    occ: dict[tuple[int, int], tuple[dict[str, Any], str]] = {}
-    for card in live_cards(state):
-        occ[cell_key(card["attack_tile"])] = (card, "attack")
-        occ[cell_key(card["opportunity_tile"])] = (card, "opportunity")
-    return occ
-
-
-def tile_state(state: State, cell: tuple[int, int]) -> str:
-    """``off`` | ``grey`` | ``destroyed`` | ``open`` (ignores occupancy)."""
-    if not on_board(state, cell):
-        return "off"
-    f = state["field"]
-    if list(cell) in f["grey"]:
-        return "grey"
-    if list(cell) in f["destroyed"]:
-        return "destroyed"
-    return "open"
-
-
-def refresh_grid(state: State) -> None:
-    """Rebuild ``field.grid``: rows of ``{"tile", "card", "half", "seat"}`` for drawing the board."""
-    f = state["field"]
-    occ = occupancy(state)
-    grid = []
-    for r in range(f["rows"]):
-        row = []
-        for c in range(f["cols"]):
-            held = occ.get((r, c))
-            row.append(
-                {
-                    "tile": tile_state(state, (r, c)),
-                    "centre": [r, c] in f["centre"],
-                    "card": held[0]["uid"] if held else None,
-                    "half": held[1] if held else None,
-                    "seat": held[0]["seat"] if held else None,
-                }
-            )
-        grid.append(row)
-    f["grid"] = grid
-
-
-# ---------------------------------------------------------------------------------------------- cards
-def strategy_def(state: State, name: str | None) -> dict[str, Any] | None:
-    """The catalog entry of a Strategy card, or None (unknown or face-down)."""
-    return state["catalog"]["strategy"].get(name) if name is not None else None
-
-
-def copies_left(state: State, kind: str, name: str) -> int:
-    """Copies of a catalog card not yet seen this game (public plays plus named cards on Player Boards)."""
-    card = state["catalog"][kind].get(name)
-    if card is None:
-        return 0
-    used = state["seen"][kind].get(name, 0)
-    if kind == "strategy":
-        used += sum(1 for b in state["boards"] for c in b["instinct"] if c["name"] == name)
-    return card["copies"] - used
-
-
-def _see(seen: dict[str, dict[str, int]], kind: str, name: str) -> None:
-    seen[kind][name] = seen[kind].get(name, 0) + 1
-
-
-def gambits(state: State) -> dict[str, Any]:
-    """The GAMBIT effects in force (both Player Boards): ``will``, ``pain``, ``courage`` flags, ``skill`` sum."""
-    out = {"will": False, "pain": False, "courage": False, "skill": 0, "names": []}
-    for board in state["boards"]:
-        for card in board["gambit"]:
-            d = strategy_def(state, card["name"])
-            if d is None:
-                continue
-            out["names"].append(card["name"])
-            effect = d["effect"]
-            if effect == "negate_chains_and_instincts":
-                out["will"] = True
-            elif effect == "no_negation":
-                out["pain"] = True
-            elif effect == "extra_turn_on_disengage":
-                out["courage"] = True
-            elif effect == "increase_instances":
-                out["skill"] += d["amount"]
-    return out
-
-
-def _automatic_cards(state: State, board: dict[str, list[Any]], effect: str) -> list[tuple[str, dict[str, Any]]]:
-    """(slot, card) of named cards on ``board`` that trigger by themselves with ``effect``; EQUIPMENT first."""
-    found = []
-    for slot in ("equipment", "instinct"):
-        for card in board[slot]:
-            d = strategy_def(state, card["name"])
-            if d and d["activation"] == "automatic" and d["effect"] == effect:
-                found.append((slot, card))
-    return found
-
-
-def resolve_card(state: State, spec: Any) -> dict[str, Any] | None:
-    """The attack card an ``attack_card_played`` payload names (catalog name or inline object), or None."""
-    if isinstance(spec, str):
-        d = state["catalog"]["attack"].get(spec)
-        return dict(d) if d else None
-    if isinstance(spec, dict):
-        return {"bonus_damage": 0, "bonus_instances": 0, "copies": 0, "text": "", **spec}
-    return None
-
-
-# ---------------------------------------------------------------------------------------------- log
-def log(state: State, line: str) -> None:
-    """Append a line to the game log (outside a reaction window, which rewrites its own lines)."""
-    state["log"].append(line)
-
-
-def _cap_log(state: State) -> None:
-    if len(state["log"]) > LOG_CAP:
-        del state["log"][: len(state["log"]) - LOG_CAP]
-
-
-def _tile(cell: list[int]) -> str:
-    return row_col_words(cell)
-
-
-# ---------------------------------------------------------------------------------------------- phases
 def flip_field_card(state: State, tiles: list[list[int]]) -> None:
     """Field Phase: destroy ``tiles`` for good, then the Draw Phase begins."""
     f = state["field"]
@@ -253,7 +135,7 @@ def flip_field_card(state: State, tiles: list[list[int]]) -> None:
     state["phase"] = "draw"
     log(state, f"Field card flipped: the tiles at {cells_words(tiles)} destroyed.")
     refresh_grid(state)
-    _cap_log(state)
+    cap_log(state)
 
 
 def discard_from_hand(state: State, seat: int, kind: str) -> None:
@@ -261,45 +143,6 @@ def discard_from_hand(state: State, seat: int, kind: str) -> None:
     state["hands"][seat][kind] -= 1
     state["discards"][kind] += 1
     state["draw"]["discarded"][seat] = True
-
-
-def next_drawer(state: State) -> int | None:
-    """Who draws next (Momentum first), or None when both have drawn."""
-    drawn = state["draw"]["drawn"]
-    m = state["momentum"]
-    if not drawn[m]:
-        return m
-    if not drawn[other(m)]:
-        return other(m)
-    return None
-
-
-def hand_total(state: State, seat: int) -> int:
-    """Cards in ``seat``'s hand, both kinds."""
-    h = state["hands"][seat]
-    return h["attack"] + h["strategy"]
-
-
-def draw_shares(state: State) -> list[int]:
-    """How many cards each seat draws this Draw Phase, given what the decks still hold.
-
-    "Starting with the player with Momentum, take turns drawing a card until both players are holding 7
-    cards": one card at a time, alternately, Momentum first; a seat whose hand is full stops and the other
-    goes on. With enough cards each seat simply fills its hand; when the decks run short the cards are
-    shared out in that order. A seat that has already drawn gets 0.
-    """
-    drawn = state["draw"]["drawn"]
-    size = state["settings"]["hand_size"]
-    need = [0 if drawn[s] else max(0, size - hand_total(state, s)) for s in SEATS]
-    left = state["decks"]["attack"] + state["decks"]["strategy"]
-    got = [0, 0]
-    order = (state["momentum"], other(state["momentum"]))
-    while left > 0 and any(got[s] < need[s] for s in SEATS):
-        for s in order:
-            if got[s] < need[s] and left > 0:
-                got[s] += 1
-                left -= 1
-    return got
 
 
 def draw_cards(state: State, seat: int, attack: int, strategy: int) -> None:
@@ -315,18 +158,7 @@ def draw_cards(state: State, seat: int, attack: int, strategy: int) -> None:
             log(state, "A deck has run out: this is the last round of the game (Exhaustion).")
         state["phase"] = "preparation"
         state["preparation"] = {"finished": [False, False]}
-        _cap_log(state)
-
-
-def preparing_seat(state: State) -> int | None:
-    """Who places Strategy cards now (Momentum first), or None when both are done."""
-    fin = state["preparation"]["finished"]
-    m = state["momentum"]
-    if not fin[m]:
-        return m
-    if not fin[other(m)]:
-        return other(m)
-    return None
+        cap_log(state)
 
 
 def place_strategy_card(state: State, seat: int, slot: str, name: str | None) -> None:
@@ -336,7 +168,7 @@ def place_strategy_card(state: State, seat: int, slot: str, name: str | None) ->
     state["boards"][seat][slot].append({"uid": uid, "name": name, "hidden": slot == "instinct"})
     state["hands"][seat]["strategy"] -= 1
     if slot != "instinct" and name is not None:
-        _see(state["seen"], "strategy", name)  # face-up: public from now on
+        see(state["seen"], "strategy", name)  # face-up: public from now on
 
 
 def finish_preparation(state: State, seat: int) -> None:
@@ -346,7 +178,6 @@ def finish_preparation(state: State, seat: int) -> None:
         start_combat(state)
 
 
-# ---------------------------------------------------------------------------------------------- combat
 def start_combat(state: State) -> None:
     """Combat Phase: the Momentum seat's turn, an empty reaction window."""
     state["phase"] = "combat"
@@ -369,54 +200,6 @@ def start_combat(state: State) -> None:
         f"Round {state['round']} combat begins; {seat_ref(m)} (Momentum) plays first. GAMBITs in play: {in_play}.",
     )
     open_window(state)
-
-
-def open_window(state: State) -> None:
-    """Close the current reaction window (its results stay) and open an empty one.
-
-    An Overwhelm played in the closing window while its player had no attack of its own open is *armed*:
-    it carries over to that player's next Attack card (``combat.armed``).
-    """
-    _cap_log(state)
-    c = state["combat"]
-    old = c["window"]
-    if old is not None:
-        for r in old["reactions"]:
-            if r.get("arming") and r["effective"]:
-                c["armed"][r["seat"]].append(r["card"])
-    c["window"] = {
-        "strike": None,
-        "reactions": [],
-        "triggered": [],
-        "snapshot": {
-            "health": list(state["health"]),
-            "boards": copy.deepcopy(state["boards"]),
-            "seen": copy.deepcopy(state["seen"]),
-            "discarded": state["discards"]["strategy"],
-            "log_start": len(state["log"]),
-        },
-    }
-
-
-def may_chain(state: State, seat: int, last_card: dict[str, Any]) -> bool:
-    """Whether ``seat`` could still follow ``last_card`` with a Chain card this turn."""
-    return seat == state["momentum"] and last_card["bonus"] != "stops_chain" and state["hands"][seat]["attack"] > 0
-
-
-def field_card(state: State, uid: int) -> dict[str, Any]:
-    """The Attack card ``uid`` on the Field Board (KeyError if absent)."""
-    for card in state["field"]["cards"]:
-        if card["uid"] == uid:
-            return card
-    raise KeyError(uid)
-
-
-def turn_open_for_chain(state: State) -> bool:
-    """The turn seat has played a card this turn and may still chain (so its opponent may start a turn)."""
-    c = state["combat"]
-    if not c["turn_cards"]:
-        return False
-    return may_chain(state, c["turn"], field_card(state, c["turn_cards"][-1]))
 
 
 def pass_turn(state: State, to: int) -> None:
@@ -442,7 +225,7 @@ def play_attack_card(state: State, seat: int, spec: Any, attack_tile: list[int],
     assert card_def is not None
     state["hands"][seat]["attack"] -= 1
     if isinstance(spec, str):
-        _see(state["seen"], "attack", spec)
+        see(state["seen"], "attack", spec)
     open_window(state)
     uid = state["next_uid"]
     state["next_uid"] += 1
@@ -515,27 +298,6 @@ def _base_instances(state: State, seat: int, card_def: dict[str, Any], attack_ti
     return instances
 
 
-def find_instinct_slot(state: State, seat: int, name: str) -> dict[str, Any] | None:
-    """The INSTINCT slot card a ``strategy_card_played`` naming ``name`` comes from: named first, else hidden."""
-    slots = state["boards"][seat]["instinct"]
-    for card in slots:
-        if card["name"] == name:
-            return card
-    for card in slots:
-        if card["name"] is None:
-            return card
-    return None
-
-
-def latest_reaction_of(state: State, seat: int) -> int | None:
-    """Index of ``seat``'s most recent INSTINCT played in the open window, or None."""
-    reactions = state["combat"]["window"]["reactions"]
-    for i in range(len(reactions) - 1, -1, -1):
-        if reactions[i]["seat"] == seat:
-            return i
-    return None
-
-
 def play_instinct(state: State, seat: int, name: str, target: Any) -> None:
     """Combat: ``seat`` plays (and so reveals) an INSTINCT; the reaction window is resolved again."""
     c = state["combat"]
@@ -570,329 +332,11 @@ def play_instinct(state: State, seat: int, name: str, target: Any) -> None:
     resolve_window(state)
 
 
-def card_negation_target(state: State, seat: int, target: Any) -> dict[str, Any] | None:
-    """What a Condescend of ``seat`` aimed at ``target`` negates in the open window, or None.
-
-    ``{"card": uid}`` names the opponent's Chain card (the open strike), an INSTINCT it played in the window,
-    or an automatic INSTINCT of its that triggered in the window. Entries recorded before version 2 name
-    ``"chain"`` or ``"instinct"`` (the latest one); they are read the same way.
-    """
-    w = state["combat"]["window"]
-    strike = w["strike"]
-    opponent = other(seat)
-    if target == "chain":
-        return {"kind": "chain", "uid": strike["card"]} if strike else None
-    if target == "instinct":
-        idx = latest_reaction_of(state, opponent)
-        return None if idx is None else {"kind": "reaction", "index": idx, "uid": w["reactions"][idx]["uid"]}
-    if not isinstance(target, dict) or not isinstance(target.get("card"), int):
-        return None
-    uid = target["card"]
-    if strike is not None and strike["card"] == uid and strike["attacker"] == opponent:
-        return {"kind": "chain", "uid": uid}
-    for i, r in enumerate(w["reactions"]):
-        if r["uid"] == uid and r["seat"] == opponent:
-            return {"kind": "reaction", "index": i, "uid": uid}
-    for t in w.get("triggered", []):
-        if t["uid"] == uid and t["seat"] == opponent:
-            return {"kind": "auto", "uid": uid}
-    return None
-
-
-def current_instances(state: State) -> list[dict[str, Any]]:
-    """The damage instances of the open strike as last resolved (empty without one)."""
-    w = state["combat"]["window"]
-    if w is None or w["strike"] is None:
-        return []
-    return field_card(state, w["strike"]["card"])["instances"]
-
-
-def effective_reactions(reactions: list[dict[str, Any]], will: bool) -> list[bool]:
-    """Which reactions take effect: Test of Will negates all; a Condescend negates its target if effective."""
-    eff = [not will] * len(reactions)
-    for j in range(len(reactions) - 1, -1, -1):
-        r = reactions[j]
-        if eff[j] and r["effect"] == "negate_card" and _negates(r, "reaction"):
-            eff[r["negates"]["index"]] = False
-    return eff
-
-
-def _negates(reaction: dict[str, Any], kind: str) -> bool:
-    """Whether a Condescend ``reaction`` is aimed at a target of ``kind`` (chain, reaction, auto)."""
-    target = reaction.get("negates")
-    return isinstance(target, dict) and target.get("kind") == kind
-
-
-def resolve_window(state: State) -> None:
-    """Recompute everything the open window decides from its snapshot: damage, triggers, negation, log."""
-    c = state["combat"]
-    w = c["window"]
-    snap = w["snapshot"]
-    boards = copy.deepcopy(snap["boards"])
-    health = list(snap["health"])
-    seen = copy.deepcopy(snap["seen"])
-    lines: list[str] = []
-    g = gambits(state)
-    reactions = w["reactions"]
-    eff = effective_reactions(reactions, g["will"])
-    for r, ok in zip(reactions, eff, strict=True):
-        r["effective"] = ok
-        boards[r["seat"]]["instinct"] = [x for x in boards[r["seat"]]["instinct"] if x["uid"] != r["uid"]]
-        _see(seen, "strategy", r["card"])
-    results = ["" for _ in reactions]
-    for j, r in enumerate(reactions):
-        if eff[j] and r["effect"] == "negate_card" and _negates(r, "reaction"):
-            target = reactions[r["negates"]["index"]]
-            results[j] = f"{seat_ref(target['seat'])}'s {target['card']} is negated and discarded"
-    strike = w["strike"]
-    w["triggered"] = []
-    if strike is not None:
-        lines.extend(_resolve_strike(state, strike, boards, health, seen, reactions, eff, g, results))
-    else:
-        for j, r in enumerate(reactions):
-            r["result"] = _reaction_result(r, eff[j], g, results[j])
-            lines.append(_reaction_line(r))
-    gone = _card_count(snap["boards"]) - _card_count(boards)  # played or triggered: discarded
-    state["discards"]["strategy"] = snap["discarded"] + gone
-    state["boards"] = boards
-    state["health"] = health
-    state["seen"] = seen
-    state["log"] = state["log"][: snap["log_start"]] + lines
-    refresh_grid(state)
-
-
-def _card_count(boards: list[dict[str, list[Any]]]) -> int:
-    return sum(len(cards) for board in boards for cards in board.values())
-
-
-def _reaction_result(r: dict[str, Any], ok: bool, g: dict[str, Any], default: str) -> str:
-    if not ok:
-        return "negated by Test of Will and discarded" if g["will"] else "negated by Condescend and discarded"
-    return default
-
-
-def _reaction_line(r: dict[str, Any]) -> str:
-    what = {
-        "negate_chosen_instance": "against a damage instance",
-        "unnegatable": "for their next Attack card" if r.get("arming") else "on their attack",
-        "negate_card": "against a Chain card" if _negates(r, "chain") else "against an INSTINCT card",
-        "extra_instance": "(triggered)",
-        "negate_first_instance": "(triggered)",
-    }.get(r["effect"], "")
-    line = f"{seat_ref(r['seat'])} played {r['card']}" + (f" {what}" if what else "")
-    return line + (f": {r['result']}." if r["result"] else ".")
-
-
-def _resolve_strike(
-    state: State,
-    strike: dict[str, Any],
-    boards: list[dict[str, Any]],
-    health: list[int],
-    seen: dict[str, dict[str, int]],
-    reactions: list[dict[str, Any]],
-    eff: list[bool],
-    g: dict[str, Any],
-    results: list[str],
-) -> list[str]:
-    """Resolve the open strike into ``boards``/``health``/``seen``; returns its log lines."""
-    card = field_card(state, strike["card"])
-    a, d = strike["attacker"], strike["defender"]
-    chain = " as a Chain" if strike["as_chain"] else ""
-    lines = [
-        f"{seat_ref(a)} played {card['name']}{chain} (attack on {_tile(card['attack_tile'])}; "
-        f"opportunity on {_tile(card['opportunity_tile'])})."
-    ]
-    chain_negated = None
-    if strike["as_chain"]:
-        if g["will"]:
-            chain_negated = "Test of Will"
-        else:
-            for j, r in enumerate(reactions):
-                if eff[j] and _negates(r, "chain"):
-                    chain_negated = f"{seat_ref(r['seat'])}'s {r['card']}"
-                    results[j] = f"{card['name']} is negated and discarded"
-    tail: list[str] = []
-    if chain_negated:
-        card.update(negated=True, instances=[], damage=0)
-        lines.append(f"{card['name']} was negated by {chain_negated}: it is discarded and deals no damage.")
-    else:
-        lines.extend(strike["notes"])
-        instances = _strike_instances(state, strike, boards, seen, reactions, eff, g, results, lines)
-        overwhelm = [
-            j
-            for j, r in enumerate(reactions)
-            if eff[j] and r["seat"] == a and r["effect"] == "unnegatable" and not r.get("arming")
-        ]
-        for j in overwhelm:
-            results[j] = "its damage cannot be negated"
-        armed = strike.get("armed") or []
-        if armed:
-            lines.append(f"{armed[0]} ({seat_ref(a)}, played before this card): its damage cannot be negated.")
-        overwhelmed = armed[0] if armed else (reactions[overwhelm[0]]["card"] if overwhelm else None)
-        blocker = "Test of Pain" if g["pain"] else overwhelmed
-        _automatic_negation(state, instances, boards, d, seen, g, blocker, reactions, eff, results)
-        _chosen_negation(instances, reactions, eff, d, blocker, results)
-        total = sum(i["amount"] for i in instances if not i["negated"])
-        lines.extend(_instance_line(i) for i in instances)
-        keys = ("id", "label", "amount", "negated", "negated_by")
-        card.update(negated=False, instances=[{k: i[k] for k in keys} for i in instances], damage=total)
-        before = health[d]
-        health[d] = max(0, before - total)
-        tail.append(f"{seat_ref(d)} takes {total} damage: Health {before} → {health[d]}.")
-    for j, r in enumerate(reactions):
-        r["result"] = _reaction_result(r, eff[j], g, results[j])
-        lines.append(_reaction_line(r))
-    return lines + tail
-
-
-def _instance(ident: str, label: str, amount: int, parts: list[str] | None = None) -> dict[str, Any]:
-    return {
-        "id": ident,
-        "label": label,
-        "amount": amount,
-        "parts": parts or [str(amount)],
-        "notes": [],
-        "negated": False,
-        "negated_by": None,
-    }
-
-
-def _strike_instances(
-    state: State,
-    strike: dict[str, Any],
-    boards: list[dict[str, Any]],
-    seen: dict[str, dict[str, int]],
-    reactions: list[dict[str, Any]],
-    eff: list[bool],
-    g: dict[str, Any],
-    results: list[str],
-    lines: list[str],
-) -> list[dict[str, Any]]:
-    """The strike's damage instances: the card's own, automatic extra instances, revealed ones, Test of Skill."""
-    a = strike["attacker"]
-    instances = [_instance(i["id"], i["label"], i["amount"], list(i["parts"])) for i in strike["base"]]
-    for slot, oil in _automatic_cards(state, boards[a], "extra_instance"):
-        boards[a][slot] = [x for x in boards[a][slot] if x["uid"] != oil["uid"]]
-        if slot == "instinct":
-            _see(seen, "strategy", oil["name"])
-            negated_by = _auto_negated_by(state, oil, a, reactions, eff, g, results)
-            if negated_by:
-                lines.append(f"{oil['name']} ({seat_ref(a)}) triggered but was negated by {negated_by}.")
-                continue
-        instances.append(_instance(f"auto{oil['uid']}", oil["name"], strategy_def(state, oil["name"])["amount"]))
-    for j, r in enumerate(reactions):
-        if eff[j] and r["seat"] == a and r["effect"] == "extra_instance":
-            amount = strategy_def(state, r["card"])["amount"]
-            instances.append(_instance(f"react{j}", r["card"], amount))
-            results[j] = f"an extra damage instance of {amount}"
-    if g["skill"]:
-        for inst in instances:
-            inst["amount"] += g["skill"]
-            inst["parts"].append(f"{g['skill']} (Test of Skill)")
-    return instances
-
-
-def _auto_negated_by(
-    state: State,
-    card: dict[str, Any],
-    seat: int,
-    reactions: list[dict[str, Any]],
-    eff: list[bool],
-    g: dict[str, Any],
-    results: list[str],
-) -> str | None:
-    """An automatic INSTINCT of ``seat`` triggers: note it, and say what negates it (Test of Will, Condescend)."""
-    state["combat"]["window"]["triggered"].append({"uid": card["uid"], "seat": seat, "card": card["name"]})
-    if g["will"]:
-        return "Test of Will"
-    for j, r in enumerate(reactions):
-        if eff[j] and _negates(r, "auto") and r["negates"]["uid"] == card["uid"]:
-            results[j] = f"{seat_ref(seat)}'s {card['name']} is negated and discarded"
-            return f"{seat_ref(r['seat'])}'s {r['card']}"
-    return None
-
-
-def _automatic_negation(
-    state: State,
-    instances: list[dict[str, Any]],
-    boards: list[dict[str, Any]],
-    d: int,
-    seen: dict[str, dict[str, int]],
-    g: dict[str, Any],
-    blocker: str | None,
-    reactions: list[dict[str, Any]],
-    eff: list[bool],
-    results: list[str],
-) -> None:
-    """Bracer-like cards of the defender: each instance in turn activates the next one until it is negated."""
-    for inst in instances:
-        for slot, bracer in _automatic_cards(state, boards[d], "negate_first_instance"):
-            boards[d][slot] = [x for x in boards[d][slot] if x["uid"] != bracer["uid"]]
-            if slot == "instinct":
-                _see(seen, "strategy", bracer["name"])
-                negated_by = _auto_negated_by(state, bracer, d, reactions, eff, g, results)
-                if negated_by:
-                    inst["notes"].append(f"{bracer['name']} triggered but was negated by {negated_by}")
-                    continue
-            if blocker:
-                inst["notes"].append(f"{bracer['name']} triggered but could not negate it ({blocker})")
-                continue
-            inst.update(negated=True, negated_by=bracer["name"])
-            inst["notes"].append(f"{bracer['name']} negated it")
-            break
-
-
-def _chosen_negation(
-    instances: list[dict[str, Any]],
-    reactions: list[dict[str, Any]],
-    eff: list[bool],
-    d: int,
-    blocker: str | None,
-    results: list[str],
-) -> None:
-    """The defender's played negations (Anticipation, revealed automatic ones), in the order played."""
-    for j, r in enumerate(reactions):
-        if not eff[j] or r["seat"] != d:
-            continue
-        if r["effect"] == "negate_first_instance":
-            target = next((i for i in instances if not i["negated"]), None)
-        elif r["effect"] == "negate_chosen_instance":
-            target = next((i for i in instances if i["id"] == r["instance"]), None)
-        else:
-            continue
-        if target is None or target["negated"]:
-            results[j] = "no effect (nothing left to negate)"
-        elif blocker:
-            target["notes"].append(f"{r['card']} could not negate it ({blocker})")
-            results[j] = f"no effect ({blocker})"
-        else:
-            target.update(negated=True, negated_by=r["card"])
-            target["notes"].append(f"{r['card']} negated it")
-            results[j] = f"negated {target['label']} ({target['amount']})"
-
-
-def _instance_line(inst: dict[str, Any]) -> str:
-    if len(inst["parts"]) > 1:
-        line = f"{inst['label']}: {' + '.join(inst['parts'])} = {inst['amount']}"
-    else:
-        line = f"{inst['label']}: {inst['amount']}"
-    if inst["notes"]:
-        line += ", " + "; ".join(inst["notes"])
-    return line + "."
-
-
-def additional_turn_done(state: State) -> bool:
-    """Test of Courage: the opponent of the disengaging seat has had its additional turn (or passed it)."""
-    c = state["combat"]
-    pending = c["pending_disengage"]
-    return pending is not None and (c["turn"] == pending or bool(c["turn_cards"]))
-
-
 def pass_additional_turn(state: State, seat: int) -> None:
     """Test of Courage: ``seat`` plays no Attack card in its additional turn; the disengage may now succeed."""
     log(state, f"{seat_ref(seat)} passes the additional turn.")
     pass_turn(state, other(seat))
-    _cap_log(state)
+    cap_log(state)
 
 
 def disengage(state: State, seat: int) -> None:
@@ -940,20 +384,7 @@ def end_combat(state: State, seat: int) -> None:
         log(state, f"{seat_ref(seat)} had Momentum: it passes to {seat_ref(other(seat))}.")
     refresh_grid(state)
     _check_end(state)
-    _cap_log(state)
-
-
-def final_blow(cards: list[dict[str, Any]], winner: int, loser_health: int) -> dict[str, Any] | None:
-    """The winner's Attack card among ``cards`` (a combat's, in the order played) whose damage brought the
-    loser from ``loser_health`` (at the start of that combat) to 0; None if their damage never got there."""
-    dealt = 0
-    for card in cards:
-        if card["seat"] != winner or card["damage"] <= 0:
-            continue
-        dealt += card["damage"]
-        if dealt >= loser_health:
-            return card
-    return None
+    cap_log(state)
 
 
 def _check_end(state: State) -> None:
@@ -982,18 +413,96 @@ def _finish(state: State, winners: list[int], draw: bool, reason: str) -> None:
     log(state, ("Draw. " if draw else f"{seat_ref(winners[0])} wins. ") + reason)
 
 
-def result_line(result: dict[str, Any], health: list[int]) -> str:
-    """The end of the game in one sentence naming the winner: "Seat 0 wins with 5 Health left (Seat 1 is at
-    0 Health at the end of combat)."; a draw says so with its reason."""
-    if result["draw"] or not result["winners"]:
-        return f"The game is a draw. {result['reason']}"
-    winner = result["winners"][0]
-    return f"{seat_ref(winner)} wins with {health[winner]} Health left ({result['reason'].rstrip('.')})."
-
-
 def _next_round(state: State) -> None:
     state["round"] += 1
     state["phase"] = "field" if state["decks"]["field"] > 0 else "draw"
     state["draw"] = {"discarded": [False, False], "drawn": [False, False]}
     state["preparation"] = {"finished": [False, False]}
     log(state, f"Round {state['round']} begins. {seat_ref(state['momentum'])} has Momentum.")
+
+
+# ---------------------------------------------------------------------------------------------- effects
+# One per entry type: ``effect(new, event)`` edits ``new`` (a copy of the state) in place. An override records
+# what the table said, but never takes a hand or a deck below 0 nor stacks two Attack cards on a tile (nor puts
+# one off the board): such an entry raises ValueError here (the replay refuses it as ``unplayable``); ``validate``
+# refuses all of these first. Versions 1 to 3 placed them as recorded (docs/rules/salt-and-bones.md › Versions):
+# a match recorded under them keeps what it recorded (``placeable``).
+def placeable(new: State) -> bool:
+    """Whether an overridden entry must fit the state (version 4 on); versions 1 to 3 placed any."""
+    return not recorded_before(new, 4)
+
+
+def field_card_flipped(new: State, event: Event) -> None:
+    """Field Phase: the flipped card's tiles are destroyed."""
+    flip_field_card(new, event.data["tiles"])
+
+
+def hand_card_discarded(new: State, event: Event) -> None:
+    """Draw Phase: the seat's single discard."""
+    seat, kind = event.seat, event.data["kind"]
+    if placeable(new) and new["hands"][seat][kind] <= 0:
+        raise ValueError(f"{seat_ref(seat)} holds no {kind} card to discard")
+    discard_from_hand(new, seat, kind)
+
+
+def cards_drawn(new: State, event: Event) -> None:
+    """Draw Phase: the seat refills its hand."""
+    d, decks = event.data, new["decks"]
+    if placeable(new) and (d["attack"] > decks["attack"] or d["strategy"] > decks["strategy"]):
+        raise ValueError(f"the decks hold {decks['attack']} Attack and {decks['strategy']} Strategy card(s)")
+    draw_cards(new, event.seat, d["attack"], d["strategy"])
+
+
+def strategy_card_placed(new: State, event: Event) -> None:
+    """Preparation Phase: a Strategy card onto the seat's Player Board."""
+    seat = event.seat
+    if placeable(new) and new["hands"][seat]["strategy"] <= 0:
+        raise ValueError(f"{seat_ref(seat)} holds no Strategy card to place")
+    place_strategy_card(new, seat, event.data["slot"], event.data["card"])
+
+
+def preparation_finished(new: State, event: Event) -> None:
+    """Preparation Phase: the seat is done."""
+    finish_preparation(new, event.seat)
+
+
+def attack_card_played(new: State, event: Event) -> None:
+    """Combat Phase: an Attack card onto two free tiles of the Field Board."""
+    seat, d = event.seat, event.data
+    if placeable(new):
+        if new["hands"][seat]["attack"] <= 0:
+            raise ValueError(f"{seat_ref(seat)} holds no Attack card to play")
+        occupied = occupancy(new)
+        for key in ("attack_tile", "opportunity_tile"):
+            cell = cell_key(d[key])
+            if not on_board(new, cell) or cell in occupied:
+                raise ValueError(f"the tile at {row_col_words(cell)} is not a free tile of the Field Board")
+    play_attack_card(new, seat, d["card"], d["attack_tile"], d["opportunity_tile"])
+
+
+def strategy_card_played(new: State, event: Event) -> None:
+    """Combat Phase: an INSTINCT card from the seat's Player Board."""
+    play_instinct(new, event.seat, event.data["card"], event.data.get("target"))
+
+
+def disengaged(new: State, event: Event) -> None:
+    """Combat Phase: the seat disengages."""
+    disengage(new, event.seat)
+
+
+def additional_turn_passed(new: State, event: Event) -> None:
+    """Combat Phase, Test of Courage: the additional turn is passed."""
+    pass_additional_turn(new, event.seat)
+
+
+EFFECTS = {
+    FIELD_CARD_FLIPPED: field_card_flipped,
+    HAND_CARD_DISCARDED: hand_card_discarded,
+    CARDS_DRAWN: cards_drawn,
+    STRATEGY_CARD_PLACED: strategy_card_placed,
+    PREPARATION_FINISHED: preparation_finished,
+    ATTACK_CARD_PLAYED: attack_card_played,
+    STRATEGY_CARD_PLAYED: strategy_card_played,
+    DISENGAGED: disengaged,
+    ADDITIONAL_TURN_PASSED: additional_turn_passed,
+}

@@ -1,10 +1,11 @@
-"""Salt & Bones options schema, event payload schemas and the cross-field option checks."""
+"""Salt & Bones entries and options: their names, fields, the rulebook sections the refusals cite, and the
+cross-field option checks."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rulesets.base import EventType
+from rulesets.base import ENTRIES_RULE, EventType
 from rulesets.cells import row_col_words
 from rulesets.salt_and_bones.catalog import (
     ACTIVATION_WORDS,
@@ -27,6 +28,38 @@ from rulesets.salt_and_bones.catalog import (
     default_strategy_cards,
 )
 from rulesets.schema import Field, start_field
+
+BOOK = "Salt & Bones"
+RULE_LOOP = f"{BOOK} › 2. Gameplay Loop"
+RULE_CARDS = f"{BOOK} › 1.1 Anatomy of Components › Your Cards"
+RULE_FIELD = f"{BOOK} › 4.1 Field Phase"
+RULE_BOARD = f"{BOOK} › 1.1 Anatomy of Components › Your Field Board"
+RULE_DRAW = f"{BOOK} › 4.2 Draw Phase"
+RULE_PREP = f"{BOOK} › 4.3 Preparation Phase"
+RULE_COMBAT = f"{BOOK} › 4.4 Combat Phase"
+RULE_CHAIN = f"{BOOK} › 4.4.2 Chain Cards"
+RULE_STRATEGY = f"{BOOK} › 4.4.3 Playing Strategy Cards"
+RULE_END = f"{BOOK} › 4.4.4 End of Combat"
+RULE_WIN = f"{BOOK} › 5. How To Win"
+RULE_DISENGAGE = f"{BOOK} › 6. Glossary › Disengage"
+RULE_NEGATION = f"{BOOK} › 6. Glossary › Card Negation"
+RULE_DAMAGE_NEGATION = f"{BOOK} › 6. Glossary › Damage Negation"
+RULE_ACTIVATION = f"{BOOK} › 6. Glossary › Activation Rules"
+# refusals that are not rulebook rules (an entry the app cannot read: its type, seat, or card data)
+RULE_ENTRIES = ENTRIES_RULE
+
+FIELD_CARD_FLIPPED = "field_card_flipped"
+HAND_CARD_DISCARDED = "hand_card_discarded"
+CARDS_DRAWN = "cards_drawn"
+STRATEGY_CARD_PLACED = "strategy_card_placed"
+PREPARATION_FINISHED = "preparation_finished"
+ATTACK_CARD_PLAYED = "attack_card_played"
+STRATEGY_CARD_PLAYED = "strategy_card_played"
+DISENGAGED = "disengaged"
+ADDITIONAL_TURN_PASSED = "additional_turn_passed"
+
+# what a seat keeps hidden (the names of its face-down INSTINCT cards), in players' words
+SECRET = "face-down cards"
 
 ROW_COL = ("row", "column")
 CELL = Field("cell", "cell", label="Tile", axes=ROW_COL, first=1)
@@ -172,15 +205,15 @@ OPTIONS_SCHEMA: tuple[Field, ...] = (
 )
 
 EVENT_TYPES: dict[str, EventType] = {
-    "field_card_flipped": EventType(
-        name="field_card_flipped",
+    FIELD_CARD_FLIPPED: EventType(
+        name=FIELD_CARD_FLIPPED,
         label="Field card flipped",
         seat_required=False,
         fields=(Field("tiles", "list", item=CELL, min_items=1, max_items=400, label="Tiles it destroys"),),
         description="Field Phase: the top Field card destroys these tiles for the rest of the game.",
     ),
-    "hand_card_discarded": EventType(
-        name="hand_card_discarded",
+    HAND_CARD_DISCARDED: EventType(
+        name=HAND_CARD_DISCARDED,
         label="Discarded a card from hand",
         fields=(
             Field(
@@ -193,8 +226,8 @@ EVENT_TYPES: dict[str, EventType] = {
         ),
         description="Draw Phase, before anyone draws: the optional single discard from hand.",
     ),
-    "cards_drawn": EventType(
-        name="cards_drawn",
+    CARDS_DRAWN: EventType(
+        name=CARDS_DRAWN,
         label="Drew cards",
         fields=(
             Field("attack", "int", minimum=0, maximum=20, label="Attack cards drawn"),
@@ -202,8 +235,8 @@ EVENT_TYPES: dict[str, EventType] = {
         ),
         description="Draw Phase: everything this seat drew to refill its hand (Momentum seat first).",
     ),
-    "strategy_card_placed": EventType(
-        name="strategy_card_placed",
+    STRATEGY_CARD_PLACED: EventType(
+        name=STRATEGY_CARD_PLACED,
         label="Placed a strategy card",
         fields=(
             Field(
@@ -220,14 +253,15 @@ EVENT_TYPES: dict[str, EventType] = {
             ),
         ),
         description="Preparation Phase: a Strategy card from hand onto this seat's Player Board.",
+        secret=SECRET,  # an INSTINCT goes face-down: its name is the seat's secret
     ),
-    "preparation_finished": EventType(
-        name="preparation_finished",
+    PREPARATION_FINISHED: EventType(
+        name=PREPARATION_FINISHED,
         label="Finished preparing",
         description="Preparation Phase: this seat has placed everything it wants to.",
     ),
-    "attack_card_played": EventType(
-        name="attack_card_played",
+    ATTACK_CARD_PLAYED: EventType(
+        name=ATTACK_CARD_PLAYED,
         label="Played an attack card",
         fields=(
             Field(
@@ -243,8 +277,8 @@ EVENT_TYPES: dict[str, EventType] = {
         ),
         description="Combat Phase: an Attack card on two orthogonally adjacent tiles.",
     ),
-    "strategy_card_played": EventType(
-        name="strategy_card_played",
+    STRATEGY_CARD_PLAYED: EventType(
+        name=STRATEGY_CARD_PLAYED,
         label="Played an INSTINCT card",
         fields=(
             Field("card", "str", max_length=60, label="Card", names="instinct"),
@@ -261,14 +295,15 @@ EVENT_TYPES: dict[str, EventType] = {
             ),
         ),
         description="Combat Phase, any time, either seat: an INSTINCT card from the Player Board.",
+        secret=SECRET,  # it comes from the seat's face-down INSTINCT slots
     ),
-    "disengaged": EventType(
-        name="disengaged",
+    DISENGAGED: EventType(
+        name=DISENGAGED,
         label="Disengaged",
         description="Combat Phase, at the start of this seat's turn: ends combat (unless Test of Courage).",
     ),
-    "additional_turn_passed": EventType(
-        name="additional_turn_passed",
+    ADDITIONAL_TURN_PASSED: EventType(
+        name=ADDITIONAL_TURN_PASSED,
         label="Passed the additional turn (Test of Courage)",
         description="Combat Phase, Test of Courage: the opponent of the disengaging seat plays no Attack card in "
         "its additional turn; the disengage may then be recorded again and succeeds.",

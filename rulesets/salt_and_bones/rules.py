@@ -1,46 +1,54 @@
-"""Salt & Bones move checks (game over → phase → whose turn → the move) and the listing of legal moves."""
+"""Salt & Bones rules: the entry, phase and turn checks the ruleset's hooks run, one check per entry type
+(``RULES``; the common checks come first, in ``rulesets.base``), and the listing of legal moves."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from rulesets.base import ENTRIES_RULE, Event, RuleViolation, State, unknown_event
+from rulesets.base import Event, EventType, RuleViolation, State, unknown_event
 from rulesets.cells import row_col_words
 from rulesets.names import plural, seat_ref, with_article
-from rulesets.salt_and_bones import engine as E
+from rulesets.salt_and_bones import board as E
 from rulesets.salt_and_bones.catalog import ATTACK_BONUSES, SLOTS
-from rulesets.salt_and_bones.fields import EVENT_TYPES
-
-BOOK = "Salt & Bones"
-R_LOOP = f"{BOOK} › 2. Gameplay Loop"
-R_CARDS = f"{BOOK} › 1.1 Anatomy of Components › Your Cards"
-R_FIELD = f"{BOOK} › 4.1 Field Phase"
-R_BOARD = f"{BOOK} › 1.1 Anatomy of Components › Your Field Board"
-R_DRAW = f"{BOOK} › 4.2 Draw Phase"
-R_PREP = f"{BOOK} › 4.3 Preparation Phase"
-R_COMBAT = f"{BOOK} › 4.4 Combat Phase"
-R_CHAIN = f"{BOOK} › 4.4.2 Chain Cards"
-R_STRATEGY = f"{BOOK} › 4.4.3 Playing Strategy Cards"
-R_END = f"{BOOK} › 4.4.4 End of Combat"
-R_WIN = f"{BOOK} › 5. How To Win"
-R_DISENGAGE = f"{BOOK} › 6. Glossary › Disengage"
-R_NEGATION = f"{BOOK} › 6. Glossary › Card Negation"
-R_DAMAGE_NEGATION = f"{BOOK} › 6. Glossary › Damage Negation"
-R_ACTIVATION = f"{BOOK} › 6. Glossary › Activation Rules"
-# refusals that are not rulebook rules (an entry the app cannot read: its type, seat, or card data)
-R_ENTRIES = ENTRIES_RULE
+from rulesets.salt_and_bones.fields import (
+    ADDITIONAL_TURN_PASSED,
+    ATTACK_CARD_PLAYED,
+    CARDS_DRAWN,
+    DISENGAGED,
+    EVENT_TYPES,
+    FIELD_CARD_FLIPPED,
+    HAND_CARD_DISCARDED,
+    PREPARATION_FINISHED,
+    RULE_ACTIVATION,
+    RULE_BOARD,
+    RULE_CARDS,
+    RULE_CHAIN,
+    RULE_COMBAT,
+    RULE_DAMAGE_NEGATION,
+    RULE_DISENGAGE,
+    RULE_DRAW,
+    RULE_END,
+    RULE_ENTRIES,
+    RULE_FIELD,
+    RULE_LOOP,
+    RULE_NEGATION,
+    RULE_PREP,
+    RULE_STRATEGY,
+    STRATEGY_CARD_PLACED,
+    STRATEGY_CARD_PLAYED,
+)
 
 PHASE_OF = {
-    "field_card_flipped": "field",
-    "hand_card_discarded": "draw",
-    "cards_drawn": "draw",
-    "strategy_card_placed": "preparation",
-    "preparation_finished": "preparation",
-    "attack_card_played": "combat",
-    "strategy_card_played": "combat",
-    "disengaged": "combat",
-    "additional_turn_passed": "combat",
+    FIELD_CARD_FLIPPED: "field",
+    HAND_CARD_DISCARDED: "draw",
+    CARDS_DRAWN: "draw",
+    STRATEGY_CARD_PLACED: "preparation",
+    PREPARATION_FINISHED: "preparation",
+    ATTACK_CARD_PLAYED: "combat",
+    STRATEGY_CARD_PLAYED: "combat",
+    DISENGAGED: "combat",
+    ADDITIONAL_TURN_PASSED: "combat",
 }
 PHASE_NAMES = {
     "field": "Field Phase",
@@ -55,51 +63,68 @@ def _v(code: str, message: str, rule: str) -> RuleViolation:
     return RuleViolation(code, message, rule)
 
 
-# ---------------------------------------------------------------------------------------------- entry point
-def validate(state: State, event: Event) -> None:
-    """Raise :class:`RuleViolation` unless ``event`` may be recorded now."""
-    if state["result"] is not None:
-        raise _v("game_over", f"The game is over: {E.result_line(state['result'], state['health'])}", R_WIN)
-    if event.type not in EVENT_TYPES:
+# ---------------------------------------------------------------------------------------------- common checks
+def check_entry(state: State, event: Event) -> EventType:
+    """The entry's type is one of the game's (``unknown_event``), its seat 0 or 1 (``unknown_seat``: required
+    for a player's entry, optional for the table's); returns its type."""
+    spec = EVENT_TYPES.get(event.type)
+    if spec is None:
         raise unknown_event("Salt & Bones", event.type, EVENT_TYPES)
     seat = event.seat
     if seat is not None and (isinstance(seat, bool) or seat not in E.SEATS):
-        raise _v("unknown_seat", f"This match has no seat {seat!r}: its seats are 0 and 1.", R_ENTRIES)
-    if seat is None and EVENT_TYPES[event.type].seat_required:
-        raise _v("unknown_seat", "Say which seat this entry is for: the seats are 0 and 1.", R_ENTRIES)
+        raise _v("unknown_seat", f"This match has no seat {seat!r}: its seats are 0 and 1.", RULE_ENTRIES)
+    if seat is None and spec.seat_required:
+        raise _v("unknown_seat", "Say which seat this entry is for: the seats are 0 and 1.", RULE_ENTRIES)
+    return spec
+
+
+def check_phase(state: State, event: Event) -> None:
+    """The entry belongs to the phase the round is in (``wrong_phase``)."""
     phase = PHASE_OF[event.type]
     if state["phase"] != phase:
         raise _v(
             "wrong_phase",
             f"That happens in the {PHASE_NAMES[phase]}, but it is the {PHASE_NAMES[state['phase']]}.",
-            R_LOOP,
+            RULE_LOOP,
         )
-    _CHECKS[event.type](state, seat, event.data)
+
+
+def check_turn(state: State, event: Event) -> None:
+    """The seat may act now (Momentum first in the Draw and Preparation Phases; whose turn it is in combat).
+
+    Disengaging and passing Test of Courage's additional turn say whose turn it is in their own checks, after
+    what the disengage in progress decides; a Field card and an INSTINCT card are anyone's at any time."""
+    check = TURN_CHECKS.get(event.type)
+    if check is not None:
+        check(state, event)
 
 
 # ---------------------------------------------------------------------------------------------- field & draw
-def _check_field(state: State, seat: int | None, data: dict[str, Any]) -> None:
+def check_field(state: State, event: Event) -> None:
+    """The tiles are on the board, not grey, each listed once."""
     seen: set[tuple[int, int]] = set()
-    for cell in data["tiles"]:
+    for cell in event.data["tiles"]:
         key = E.cell_key(cell)
         status = E.tile_state(state, key)
         if status == "off":
-            raise _v("off_board", f"Tile {list(key)} is not on the Field Board.", R_FIELD)
+            raise _v("off_board", f"Tile {list(key)} is not on the Field Board.", RULE_FIELD)
         if status == "grey":
-            raise _v("grey_tile", f"Tile {list(key)} is grey: Field cards only destroy playable tiles.", R_BOARD)
+            raise _v("grey_tile", f"Tile {list(key)} is grey: Field cards only destroy playable tiles.", RULE_BOARD)
         if key in seen:
-            raise _v("duplicate_tile", f"Tile {list(key)} is listed twice.", R_FIELD)
+            raise _v("duplicate_tile", f"Tile {list(key)} is listed twice.", RULE_FIELD)
         seen.add(key)
 
 
-def _check_discard(state: State, seat: int, data: dict[str, Any]) -> None:
+def check_discard(state: State, event: Event) -> None:
+    """Before anyone draws, once a Draw Phase, a card the seat holds."""
+    seat = event.seat
     if any(state["draw"]["drawn"]):
-        raise _v("drawing_started", "Discards happen before anyone draws; drawing has already started.", R_DRAW)
+        raise _v("drawing_started", "Discards happen before anyone draws; drawing has already started.", RULE_DRAW)
     if state["draw"]["discarded"][seat]:
-        raise _v("already_discarded", "You may discard only a single card from your hand each Draw Phase.", R_DRAW)
-    kind = data["kind"]
+        raise _v("already_discarded", "You may discard only a single card from your hand each Draw Phase.", RULE_DRAW)
+    kind = event.data["kind"]
     if state["hands"][seat][kind] <= 0:
-        raise _v("no_such_card", f"You hold no {kind} card to discard.", R_DRAW)
+        raise _v("no_such_card", f"You hold no {kind} card to discard.", RULE_DRAW)
 
 
 def draw_target(state: State, seat: int) -> int:
@@ -107,18 +132,27 @@ def draw_target(state: State, seat: int) -> int:
     return E.draw_shares(state)[seat]
 
 
-def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
-    nxt = E.next_drawer(state)
+def _draw_turn(state: State, event: Event) -> None:
+    seat, nxt = event.seat, E.next_drawer(state)
     if seat != nxt:
         if state["draw"]["drawn"][seat]:
-            raise _v("already_drawn", "You have already drawn this Draw Phase.", R_DRAW)
-        raise _v("not_your_turn", f"{seat_ref(nxt)} has Momentum and draws first.", R_DRAW)
+            raise _v("already_drawn", "You have already drawn this Draw Phase.", RULE_DRAW)
+        raise _v("not_your_turn", f"{seat_ref(nxt)} has Momentum and draws first.", RULE_DRAW)
+
+
+def check_draw(state: State, event: Event) -> None:
+    """Exactly the seat's share, from what the decks hold."""
+    seat, data = event.seat, event.data
     a, s = data["attack"], data["strategy"]
     if a > state["decks"]["attack"]:
-        raise _v("deck_too_small", f"The Attack Deck has only {plural(state['decks']['attack'], 'card')} left.", R_DRAW)
+        raise _v(
+            "deck_too_small", f"The Attack Deck has only {plural(state['decks']['attack'], 'card')} left.", RULE_DRAW
+        )
     if s > state["decks"]["strategy"]:
         raise _v(
-            "deck_too_small", f"The Strategy Deck has only {plural(state['decks']['strategy'], 'card')} left.", R_DRAW
+            "deck_too_small",
+            f"The Strategy Deck has only {plural(state['decks']['strategy'], 'card')} left.",
+            RULE_DRAW,
         )
     target = draw_target(state, seat)
     if a + s != target:
@@ -132,41 +166,44 @@ def _check_draw(state: State, seat: int, data: dict[str, Any]) -> None:
                 f"as your share of the {plural(left, 'card')} left: players take turns drawing one card at a time, "
                 f"Momentum first"
             )
-        raise _v("wrong_hand_size", f"You hold {plural(held, 'card')}: draw exactly {target}, {why}.", R_DRAW)
+        raise _v("wrong_hand_size", f"You hold {plural(held, 'card')}: draw exactly {target}, {why}.", RULE_DRAW)
 
 
 # ---------------------------------------------------------------------------------------------- preparation
-def _check_place(state: State, seat: int, data: dict[str, Any]) -> None:
+def _preparation_turn(state: State, event: Event) -> None:
     prep = E.preparing_seat(state)
-    if seat != prep:
-        raise _v("not_your_turn", _preparing_first(prep), R_PREP)
+    if event.seat != prep:
+        raise _v("not_your_turn", _preparing_first(prep), RULE_PREP)
+
+
+def check_place(state: State, event: Event) -> None:
+    """A Strategy card the seat holds, into a slot of its kind with room, named unless face-down."""
+    seat, data = event.seat, event.data
     if state["hands"][seat]["strategy"] <= 0:
-        raise _v("no_strategy_cards", "You hold no Strategy card to place.", R_PREP)
+        raise _v("no_strategy_cards", "You hold no Strategy card to place.", RULE_PREP)
     slot, name = data["slot"], data["card"]
     kind, capacity = SLOTS[slot]
     if len(state["boards"][seat][slot]) >= capacity:
-        raise _v("slot_full", f"Your {kind} slots are full ({capacity}).", R_PREP)
+        raise _v("slot_full", f"Your {kind} slots are full ({capacity}).", RULE_PREP)
     if name is None:
         if slot != "instinct":
-            raise _v("card_required", f"{kind} cards are placed face-up: name the card.", R_PREP)
+            raise _v("card_required", f"{kind} cards are placed face-up: name the card.", RULE_PREP)
         return
     d = E.strategy_def(state, name)
     if d is None:
-        raise _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_ENTRIES)
+        raise _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", RULE_ENTRIES)
     if d["type"] != kind:
         raise _v(
             "wrong_slot",
             f"{name} is {with_article(d['type'])} card; it cannot go in {with_article(kind)} slot.",
-            R_PREP,
+            RULE_PREP,
         )
     if E.copies_left(state, "strategy", name) <= 0:
-        raise _v("no_copies_left", f"Every copy of {name} has already been seen this game.", R_CARDS)
+        raise _v("no_copies_left", f"Every copy of {name} has already been seen this game.", RULE_CARDS)
 
 
-def _check_prep_done(state: State, seat: int, data: dict[str, Any]) -> None:
-    prep = E.preparing_seat(state)
-    if seat != prep:
-        raise _v("not_your_turn", _preparing_first(prep), R_PREP)
+def check_prep_done(state: State, event: Event) -> None:
+    """Nothing more than the turn (checked first)."""
 
 
 def _preparing_first(prep: int | None) -> str:
@@ -192,7 +229,7 @@ def _attack_turn_problem(state: State, seat: int, spec: Any = None) -> RuleViola
             "disengage_pending",
             "You are disengaging: Test of Courage gives your opponent an additional turn, then record your "
             "disengage again. You cannot play Attack cards now.",
-            R_END,
+            RULE_END,
         )
     if seat == c["turn"] or E.turn_open_for_chain(state):
         return None
@@ -204,16 +241,16 @@ def _attack_turn_problem(state: State, seat: int, spec: Any = None) -> RuleViola
         card = E.resolve_card(state, spec) if card_problem(state, spec) is None else None
         if seat != state["momentum"] and card is not None and card["bonus"] == "chain":
             why = f"{card['name']} could follow your card only as a chain, and chaining needs Momentum"
-            return _v("not_your_turn", f"{its_turn}: {why}.", R_CHAIN)
+            return _v("not_your_turn", f"{its_turn}: {why}.", RULE_CHAIN)
         if seat != state["momentum"]:
             why = "your Attack card ended your turn (only a player with Momentum may chain)"
-            return _v("not_your_turn", f"{its_turn}: {why}.", R_CHAIN)
+            return _v("not_your_turn", f"{its_turn}: {why}.", RULE_CHAIN)
         if last_card["bonus"] == "stops_chain":
             why = f"your {last_card['name']} stops chain, so your turn ended with it"
-            return _v("not_your_turn", f"{its_turn}: {why}.", R_CHAIN)
+            return _v("not_your_turn", f"{its_turn}: {why}.", RULE_CHAIN)
         if state["hands"][seat]["attack"] <= 0:
-            return _v("not_your_turn", f"{its_turn}: you had no Attack card left to chain.", R_COMBAT)
-    return _v("not_your_turn", f"{its_turn} in combat: they play an Attack card or disengage.", R_COMBAT)
+            return _v("not_your_turn", f"{its_turn}: you had no Attack card left to chain.", RULE_COMBAT)
+    return _v("not_your_turn", f"{its_turn} in combat: they play an Attack card or disengage.", RULE_COMBAT)
 
 
 def _attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViolation | None:
@@ -228,10 +265,10 @@ def _attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViola
             "must_disengage",
             f"{forcing} ({seat_ref(E.other(seat))}'s Attack card) forces you to disengage at the start of "
             f"this turn: its Bonus Effect.",
-            R_END,
+            RULE_END,
         )
     if state["hands"][seat]["attack"] <= 0:
-        return _v("no_attack_cards", "You have no Attack cards in hand: you must disengage.", R_END)
+        return _v("no_attack_cards", "You have no Attack cards in hand: you must disengage.", RULE_END)
     return None
 
 
@@ -239,24 +276,24 @@ def card_problem(state: State, spec: Any) -> RuleViolation | None:
     """Problems with the ``card`` of an ``attack_card_played`` payload (name or inline object)."""
     if isinstance(spec, str):
         if spec not in state["catalog"]["attack"]:
-            return _v("unknown_card", f"There is no Attack card called '{spec}' in this match's catalog.", R_ENTRIES)
+            return _v("unknown_card", f"There is no Attack card called '{spec}' in this match's catalog.", RULE_ENTRIES)
         if E.copies_left(state, "attack", spec) <= 0:
-            return _v("no_copies_left", f"Every copy of {spec} has already been played this game.", R_CARDS)
+            return _v("no_copies_left", f"Every copy of {spec} has already been played this game.", RULE_CARDS)
         return None
     if not isinstance(spec, dict):
-        return _v("bad_card", "Name the Attack card, or give {name, attack, opportunity, bonus}.", R_ENTRIES)
+        return _v("bad_card", "Name the Attack card, or give {name, attack, opportunity, bonus}.", RULE_ENTRIES)
     allowed = {"name", "attack", "opportunity", "bonus", "bonus_damage", "bonus_instances"}
     if set(spec) - allowed or not {"name", "attack", "opportunity", "bonus"} <= set(spec):
-        return _v("bad_card", "An inline Attack card needs exactly name, attack, opportunity and bonus.", R_ENTRIES)
+        return _v("bad_card", "An inline Attack card needs exactly name, attack, opportunity and bonus.", RULE_ENTRIES)
     name = spec["name"]
     if not isinstance(name, str) or not name.strip() or len(name) > 60:
-        return _v("bad_card", "An inline Attack card needs a name of 1 to 60 characters.", R_ENTRIES)
+        return _v("bad_card", "An inline Attack card needs a name of 1 to 60 characters.", RULE_ENTRIES)
     for key, top in (("attack", 99), ("opportunity", 99), ("bonus_damage", 99), ("bonus_instances", 10)):
         value = spec.get(key, 0)
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= top:
-            return _v("bad_card", f"The card's {key} must be a whole number from 0 to {top}.", R_ENTRIES)
+            return _v("bad_card", f"The card's {key} must be a whole number from 0 to {top}.", RULE_ENTRIES)
     if spec["bonus"] not in ATTACK_BONUSES:
-        return _v("bad_card", f"Unknown Bonus Effect '{spec['bonus']}'.", R_ENTRIES)
+        return _v("bad_card", f"Unknown Bonus Effect '{spec['bonus']}'.", RULE_ENTRIES)
     return None
 
 
@@ -267,28 +304,41 @@ def placement_problem(state: State, attack_tile: list[int], opp_tile: list[int])
     for cell in (a, o):
         status = E.tile_state(state, cell)
         if status == "off":
-            return _v("off_board", f"The tile at {row_col_words(cell)} is not on the Field Board.", R_COMBAT)
+            return _v("off_board", f"The tile at {row_col_words(cell)} is not on the Field Board.", RULE_COMBAT)
     if o not in E.neighbours(a):
-        return _v("tiles_not_adjacent", "An Attack card covers two tiles side by side (not diagonal).", R_COMBAT)
+        return _v("tiles_not_adjacent", "An Attack card covers two tiles side by side (not diagonal).", RULE_COMBAT)
     for cell in (a, o):
         status = E.tile_state(state, cell)
         if status == "grey":
-            return _v("grey_tile", f"The tile at {row_col_words(cell)} is grey and unplayable at all times.", R_BOARD)
+            return _v(
+                "grey_tile", f"The tile at {row_col_words(cell)} is grey and unplayable at all times.", RULE_BOARD
+            )
         if status == "destroyed":
-            return _v("destroyed_tile", f"The tile at {row_col_words(cell)} was destroyed by the Field Deck.", R_FIELD)
+            return _v(
+                "destroyed_tile", f"The tile at {row_col_words(cell)} was destroyed by the Field Deck.", RULE_FIELD
+            )
         if cell in occ:
-            return _v("occupied_tile", f"The tile at {row_col_words(cell)} already holds an Attack card.", R_COMBAT)
+            return _v("occupied_tile", f"The tile at {row_col_words(cell)} already holds an Attack card.", RULE_COMBAT)
     if not E.live_cards(state):
         centre = {E.cell_key(c) for c in state["field"]["centre"]}
         if a not in centre and o not in centre:
-            return _v("not_centre", "The first Attack card of a combat must cover at least 1 centre tile.", R_COMBAT)
+            return _v("not_centre", "The first Attack card of a combat must cover at least 1 centre tile.", RULE_COMBAT)
         return None
     if not any(n in occ for cell in (a, o) for n in E.neighbours(cell)):
-        return _v("not_adjacent", "Attack cards must be placed adjacent to a card already on the board.", R_COMBAT)
+        return _v("not_adjacent", "Attack cards must be placed adjacent to a card already on the board.", RULE_COMBAT)
     return None
 
 
-def _check_attack(state: State, seat: int, data: dict[str, Any]) -> None:
+def _attack_turn(state: State, event: Event) -> None:
+    problem = _attack_turn_problem(state, event.seat, event.data.get("card"))
+    if problem:
+        raise problem
+
+
+def check_attack(state: State, event: Event) -> None:
+    """The seat must not disengage and holds an Attack card; a known card; one per turn unless a Chain card;
+    two free adjacent tiles next to the cards already down (a centre tile first)."""
+    seat, data = event.seat, event.data
     spec = data["card"]
     problem = _attack_seat_problem(state, seat, spec)
     if problem:
@@ -304,14 +354,16 @@ def _check_attack(state: State, seat: int, data: dict[str, Any]) -> None:
             raise _v(
                 "one_card_per_turn",
                 "You have played your Attack card this turn; only a Chain card may follow it.",
-                R_CHAIN,
+                RULE_CHAIN,
             )
     problem = placement_problem(state, data["attack_tile"], data["opportunity_tile"])
     if problem:
         raise problem
 
 
-def _check_disengage(state: State, seat: int, data: dict[str, Any]) -> None:
+def check_disengage(state: State, event: Event) -> None:
+    """At the start of the seat's turn; under Test of Courage, again after the additional turn."""
+    seat = event.seat
     c = state["combat"]
     pending = c["pending_disengage"]
     if pending is not None:
@@ -320,7 +372,7 @@ def _check_disengage(state: State, seat: int, data: dict[str, Any]) -> None:
                 "disengage_pending",
                 f"{seat_ref(pending)} is disengaging; you are taking the additional turn Test of Courage gives you "
                 f"(play an Attack card, or pass the additional turn).",
-                R_END,
+                RULE_END,
             )
         if not E.additional_turn_done(state):
             raise _v(
@@ -328,37 +380,39 @@ def _check_disengage(state: State, seat: int, data: dict[str, Any]) -> None:
                 f"Test of Courage: {seat_ref(E.other(seat))} receives an additional turn before your disengage "
                 f"succeeds. Record {seat_ref(E.other(seat))}'s Attack card, or {seat_ref(E.other(seat))} passing "
                 f"the additional turn, first.",
-                R_END,
+                RULE_END,
             )
         return
     if seat == c["turn"]:
         if c["turn_cards"]:
-            raise _v("already_played", "You cannot disengage after playing an Attack card this turn.", R_DISENGAGE)
+            raise _v("already_played", "You cannot disengage after playing an Attack card this turn.", RULE_DISENGAGE)
         return
     if not E.turn_open_for_chain(state):
-        raise _v("not_your_turn", f"It is {seat_ref(c['turn'])}'s turn; disengage at the start of your own.", R_END)
+        raise _v("not_your_turn", f"It is {seat_ref(c['turn'])}'s turn; disengage at the start of your own.", RULE_END)
 
 
-def _check_pass(state: State, seat: int, data: dict[str, Any]) -> None:
+def check_pass(state: State, event: Event) -> None:
+    """Only the additional turn Test of Courage gives, by the seat taking it, before it plays."""
+    seat = event.seat
     c = state["combat"]
     pending = c["pending_disengage"]
     if pending is None:
         raise _v(
             "no_additional_turn",
             "Only the additional turn Test of Courage gives can be passed; on your own turn, play or disengage.",
-            R_END,
+            RULE_END,
         )
     if seat == pending:
         raise _v(
             "not_your_turn",
             f"You are disengaging: the additional turn is {seat_ref(E.other(seat))}'s to take or pass.",
-            R_END,
+            RULE_END,
         )
     if c["turn"] != seat or c["turn_cards"]:
         raise _v(
             "already_played",
             "You have played an Attack card in your additional turn; it cannot be passed any more.",
-            R_END,
+            RULE_END,
         )
 
 
@@ -367,20 +421,22 @@ def strategy_problem(state: State, seat: int, name: str, target: Any) -> RuleVio
     """Problems with ``seat`` playing the INSTINCT ``name`` against ``target`` now."""
     d = E.strategy_def(state, name)
     if d is None:
-        return _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", R_ENTRIES)
+        return _v("unknown_card", f"There is no Strategy card called '{name}' in this match's catalog.", RULE_ENTRIES)
     if d["type"] != "INSTINCT":
         return _v(
             "not_instinct",
             f"{name} is {d['type']}: EQUIPMENT triggers by itself and a GAMBIT is in effect all combat.",
-            R_STRATEGY,
+            RULE_STRATEGY,
         )
     slot_card = E.find_instinct_slot(state, seat, name)
     if slot_card is None:
-        return _v("card_not_on_board", f"You have no {name} (nor a face-down INSTINCT) on your Player Board.", R_PREP)
+        return _v(
+            "card_not_on_board", f"You have no {name} (nor a face-down INSTINCT) on your Player Board.", RULE_PREP
+        )
     if slot_card["name"] is not None and d["activation"] == "automatic":
-        return _v("automatic_card", f"{name} triggers automatically when its condition is met.", R_ACTIVATION)
+        return _v("automatic_card", f"{name} triggers automatically when its condition is met.", RULE_ACTIVATION)
     if slot_card["name"] is None and E.copies_left(state, "strategy", name) <= 0:
-        return _v("no_copies_left", f"Every copy of {name} has already been seen this game.", R_CARDS)
+        return _v("no_copies_left", f"Every copy of {name} has already been seen this game.", RULE_CARDS)
     return target_problem(state, seat, d, target)
 
 
@@ -394,13 +450,13 @@ def target_problem(state: State, seat: int, d: dict[str, Any], target: Any) -> R
     strike = state["combat"]["window"]["strike"]
     card = E.field_card(state, strike["card"]) if strike else None
     if target is not None:
-        return _v("bad_target", f"{d['name']} takes no target.", R_STRATEGY)
+        return _v("bad_target", f"{d['name']} takes no target.", RULE_STRATEGY)
     own_attack = strike is not None and card is not None and strike["attacker"] == seat and not card["negated"]
     if effect == "extra_instance" and not own_attack:
-        return _v("no_target", f"{d['name']} applies to the Attack card you just played; there is none.", R_STRATEGY)
+        return _v("no_target", f"{d['name']} applies to the Attack card you just played; there is none.", RULE_STRATEGY)
     against_you = strike is not None and card is not None and strike["defender"] == seat
     if effect == "negate_first_instance" and not (against_you and any(not i["negated"] for i in card["instances"])):
-        return _v("no_target", "There is no damage instance against you to negate right now.", R_DAMAGE_NEGATION)
+        return _v("no_target", "There is no damage instance against you to negate right now.", RULE_DAMAGE_NEGATION)
     return None
 
 
@@ -415,34 +471,36 @@ def _instance_target_problem(state: State, seat: int, d: dict[str, Any], target:
             "bad_target",
             f"{d['name']} needs a target: the Attack card's number on the Field Board and which of its damage "
             f"instances to negate (0 = the card's own).",
-            R_DAMAGE_NEGATION,
+            RULE_DAMAGE_NEGATION,
         )
     strike = state["combat"]["window"]["strike"]
     uid, i = target["card"], target["instance"]
     on_field = next((c for c in state["field"]["cards"] if c["uid"] == uid), None)
     if on_field is None:
-        return _v("bad_target", f"There is no Attack card {uid} on the Field Board.", R_DAMAGE_NEGATION)
+        return _v("bad_target", f"There is no Attack card {uid} on the Field Board.", RULE_DAMAGE_NEGATION)
     if on_field["seat"] == seat:
-        return _v("no_target", f"Card {uid} ({on_field['name']}) is your own attack.", R_DAMAGE_NEGATION)
+        return _v("no_target", f"Card {uid} ({on_field['name']}) is your own attack.", RULE_DAMAGE_NEGATION)
     if strike is None or strike["card"] != uid:
         return _v(
             "no_target",
             f"Card {uid} ({on_field['name']})'s damage is settled: only the damage of the latest Attack card "
             f"can be negated, until the next Attack card or a disengage.",
-            R_DAMAGE_NEGATION,
+            RULE_DAMAGE_NEGATION,
         )
     if on_field["negated"]:
-        return _v("no_target", f"Card {uid} ({on_field['name']}) was negated: it deals no damage.", R_DAMAGE_NEGATION)
+        return _v(
+            "no_target", f"Card {uid} ({on_field['name']}) was negated: it deals no damage.", RULE_DAMAGE_NEGATION
+        )
     instances = on_field["instances"]
     if not 0 <= i < len(instances):
         return _v(
             "bad_target",
             f"Card {uid} ({on_field['name']}) has {plural(len(instances), 'damage instance')}, numbered 0 to "
             f"{len(instances) - 1}; there is no instance {i}.",
-            R_DAMAGE_NEGATION,
+            RULE_DAMAGE_NEGATION,
         )
     if instances[i]["negated"]:
-        return _v("already_negated", f"{instances[i]['label']} is already negated.", R_DAMAGE_NEGATION)
+        return _v("already_negated", f"{instances[i]['label']} is already negated.", RULE_DAMAGE_NEGATION)
     return None
 
 
@@ -452,7 +510,7 @@ def _card_target_problem(state: State, seat: int, d: dict[str, Any], target: Any
         return _v(
             "bad_target",
             f"{d['name']} needs a target: the number of the Chain card or INSTINCT card your opponent is playing.",
-            R_NEGATION,
+            RULE_NEGATION,
         )
     uid = target["card"]
     negates = E.card_negation_target(state, seat, target)
@@ -461,7 +519,7 @@ def _card_target_problem(state: State, seat: int, d: dict[str, Any], target: Any
             "no_target",
             f"Card {uid} is not a Chain card or INSTINCT card your opponent is playing now; Condescend is played "
             f"against a specific one of those.",
-            R_NEGATION,
+            RULE_NEGATION,
         )
     w = state["combat"]["window"]
     if negates["kind"] == "chain":
@@ -470,37 +528,44 @@ def _card_target_problem(state: State, seat: int, d: dict[str, Any], target: Any
             return _v(
                 "no_target",
                 f"{card['name']} was not played as part of a chain: a Chain card can only be negated then.",
-                R_NEGATION,
+                RULE_NEGATION,
             )
         if card["negated"]:
-            return _v("already_negated", f"{card['name']} is already negated.", R_NEGATION)
+            return _v("already_negated", f"{card['name']} is already negated.", RULE_NEGATION)
     elif negates["kind"] == "reaction":
         if not w["reactions"][negates["index"]]["effective"]:
-            return _v("already_negated", "That INSTINCT card is already negated.", R_NEGATION)
+            return _v("already_negated", "That INSTINCT card is already negated.", RULE_NEGATION)
     elif any(
         r["effective"] and r["effect"] == "negate_card" and (r.get("negates") or {}).get("uid") == uid
         for r in w["reactions"]
     ):
-        return _v("already_negated", "That INSTINCT card is already negated.", R_NEGATION)
+        return _v("already_negated", "That INSTINCT card is already negated.", RULE_NEGATION)
     return None
 
 
-def _check_strategy(state: State, seat: int, data: dict[str, Any]) -> None:
-    problem = strategy_problem(state, seat, data["card"], data.get("target"))
+def check_strategy(state: State, event: Event) -> None:
+    """An INSTINCT on the seat's Player Board (named, or face-down), played by choice, at a target it takes."""
+    problem = strategy_problem(state, event.seat, event.data["card"], event.data.get("target"))
     if problem:
         raise problem
 
 
-_CHECKS = {
-    "field_card_flipped": _check_field,
-    "hand_card_discarded": _check_discard,
-    "cards_drawn": _check_draw,
-    "strategy_card_placed": _check_place,
-    "preparation_finished": _check_prep_done,
-    "attack_card_played": _check_attack,
-    "strategy_card_played": _check_strategy,
-    "disengaged": _check_disengage,
-    "additional_turn_passed": _check_pass,
+RULES = {
+    FIELD_CARD_FLIPPED: check_field,
+    HAND_CARD_DISCARDED: check_discard,
+    CARDS_DRAWN: check_draw,
+    STRATEGY_CARD_PLACED: check_place,
+    PREPARATION_FINISHED: check_prep_done,
+    ATTACK_CARD_PLAYED: check_attack,
+    STRATEGY_CARD_PLAYED: check_strategy,
+    DISENGAGED: check_disengage,
+    ADDITIONAL_TURN_PASSED: check_pass,
+}
+TURN_CHECKS = {
+    CARDS_DRAWN: _draw_turn,
+    STRATEGY_CARD_PLACED: _preparation_turn,
+    PREPARATION_FINISHED: _preparation_turn,
+    ATTACK_CARD_PLAYED: _attack_turn,
 }
 
 
@@ -541,13 +606,13 @@ def _draw_moves(state: State) -> list[Event]:
             if not state["draw"]["discarded"][seat]:
                 for kind in ("attack", "strategy"):
                     if state["hands"][seat][kind] > 0:
-                        moves.append(Event("hand_card_discarded", seat, {"kind": kind}))
+                        moves.append(Event(HAND_CARD_DISCARDED, seat, {"kind": kind}))
     seat = E.next_drawer(state)
     if seat is not None:
         total = draw_target(state, seat)
         da, ds = state["decks"]["attack"], state["decks"]["strategy"]
         for a in range(max(0, total - ds), min(total, da) + 1):
-            moves.append(Event("cards_drawn", seat, {"attack": a, "strategy": total - a}))
+            moves.append(Event(CARDS_DRAWN, seat, {"attack": a, "strategy": total - a}))
     return moves
 
 
@@ -561,11 +626,11 @@ def _prep_moves(state: State) -> list[Event]:
             if len(state["boards"][seat][slot]) >= capacity:
                 continue
             if slot == "instinct":
-                moves.append(Event("strategy_card_placed", seat, {"slot": slot, "card": None}))
+                moves.append(Event(STRATEGY_CARD_PLACED, seat, {"slot": slot, "card": None}))
             for name, d in state["catalog"]["strategy"].items():
                 if d["type"] == kind and E.copies_left(state, "strategy", name) > 0:
-                    moves.append(Event("strategy_card_placed", seat, {"slot": slot, "card": name}))
-    moves.append(Event("preparation_finished", seat, {}))
+                    moves.append(Event(STRATEGY_CARD_PLACED, seat, {"slot": slot, "card": name}))
+    moves.append(Event(PREPARATION_FINISHED, seat, {}))
     return moves
 
 
@@ -585,11 +650,11 @@ def _combat_moves(state: State) -> list[Event]:
                     continue
                 for a, o in placements:
                     moves.append(
-                        Event("attack_card_played", seat, {"card": name, "attack_tile": a, "opportunity_tile": o})
+                        Event(ATTACK_CARD_PLAYED, seat, {"card": name, "attack_tile": a, "opportunity_tile": o})
                     )
-        for kind, check in (("disengaged", _check_disengage), ("additional_turn_passed", _check_pass)):
+        for kind, check in ((DISENGAGED, check_disengage), (ADDITIONAL_TURN_PASSED, check_pass)):
             try:
-                check(state, seat, {})
+                check(state, Event(kind, seat, {}))
                 moves.append(Event(kind, seat, {}))
             except RuleViolation:
                 pass
@@ -608,7 +673,7 @@ def _combat_moves(state: State) -> list[Event]:
                 if key in done or strategy_problem(state, seat, name, target) is not None:
                     continue
                 done.add(key)
-                moves.append(Event("strategy_card_played", seat, {"card": name, "target": target}))
+                moves.append(Event(STRATEGY_CARD_PLAYED, seat, {"card": name, "target": target}))
     return moves
 
 

@@ -7,7 +7,7 @@ import pytest
 from rulesets import get_ruleset
 from rulesets.base import Event
 from rulesets.replay import walk
-from rulesets.salt_and_bones import engine as E
+from rulesets.salt_and_bones import board as E
 from tests.rulesets.salt_and_bones.conftest import Table as SaltTable
 
 pytestmark = pytest.mark.pure

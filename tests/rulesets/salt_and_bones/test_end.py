@@ -45,7 +45,8 @@ def test_complete_game_from_the_first_field_card_to_a_win(table, rs) -> None:
     out = rs.outcome(t.state)
     assert out is not None and out.winners == (0,) and not out.draw
     assert t.state["phase"] == "over"
-    t.bad("game_over", "field_card_flipped", None, tiles=[[1, 2]])
+    over = t.bad("game_over", "field_card_flipped", None, tiles=[[1, 2]])
+    assert over.overridable is False  # the end is final: no house rule reopens it (issue 46)
     assert rs.legal_moves(t.state) == []
     assert rs.turn(t.state).phase == "over"
     pos = t.replayed()

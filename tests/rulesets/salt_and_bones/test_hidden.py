@@ -48,3 +48,9 @@ def test_a_game_without_hidden_information_shows_every_reader_everything() -> No
     assert LAST_STONE.visible_moves(state, None) == LAST_STONE.legal_moves(state)
     event = Event("stones_taken", 0, {"count": 2})
     assert LAST_STONE.redact_event(event, state, 1) is event
+
+
+def test_the_entries_that_touch_face_down_cards_declare_it(rs) -> None:
+    secret = {name: spec.secret for name, spec in rs.event_types.items() if spec.secret}
+    assert secret == {"strategy_card_placed": "face-down cards", "strategy_card_played": "face-down cards"}
+    assert rs.secret_noun == "face-down cards"

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from rulesets.base import Event, RuleViolation
 from rulesets.replay import replay, walk
 from rulesets.salt_and_bones import RULESET as rs
+from rulesets.salt_and_bones.board import LOG_CAP
 from rulesets.salt_and_bones.catalog import SLOTS
-from rulesets.salt_and_bones.engine import LOG_CAP
 from tests.rulesets.salt_and_bones.catalogs import with_automatic_instincts
 
 pytestmark = pytest.mark.pure

@@ -133,7 +133,8 @@ def test_an_override_never_takes_a_count_below_zero_or_stacks_cards(table):
     t.prep(0).prep(1)
     t.attack(0, "Slash", [2, 2], [2, 3])
     on_top = Event("attack_card_played", 1, {"card": "Thrust", "attack_tile": [2, 2], "opportunity_tile": [3, 2]})
-    assert "tile [2, 2] is not a free tile" in _overridden(t.state, on_top)
+    said = _overridden(t.state, on_top)
+    assert "the tile at column 3, row 3 is not a free tile" in said and "[" not in said  # players' words
 
 
 def test_an_override_records_what_the_table_said(table):
