@@ -322,8 +322,14 @@ def step(
                 "An override is already waiting for the next move; record that move first.",
                 CORRECTIONS_RULE,
             )
-        if check:  # the end is final: no house rule reopens a finished game (a correction does)
-            ruleset.check_over(pos.state)
+        ended = outcome_of(ruleset, pos.state) if check else None
+        if ended is not None and not ended.provisional:  # the end is final: a correction reopens it, no house rule
+            raise RuleViolation(
+                "game_over",
+                "The game is over and its result is final: no house rule reopens it (undo an entry to correct it).",
+                ruleset.over_rule or CORRECTIONS_RULE,
+                overridable=False,
+            )
         return Position(pos.state, new_version, True)
     if event.type in PASSED_OVER:
         raise ValueError("voids and rules upgrades are folded by fold(), not step()")
@@ -350,8 +356,10 @@ def step(
     except RuleViolation:
         raise
     except Exception as exc:  # an overridden move the reducer cannot make sense of
-        if not pos.override_pending:
+        if not pos.override_pending and judged is pos.state:
             raise
+        # or a move judged from the writer's sight that the whole state cannot take: a ruleset that forgot to
+        # declare an entry's secret (EventType.secret); refused, never a server error
         raise RuleViolation(
             "unplayable",
             f"Even with the rule overridden this move cannot be placed in the game state ({exc}).",

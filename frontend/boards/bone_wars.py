@@ -16,6 +16,7 @@ from typing import Any
 from frontend.boards.shared import TableFacts
 from frontend.forms.inputs import Input, build_inputs
 from rulesets.base import Event
+from rulesets.bone_wars.engine import money_text, next_slot, products
 from rulesets.bone_wars.fields import (
     CARD_PLAYED,
     CARD_UPGRADED,
@@ -37,7 +38,6 @@ from rulesets.bone_wars.fields import (
     TABLE_PAUSED,
     TURN_ENDED,
 )
-from rulesets.bone_wars.ruleset import money_text, next_slot, products
 
 TEMPLATE = "frontend/boards/bone-wars.html"
 

@@ -1,4 +1,4 @@
-"""Bone Wars wire vocabulary: options, event names and payload fields, and the rulebook sections cited."""
+"""Bone Wars' entries and options: their names, fields and the rulebook sections the refusals cite."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ CRANIUM_RECORDED = "cranial_circumference_recorded"
 TABLE_PAUSED = "table_paused"
 
 # the effects of an action: only by the seat on turn, only after its card
-EFFECTS = (
+ACTION_EFFECTS = (
     MONEY_CHANGED,
     LOYALTY_GAINED,
     PAPER_PUBLISHED,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulesets.base import Event
+from rulesets.base import Event, RuleViolation
+from rulesets.replay import Position, step
 
 pytestmark = pytest.mark.pure
 
@@ -68,6 +69,23 @@ def test_nothing_after_the_table_confirmed_the_end_and_the_refusal_names_the_win
     t.bad("game_over", "game_concluded")
     t.bad("game_over", "table_paused")  # after the confirmation nothing is left to pause
     t.do("cranial_circumference_recorded", 1, cm=60)  # still allowed: only the tie-break
+
+
+def test_the_end_once_confirmed_is_final_no_house_rule_reopens_it(rs, table):
+    """Issue 46: "The end is final … not overridable": the refusal offers no override, even where the reducer
+    could place the move; the awards' refusal before the confirmation still may be overridden."""
+    t = _played_out(table)
+    assert t.bad("game_over", "card_played", 0, card={"kind": "team", "name": "Late"}).overridable is True
+    t.do("game_concluded")
+    for type_, seat, data in [
+        ("rp_gained", 0, {"amount": 2, "reason": "late award"}),
+        ("card_played", 0, {"card": {"kind": "team", "name": "Late"}}),
+        ("table_paused", None, {}),
+    ]:
+        assert t.bad("game_over", type_, seat, **data).overridable is False
+        with pytest.raises(RuleViolation) as info:
+            step(rs, Position(t.state, len(t.events)), t.event(type_, seat, **data))
+        assert info.value.code == "game_over" and info.value.overridable is False
 
 
 def test_the_game_over_refusal_names_a_shared_win(table):

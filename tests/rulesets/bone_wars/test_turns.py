@@ -135,6 +135,24 @@ def test_unknown_entries_seats_and_payloads_are_refused(rs, table, event, code, 
     assert (info.value.code, info.value.rule, info.value.message) == (code, rule, message)
 
 
+def test_the_checks_come_in_the_order_every_game_keeps(rs, table):
+    """Issue 40: entry and seat → game over → passed → whose turn → the data → the move (rulesets.base)."""
+    t = table(2)
+    cases = [
+        (Event("table_paused", 5, {}), "unknown_seat"),  # a table's entry naming a seat names one of the match
+        (Event("passed", 1, {"patron": "leidy"}), "not_your_turn"),  # the turn before the data
+        (Event("money_changed", 0, {"amount": "lots"}), "invalid_payload"),  # the data before the move
+    ]
+    for event, code in cases:
+        with pytest.raises(RuleViolation) as info:
+            rs.validate(t.state, event)
+        assert info.value.code == code, (event, info.value.code)
+    t.pas(0)
+    with pytest.raises(RuleViolation) as info:
+        rs.validate(t.state, Event("passed", 0, {"patron": "leidy"}))
+    assert info.value.code == "already_passed"
+
+
 @pytest.mark.parametrize(
     "type_, data, rule, message",
     [
