@@ -18,7 +18,6 @@ NOT_YET_SHAPED = frozenset(
     {
         "get-salty",
         "salt-and-bones",
-        "the-first-spine",
         "bone-wars",
         "saltmarsh",
         "saltmarsh-adventure",
