@@ -39,7 +39,7 @@ class TheFirstSpine(Ruleset):
     seats = (2, 3, 4)
     version = 4  # 4: the destiny share of the deck (deck_size - 6), setup entries unplayable out of setup (docs/rules)
     # 3: cells named "column C, row R" as the board edges count them, in the turn-end log (docs/rules)
-    # 2: Treason from one board state, the origin-card limit, before-turn effects (docs/rules)
+    # 2: Treason from one board state, the origin-card limit, no discard beyond the hand, before-turn effects
     rulebook = "the-first-spine.txt"
     describe_uses_state = True  # a moved, hurt or confronting card is named from the state it was played on
     secret_noun = "origin"
@@ -59,8 +59,9 @@ class TheFirstSpine(Ruleset):
     turn_rule = RULE_START
     # kept by version for matches recorded under it (docs/rules/the-first-spine.md › Rule versions)
     rule_changes = {
-        2: "a turn end would be judged from one board state (Treason cards that destroy each other), and a 7th card "
-        "of a player's origin would be refused",
+        2: "a turn end would be judged from one board state (Treason cards that destroy each other), a 7th card "
+        "of a player's origin would be refused, and a house rule could no longer discard more cards than the hand "
+        "holds",
         4: "a destiny card beyond the deck's destiny share would be refused, and a house rule could no longer play "
         "the installation again",
     }

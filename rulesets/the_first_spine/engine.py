@@ -282,7 +282,9 @@ def refill(new: State, event: Event) -> None:
     _playable(new, event)
     seat, discarded = event.seat, event.data["discarded"]
     p = new["players"][seat]
-    if discarded > p["hand"]:
+    # version 1 (a match recorded under it, docs/rules › Rule versions) let an override discard more than the
+    # hand held: the hand went below 0 and the draw filled it up to the hand size from there
+    if discarded > p["hand"] and not recorded_before(new, 2):
         raise ValueError(f"{seat_word(seat)} holds {plural(p['hand'], 'card')} and cannot discard {discarded}")
     hand_size = new["settings"]["hand_size"]
     p["hand"] -= discarded
