@@ -19,6 +19,7 @@ from frontend.boards.shared import TableFacts
 from rulesets.base import Event, name_seats
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E
+from rulesets.the_first_spine import rules as R
 from rulesets.the_first_spine.cards import CAPACITY_WORDS, SIDES
 
 TEMPLATE = "frontend/boards/the-first-spine.html"
@@ -124,7 +125,7 @@ def board(
     if interactive and turn["phase"] == "actions":
         player = state["players"][seat]
         wanted = facts.query.get("card") or ""
-        for card in E.deck_cards(state, seat):
+        for card in R.deck_cards(state, seat):
             is_picked = card["name"] == wanted and player["hand"] > 0
             hand_cards.append(
                 {
@@ -141,7 +142,7 @@ def board(
             cells = (
                 [[r, c] for r in range(rows) for c in range(cols)]
                 if picked["kind"] == "spell"
-                else E.placeable_cells(state, seat)
+                else R.placeable_cells(state, seat)
             )
             for r, c in cells:
                 event = Event("card_placed", seat, {"card": picked["name"], "at": [r, c]})
@@ -247,7 +248,7 @@ def board(
     centre_col = wizards.get(focus, wizards.get(seat, cols // 2))
     place_cells = None
     if interactive and turn["phase"] == "actions" and state["players"][seat]["hand"] > 0:
-        place_cells = json.dumps(E.placeable_cells(state, seat), separators=(",", ":"))
+        place_cells = json.dumps(R.placeable_cells(state, seat), separators=(",", ":"))
     return {
         "template": TEMPLATE,
         "place_cells": place_cells,  # for the script: where a creature or artifact may go now

@@ -1,23 +1,36 @@
 """The First Spine: wizards, cards on a square board and confrontations the app computes (rules as code,
-cards as match data)."""
+cards as match data).
+
+The one shape (docs/ARCHITECTURE.md › How to add a game): ``fields.py`` (entries, options, rule names),
+``rules.py`` (one check per entry type, the phase and turn checks, legal moves), ``engine.py`` (the state and
+one effect per entry type), this module (the ruleset object); ``board.py`` and ``cards.py`` beside them.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rulesets.base import Event, EventType, Outcome, Ruleset, State, TurnInfo
-from rulesets.names import plural
+from rulesets.base import Event, EventType, Outcome, Ruleset, State, TurnInfo, unknown_event
 from rulesets.the_first_spine import engine as E
 from rulesets.the_first_spine import rules as R
 from rulesets.the_first_spine.cards import default_cards
-from rulesets.the_first_spine.fields import EVENT_TYPES, OPTIONS_SCHEMA, check_options
-from rulesets.versions import recorded_before
+from rulesets.the_first_spine.fields import (
+    CARD_MOVED,
+    CARD_PLACED,
+    CONFRONTATION_TARGET_CHOSEN,
+    DESTINY_CHOSEN,
+    EVENT_TYPES,
+    HAND_REFILLED,
+    HP_CHANGED,
+    OPTIONS_SCHEMA,
+    ORIGIN_CHOSEN,
+    RULE_OBJECTIVE,
+    RULE_START,
+    TURN_ENDED,
+    check_options,
+)
 
 __all__ = ["RULESET", "TheFirstSpine", "default_cards"]
-
-
-def _cell(value: Any) -> tuple[int, int]:
-    return (value[0], value[1])
 
 
 class TheFirstSpine(Ruleset):
@@ -26,7 +39,7 @@ class TheFirstSpine(Ruleset):
     seats = (2, 3, 4)
     version = 4  # 4: the destiny share of the deck (deck_size - 6), setup entries unplayable out of setup (docs/rules)
     # 3: cells named "column C, row R" as the board edges count them, in the turn-end log (docs/rules)
-    # 2: Treason from one board state, the origin-card limit, before-turn effects (docs/rules)
+    # 2: Treason from one board state, the origin-card limit, no discard beyond the hand, before-turn effects
     rulebook = "the-first-spine.txt"
     describe_uses_state = True  # a moved, hurt or confronting card is named from the state it was played on
     secret_noun = "origin"
@@ -40,10 +53,15 @@ class TheFirstSpine(Ruleset):
     )
     options_schema = OPTIONS_SCHEMA
     event_types: dict[str, EventType] = EVENT_TYPES
+    rules = R.RULES
+    effects = E.EFFECTS
+    over_rule = RULE_OBJECTIVE
+    turn_rule = RULE_START
     # kept by version for matches recorded under it (docs/rules/the-first-spine.md › Rule versions)
     rule_changes = {
-        2: "a turn end would be judged from one board state (Treason cards that destroy each other), and a 7th card "
-        "of a player's origin would be refused",
+        2: "a turn end would be judged from one board state (Treason cards that destroy each other), a 7th card "
+        "of a player's origin would be refused, and a house rule could no longer discard more cards than the hand "
+        "holds",
         4: "a destiny card beyond the deck's destiny share would be refused, and a house rule could no longer play "
         "the installation again",
     }
@@ -52,33 +70,27 @@ class TheFirstSpine(Ruleset):
         """Wizards on their cells, full decks, setup phase (destinies and origins to choose)."""
         return E.new_state(options, seat_count)
 
-    def validate(self, state: State, event: Event) -> None:
-        """Raise RuleViolation (game over → phase → whose turn → the move) or return None."""
-        R.validate(state, event)
+    def check_entry(self, state: State, event: Event) -> EventType:
+        """The entry's type is the game's (``unknown_event``); every entry names one of the match's seats."""
+        if event.type not in self.event_types:
+            raise unknown_event(self.name, event.type, self.event_types)
+        R.check_seat(state, event)
+        return self.event_types[event.type]
 
-    def apply(self, state: State, event: Event) -> State:
-        """The state after a validated ``event``; ``state`` is not modified."""
-        _check_playable(state, event)
-        new = E.clone(state)
-        seat, data, kind = event.seat, event.data, event.type
-        if kind == "destiny_chosen":
-            E.choose_apply(new, seat, "destiny", data["destiny"])
-        elif kind == "origin_chosen":
-            E.choose_apply(new, seat, "origin", data["origin"])
-        elif kind == "card_moved":
-            E.move_apply(new, _cell(data["from"]), _cell(data["to"]))
-        elif kind == "hand_refilled":
-            E.refill_apply(new, seat, data["discarded"])
-        elif kind == "card_placed":
-            E.place_apply(new, seat, data["card"], _cell(data["at"]))
-        elif kind == "hp_changed":
-            E.hp_apply(new, seat, _cell(data["at"]), data["amount"], data.get("note") or "")
-        elif kind == "confrontation_target_chosen":
-            E.choose_target_apply(new, _cell(data["from"]), _cell(data["target"]))
-        elif kind == "turn_ended":
-            E.resolve_turn_end(new)
-        else:
-            raise ValueError(f"unknown event type {kind!r}")
+    def check_phase(self, state: State, event: Event) -> None:
+        R.check_phase(state, event)
+
+    def check_turn(self, state: State, event: Event) -> None:
+        R.check_turn(state, event)
+
+    def over_words(self, state: State, ended: Outcome) -> str:
+        return f"The game is over: {E.result_line(state['result'])}"
+
+    def clone(self, state: State) -> State:
+        return E.clone(state)
+
+    def settle(self, new: State, event: Event) -> State:
+        """Each card's facing, attack and defense (Aura) and each wizard's life, from the board."""
         return E.derive(new)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -93,7 +105,7 @@ class TheFirstSpine(Ruleset):
 
     def names(self, state: State, seat: int | None) -> dict[str, list[str]]:
         """``hand``: the cards of ``seat``'s deck (the destiny cards and its origin's cards)."""
-        return {"hand": [c["name"] for c in E.deck_cards(state, seat)] if seat is not None else []}
+        return {"hand": [c["name"] for c in R.deck_cards(state, seat)] if seat is not None else []}
 
     def board_size(self, state: State) -> tuple[int, int] | None:
         """The board's rows and columns (cells are ``[row, column]``)."""
@@ -109,7 +121,7 @@ class TheFirstSpine(Ruleset):
     def redact_event(self, event: Event, state_before: State, viewer_seat: int | None) -> Event:
         """An ``origin_chosen`` entry shows its origin only to the seat that chose it. The entry stays hidden
         after a reveal: the ``card_placed`` entry that revealed the origin says it by itself."""
-        if event.type == "origin_chosen" and event.seat != viewer_seat:
+        if event.type == ORIGIN_CHOSEN and event.seat != viewer_seat:
             return Event(event.type, event.seat, {**event.data, "origin": None})
         return event
 
@@ -128,7 +140,7 @@ class TheFirstSpine(Ruleset):
             runners = [
                 c
                 for c in state["cards"]
-                if c["controller"] == seat and "run" in c["capacities"] and E.run_targets(state, c)
+                if c["controller"] == seat and "run" in c["capacities"] and R.run_targets(state, c)
             ]
             draw = f"discard (the first is free, then 1 life each) and draw up to {state['settings']['hand_size']}"
             prompt = f"{draw}; “before your turn” effects are recorded first."
@@ -166,28 +178,28 @@ class TheFirstSpine(Ruleset):
             return f"{E.label(before, found)} on {cell(key)}"
 
         kind = event.type
-        if kind == "destiny_chosen":
+        if kind == DESTINY_CHOSEN:
             return f"{who} chose the {str(d.get('destiny', '?')).capitalize()} destiny."
-        if kind == "origin_chosen":
+        if kind == ORIGIN_CHOSEN:
             return f"{who} chose an origin (kept secret)."
-        if kind == "card_moved":
+        if kind == CARD_MOVED:
             return f"{who} moved {piece('from')} to {cell('to')} (Run)."
-        if kind == "hand_refilled":
+        if kind == HAND_REFILLED:
             n = d.get("discarded", 0)
             if not n:
                 return f"{who} kept their hand and drew up to the hand size."
             return f"{who} discarded {n} card{'s' if n != 1 else ''} and drew up to the hand size."
-        if kind == "card_placed":
+        if kind == CARD_PLACED:
             return f"{who} played {d.get('card')} on {cell('at')}."
-        if kind == "hp_changed":
+        if kind == HP_CHANGED:
             amount = d.get("amount", 0)
             verb = "gave" if isinstance(amount, int) and amount > 0 else "took"
             note = f" ({d['note']})" if d.get("note") else ""
             n = abs(amount) if isinstance(amount, int) else amount
             return f"{who} {verb} {n} life {'to' if verb == 'gave' else 'from'} {piece('at')}{note}."
-        if kind == "confrontation_target_chosen":
+        if kind == CONFRONTATION_TARGET_CHOSEN:
             return f"{who} chose: {piece('from')} confronts {piece('target')}."
-        if kind == "turn_ended":
+        if kind == TURN_ENDED:
             return f"{who} ended their turn; the confrontations were resolved."
         return super().describe(event, seat_names)
 
@@ -200,55 +212,6 @@ class TheFirstSpine(Ruleset):
         if s["first_seat_asked"] != s["first_seat"]:
             out.append(f"Seat {s['first_seat_asked']} does not exist in this match, so Seat {s['first_seat']} starts.")
         return out
-
-
-def _check_playable(state: State, event: Event) -> None:
-    """Raise ValueError when ``event`` cannot be put in the state even under a house rule (the replay layer
-    refuses it as ``unplayable``): an override records what the table said, it never bends a count, stacks two
-    pieces on a cell or plays the installation again (the starting hands are drawn once, *Installation › 3*).
-    ``validate`` refuses all of these first, so a checked event never fails."""
-    data, seat = event.data, event.seat
-    occ = E.occupancy(state)
-    setup = state["turn"]["phase"] == "setup"
-    if recorded_before(state, 4):  # versions 1-3 (a match recorded under them) let an override replay the setup
-        setup = event.type in R.SETUP_EVENTS
-    if event.type in R.SETUP_EVENTS and not setup:
-        raise ValueError(
-            "the installation is over: the starting hands were drawn once, when the last destiny and origin were "
-            "chosen, and the turns have begun"
-        )
-    if event.type not in R.SETUP_EVENTS and setup:
-        raise ValueError("no turn has begun yet: every player chooses a destiny and an origin first")
-    if event.type == "hand_refilled" and data["discarded"] > state["players"][seat]["hand"]:
-        hand = state["players"][seat]["hand"]
-        raise ValueError(f"{E.seat_word(seat)} holds {plural(hand, 'card')} and cannot discard {data['discarded']}")
-    if event.type == "card_placed":
-        card = E.find_card(state, data["card"])
-        if card is None:
-            raise ValueError(f"the match's card list has no card called '{data['card']}'")
-        if state["players"][seat]["hand"] < 1:
-            raise ValueError(f"{E.seat_word(seat)} holds no card to play")
-        at = _cell(data["at"])
-        if card["kind"] != "spell":
-            _check_free_cell(state, at, occ)
-    if event.type == "card_moved":
-        frm, to = _cell(data["from"]), _cell(data["to"])
-        if frm not in occ:
-            raise ValueError(f"there is no card on {E.cell_word(frm)} to move")
-        _check_free_cell(state, to, occ)
-    if event.type in ("hp_changed", "confrontation_target_chosen"):
-        at = _cell(data["at"] if event.type == "hp_changed" else data["from"])
-        if at not in occ:
-            raise ValueError(f"there is no card or wizard on {E.cell_word(at)}")
-
-
-def _check_free_cell(state: State, at: tuple[int, int], occ: dict[tuple[int, int], dict[str, Any]]) -> None:
-    """Raise ValueError unless a piece can stand on ``at``: a cell of the board that no piece holds."""
-    rows, cols = state["board"]["rows"], state["board"]["cols"]
-    if not (0 <= at[0] < rows and 0 <= at[1] < cols):
-        raise ValueError(f"{E.cell_word(at)} is off the {rows} × {cols} board")
-    if at in occ:
-        raise ValueError(f"{E.cell_word(at)} already holds {E.label(state, occ[at])}")
 
 
 def _setup_prompt(missing: dict[int, list[str]]) -> str:

@@ -1,7 +1,8 @@
 """The First Spine's state and its pure mutations: setup, the discard/draw, placement, life changes, the
 confrontation plan and its resolution with every capacity, elimination and the passing of the turn.
 
-Functions named ``*_apply`` / ``resolve_*`` edit the state they are given (the ruleset hands them a copy).
+One effect per entry type (``EFFECTS``: ``effect(new, event)``) edits the clone it is given in place
+(``rulesets.base.Ruleset.apply``); an effect refuses what even a house rule cannot record with ValueError.
 Texts in the state say ``Seat N``; pages show the seat's name instead.
 """
 
@@ -10,17 +11,25 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.base import State
+from rulesets.base import Event, State
 from rulesets.cells import row_col_words
 from rulesets.names import plural
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine.cards import AURA_BONUS, GROWTH_TURNS, SIDES, WIZARD, default_cards
 from rulesets.the_first_spine.fields import (
+    CARD_MOVED,
+    CARD_PLACED,
+    CONFRONTATION_TARGET_CHOSEN,
     DEFAULT_BOARD,
     DEFAULT_DECK_SIZE,
     DEFAULT_HAND_SIZE,
     DEFAULT_WIZARD_HP,
-    ORIGIN_CARDS,
+    DESTINY_CHOSEN,
+    HAND_REFILLED,
+    HP_CHANGED,
+    ORIGIN_CHOSEN,
+    SETUP_EVENTS,
+    TURN_ENDED,
 )
 from rulesets.versions import recorded_before
 
@@ -208,49 +217,6 @@ def add_log(state: State, kind: str, text: str, **extra: Any) -> None:
     state["log"] = [*state["log"], entry][-LOG_CAP:]
 
 
-# -- placement ----------------------------------------------------------------------------------------------
-
-
-def placement_problem(state: State, seat: int, cell: B.Cell) -> tuple[str, str] | None:
-    """Why ``seat`` may not put a card (creature or artifact) on ``cell`` now, or None."""
-    rows, cols = state["board"]["rows"], state["board"]["cols"]
-    where = f"The cell at {cell_word(cell)}"
-    if not B.on_board(cell, rows, cols):
-        return "off_board", f"{where} is off the {rows} × {cols} board."
-    occ = occupancy(state)
-    if cell in occ:
-        piece = occ[cell]
-        if piece["kind"] == "wizard":
-            return "cell_occupied", f"{where} is {label(state, piece)}'s cell."
-        return "cell_occupied", f"{where} already holds {piece['name']}."
-    if cell in blocked_cells(state):
-        until = next(b["until_seat"] for b in state["blocked"] if _cell(b["at"]) == cell)
-        return (
-            "cell_blocked",
-            f"{where} is blocked by Burden earth until {seat_word(until)}'s next turn.",
-        )
-    if not any((n := occ.get(nb)) is not None and n["controller"] == seat for _, nb in B.neighbours(cell, rows, cols)):
-        return (
-            "not_next_to_yours",
-            f"{where} is not next to your wizard or one of your cards; a card is placed on a cell sharing a side "
-            "with them.",
-        )
-    return None
-
-
-def placeable_cells(state: State, seat: int) -> list[list[int]]:
-    """Every cell where ``seat`` may place a creature or artifact now (row by row)."""
-    rows, cols = state["board"]["rows"], state["board"]["cols"]
-    return [[r, c] for r in range(rows) for c in range(cols) if placement_problem(state, seat, (r, c)) is None]
-
-
-def run_targets(state: State, piece: dict[str, Any]) -> list[list[int]]:
-    """The cells a card with Run may move to: orthogonally adjacent, on the board, empty and not blocked."""
-    rows, cols = state["board"]["rows"], state["board"]["cols"]
-    occ, blocked = occupancy(state), blocked_cells(state)
-    return [list(nb) for _, nb in B.neighbours(_cell(piece["at"]), rows, cols) if nb not in occ and nb not in blocked]
-
-
 # -- setup ----------------------------------------------------------------------------------------------------
 
 
@@ -264,7 +230,7 @@ def setup_missing(state: State) -> dict[int, list[str]]:
     return out
 
 
-def choose_apply(state: State, seat: int, what: str, value: str) -> None:
+def _choose(state: State, seat: int, what: str, value: str) -> None:
     p = state["players"][seat]
     if what == "destiny":
         p["destiny"] = value
@@ -284,19 +250,43 @@ def choose_apply(state: State, seat: int, what: str, value: str) -> None:
         }
 
 
+def choose_destiny(new: State, event: Event) -> None:
+    """The seat's destiny (open); the starting hands are drawn once the last choice of the setup is made."""
+    _playable(new, event)
+    _choose(new, event.seat, "destiny", event.data["destiny"])
+
+
+def choose_origin(new: State, event: Event) -> None:
+    """The seat's secret origin; the starting hands are drawn once the last choice of the setup is made."""
+    _playable(new, event)
+    _choose(new, event.seat, "origin", event.data["origin"])
+
+
 # -- the turn ---------------------------------------------------------------------------------------------------
 
 
-def move_apply(state: State, frm: B.Cell, to: B.Cell) -> None:
-    piece = occupancy(state)[frm]
-    piece["at"] = list(to)
-    state["turn"]["moved"] = True
+def move_card(new: State, event: Event) -> None:
+    """A card with Run moves to ``to`` (once per turn, before the discard/draw)."""
+    _playable(new, event)
+    frm, to = _cell(event.data["from"]), _cell(event.data["to"])
+    occ = occupancy(new)
+    if frm not in occ:
+        raise ValueError(f"there is no card on {cell_word(frm)} to move")
+    _check_free_cell(new, to, occ)
+    occ[frm]["at"] = list(to)
+    new["turn"]["moved"] = True
 
 
-def refill_apply(state: State, seat: int, discarded: int) -> None:
+def refill(new: State, event: Event) -> None:
     """Discard (first free, then 1 life each), draw up to the hand size (1 life per missing card), Growth."""
-    p = state["players"][seat]
-    hand_size = state["settings"]["hand_size"]
+    _playable(new, event)
+    seat, discarded = event.seat, event.data["discarded"]
+    p = new["players"][seat]
+    # version 1 (a match recorded under it, docs/rules › Rule versions) let an override discard more than the
+    # hand held: the hand went below 0 and the draw filled it up to the hand size from there
+    if discarded > p["hand"] and not recorded_before(new, 2):
+        raise ValueError(f"{seat_word(seat)} holds {plural(p['hand'], 'card')} and cannot discard {discarded}")
+    hand_size = new["settings"]["hand_size"]
     p["hand"] -= discarded
     p["hand_discards"] += discarded
     need = max(0, hand_size - p["hand"])
@@ -308,29 +298,36 @@ def refill_apply(state: State, seat: int, discarded: int) -> None:
     words.append(f"drew {drawn}")
     if short:
         words.append(f"could not draw {short} (−{short} life)")
-    add_log(
-        state, "refill", ", ".join(words) + ".", discarded=discarded, drawn=drawn, shortfall=short, cost=cost + short
-    )
-    wizard = wizard_of(state, seat)
+    add_log(new, "refill", ", ".join(words) + ".", discarded=discarded, drawn=drawn, shortfall=short, cost=cost + short)
+    wizard = wizard_of(new, seat)
     if wizard is not None:
         wizard["hp"] -= cost + short
-    for card in state["cards"]:
+    for card in new["cards"]:
         if card["controller"] == seat and card["growth_left"] > 0:
             card["hp"] += 1
             card["growth_left"] -= 1
             add_log(
-                state,
+                new,
                 "growth",
                 f"Growth: {card['name']} on {cell_word(card['at'])} gains 1 life ({plural(card['growth_left'], 'turn')} left).",
             )
-    state["turn"]["phase"] = "actions"
-    _settle(state)
+    new["turn"]["phase"] = "actions"
+    _settle(new)
 
 
-def place_apply(state: State, seat: int, name: str, at: B.Cell) -> None:
-    card = find_card(state, name)
-    assert card is not None
-    p = state["players"][seat]
+def place(new: State, event: Event) -> None:
+    """A card from the seat's hand: a creature or artifact stands on ``at``, a spell goes to the discard."""
+    _playable(new, event)
+    seat = event.seat
+    card = find_card(new, event.data["card"])
+    if card is None:
+        raise ValueError(f"the match's card list has no card called '{event.data['card']}'")
+    p = new["players"][seat]
+    if p["hand"] < 1:
+        raise ValueError(f"{seat_word(seat)} holds no card to play")
+    at = _cell(event.data["at"])
+    if card["kind"] != "spell":
+        _check_free_cell(new, at, occupancy(new))
     p["hand"] -= 1
     if card["origin"] is None:
         p["destiny_played"] = p.get("destiny_played", 0) + 1
@@ -340,7 +337,7 @@ def place_apply(state: State, seat: int, name: str, at: B.Cell) -> None:
     if card["kind"] == "spell":
         p["discard"] = [*p["discard"], card["name"]]
         return
-    put_card(state, card, seat, at)
+    put_card(new, card, seat, at)
 
 
 def put_card(state: State, card: dict[str, Any], seat: int, at: B.Cell) -> dict[str, Any]:
@@ -365,13 +362,15 @@ def put_card(state: State, card: dict[str, Any], seat: int, at: B.Cell) -> dict[
     return piece
 
 
-def hp_apply(state: State, seat: int, at: B.Cell, amount: int, note: str) -> None:
+def change_hp(new: State, event: Event) -> None:
     """A spell or card text changes a piece's life; a card at 0 (or a Death card hurt) is destroyed."""
-    piece = occupancy(state)[at]
+    _playable(new, event)
+    piece = _piece_at(new, _cell(event.data["at"]))
+    amount, note = event.data["amount"], event.data.get("note") or ""
     piece["hp"] += amount
-    what = named(state, piece)
+    what = named(new, piece)
     add_log(
-        state,
+        new,
         "effect",
         f"{what} {'gains' if amount > 0 else 'loses'} {abs(amount)} life" + (f" ({note})." if note else "."),
     )
@@ -379,14 +378,62 @@ def hp_apply(state: State, seat: int, at: B.Cell, amount: int, note: str) -> Non
         dead = piece["hp"] <= 0 or (amount < 0 and "death" in piece["capacities"])
         if dead:
             if piece["hp"] > 0:
-                add_log(state, "capacity", f"Death: {what} lost life, so it is destroyed.")
-            _destroy(state, piece, by_seat=seat, by_card=True, name=what)
-    _settle(state)
+                add_log(new, "capacity", f"Death: {what} lost life, so it is destroyed.")
+            _destroy(new, piece, by_seat=event.seat, by_card=True, name=what)
+    _settle(new)
 
 
-def choose_target_apply(state: State, frm: B.Cell, target: B.Cell) -> None:
-    keep = [t for t in state["turn"]["targets"] if _cell(t["from"]) != frm]
-    state["turn"]["targets"] = [*keep, {"from": list(frm), "target": list(target)}]
+def choose_target(new: State, event: Event) -> None:
+    """Which opponent card the creature on ``from`` confronts at the turn end (a later choice replaces it)."""
+    _playable(new, event)
+    frm = _cell(event.data["from"])
+    _piece_at(new, frm)
+    target = _cell(event.data["target"])
+    keep = [t for t in new["turn"]["targets"] if _cell(t["from"]) != frm]
+    new["turn"]["targets"] = [*keep, {"from": list(frm), "target": list(target)}]
+
+
+def end_turn(new: State, event: Event) -> None:
+    """The confrontations are resolved and the turn passes (:func:`resolve_turn_end`)."""
+    _playable(new, event)
+    resolve_turn_end(new)
+
+
+# -- what even a house rule cannot record ----------------------------------------------------------------
+
+
+def _playable(state: State, event: Event) -> None:
+    """Raise ValueError when ``event`` cannot be put in the state even under a house rule (the replay layer
+    refuses it as ``unplayable``): an override records what the table said, it never bends a count, stacks two
+    pieces on a cell or plays the installation again (the starting hands are drawn once, *Installation › 3*).
+    ``validate`` refuses all of these first, so a checked event never fails. The effects add their own counts."""
+    setup = state["turn"]["phase"] == "setup"
+    if recorded_before(state, 4):  # versions 1-3 (a match recorded under them) let an override replay the setup
+        setup = event.type in SETUP_EVENTS
+    if event.type in SETUP_EVENTS and not setup:
+        raise ValueError(
+            "the installation is over: the starting hands were drawn once, when the last destiny and origin were "
+            "chosen, and the turns have begun"
+        )
+    if event.type not in SETUP_EVENTS and setup:
+        raise ValueError("no turn has begun yet: every player chooses a destiny and an origin first")
+
+
+def _piece_at(state: State, at: B.Cell) -> dict[str, Any]:
+    """The card or wizard on ``at``; ValueError when the cell is empty."""
+    piece = occupancy(state).get(at)
+    if piece is None:
+        raise ValueError(f"there is no card or wizard on {cell_word(at)}")
+    return piece
+
+
+def _check_free_cell(state: State, at: B.Cell, occ: dict[B.Cell, dict[str, Any]]) -> None:
+    """Raise ValueError unless a piece can stand on ``at``: a cell of the board that no piece holds."""
+    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    if not (0 <= at[0] < rows and 0 <= at[1] < cols):
+        raise ValueError(f"{cell_word(at)} is off the {rows} × {cols} board")
+    if at in occ:
+        raise ValueError(f"{cell_word(at)} already holds {label(state, occ[at])}")
 
 
 # -- confrontations ------------------------------------------------------------------------------------------
@@ -633,37 +680,17 @@ def pass_turn(state: State) -> None:
 
 
 def clone(state: State) -> State:
+    """A copy of ``state`` an effect may edit (the whole state: most entries change several parts)."""
     return copy.deepcopy(state)
 
 
-def origin_cards_left(state: State, seat: int) -> int:
-    """How many of the 6 cards of its origin ``seat`` has not played yet ("complete your deck with 6
-    additional cards")."""
-    return max(0, ORIGIN_CARDS - state["players"][seat].get("origin_played", 0))
-
-
-def destiny_cards(state: State) -> int:
-    """How many destiny cards a deck holds: ``deck_size`` less the 6 origin cards that complete it."""
-    return max(0, state["settings"]["deck_size"] - ORIGIN_CARDS)
-
-
-def destiny_cards_left(state: State, seat: int) -> int:
-    """How many of its deck's destiny cards ``seat`` has not played yet."""
-    return max(0, destiny_cards(state) - state["players"][seat].get("destiny_played", 0))
-
-
-def deck_cards(state: State, seat: int) -> list[dict[str, Any]]:
-    """The catalog cards ``seat`` may still play: destiny cards (no origin) while it has played fewer than
-    the deck's destiny share (``deck_size`` − 6), and those of its origin while it has played fewer than the 6
-    origin cards its deck holds."""
-    if not 0 <= seat < len(state["players"]):
-        return []
-    origin = state["players"][seat]["origin"]
-    origin_spent = origin_cards_left(state, seat) == 0
-    destiny_spent = destiny_cards_left(state, seat) == 0
-    return [
-        c
-        for c in state["catalog"].values()
-        if (c["origin"] is None and not destiny_spent)
-        or (c["origin"] is not None and c["origin"] == origin and not origin_spent)
-    ]
+EFFECTS = {
+    DESTINY_CHOSEN: choose_destiny,
+    ORIGIN_CHOSEN: choose_origin,
+    CARD_MOVED: move_card,
+    HAND_REFILLED: refill,
+    CARD_PLACED: place,
+    HP_CHANGED: change_hp,
+    CONFRONTATION_TARGET_CHOSEN: choose_target,
+    TURN_ENDED: end_turn,
+}

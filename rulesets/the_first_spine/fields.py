@@ -1,10 +1,10 @@
-"""The First Spine's options schema (board, life, hand, deck, first seat, the card list) and event payloads."""
+"""The First Spine's entries and options: their names, fields, and the rulebook sections the refusals cite."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rulesets.base import EventType
+from rulesets.base import ENTRIES_RULE, EventType
 from rulesets.schema import Field
 from rulesets.the_first_spine.cards import (
     CAPACITIES,
@@ -19,6 +19,38 @@ from rulesets.the_first_spine.cards import (
     SIDES,
     default_cards,
 )
+
+GAME = "The First Spine"
+RULE_OBJECTIVE = f"{GAME} › The essentials › Objective of the game"
+RULE_DESTINY = f"{GAME} › Installation › 1 Choose a destiny"
+RULE_ORIGIN = f"{GAME} › Installation › 2 Choose an origin"
+RULE_SETUP_START = f"{GAME} › Installation › 3 Start-up"
+RULE_DECK = f"{GAME} › The decks › Origins"
+RULE_START = f"{GAME} › Game play › Start-up"
+RULE_BEFORE = f"{GAME} › Game play › Before the turn"
+RULE_DRAW = f"{GAME} › Game play › Discard & Draw"
+# The rulebook's Actions section is blank: what it prints no rule for cites Chronicle's reading, written in
+# docs/rules/the-first-spine.md under the same heading (still a game rule: a house rule may override it).
+RULE_PLACING = f"{GAME} › Chronicle's reading › Placing a card"
+RULE_LIFE = f"{GAME} › Chronicle's reading › Life changes"
+RULE_CONFRONT = f"{GAME} › Game play › Confrontations › Procedure"
+RULE_RUN = f"{GAME} › The capacities › Run"
+RULE_BURDEN = f"{GAME} › The capacities › Burden earth"
+# refusals that are not rulebook rules (an entry the app cannot read: its type, seat or data)
+RULE_ENTRIES = ENTRIES_RULE
+
+DESTINY_CHOSEN = "destiny_chosen"
+ORIGIN_CHOSEN = "origin_chosen"
+CARD_MOVED = "card_moved"
+HAND_REFILLED = "hand_refilled"
+CARD_PLACED = "card_placed"
+HP_CHANGED = "hp_changed"
+CONFRONTATION_TARGET_CHOSEN = "confrontation_target_chosen"
+TURN_ENDED = "turn_ended"
+
+SETUP_EVENTS = (DESTINY_CHOSEN, ORIGIN_CHOSEN)
+# before the discard/draw: Run, and "before your turn" effects of card texts (recorded as hp_changed)
+START_EVENTS = (CARD_MOVED, HP_CHANGED, HAND_REFILLED)
 
 DEFAULT_BOARD = [7, 7]
 DEFAULT_WIZARD_HP = 20
@@ -133,20 +165,21 @@ ROW_COL = ("row", "column")
 CELL_HELP = "The numbers along the board's top and left edges; or tap the cell on the board."
 
 EVENT_TYPES: dict[str, EventType] = {
-    "destiny_chosen": EventType(
-        name="destiny_chosen",
+    DESTINY_CHOSEN: EventType(
+        name=DESTINY_CHOSEN,
         label="Chose a destiny",
         fields=(Field("destiny", "choice", choices=DESTINIES, choice_labels=DESTINY_WORDS, label="Destiny"),),
         description="Installation: each player chooses a destiny (open to everyone).",
     ),
-    "origin_chosen": EventType(
-        name="origin_chosen",
+    ORIGIN_CHOSEN: EventType(
+        name=ORIGIN_CHOSEN,
         label="Chose a secret origin",
         fields=(Field("origin", "choice", choices=ORIGINS, choice_labels=ORIGIN_WORDS, label="Secret origin"),),
         description="Installation: each player chooses an origin; others only learn it when a card of it is played.",
+        secret="secret origin",
     ),
-    "card_moved": EventType(
-        name="card_moved",
+    CARD_MOVED: EventType(
+        name=CARD_MOVED,
         label="Moved a card (Run)",
         fields=(
             Field("from", "cell", label="From", help=CELL_HELP, axes=ROW_COL, first=1),
@@ -154,15 +187,15 @@ EVENT_TYPES: dict[str, EventType] = {
         ),
         description="Before the discard/draw phase: one card with Run moves to an adjacent empty cell.",
     ),
-    "hand_refilled": EventType(
-        name="hand_refilled",
+    HAND_REFILLED: EventType(
+        name=HAND_REFILLED,
         label="Discarded and drew (start of turn)",
         fields=(Field("discarded", "int", minimum=0, maximum=20, label="Cards discarded"),),
         description="Mandatory first: the first discard is free, each further one costs 1 life; then draw up to "
         "the hand size, 1 life per card that cannot be drawn.",
     ),
-    "card_placed": EventType(
-        name="card_placed",
+    CARD_PLACED: EventType(
+        name=CARD_PLACED,
         label="Placed a card",
         fields=(
             Field("card", "str", max_length=60, label="Card", names="hand"),
@@ -170,9 +203,10 @@ EVENT_TYPES: dict[str, EventType] = {
         ),
         description="Actions: a card from hand onto an empty cell next to your wizard or one of your cards "
         "(a spell is cast on any cell and goes to the discard).",
+        secret="secret origin",  # an origin card may be played only by the seat of that origin (it reveals it)
     ),
-    "hp_changed": EventType(
-        name="hp_changed",
+    HP_CHANGED: EventType(
+        name=HP_CHANGED,
         label="Changed hit points (spell or card text)",
         fields=(
             Field("at", "cell", label="Cell", help=CELL_HELP, axes=ROW_COL, first=1),
@@ -181,8 +215,8 @@ EVENT_TYPES: dict[str, EventType] = {
         ),
         description="Actions: a spell or a card's text changes the life of a card or a wizard.",
     ),
-    "confrontation_target_chosen": EventType(
-        name="confrontation_target_chosen",
+    CONFRONTATION_TARGET_CHOSEN: EventType(
+        name=CONFRONTATION_TARGET_CHOSEN,
         label="Chose a confrontation target",
         fields=(
             Field("from", "cell", label="Your card", help=CELL_HELP, axes=ROW_COL, first=1),
@@ -190,8 +224,8 @@ EVENT_TYPES: dict[str, EventType] = {
         ),
         description="When one of your cards is next to several opponent cards, which one it confronts.",
     ),
-    "turn_ended": EventType(
-        name="turn_ended",
+    TURN_ENDED: EventType(
+        name=TURN_ENDED,
         label="Ended the turn (confrontations)",
         description="Closes the turn: the app resolves every confrontation and passes the turn clockwise.",
     ),

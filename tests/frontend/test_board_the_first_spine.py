@@ -103,7 +103,7 @@ def test_tap_a_card_then_a_cell_places_it(web, demo):
 
 
 def _placeable(state: dict[str, Any]) -> list[list[int]]:
-    from rulesets.the_first_spine.engine import placeable_cells
+    from rulesets.the_first_spine.rules import placeable_cells
 
     return placeable_cells(state, state["turn"]["seat"])
 

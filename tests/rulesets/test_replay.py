@@ -126,3 +126,41 @@ def test_name_seats_puts_the_players_names_in_place_of_seat_numbers():
     names = ["Ana", "Bo"]
     assert name_seats("It is Seat 1's turn; seat 0 waits.", names) == "It is Bo's turn; Ana waits."
     assert name_seats("seats 0 and 1; Seat 7; Seat 10", names) == "seats 0 and 1; Seat 7; Seat 10"
+
+
+# -- the end is final (DESIGN.md §2): no house rule reopens a finished game; a correction does ---------------
+
+
+def _finished_last_stone() -> Position:
+    ruleset = get_ruleset("last-stone")
+    return replay(ruleset, {"stones": 2}, 2, [Event("stones_taken", 0, {"count": 2})])
+
+
+def test_after_a_final_result_a_house_rule_is_refused_and_not_overridable():
+    ruleset = get_ruleset("last-stone")
+    pos = _finished_last_stone()
+    with pytest.raises(RuleViolation) as info:
+        step(ruleset, pos, Event("rule_overridden", None, {"reason": "one more"}))
+    assert (info.value.code, info.value.overridable) == ("game_over", False)
+    with pytest.raises(RuleViolation) as info:
+        step(ruleset, pos, Event("stones_taken", 1, {"count": 1}))
+    assert (info.value.code, info.value.overridable) == ("game_over", False)
+
+
+def test_a_stored_house_rule_after_the_end_still_replays_as_recorded():
+    """Streams recorded before the end was final keep their entries: the replay does not judge them."""
+    ruleset = get_ruleset("last-stone")
+    events = [
+        Event("stones_taken", 0, {"count": 2}),
+        Event("rule_overridden", None, {"reason": "old house rule"}),
+        Event("stones_taken", 1, {"count": 1}),
+    ]
+    assert replay(ruleset, {"stones": 2}, 2, events).version == 3
+
+
+def test_a_void_reopens_a_finished_game():
+    ruleset = get_ruleset("last-stone")
+    events = [Event("stones_taken", 0, {"count": 2}), Event("event_voided", None, {"version": 1, "reason": "x"})]
+    pos = replay(ruleset, {"stones": 2}, 2, events)
+    assert ruleset.outcome(pos.state) is None
+    step(ruleset, pos, Event("rule_overridden", None, {"reason": "house rule"}))

@@ -1,7 +1,7 @@
 """Rule versions (issue 32, item 6): a stream judged under an older rules version replays as it did then,
 in the rulesets themselves (pure): Bone Wars version 1 (the last pass ends the game, the result is final),
 versions 1-2 (an overridden card onto a full board adds a slot), The First Spine version 1 (a turn end read
-while destroying). A state without the stamp is under the current rules."""
+while destroying, an overridden discard larger than the hand). A state without the stamp is under the current rules."""
 
 from __future__ import annotations
 
@@ -167,6 +167,39 @@ def test_the_first_spine_version_1_has_no_origin_card_limit():
     assert pos.state == then.state
     with pytest.raises(Exception, match="already played the 6 cards"):
         replay(SPINE, then.options, 2, then.events, check=True)
+
+
+def test_the_first_spine_version_1_lets_an_override_discard_more_than_the_hand():
+    """Version 2 made an overridden discard larger than the hand unplayable; version 1 took it (the hand went
+    below 0 and the draw filled it up to the hand size from there), so a match recorded under it replays. The
+    numbers are the version-1 code's (``git show 39ea50e^``, the same events replayed there)."""
+    opts = check_payload(SPINE.options_schema, {"board": [4, 5]})
+    events = [
+        Event("destiny_chosen", 0, {"destiny": "conjurer"}),
+        Event("origin_chosen", 0, {"origin": "healer"}),
+        Event("destiny_chosen", 1, {"destiny": "conjurer"}),
+        Event("origin_chosen", 1, {"origin": "architect"}),
+        Event("rule_overridden", None, {"reason": "house rule"}),
+        Event("hand_refilled", 0, {"discarded": 9}),  # Ana holds 6
+        Event("turn_ended", 0, {}),
+        Event("hand_refilled", 1, {"discarded": 0}),
+    ]
+    then = replay(SPINE, opts, 2, events, check=True, rules_version=1).state
+    ana = then["players"][0]
+    assert (ana["hand"], ana["deck"], ana["wizard_hp"], ana["hand_discards"]) == (6, 15, 12, 9)
+    assert then["log"][0]["text"] == "Seat 0 discarded 9 (−8 life), drew 9."
+    assert (then["turn"]["seat"], then["turn"]["phase"]) == (1, "actions")
+    for rules in (None, 2):  # version 2 on: unplayable, as the current rules say
+        with pytest.raises(Exception, match="Seat 0 holds 6 cards and cannot discard 9"):
+            replay(SPINE, opts, 2, events, check=True, rules_version=rules)
+    for rules, overridable in (
+        (1, True),
+        (None, False),
+    ):  # the rule refuses it in both; only version 1 offers a house rule
+        setup = replay(SPINE, opts, 2, events[:4], check=True, rules_version=rules)
+        with pytest.raises(RuleViolation) as info:
+            step(SPINE, setup, events[5])
+        assert (info.value.code, info.value.overridable) == ("not_enough_cards", overridable)
 
 
 def test_bone_wars_version_1_clamps_overridden_numbers_at_zero_and_takes_any_upgrade_cost():

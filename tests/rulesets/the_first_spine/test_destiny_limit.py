@@ -8,7 +8,7 @@ import pytest
 from rulesets.base import Event
 from rulesets.replay import Position, step
 from rulesets.the_first_spine import RULESET
-from rulesets.the_first_spine import engine as E
+from rulesets.the_first_spine import rules as R
 
 pytestmark = pytest.mark.pure
 
@@ -59,7 +59,7 @@ def test_one_destiny_card_is_said_in_the_singular(table):
 def test_the_default_deck_holds_24_destiny_cards(rs, table):
     t = table(2).setup()
     assert "Squire" in rs.names(t.state, 0)["hand"]
-    assert E.destiny_cards(t.state) == 24 and E.destiny_cards_left(t.state, 0) == 24
+    assert R.destiny_cards(t.state) == 24 and R.destiny_cards_left(t.state, 0) == 24
 
 
 def test_a_house_rule_may_play_one_more_and_the_count_says_so(table):

@@ -15,6 +15,7 @@ from rulesets.replay import replay
 from rulesets.schema import check_payload
 from rulesets.the_first_spine import RULESET as rs
 from rulesets.the_first_spine import engine as E
+from rulesets.the_first_spine import rules as R
 from rulesets.the_first_spine.cards import ORIGINS
 from tests.rulesets.scenario import try_step
 
@@ -52,7 +53,7 @@ def _candidate(data: Any, state: dict[str, Any]) -> Event:
             "card": data.draw(st.sampled_from([*state["catalog"], "Nope"]), label="card"),
             "at": data.draw(
                 st.one_of(
-                    st.sampled_from(E.placeable_cells(state, state["turn"]["seat"]) or [[0, 0]]),
+                    st.sampled_from(R.placeable_cells(state, state["turn"]["seat"]) or [[0, 0]]),
                     st.just(_cell(data, state, "at")),
                 ),
                 label="at",

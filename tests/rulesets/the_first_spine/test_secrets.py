@@ -61,3 +61,15 @@ def test_the_spectators_view_does_not_depend_on_the_hidden_origins(rs, table):
         eb = rs.redact_event(b.events[i], b.state, None)
         assert ea == eb
         assert rs.describe(a.events[i], ["A", "B", "C"]) == rs.describe(b.events[i], ["A", "B", "C"])
+
+
+def test_the_entries_that_set_or_read_the_secret_origin_declare_it(rs, table):
+    """Choosing the origin sets it; placing a card reads it (an origin card is refused to a seat of another
+    origin, which says what the origin is not): both declare the secret (issue 41). Nothing else depends on it."""
+    declared = {name: spec.secret for name, spec in rs.event_types.items() if spec.secret}
+    assert declared == {"origin_chosen": "secret origin", "card_placed": "secret origin"}
+    t = table(2, board=[4, 5]).setup(origins=("healer", "priest"))
+    t.refill()
+    t.bad("wrong_origin", "card_placed", card="Martyr", at=[2, 2])  # refused because Seat 0's origin is not Priest
+    t.place("Shield Maiden", [2, 2])  # accepted because it is Healer, and it reveals it
+    assert rs.view(t.state, 1)["players"][0]["origin"] == "healer"

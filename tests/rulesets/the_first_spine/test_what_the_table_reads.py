@@ -66,6 +66,8 @@ def test_the_end_of_game_line_names_the_winner(rs, table):
     assert turn_line(info.seats, info.prompt, NAMES) == "Ana wins with the last wizard standing (3 life left)."
     v = t.bad("game_over", "hand_refilled", 1, discarded=0)
     assert name_seats(v.message, NAMES) == "The game is over: Ana wins with the last wizard standing (3 life left)."
+    assert v.rule == "The First Spine › The essentials › Objective of the game"
+    assert not v.overridable  # the end is final: no house rule reopens it (issue 46)
     assert rs.outcome(t.state).reason == "the last wizard standing (3 life left)"  # pages put "Won by Ana" first
 
 
@@ -211,9 +213,11 @@ def test_setup_not_finished_cites_what_is_missing(table):
 def test_rules_the_rulebook_leaves_blank_cite_chronicles_reading(table):
     """The rulebook's Actions section is empty: no refusal cites it; an invented rule cites the reading written
     in docs/rules/the-first-spine.md, a rule the rulebook prints elsewhere cites that section."""
+    from rulesets.the_first_spine import fields as F
     from rulesets.the_first_spine import rules as R
 
-    assert not any("Game play › Actions" in v for v in vars(R).values() if isinstance(v, str))
+    for module in (F, R):
+        assert not any("Game play › Actions" in v for v in vars(module).values() if isinstance(v, str))
     t = table(2, board=[4, 5], hand_size=1, deck_size=8).setup()
     t.refill()
     assert t.bad("not_next_to_yours", "card_placed", card="Squire", at=[0, 0]).rule == (
