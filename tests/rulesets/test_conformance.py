@@ -20,7 +20,6 @@ NOT_YET_SHAPED = frozenset(
         "salt-and-bones",
         "the-first-spine",
         "bone-wars",
-        "saltmarsh",
         "saltmarsh-adventure",
         "scoresheet",
         "series",
