@@ -95,6 +95,7 @@ class SaltmarshCampaign(Ruleset):
     name = "Ghosts of Saltmarsh (campaign)"
     seats = (0,)
     version = 2
+    rule_changes = {2: "a payment made under a house rule that leaves a hero below 0 gp would be refused"}
     kind = "campaign"
     rulebook = "ghosts-of-saltmarsh.txt"
     options_schema = OPTIONS_SCHEMA

@@ -45,6 +45,7 @@ from rulesets.saltmarsh.fields import (
     TREASURE_USED,
 )
 from rulesets.saltmarsh.sheet import norm
+from rulesets.versions import recorded_before
 
 # -- the state ----------------------------------------------------------------------------------------
 
@@ -196,12 +197,13 @@ def _fail(s: State, adv: dict[str, Any]) -> None:
 def _gold(s: State, idx: int, delta: int, cause: str, note: str) -> None:
     """Change a hero's gold and write the ledger row (rows are only written for non-zero changes).
 
-    Raises ``ValueError`` rather than leave a hero below 0 gp (an overridden entry is then ``unplayable``).
+    Raises ``ValueError`` rather than leave a hero below 0 gp (an overridden entry is then ``unplayable``);
+    version 1 (a campaign recorded under it) let an overridden payment take the hero below 0 gp.
     """
     if delta == 0:
         return
     hero = s["heroes"][idx]
-    if hero["gold"] + delta < 0:
+    if hero["gold"] + delta < 0 and not recorded_before(s, 2):
         raise ValueError(
             f"{hero['name']} has {gp(hero['gold'])} and cannot pay {gp(-delta)}: gold never goes below zero"
         )
