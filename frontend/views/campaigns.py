@@ -152,7 +152,7 @@ def _hero_picks(type_: str, loaded: Loaded) -> dict[str, Pick]:
 def _form_datalists(type_: str) -> dict[str, str]:
     if type_ == "item_bought":
         return {"item": "dl_display"}
-    return {"item": "dl_held", "items": "dl_held"}
+    return {"item": "dl_held", "items": "dl_held", "items_back": "dl_held"}
 
 
 # -- the list -------------------------------------------------------------------------------------------

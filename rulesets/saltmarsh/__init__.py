@@ -63,6 +63,11 @@ def _trade_words(d: dict[str, Any]) -> str:
     parts = [*d.get("items", [])]
     if d.get("gold"):
         parts.append(gp(d["gold"]))
+    back = [*d.get("items_back", [])]
+    if d.get("gold_back"):
+        back.append(gp(d["gold_back"]))
+    if back:
+        return f"{d.get('from')} gave {', '.join(parts) or 'nothing'} to {d.get('to')} for {', '.join(back)}."
     return f"{d.get('from')} gave {', '.join(parts) or 'nothing'} to {d.get('to')}."
 
 

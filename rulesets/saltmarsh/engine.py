@@ -358,15 +358,19 @@ def item_bought(s: State, event: Event) -> None:
 
 
 def trade_made(s: State, event: Event) -> None:
-    """The cards and gold change hands."""
+    """The cards and gold change hands (a barter: both ways, each side's cards as held before the trade)."""
     data = event.data
     giver = require_hero(s, data["from"], RULE_TRADE)
     taker = require_hero(s, data["to"], RULE_TRADE)
     g, t = s["heroes"][giver], s["heroes"][taker]
+    back = [_take_card(t, name) for name in data.get("items_back", [])]  # a barter: cards held before it
     for name in data["items"]:
         t["items"].append(_take_card(g, name))
+    g["items"].extend(back)
     _gold(s, giver, -data["gold"], "trade", f"Gave to {t['name']}")
     _gold(s, taker, data["gold"], "trade", f"Received from {g['name']}")
+    _gold(s, taker, -data.get("gold_back", 0), "trade", f"Gave to {g['name']}")
+    _gold(s, giver, data.get("gold_back", 0), "trade", f"Received from {t['name']}")
 
 
 def leveled_up(s: State, event: Event) -> None:

@@ -247,7 +247,27 @@ EVENT_TYPES: dict[str, EventType] = {
             Field("to", "str", max_length=NAME, label="To hero"),
             Field("items", "list", item=Field("item", "str", max_length=NAME), max_items=50),
             Field("gold", "int", minimum=0, label="Gold pieces"),
-            description="One hero gives Treasure cards and/or gold to another (a barter is two entries).",
+            Field(
+                "items_back",
+                "list",
+                item=Field("item", "str", max_length=NAME),
+                required=False,
+                default=[],
+                max_items=50,
+                label="Cards given back",
+                help="A barter: the Treasure cards the other hero hands over in exchange.",
+            ),
+            Field(
+                "gold_back",
+                "int",
+                required=False,
+                default=0,
+                minimum=0,
+                label="Gold given back",
+                help="A barter: the gold pieces the other hero hands over in exchange.",
+            ),
+            description="One hero gives Item Treasure cards and/or gold to another, or barters: Item cards for "
+            "other Treasure cards or gold given back.",
         ),
         _et(LEVELED_UP, "Leveled up", _HERO, description="Pays the level-up cost and gains a level."),
         _et(

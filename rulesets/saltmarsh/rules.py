@@ -227,8 +227,43 @@ def check_item_bought(state: State, event: Event) -> None:
         )
 
 
+def _held(hero: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """The cards called ``names`` that ``hero`` holds (counted: two Potions need two), leaving out the others."""
+    remaining, cards = list(hero["items"]), []
+    for name in names:
+        pos = find_item(remaining, name)
+        if pos is not None:
+            cards.append(remaining.pop(pos))
+    return cards
+
+
+def _check_side(state: State, idx: int, names: list[str], gold: int, against_item: bool) -> list[dict[str, Any]]:
+    """What hero ``idx`` hands over: cards it holds (``item_not_held``), Items unless an Item card comes the
+    other way (``not_an_item``), gold it has (``not_enough_gold``); returns the cards."""
+    hero = state["heroes"][idx]
+    remaining, cards = list(hero["items"]), []
+    for name in names:
+        pos = find_item(remaining, name)
+        if pos is None:
+            raise RuleViolation("item_not_held", f"{hero['name']} does not hold {name} to give.", RULE_TRADE)
+        card = remaining.pop(pos)
+        if not is_item(card) and not against_item:
+            raise RuleViolation(
+                "not_an_item",
+                f"{card['name']} is not an Item: only Item Treasure cards and gold can be given; a card that is "
+                "not an Item changes hands only in exchange for an Item Treasure card.",
+                RULE_TRADE,
+            )
+        cards.append(card)
+    if gold > hero["gold"]:
+        raise RuleViolation("not_enough_gold", f"{hero['name']} has only {gp(hero['gold'])} to give.", RULE_TRADE)
+    return cards
+
+
 def check_trade_made(state: State, event: Event) -> None:
-    """Two different active heroes; something handed over; only Item cards the giver holds, gold it has."""
+    """Two different active heroes; something handed over; cards each side holds, gold it has. A gift is Item
+    cards and/or gold; a barter (``items_back``, ``gold_back``) exchanges Item cards for other Treasure cards
+    or gold: a card that is not an Item only goes against an Item card from the other side."""
     data = event.data
     giver = require_hero(state, data["from"], RULE_TRADE)
     taker = require_hero(state, data["to"], RULE_TRADE)
@@ -236,21 +271,10 @@ def check_trade_made(state: State, event: Event) -> None:
         raise RuleViolation("same_hero", "A hero cannot trade with themselves.", RULE_TRADE)
     if not data["items"] and data["gold"] == 0:
         raise RuleViolation("empty_trade", "A trade must hand over at least one card or some gold.", RULE_TRADE)
-    hero = state["heroes"][giver]
-    remaining = list(hero["items"])
-    for name in data["items"]:
-        pos = find_item(remaining, name)
-        if pos is None:
-            raise RuleViolation("item_not_held", f"{hero['name']} does not hold {name} to give.", RULE_TRADE)
-        card = remaining.pop(pos)
-        if not is_item(card):
-            raise RuleViolation(
-                "not_an_item",
-                f"{card['name']} is not an Item: only Item Treasure cards and gold can change hands.",
-                RULE_TRADE,
-            )
-    if data["gold"] > hero["gold"]:
-        raise RuleViolation("not_enough_gold", f"{hero['name']} has only {gp(hero['gold'])} to give.", RULE_TRADE)
+    back_names = data.get("items_back", [])
+    item_back = any(is_item(c) for c in _held(state["heroes"][taker], back_names))
+    given = _check_side(state, giver, data["items"], data["gold"], item_back)
+    _check_side(state, taker, back_names, data.get("gold_back", 0), any(is_item(c) for c in given))
 
 
 def check_leveled_up(state: State, event: Event) -> None:
