@@ -38,9 +38,10 @@ from matches.store.streams import event_clean, stream_event_record
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED
 from rulesets.saltmarsh.bridge import conclusion_from_adventure
-from rulesets.saltmarsh.ruleset import R_BRIDGE, adventure_of_match, match_closed_reason
+from rulesets.saltmarsh.engine import adventure_of_match, match_closed_reason
+from rulesets.saltmarsh.fields import ADVENTURE_CONCLUDED, RULE_BRIDGE
 
-CONCLUDED = "adventure_concluded"
+CONCLUDED = ADVENTURE_CONCLUDED
 
 
 class BridgeRefused(WrappedRefusal):
@@ -66,7 +67,7 @@ def adventure_match_guard(*, match: Match) -> tuple[Campaign, store.Head]:
     head = store.head_load(campaign.stream_id, fresh=True)
     reason = match_closed_reason(head.state, match.pk)
     if reason is not None:
-        raise RuleBroken("adventure_closed", reason, R_BRIDGE)
+        raise RuleBroken("adventure_closed", reason, RULE_BRIDGE)
     return campaign, head
 
 
@@ -110,7 +111,7 @@ def campaign_adventure_sync(
                 "override_pending",
                 "The campaign has a rule override waiting for its next entry: record that entry (or undo the "
                 "override) there first.",
-                R_BRIDGE,
+                RULE_BRIDGE,
             ),
         )
     versions: list[int] = []

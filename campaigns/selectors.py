@@ -111,7 +111,7 @@ def ledger_rows(
 def adventure_match_closed(*, match: Any) -> str | None:
     """Why an adventure match of a campaign takes no more entries (its adventure was concluded and a later
     one has started, or the campaign never linked it), or None while it is open."""
-    from rulesets.saltmarsh.ruleset import match_closed_reason
+    from rulesets.saltmarsh.engine import match_closed_reason
 
     if match.campaign_id is None:
         return None
@@ -132,7 +132,7 @@ def campaign_adventure_matches(*, campaign: Campaign, state: dict[str, Any]) -> 
 def campaign_entry_match(*, campaign: Campaign, version: int) -> int | None:
     """The adventure match an entry of the campaign belongs to (its conclusion, or the start naming it)."""
     from matches.models import Event as EventRow
-    from rulesets.saltmarsh.ruleset import BRIDGE_EVENTS
+    from rulesets.saltmarsh.fields import BRIDGE_EVENTS
 
     row = EventRow.objects.filter(stream_id=campaign.stream_id, version=version).only("type", "data").first()
     if row is None or not isinstance(row.data, dict):

@@ -61,7 +61,7 @@ def campaign_event_record(
 def campaign_entry_clean(campaign: Campaign, user: UserLike, type: Any, data: Any) -> Any:
     """The campaign kind's check before an entry typed by a user (``StreamKind.clean_entry``): the entries of
     an adventure match are written and corrected by the match alone (``campaigns.bridge``). Returns ``data``."""
-    from rulesets.saltmarsh.ruleset import BRIDGE_EVENTS, BRIDGE_FIELDS, R_BRIDGE
+    from rulesets.saltmarsh.fields import BRIDGE_EVENTS, BRIDGE_FIELDS, RULE_BRIDGE
 
     if campaign.game != "saltmarsh":
         return data
@@ -80,7 +80,7 @@ def campaign_entry_clean(campaign: Campaign, user: UserLike, type: Any, data: An
                 "from_match",
                 f"Entry {data['version']} belongs to adventure match #{match}: correct it in the match (void "
                 "the move there) and the campaign follows.",
-                R_BRIDGE,
+                RULE_BRIDGE,
             )
     return data
 

@@ -44,7 +44,8 @@ from matches.store.visibility import can_record, can_view
 from rulesets import Event, EventType, get_ruleset
 from rulesets.names import plural
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
-from rulesets.saltmarsh.ruleset import ADVENTURE_EVENTS, BRIDGE_EVENTS, BRIDGE_FIELDS, TOWN_EVENTS, sale_value
+from rulesets.saltmarsh.engine import sale_value
+from rulesets.saltmarsh.fields import ADVENTURE_EVENTS, BRIDGE_EVENTS, BRIDGE_FIELDS, TOWN_EVENTS
 
 DEFAULT_GAME = "saltmarsh"
 HERO_FIELDS = ("hero", "from", "to")  # str fields that name an active hero: drawn as a <select>
@@ -151,7 +152,7 @@ def _hero_picks(type_: str, loaded: Loaded) -> dict[str, Pick]:
 def _form_datalists(type_: str) -> dict[str, str]:
     if type_ == "item_bought":
         return {"item": "dl_display"}
-    return {"item": "dl_held", "items": "dl_held"}
+    return {"item": "dl_held", "items": "dl_held", "items_back": "dl_held"}
 
 
 # -- the list -------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Any
 from rulesets.base import Event
 from rulesets.replay import RESULT_KEY
 from rulesets.saltmarsh.cards import treasure_card
+from rulesets.saltmarsh.fields import ADVENTURE_CONCLUDED
 from rulesets.saltmarsh.sheet import norm
 
 
@@ -67,4 +68,4 @@ def conclusion_from_adventure(adventure_state: dict[str, Any], match: int) -> Ev
         "reward": int(adventure_state.get("campaign_reward", 0)),
         "heroes": heroes,
     }
-    return Event("adventure_concluded", None, data)
+    return Event(ADVENTURE_CONCLUDED, None, data)

@@ -29,7 +29,7 @@ from matches.store import streams as stream_layer
 from rulesets import get_ruleset
 from rulesets.saltmarsh import conclusion_from_adventure
 from rulesets.saltmarsh.bridge import adventure_result
-from rulesets.saltmarsh.ruleset import adventure_of_match
+from rulesets.saltmarsh.engine import adventure_of_match
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 

@@ -77,7 +77,7 @@ def test_concurrent_entries_on_an_adventure_match_keep_the_campaign_in_step(owne
     from matches.errors import DomainError
     from rulesets import get_ruleset
     from rulesets.saltmarsh import conclusion_from_adventure
-    from rulesets.saltmarsh.ruleset import adventure_of_match
+    from rulesets.saltmarsh.engine import adventure_of_match
 
     if connection.vendor != "postgresql":
         pytest.skip("separate connections writing at once is PostgreSQL's behaviour (SQLite writes are serial)")

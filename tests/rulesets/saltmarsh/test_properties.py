@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rulesets.base import Event
 from rulesets.replay import Position, step
 from rulesets.saltmarsh import RULESET
-from rulesets.saltmarsh.ruleset import BRIDGE_EVENTS
+from rulesets.saltmarsh.fields import BRIDGE_EVENTS
 from rulesets.saltmarsh.sheet import norm
 from tests.rulesets.scenario import try_step
 

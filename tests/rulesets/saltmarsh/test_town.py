@@ -269,3 +269,79 @@ def test_an_overridden_payment_never_takes_gold_below_zero(after, ev) -> None:
             overridden(after, event)
         assert info.value.code == "unplayable" and "below zero" in info.value.message
     assert overridden(after, trade("Cy", "Ana", gold=200)).state["heroes"][2]["gold"] == 0  # all of it: fine
+
+
+# -- barter (issue 46, item 4): "exchanging Item Treasure cards for other Treasure cards or GP" ---------------
+
+
+def barter(frm: str, to: str, items: list[str], back: list[str] | None = None, gold_back: int = 0) -> Event:
+    data = {"from": frm, "to": to, "items": items, "gold": 0, "items_back": back or [], "gold_back": gold_back}
+    return Event("trade_made", None, data)
+
+
+@pytest.fixture
+def armed(after, play, ev):
+    """Back from 'B': Ana holds a Sword (an Item) and a Blessing of Luck, Bo a Blessing of Tymora (not Items)."""
+    return play(
+        after,
+        ev("adventure_started", adventure="B", heroes=["Ana", "Bo"]),
+        ev("treasure_gained", hero="Ana", item={"name": "Sword", "buy": 1250, "sell": 600}),
+        ev("treasure_gained", hero="Ana", item={"name": "Blessing of Luck", "buy": None, "sell": None}),
+        ev("treasure_gained", hero="Bo", item={"name": "Blessing of Tymora", "buy": None, "sell": None}),
+        ev("adventure_failed"),
+    )
+
+
+def names(hero) -> list[str]:
+    return [i["name"] for i in hero["items"]]
+
+
+def test_an_item_bartered_for_a_card_that_is_not_an_item(armed, play) -> None:
+    """Ana's Sword for Bo's Blessing of Tymora, in one entry: both cards change hands."""
+    state = play(armed, barter("Ana", "Bo", ["Sword"], ["Blessing of Tymora"]))
+    ana, bo = state["heroes"][0], state["heroes"][1]
+    assert names(ana) == ["Potion of Healing", "Blessing of Luck", "Blessing of Tymora"]
+    assert names(bo) == ["Sword"]
+    assert (ana["gold"], bo["gold"]) == (1050, 1000)
+    assert RULESET.describe(barter("Ana", "Bo", ["Sword"], ["Blessing of Tymora"]), []) == (
+        "Ana gave Sword to Bo for Blessing of Tymora."
+    )
+
+
+def test_a_card_that_is_not_an_item_bartered_for_an_item(armed, play) -> None:
+    """The other way round: Ana's Blessing of Luck for an Item Bo holds (the Potion she gave him first)."""
+    state = play(armed, trade("Ana", "Bo", ["Potion of Healing"]))
+    state = play(state, barter("Ana", "Bo", ["Blessing of Luck"], ["Potion of Healing"]))
+    assert names(state["heroes"][0]) == ["Sword", "Potion of Healing"]
+    assert names(state["heroes"][1]) == ["Blessing of Tymora", "Blessing of Luck"]
+
+
+def test_an_item_bartered_for_gold(armed, play) -> None:
+    state = play(armed, barter("Ana", "Bo", ["Sword"], gold_back=700))
+    ana, bo = state["heroes"][0], state["heroes"][1]
+    assert (ana["gold"], bo["gold"], names(bo)) == (1750, 300, ["Blessing of Tymora", "Sword"])
+    assert [(r["delta"], r["note"]) for r in ana["ledger"][-1:]] == [(700, "Received from Bo")]
+    assert [(r["delta"], r["note"]) for r in bo["ledger"][-1:]] == [(-700, "Gave to Ana")]
+    assert RULESET.describe(barter("Ana", "Bo", ["Sword"], gold_back=700), []) == "Ana gave Sword to Bo for 700 gp."
+
+
+def test_cards_that_are_not_items_are_not_bartered_for_each_other_nor_for_gold(armed, play, rejected) -> None:
+    assert rejected(armed, barter("Ana", "Bo", ["Blessing of Luck"], ["Blessing of Tymora"])) == "not_an_item"
+    assert rejected(armed, barter("Ana", "Bo", ["Blessing of Luck"], gold_back=10)) == "not_an_item"
+    gold_for_blessing = Event(
+        "trade_made", None, {"from": "Ana", "to": "Bo", "items": [], "gold": 10, "items_back": ["Blessing of Tymora"]}
+    )
+    assert rejected(armed, gold_for_blessing) == "not_an_item"  # gold for a card that is not an Item: no Item
+    assert rejected(armed, trade("Bo", "Ana", ["Blessing of Tymora"])) == "not_an_item"  # a gift: Items only
+
+
+def test_a_barter_checks_what_the_other_hero_holds(armed, rejected) -> None:
+    assert rejected(armed, barter("Ana", "Bo", ["Sword"], ["Plate Armor"])) == "item_not_held"
+    assert rejected(armed, barter("Ana", "Bo", ["Sword"], gold_back=1001)) == "not_enough_gold"
+    assert rejected(armed, barter("Ana", "Bo", [], ["Blessing of Tymora"])) == "empty_trade"  # Ana gives nothing
+
+
+def test_the_barter_fields_may_be_left_out() -> None:
+    fields = RULESET.event_types["trade_made"].fields
+    data = check_payload(fields, {"from": "Ana", "to": "Bo", "items": ["Sword"], "gold": 0})
+    assert (data["items_back"], data["gold_back"]) == ([], 0)
