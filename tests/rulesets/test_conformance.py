@@ -13,19 +13,9 @@ from tests.rulesets.conformance import problems, shape_problems
 
 pytestmark = pytest.mark.pure
 
-# games still to be moved to the one shape; the list only shrinks (a listed game that conforms fails below)
-NOT_YET_SHAPED = frozenset()
-
-
 @pytest.mark.parametrize("ruleset", all_rulesets(), ids=lambda r: r.slug)
 def test_every_ruleset_keeps_the_contract(ruleset):
-    assert problems(ruleset, shaped=ruleset.slug not in NOT_YET_SHAPED) == []
-
-
-def test_the_list_of_games_not_yet_shaped_only_names_such_games():
-    for ruleset in all_rulesets():
-        if ruleset.slug in NOT_YET_SHAPED:
-            assert shape_problems(ruleset), f"{ruleset.slug} has the one shape now: take it off NOT_YET_SHAPED"
+    assert problems(ruleset) == []
 
 
 class _Mutating(LastStone):
