@@ -21,7 +21,7 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from config.authentication import FastTokenAuthentication
 from config.text import PROBLEM, unstorable_path
-from config.throttling import WindowThrottle
+from config.throttling import WindowThrottle, client_address
 from matches.errors import DomainError, InvalidInput
 
 MAX_JSON_DEPTH = 12
@@ -294,6 +294,10 @@ class _SettingsRate:
 
     def get_rate(self) -> str | None:
         return settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get(self.scope)
+
+    def get_ident(self, request: Any) -> str:
+        """The client's address: ``config.throttling.client_address`` (no made-up header is a new client)."""
+        return client_address(request)
 
 
 class AnonThrottle(_SettingsRate, AnonRateThrottle):

@@ -31,9 +31,9 @@ from rest_framework import exceptions, parsers, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from config.api import BoundedJSONParser
+from config.throttling import client_address
 
 
 def _setting(name: str, default: int) -> int:
@@ -41,10 +41,8 @@ def _setting(name: str, default: int) -> int:
 
 
 def _address(request: Any) -> str:
-    """The client's address as DRF's throttles see it (honours ``NUM_PROXIES`` behind a proxy)."""
-    if request is None:
-        return ""
-    return BaseThrottle().get_ident(request) or ""
+    """The client's address as the API's throttles see it (``config.throttling.client_address``)."""
+    return client_address(request)
 
 
 def _counters(username: str, address: str) -> list[tuple[str, int]]:

@@ -270,7 +270,15 @@ REST_FRAMEWORK = {
         "user": os.environ.get("CHRONICLE_THROTTLE_USER", "1200/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # the client's address is the connection's unless a proxy is trusted (config.throttling.client_address):
+    # DJANGO_NUM_PROXIES hops of X-Forwarded-For, or the proxies listed in DJANGO_TRUSTED_PROXIES
+    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0") or 0),
 }
+# addresses or networks (comma-separated) of the reverse proxies whose X-Forwarded-For is believed
+CHRONICLE_TRUSTED_PROXIES = [a.strip() for a in os.environ.get("DJANGO_TRUSTED_PROXIES", "").split(",") if a.strip()]
+# sign-ups per address (frontend/views/matches.py › signup): a club evening behind one Wi-Fi never meets it
+CHRONICLE_SIGNUPS_PER_ADDRESS = int(os.environ.get("CHRONICLE_SIGNUPS_PER_ADDRESS", "20"))
+CHRONICLE_SIGNUP_WINDOW = int(os.environ.get("CHRONICLE_SIGNUP_WINDOW", "3600"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Chronicle API",
     "DESCRIPTION": "Record tabletop games as immutable events; every move checked against the game's rules.",
