@@ -68,7 +68,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         wait = signup_limited(request)
         if wait:  # 429, and no account is made
             context = {"form": SignupForm(), "next": next_url, "throttled": True}
-            return render(request, "registration/signup.html", context, status=429, headers={"Retry-After": wait})
+            response = render(request, "registration/signup.html", context, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         user = form.save()
         login(request, user)
         messages.success(request, f"Welcome, {user.username}!")
