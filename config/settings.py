@@ -175,6 +175,10 @@ if os.environ.get("CHRONICLE_S3_BUCKET"):
 CHRONICLE_PHOTO_MAX_BYTES = int(os.environ.get("CHRONICLE_PHOTO_MAX_BYTES", 20 * 1024 * 1024))
 CHRONICLE_PHOTO_MAX_PIXELS = int(os.environ.get("CHRONICLE_PHOTO_MAX_PIXELS", 60_000_000))
 CHRONICLE_PHOTOS_PER_ENTRY = int(os.environ.get("CHRONICLE_PHOTOS_PER_ENTRY", 6))
+# what one decode may take in memory (matches/photos/processing.py); a picture needing more is refused
+CHRONICLE_PHOTO_MAX_DECODED_BYTES = int(os.environ.get("CHRONICLE_PHOTO_MAX_DECODED_BYTES", 100 * 1024 * 1024))
+# the photo bytes an account may keep stored (files not deleted, whatever entry shows them): about 1,000 photos
+CHRONICLE_PHOTO_QUOTA_BYTES = int(os.environ.get("CHRONICLE_PHOTO_QUOTA_BYTES", 300 * 1024 * 1024))
 
 # Sign-in throttling per account and per address, with a cool-off (config/auth.py).
 AUTHENTICATION_BACKENDS = ["config.auth.ThrottledModelBackend"]
