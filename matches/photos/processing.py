@@ -148,6 +148,9 @@ def _reduced(image: Image.Image, side: int) -> Image.Image:
         return image
     if image.mode in _NEAREST_MODES:
         return image.resize((max(1, image.width // factor), max(1, image.height // factor)), Image.Resampling.NEAREST)
+    if image.mode in ("LA", "RGBA"):  # Image.reduce would first copy the whole picture premultiplied: band by band
+        bands = [image.getchannel(i).reduce(factor) for i in range(len(image.getbands()))]
+        return Image.merge(image.mode, bands)
     return image.reduce(factor)
 
 
