@@ -92,7 +92,7 @@ def test_those_who_may_see_the_match_read_it(league, api):
 
 
 def test_the_append_answer_hides_it_from_a_recorder_who_may_not_see_it(league, make_user, client_for):
-    series_id, public, private, bo_api = league
+    series_id, public, _, _ = league
     cy = make_user("cy")
     Series.objects.get(pk=series_id).recorders.add(cy)
     other = finished_sheet(cy, public=True, title="Cy's night")
