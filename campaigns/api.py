@@ -21,7 +21,7 @@ class CampaignCreateInput(JsonInput):
     name = serializers.CharField(max_length=120)
     game = serializers.CharField(max_length=64, required=False, default="saltmarsh")
     options = serializers.JSONField(required=False, default=dict, allow_null=True, help_text="null: the defaults")
-    is_public = serializers.BooleanField(required=False, default=True)
+    is_public = serializers.BooleanField(required=False, default=False)
     recorders = serializers.ListField(child=serializers.CharField(max_length=150), required=False, default=list)
 
 

@@ -14,7 +14,7 @@ from matches.services import match_create, match_event_record
 @demo_register
 def _series_demo(user: Any) -> list[str]:
     """A series over four finished score-sheet evenings (a shared win among them), for the standings page."""
-    series = series_create(owner=user, name="Demo: Thursday league", game="scoresheet")
+    series = series_create(owner=user, name="Demo: Thursday league", game="scoresheet", is_public=True)
     evenings = [(["Ana", "Bo", "Cy"], [41, 37, 29]), (["Bo", "Cy", "Di"], [52, 52, 30]),
                 (["Ana", "Cy", "Di"], [33, 45, 38]), (["Ana", "Bo", "Di"], [48, 31, 31])]  # fmt: skip
     for night, (names, points) in enumerate(evenings, start=1):
@@ -29,7 +29,7 @@ def _series_demo(user: Any) -> list[str]:
 
 def _saltmarsh_demo(user: Any) -> list[str]:
     """A campaign with a failed adventure, a sale, a retry played as a match, a shop and a purchase."""
-    campaign = campaign_create(owner=user, name="Demo: Saltmarsh campaign")
+    campaign = campaign_create(owner=user, name="Demo: Saltmarsh campaign", is_public=True)
 
     def rec(type_: str, **data: object) -> None:
         campaign_event_record(campaign=campaign, user=user, type=type_, data=data)

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns.models import Campaign, Series
-from campaigns.series import series_entry_clean
+from campaigns.series import SERIES_GAME, series_entry_clean
+from campaigns.series_sight import series_viewer
 from campaigns.services import campaign_entry_clean
 from matches.models import Match
 from matches.store import events as store
 from matches.store.streams import Append, StreamKind, around_record, kind_register
+from matches.store.visibility import viewer_narrow_register
 
 CAMPAIGN = kind_register(
     StreamKind(
@@ -19,6 +21,7 @@ CAMPAIGN = kind_register(
     )
 )  # fmt: skip
 SERIES = kind_register(StreamKind(name="series", noun="series", model=Series, clean_entry=series_entry_clean))
+viewer_narrow_register(SERIES_GAME, series_viewer)  # a series shows a match only to those who may see it
 
 
 @around_record("match")

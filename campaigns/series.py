@@ -27,7 +27,7 @@ SERIES_GAME = "series"  # the ruleset every series stream folds with
 @transaction.atomic
 def series_create(
     *, owner: AbstractBaseUser, name: str, game: str, options: dict[str, Any] | None = None,
-    is_public: bool = True, recorders: list[AbstractBaseUser] | None = None,
+    is_public: bool = False, recorders: list[AbstractBaseUser] | None = None,
 ) -> Series:  # fmt: skip
     """Create an empty series for matches of ``game`` (a match game). ``options``: ``{"place_points"}``.
 

@@ -23,7 +23,7 @@ class SeriesCreateInput(JsonInput):
     options = serializers.JSONField(
         required=False, default=dict, help_text='{"place_points": [3, 2, 1]}: points for 1st, 2nd, 3rd… place'
     )
-    is_public = serializers.BooleanField(required=False, default=True)
+    is_public = serializers.BooleanField(required=False, default=False)
     recorders = serializers.ListField(
         child=serializers.CharField(max_length=150), required=False, default=list, max_length=20
     )

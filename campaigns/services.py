@@ -25,7 +25,7 @@ from rulesets.saltmarsh.sheet import norm
 @transaction.atomic
 def campaign_create(
     *, owner: AbstractBaseUser, name: str, game: str = "saltmarsh", options: dict[str, Any] | None = None,
-    is_public: bool = True, recorders: list[AbstractBaseUser] | None = None,
+    is_public: bool = False, recorders: list[AbstractBaseUser] | None = None,
 ) -> Campaign:  # fmt: skip
     """Create an empty campaign stream of a campaign game. Raises :class:`InvalidInput`."""
     ruleset = ruleset_for(game)

@@ -24,7 +24,7 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from config.authentication import FastTokenAuthentication
 from config.errors import HttpError
 from config.text import PROBLEM, unstorable_path
-from config.throttling import WindowThrottle
+from config.throttling import WindowThrottle, client_address
 
 MAX_JSON_DEPTH = 12
 
@@ -310,6 +310,10 @@ class _SettingsRate:
 
     def get_rate(self) -> str | None:
         return settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get(self.scope)
+
+    def get_ident(self, request: Any) -> str:
+        """The client's address: ``config.throttling.client_address`` (no made-up header is a new client)."""
+        return client_address(request)
 
 
 class AnonThrottle(_SettingsRate, AnonRateThrottle):

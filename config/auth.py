@@ -26,7 +26,8 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
-from rest_framework.throttling import BaseThrottle
+
+from config.throttling import client_address
 
 
 def _setting(name: str, default: int) -> int:
@@ -34,10 +35,8 @@ def _setting(name: str, default: int) -> int:
 
 
 def _address(request: Any) -> str:
-    """The client's address as DRF's throttles see it (honours ``NUM_PROXIES`` behind a proxy)."""
-    if request is None:
-        return ""
-    return BaseThrottle().get_ident(request) or ""
+    """The client's address as the API's throttles see it (``config.throttling.client_address``)."""
+    return client_address(request)
 
 
 def _counters(username: str, address: str) -> list[tuple[str, int]]:

@@ -175,6 +175,10 @@ if os.environ.get("CHRONICLE_S3_BUCKET"):
 CHRONICLE_PHOTO_MAX_BYTES = int(os.environ.get("CHRONICLE_PHOTO_MAX_BYTES", 20 * 1024 * 1024))
 CHRONICLE_PHOTO_MAX_PIXELS = int(os.environ.get("CHRONICLE_PHOTO_MAX_PIXELS", 60_000_000))
 CHRONICLE_PHOTOS_PER_ENTRY = int(os.environ.get("CHRONICLE_PHOTOS_PER_ENTRY", 6))
+# what one decode may take in memory (matches/photos/processing.py); a picture needing more is refused
+CHRONICLE_PHOTO_MAX_DECODED_BYTES = int(os.environ.get("CHRONICLE_PHOTO_MAX_DECODED_BYTES", 100 * 1024 * 1024))
+# the photo bytes an account may keep stored (files not deleted, whatever entry shows them): about 1,000 photos
+CHRONICLE_PHOTO_QUOTA_BYTES = int(os.environ.get("CHRONICLE_PHOTO_QUOTA_BYTES", 300 * 1024 * 1024))
 
 # Sign-in throttling per account and per address, with a cool-off (config/auth.py).
 AUTHENTICATION_BACKENDS = ["config.auth.ThrottledModelBackend"]
@@ -270,7 +274,15 @@ REST_FRAMEWORK = {
         "user": os.environ.get("CHRONICLE_THROTTLE_USER", "1200/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # the client's address is the connection's unless a proxy is trusted (config.throttling.client_address):
+    # DJANGO_NUM_PROXIES hops of X-Forwarded-For, or the proxies listed in DJANGO_TRUSTED_PROXIES
+    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0") or 0),
 }
+# addresses or networks (comma-separated) of the reverse proxies whose X-Forwarded-For is believed
+CHRONICLE_TRUSTED_PROXIES = [a.strip() for a in os.environ.get("DJANGO_TRUSTED_PROXIES", "").split(",") if a.strip()]
+# sign-ups per address (frontend/views/matches.py › signup): a club evening behind one Wi-Fi never meets it
+CHRONICLE_SIGNUPS_PER_ADDRESS = int(os.environ.get("CHRONICLE_SIGNUPS_PER_ADDRESS", "20"))
+CHRONICLE_SIGNUP_WINDOW = int(os.environ.get("CHRONICLE_SIGNUP_WINDOW", "3600"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Chronicle API",
     "DESCRIPTION": "Record tabletop games as immutable events; every move checked against the game's rules.",

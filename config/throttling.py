@@ -17,16 +17,93 @@ After a failure the fast path rests for ``RETRY_SECONDS`` so an outage costs no 
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import time
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 
 from config.outage import redis_outage
 
 RETRY_SECONDS = 5.0
+
+
+# -- who the client is: its address ------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _networks(trusted: tuple[str, ...]) -> tuple[Any, ...]:
+    return tuple(ipaddress.ip_network(t.strip(), strict=False) for t in trusted if t.strip())
+
+
+def _trusted(address: str, networks: tuple[Any, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in networks)
+
+
+def client_address(request: Any) -> str:
+    """The client's address, the one every limit counts by (DRF's throttles, sign-in, sign-up).
+
+    The connection's ``REMOTE_ADDR``, unless a trusted proxy is configured (README › Running for real):
+
+    - ``CHRONICLE_TRUSTED_PROXIES`` (``DJANGO_TRUSTED_PROXIES``: addresses or networks): when the connection
+      comes from one of them, ``X-Forwarded-For`` is read from the right, skipping trusted hops, and the first
+      address that is not a trusted proxy is the client;
+    - else ``NUM_PROXIES`` (DRF's setting, ``DJANGO_NUM_PROXIES``): the address that many hops from the right
+      of ``X-Forwarded-For``, as DRF reads it.
+
+    With neither, ``X-Forwarded-For`` changes nothing (a made-up header is no new identity)."""
+    if request is None:
+        return ""
+    meta = getattr(request, "META", {})
+    remote = str(meta.get("REMOTE_ADDR") or "")
+    forwarded = [a.strip() for a in str(meta.get("HTTP_X_FORWARDED_FOR") or "").split(",") if a.strip()]
+    networks = _networks(tuple(getattr(settings, "CHRONICLE_TRUSTED_PROXIES", ()) or ()))
+    if networks:
+        if not _trusted(remote, networks):
+            return remote
+        for hop in reversed(forwarded):
+            if not _trusted(hop, networks):
+                return hop
+        return forwarded[0] if forwarded else remote
+    hops = int(settings.REST_FRAMEWORK.get("NUM_PROXIES") or 0)
+    if hops > 0 and forwarded:
+        return forwarded[-min(hops, len(forwarded))]
+    return remote
+
+
+def address_limit(key: str, limit: int, seconds: int) -> float:
+    """Count one action for ``key`` (an address's sign-ups...) against ``limit`` per ``seconds``; 0 when
+    allowed, else the seconds to wait (the refused action is not counted). On the Redis window counters, else
+    on the cache (a fixed window from the first action)."""
+    hit = window_hit(key, limit, float(seconds))
+    if hit is not None:
+        return 0.0 if hit[0] else max(1.0, hit[1])
+    name = f"limit:{key}"
+    if int(cache.get(name, 0)) >= limit:
+        return float(seconds)
+    cache.add(name, 0, timeout=seconds)
+    try:
+        cache.incr(name)
+    except ValueError:  # expired between add and incr: a new window
+        cache.set(name, 1, timeout=seconds)
+    return 0.0
+
+
+def signup_limited(request: Any) -> int:
+    """Count one sign-up from the client's address; the seconds to wait when that address made
+    ``CHRONICLE_SIGNUPS_PER_ADDRESS`` accounts within ``CHRONICLE_SIGNUP_WINDOW`` seconds already (0: go on)."""
+    key = f"signup:{client_address(request)}"
+    return int(address_limit(key, settings.CHRONICLE_SIGNUPS_PER_ADDRESS, settings.CHRONICLE_SIGNUP_WINDOW))
+
+
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
 _down_until = 0.0

@@ -161,7 +161,7 @@ def _form_datalists(type_: str) -> dict[str, str]:
 def campaign_list(request: HttpRequest) -> HttpResponse:
     """Every visible campaign, and (signed in) the form that starts a new one."""
     ruleset = get_ruleset(DEFAULT_GAME)
-    context: dict[str, Any] = {"errors": {}, "name": "", "is_public": True}
+    context: dict[str, Any] = {"errors": {}, "name": "", "is_public": False}  # private unless ticked
     status = 200
     if request.method == "POST":
         if not request.user.is_authenticated:

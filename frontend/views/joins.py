@@ -114,6 +114,9 @@ def _take(request: HttpRequest, link: Any, token: str, seat: Any) -> HttpRespons
 
 
 def _page(request: HttpRequest, link: Any, token: str, *, problem: str = "", status: int = 200) -> HttpResponse:
+    if link.revoked_at is not None:  # a link that is off tells only that: no match, owner or seat
+        context = {"off": True, "refusal": joins.join_refusal(link, []), "problem": problem}
+        return render(request, "frontend/join.html", context, status=status)
     match = Match.objects.select_related("owner").get(pk=link.match_id)
     link.match = match
     seats = joins.join_seats(match)

@@ -21,6 +21,7 @@ from rest_framework.authtoken.models import Token
 
 from campaigns.selectors import adventure_match_closed
 from config.text import PROBLEM, unstorable_path
+from config.throttling import signup_limited
 from frontend.boards import shared as boards
 from frontend.forms.inputs import recordable
 from frontend.forms.recording import feedback_for, legal_move_choices, move_forms, rebased_words
@@ -73,6 +74,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
         next_url = ""
     if request.method == "POST" and form.is_valid():
+        wait = signup_limited(request)
+        if wait:  # 429, and no account is made
+            context = {"form": SignupForm(), "next": next_url, "throttled": True}
+            response = render(request, "registration/signup.html", context, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         user = form.save()
         login(request, user)
         messages.success(request, f"Welcome, {user.username}!")

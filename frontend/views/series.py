@@ -40,7 +40,7 @@ def _place_points(text: str) -> list[int] | None:
 def series_list(request: HttpRequest) -> HttpResponse:
     """Every visible series, and (signed in) the form that starts one."""
     games = all_rulesets(kind="match")
-    form = {"name": "", "game": "", "place_points": "", "is_public": True}
+    form = {"name": "", "game": "", "place_points": "", "is_public": False}  # private unless ticked
     errors: dict[str, list[str]] = {}
     if request.method == "POST":
         if not request.user.is_authenticated:

@@ -119,7 +119,7 @@ class MatchJoinLinkApi(APIView):
 
 class JoinApi(APIView):
     """A join link. GET (anyone with the token): the match and its seats, which are free, and why nobody can
-    join now (``refusal``, "" when one can). POST ``{seat}`` (signed in): take that seat; a repeat by an account
+    join now (``refusal``, "" when one can); a link turned off answers only ``refusal``. POST ``{seat}`` (signed in): take that seat; a repeat by an account
     that already holds a seat answers that seat with ``already: true`` and writes nothing."""
 
     def get_permissions(self) -> list[Any]:
@@ -128,6 +128,8 @@ class JoinApi(APIView):
     @extend_schema(responses={200: dict, **ERRORS})
     def get(self, request: Request, token: str) -> Response:
         link = joins.join_link_get(token)
+        if link.revoked_at is not None:  # a link that is off tells only that: no match, owner or seat
+            return Response({"refusal": joins.join_refusal(link, [])})
         seats = joins.join_seats(link.match)
         return Response(
             {

@@ -2,12 +2,16 @@
 
 - :func:`seat_accounts`: who the new-match form offers for each seat: the owner ("me") and the accounts linked
   to players of the matches the owner shared with them (owned, or sat at).
-- A **join link** (:class:`~matches.models.JoinLink`) is shown by the owner; a friend who opens it takes a
-  free seat (a seat whose player is linked to no account) with their own account: the seat's player is linked
-  to them, as a claim does, and they may record on the match (the owner can turn that off: "Who may record").
+- A **join link** (:class:`~matches.models.JoinLink`) is shown by the owner; a friend who opens it takes one
+  free seat of that one match with their own account, and may record on the match (the owner can turn that
+  off: "Who may record"). A seat is free while no account holds it and it is not the owner's (its name is the
+  owner's username). Joining never links the joiner to the owner's player in other matches: a seat whose
+  player sits nowhere else is linked as it is; otherwise the seat is given a player of its own for this
+  match ("Dana (bo)"), and saying "this is the same Dana as in …" is the owner's separate, explicit act (a
+  merge of that player into Dana, ``matches.people.players.players_merge``).
   Refused, with nothing written: an unknown token (404), a link turned off, a finished match, a full match, a
   seat taken meanwhile (409 ``join_refused``). A repeat by an account that already holds a seat answers that
-  seat again and writes nothing (a replayed request has no side effects).
+  seat again and writes nothing (a replayed request has no side effects). A link that is off tells only that.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
-from matches.models import JoinLink, Match, Player
+from matches.models import JoinLink, Match, Player, PlayerResult, Seat
 from matches.people.players import player_canonical
+from matches.projections.rollups import rollup_refresh
 from matches.selectors import UserLike
 from matches.store.visibility import held_seat
 
@@ -138,20 +143,32 @@ def join_link_get(token: Any) -> JoinLink:
 
 @dataclass(frozen=True)
 class JoinSeat:
-    """One seat as the join page shows it: ``index``, the player's ``name``, whether it is ``free``."""
+    """One seat as the join page shows it: ``index``, the player's ``name``, whether it is ``free``, whether it
+    is the ``owners`` (never offered)."""
 
     index: int
     name: str
     free: bool
+    owners: bool = False
+
+
+def owners_seat(match: Match, player: Player) -> bool:
+    """Whether a seat with ``player`` (after merges) is the match owner's: linked to the owner's account, or
+    named as the owner's account is (the owner typed their own name instead of choosing "Me")."""
+    if player.user_id is not None:
+        return player.user_id == match.owner_id
+    return player.name.casefold() == match.owner.get_username().casefold()
 
 
 def join_seats(match: Match) -> list[JoinSeat]:
-    """The match's seats in order; a seat is free while its player (after merges) is linked to no account."""
+    """The match's seats in order; a seat is free while its player (after merges) is linked to no account and
+    it is not the owner's (:func:`owners_seat`)."""
     seats = match.seats.select_related("player", "player__merged_into").order_by("index")
     out = []
     for seat in seats:
         player = player_canonical(seat.player)
-        out.append(JoinSeat(seat.index, seat.player.name, player.user_id is None))
+        owners = owners_seat(match, player)
+        out.append(JoinSeat(seat.index, seat.player.name, player.user_id is None and not owners, owners))
     return out
 
 
@@ -204,8 +221,40 @@ def join_take(*, user: UserLike, token: Any, seat: Any) -> Joined:
     player = Player.objects.select_for_update().get(pk=player_canonical(row.player).pk)
     if player.user_id is not None:
         raise JoinRefused(f"{row.player.name}'s seat was taken by another account: choose a free seat.")
-    player.user_id = user.pk
-    player.save(update_fields=["user"])
+    if owners_seat(match, player):
+        raise JoinRefused(f"{row.player.name}'s seat is the owner's: choose a free seat.")
+    if _sits_elsewhere(player, match):
+        _seat_own_player(row, user)
+    else:  # a player of this match alone: linking it hands over nothing else
+        player.user_id = user.pk
+        player.save(update_fields=["user"])
     if user.pk != match.owner_id:
         match.recorders.add(user)
     return Joined(match, seat, names[seat], already=False)
+
+
+def _sits_elsewhere(player: Player, match: Match) -> bool:
+    """Whether ``player`` (or a name merged into it) has a seat or a result in another match."""
+    mine = Q(player=player) | Q(player__merged_into=player)
+    return (
+        Seat.objects.filter(mine).exclude(match=match).exists()
+        or PlayerResult.objects.filter(mine).exclude(match=match).exists()
+    )
+
+
+def _seat_own_player(row: Seat, user: UserLike) -> None:
+    """Give seat ``row`` a new player of the owner's for this match only, linked to ``user`` ("Dana (bo)"; the
+    seat's name there shows who took it); the match's read-model rows of that seat follow it."""
+    base = f"{row.player.name} ({user.get_username()})"[:72]
+    name, n = base, 1
+    while Player.objects.filter(owner_id=row.match.owner_id, name__iexact=name).exists():
+        n += 1
+        name = f"{base} {n}"
+    own = Player.objects.create(owner_id=row.match.owner_id, name=name, user_id=user.pk)
+    old = row.player_id
+
+    def repoint() -> None:
+        Seat.objects.filter(pk=row.pk).update(player=own)
+        PlayerResult.objects.filter(match_id=row.match_id, seat=row.index, player_id=old).update(player=own)
+
+    rollup_refresh([row.match_id], repoint)

@@ -6,6 +6,13 @@ ICC profile: a profile other than sRGB is converted to sRGB first); a display si
 long side) and a thumbnail (``THUMB_SIDE``) are returned as JPEG bytes. Anything that is not a picture Chronicle
 can read, is over ``max_bytes``, or would decode to more than ``max_pixels`` (a decompression bomb) raises
 :class:`PhotoRefused` with a sentence for people; nothing is decoded past the header in those cases.
+
+Memory is bounded whatever the file's shape (docs/ARCHITECTURE.md › Photos): a JPEG is decoded already reduced
+(``Image.draft``, libjpeg's 1/2, 1/4, 1/8 scaling); any other picture is decoded once and at once reduced
+(``Image.reduce``, or a nearest-pixel resize for palette and 16-bit modes) to under twice the display size,
+before any conversion. What one decode may take (the pixels × the bytes Pillow keeps per pixel of that mode,
+:func:`decoded_bytes`) is capped by ``max_decoded`` (``CHRONICLE_PHOTO_MAX_DECODED_BYTES``): a picture that would
+take more is refused like a bomb, before its pixels are read.
 """
 
 from __future__ import annotations
@@ -24,6 +31,10 @@ try:  # HEIC/HEIF from iPhones
 except ImportError:  # pragma: no cover - pinned in requirements.txt
     pass
 
+MAX_DECODED = 100 * 1024 * 1024  # what one decode may take (the setting's default)
+# bytes Pillow keeps per pixel of a decoded frame: one-band 8-bit modes 1, 16-bit modes 2, every other mode 4
+_BYTES_PER_PIXEL = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2, "I;16N": 2}
+_NEAREST_MODES = {"1", "P", "PA", "I;16", "I;16B", "I;16L", "I;16N"}  # Image.reduce refuses or mixes them
 DISPLAY_SIDE = 1600
 THUMB_SIDE = 320
 QUALITY = 82
@@ -69,10 +80,17 @@ def megabytes(n: int) -> str:
     return f"{mb:.0f} MB" if mb >= 10 or mb == int(mb) else f"{mb:.1f} MB"
 
 
+def decoded_bytes(mode: str, width: int, height: int) -> int:
+    """The memory one decoded frame of ``mode`` and this size takes in Pillow."""
+    return width * height * _BYTES_PER_PIXEL.get(mode, 4)
+
+
 def process(
-    data: bytes, *, max_bytes: int, max_pixels: int, display_side: int = DISPLAY_SIDE, thumb_side: int = THUMB_SIDE
-) -> Processed:
-    """The display picture and thumbnail of the uploaded ``data``; raises :class:`PhotoRefused`."""
+    data: bytes, *, max_bytes: int, max_pixels: int, display_side: int = DISPLAY_SIDE, thumb_side: int = THUMB_SIDE,
+    max_decoded: int = MAX_DECODED,
+) -> Processed:  # fmt: skip
+    """The display picture and thumbnail of the uploaded ``data``; raises :class:`PhotoRefused`. No decode takes
+    more than ``max_decoded`` bytes (module docstring)."""
     if len(data) > max_bytes:
         raise PhotoRefused(
             "too_large", f"This photo is {megabytes(len(data))}; the limit is {megabytes(max_bytes)} per photo."
@@ -86,7 +104,10 @@ def process(
         if image.format in ("JPEG", "MPO"):  # decode at 1/2, 1/4 or 1/8 when that still covers the display size
             scale = min(1.0, display_side / max(width, height))
             image.draft("RGB", (math.ceil(width * scale), math.ceil(height * scale)))
+        if decoded_bytes(image.mode, *image.size) > max_decoded:
+            raise _too_big_to_decode(image, max_decoded)
         image.load()
+        image = _reduced(image, display_side)
         image = ImageOps.exif_transpose(image)
         pixels = _srgb_pixels(image)
     except PhotoRefused:
@@ -117,6 +138,30 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
     if width < 1 or height < 1 or width * height > max_pixels:
         raise _bomb(max_pixels, width, height)
     return image
+
+
+def _reduced(image: Image.Image, side: int) -> Image.Image:
+    """``image`` reduced by a whole factor while its long side stays at least ``side`` (itself when it is that
+    small already); the decoded original can then be freed before any conversion."""
+    factor = max(image.size) // side
+    if factor < 2:
+        return image
+    if image.mode in _NEAREST_MODES:
+        return image.resize((max(1, image.width // factor), max(1, image.height // factor)), Image.Resampling.NEAREST)
+    if image.mode in ("LA", "RGBA"):  # Image.reduce would first copy the whole picture premultiplied: band by band
+        bands = [image.getchannel(i).reduce(factor) for i in range(len(image.getbands()))]
+        return Image.merge(image.mode, bands)
+    return image.reduce(factor)
+
+
+def _too_big_to_decode(image: Image.Image, max_decoded: int) -> PhotoRefused:
+    width, height = image.size
+    most = max_decoded // _BYTES_PER_PIXEL.get(image.mode, 4)
+    return PhotoRefused(
+        "too_many_pixels",
+        f"This picture has too many pixels for its kind ({width} × {height}); at most {most / 1e6:.0f} megapixels "
+        "are taken in this format: send it as a JPEG, or smaller.",
+    )
 
 
 def _bomb(max_pixels: int, width: int = 0, height: int = 0) -> PhotoRefused:

@@ -10,6 +10,11 @@ the app, after the same visibility check as the stream's page (``frontend.views.
 
 Contracts: whoever may record on the stream may add a photo (and remove one keeping its file); only the owner
 may have the file deleted. A refused upload stores nothing: neither file nor entry.
+
+Limits count what is stored, not what is shown: a photo's files are stored from its ``photo_added`` until a
+``photo_removed`` that deletes them (a removal keeping the file, a voided entry, still hold their files). An
+entry takes at most ``CHRONICLE_PHOTOS_PER_ENTRY`` stored photos, and an account (the one that added them) at
+most ``CHRONICLE_PHOTO_QUOTA_BYTES`` of stored photo files, wherever they are.
 """
 
 from __future__ import annotations
@@ -40,14 +45,15 @@ FOLDER = "photos"
 
 class PhotoNotTaken(DomainError):
     """An upload refused before anything was stored (``code`` ``photo_refused``; ``reason`` says why:
-    ``not_an_image``, ``too_large`` (413), ``too_many_pixels``, ``too_many_photos``, ``no_file``)."""
+    ``not_an_image``, ``too_large`` (413), ``too_many_pixels``, ``too_many_photos``, ``quota_full`` (413),
+    ``no_file``)."""
 
     code = "photo_refused"
 
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(detail)
         self.reason = reason
-        self.status_code = 413 if reason == "too_large" else 400
+        self.status_code = 413 if reason in ("too_large", "quota_full") else 400
 
     def body(self) -> dict[str, Any]:
         return {"code": self.code, "reason": self.reason, "detail": self.detail}
@@ -136,6 +142,31 @@ def photo_file(photo: Photo, size: str) -> IO[bytes]:
         raise NotFound("This photo's file is no longer stored.") from None
 
 
+def _deleted(rows: Any) -> set[str]:
+    """The photo ids of ``rows`` (photo entries) whose files a removal deleted."""
+    return {d["photo"] for t, d in rows if t == PHOTO_REMOVED and d.get("file") == "deleted"}
+
+
+def stored_at(stream_id: int, at: int) -> int:
+    """How many photos taken at entry ``at`` of the stream have their files stored (shown, removed keeping the
+    file, or voided: everything added there and not deleted)."""
+    rows = list(
+        EventRow.objects.filter(stream_id=stream_id, type__in=tuple(sorted(PHOTO_TYPES))).values_list("type", "data")
+    )
+    gone = _deleted(rows)
+    return sum(1 for t, d in rows if t == PHOTO_ADDED and d.get("at") == at and d["photo"] not in gone)
+
+
+def stored_bytes(user: UserLike) -> int:
+    """The bytes of photo files ``user`` added that are still stored, across every stream."""
+    added = list(EventRow.objects.filter(recorded_by_id=user.pk, type=PHOTO_ADDED).values_list("stream_id", "data"))
+    if not added:
+        return 0
+    removals = EventRow.objects.filter(stream_id__in={s for s, _ in added}, type=PHOTO_REMOVED)
+    gone = _deleted((PHOTO_REMOVED, d) for d in removals.values_list("data", flat=True))
+    return sum(int(d.get("bytes", 0)) for _, d in added if d["photo"] not in gone)
+
+
 def taken_at(stream_id: int) -> int:
     """The entry a photo taken now belongs to: the last version that is not a photo entry (0 before any)."""
     found = EventRow.objects.filter(stream_id=stream_id).exclude(type__in=PHOTO_TYPES).aggregate(v=Max("version"))
@@ -182,16 +213,21 @@ def photo_add(
             return replayed, _photo_shown_or_gone(obj.stream_id, first)
     max_bytes, max_pixels, per_entry = limits()
     at = taken_at(obj.stream_id)
-    already = sum(1 for p in photos_of(obj.stream_id) if p.at == at)
+    already = stored_at(obj.stream_id, at)
     if already >= per_entry:
         raise PhotoNotTaken(
-            "too_many_photos", f"This entry has {already} photos already; at most {per_entry} photos per entry."
+            "too_many_photos",
+            f"This entry has {already} photos stored already (removed ones whose files were kept count); at most "
+            f"{per_entry} photos per entry.",
         )
     data = _read(upload, max_bytes)
     try:
-        processed = process(data, max_bytes=max_bytes, max_pixels=max_pixels)
+        processed = process(
+            data, max_bytes=max_bytes, max_pixels=max_pixels, max_decoded=settings.CHRONICLE_PHOTO_MAX_DECODED_BYTES
+        )
     except PhotoRefused as refused:
         raise PhotoNotTaken(refused.code, refused.message) from None
+    _check_quota(user, len(processed.display.data) + len(processed.thumb.data))
     photo_id = secrets.token_urlsafe(18)
     names: list[str] = []
     try:
@@ -213,6 +249,18 @@ def photo_add(
         _delete(names)
         raise
     return result, photo_get(obj.stream_id, photo_id)
+
+
+def _check_quota(user: UserLike, adding: int) -> None:
+    """Refuse (``quota_full``) when ``adding`` bytes would take ``user``'s stored photos over the quota."""
+    quota = settings.CHRONICLE_PHOTO_QUOTA_BYTES
+    used = stored_bytes(user)
+    if used + adding > quota:
+        raise PhotoNotTaken(
+            "quota_full",
+            f"Your photos take {megabytes(used)} of your {megabytes(quota)}; this one does not fit. Delete photos you no longer need, or ask "
+            "the owners to (a photo removed keeping its file still counts).",
+        )
 
 
 def _photo_shown_or_gone(stream_id: int, row: EventRow) -> Photo:

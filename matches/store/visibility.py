@@ -33,7 +33,7 @@ exports, admin) goes through it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,6 +204,13 @@ def viewer_for(
     device's session, where :func:`reveal` keeps the seat a seatless recorder's device shows. A game without
     hidden information costs no query.
     """
+    narrow = _NARROWERS.get(_game(obj))
+    if narrow is not None:  # a stream whose entries name other streams (a series' matches)
+        return narrow(user, obj, _viewer_for(user, obj, seat, session))
+    return _viewer_for(user, obj, seat, session)
+
+
+def _viewer_for(user: UserLike | None, obj: Any, seat: int | None, session: Mapping[str, Any] | None) -> Viewer:
     if not get_ruleset(_game(obj)).hides_information:
         return TABLE
     own = held_seat(user, obj)
@@ -213,6 +220,18 @@ def viewer_for(
     if asked is not None and asked in table_seats(obj) and can_record(user, obj):
         return Viewer(everything=False, seat=asked)
     return SPECTATOR
+
+
+# A stream whose entries name other streams (a series names matches) shows a reader only the ones the reader
+# may see (:func:`can_view`, :func:`visible_q`): the app that owns the kind registers, at start, the function
+# that narrows the :class:`Viewer` of such a stream's game accordingly (``campaigns.series_sight``).
+Narrower = Callable[[UserLike | None, Any, Viewer], Viewer]
+_NARROWERS: dict[str, Narrower] = {}
+
+
+def viewer_narrow_register(game: str, narrow: Narrower) -> None:
+    """Have :func:`viewer_for` pass its answer for streams of ``game`` through ``narrow``."""
+    _NARROWERS[game] = narrow
 
 
 # -- revealing one seat's secrets on a shared device -----------------------------------------------------

@@ -50,10 +50,12 @@ class Series(Ruleset):
         return TurnInfo(seats=(), phase="open", prompt="Add finished matches to update the standings.")
 
     def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
+        match = event.data.get("match")  # None: a match this reader may not see (campaigns.series_sight)
+        which = "A private match" if match is None else f"Match {match}"
         if event.type == MATCH_ADDED:
-            return f"Match {event.data.get('match')} added to the series."
+            return f"{which} added to the series."
         if event.type == MATCH_REMOVED:
-            return f"Match {event.data.get('match')} removed from the series."
+            return f"{which} removed from the series."
         return super().describe(event, seat_names)
 
 

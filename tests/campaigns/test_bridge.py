@@ -55,7 +55,7 @@ def start(api, cid, adventure="The Sinister Secret", reward=500, heroes=("Ana", 
 
 @pytest.fixture
 def cid(api) -> int:
-    cid = ok(api.post("/api/campaigns/", {"name": "Tuesdays"}, format="json"))["id"]
+    cid = ok(api.post("/api/campaigns/", {"name": "Tuesdays", "is_public": True}, format="json"))["id"]
     for hero in ("Ana", "Bo", "Cy"):
         ok(cev(api, cid, "hero_joined", hero=hero, **{"class": "Fighter"}))
     return cid

@@ -17,7 +17,8 @@ def ev(api, cid, type_, **data):
 
 @pytest.fixture
 def campaign(api):
-    r = api.post("/api/campaigns/", {"name": "Saltmarsh Tuesdays", "options": {"level_up_cost": 1500}}, format="json")
+    body = {"name": "Saltmarsh Tuesdays", "options": {"level_up_cost": 1500}, "is_public": True}
+    r = api.post("/api/campaigns/", body, format="json")
     assert r.status_code == 201, r.content
     cid = r.json()["id"]
     for hero, cls in [("Ana", "Fighter"), ("Bo", "Wizard"), ("Cy", "Rogue")]:

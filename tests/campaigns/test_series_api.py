@@ -26,7 +26,8 @@ def sheet(owner: Any, names: list[str], points: list[int] | None, *, public: boo
 
 
 def create(api: Any, **body: Any) -> Any:
-    return api.post("/api/series/", {"name": "Thursday league", "game": "scoresheet", **body}, format="json")
+    body = {"name": "Thursday league", "game": "scoresheet", "is_public": True, **body}  # private is the default
+    return api.post("/api/series/", body, format="json")
 
 
 def add(api: Any, series_id: int, match_id: Any, **extra: Any) -> Any:

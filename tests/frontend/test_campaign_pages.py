@@ -32,7 +32,7 @@ def rec(campaign, user, type_, **data):
 
 @pytest.fixture
 def campaign(owner):
-    c = campaign_create(owner=owner, name="Saltmarsh Tuesdays", options={"level_up_cost": 1500})
+    c = campaign_create(owner=owner, name="Saltmarsh Tuesdays", options={"level_up_cost": 1500}, is_public=True)
     for hero, cls in [("Ana", "Fighter"), ("Bo", "Wizard"), ("Cy", "Rogue")]:
         rec(c, owner, "hero_joined", hero=hero, **{"class": cls})
     return c  # version 3

@@ -62,7 +62,7 @@ def test_anonymous_visitors_read_the_list_but_are_sent_to_sign_in_to_create(clie
 
 
 def test_the_page_shows_standings_chart_matches_and_adds_a_finished_match(signed_in, owner):
-    series = series_create(owner=owner, name="Ladder", game="scoresheet")
+    series = series_create(owner=owner, name="Ladder", game="scoresheet", is_public=True)
     m1 = finished(owner, ["Ana", "Bo"], [9, 4])
     m2 = finished(owner, ["Ana", "Bo"], [2, 8])
     series_match_add(series=series, user=owner, match_id=m1.pk)
@@ -82,7 +82,7 @@ def test_the_page_shows_standings_chart_matches_and_adds_a_finished_match(signed
 
 
 def test_a_refused_entry_redraws_the_page_with_the_rule_and_writes_nothing(signed_in, owner, make_user):
-    series = series_create(owner=owner, name="Ladder", game="scoresheet")
+    series = series_create(owner=owner, name="Ladder", game="scoresheet", is_public=True)
     m1 = finished(owner, ["Ana", "Bo"], [9, 4])
     series_match_add(series=series, user=owner, match_id=m1.pk)
     r = signed_in.post(f"/series/{series.pk}/record/", {"type": "match_added", "match": m1.pk})
@@ -103,7 +103,7 @@ def test_a_refused_entry_redraws_the_page_with_the_rule_and_writes_nothing(signe
 
 
 def test_strangers_cannot_record_and_private_series_are_not_found(client, owner, stranger):
-    series = series_create(owner=owner, name="Ladder", game="scoresheet")
+    series = series_create(owner=owner, name="Ladder", game="scoresheet", is_public=True)
     secret = series_create(owner=owner, name="Secret", game="scoresheet", is_public=False)
     m1 = finished(owner, ["Ana", "Bo"], [9, 4])
     client.force_login(stranger)
@@ -115,7 +115,7 @@ def test_strangers_cannot_record_and_private_series_are_not_found(client, owner,
 
 
 def test_remove_undo_history_and_replay(signed_in, owner):
-    series = series_create(owner=owner, name="Ladder", game="scoresheet")
+    series = series_create(owner=owner, name="Ladder", game="scoresheet", is_public=True)
     m1 = finished(owner, ["Ana", "Bo"], [9, 4])
     series_match_add(series=series, user=owner, match_id=m1.pk)
     r = signed_in.post(f"/series/{series.pk}/record/", {"type": "match_removed", "match": m1.pk})
@@ -135,7 +135,9 @@ def test_remove_undo_history_and_replay(signed_in, owner):
 
 
 def test_the_standings_csv_ranks_players_and_follows_at(client, owner):
-    series = series_create(owner=owner, name="Ladder", game="scoresheet", options={"place_points": [4, 1]})
+    series = series_create(
+        owner=owner, name="Ladder", game="scoresheet", options={"place_points": [4, 1]}, is_public=True
+    )
     m1, m2 = finished(owner, ["=Ana", "Bo"], [9, 4]), finished(owner, ["=Ana", "Bo"], [3, 3])
     series_match_add(series=series, user=owner, match_id=m1.pk)
     series_match_add(series=series, user=owner, match_id=m2.pk)

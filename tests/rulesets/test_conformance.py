@@ -13,6 +13,7 @@ from tests.rulesets.conformance import problems, shape_problems
 
 pytestmark = pytest.mark.pure
 
+
 @pytest.mark.parametrize("ruleset", all_rulesets(), ids=lambda r: r.slug)
 def test_every_ruleset_keeps_the_contract(ruleset):
     assert problems(ruleset) == []

@@ -25,3 +25,13 @@ def test_bench_photos_prints_every_figure_and_leaves_nothing(settings, tmp_path)
         assert label in text, text
     assert not get_user_model().objects.exists() and not Match.objects.exists() and not EventRow.objects.exists()
     assert not any(p.is_file() for p in tmp_path.rglob("*"))
+
+
+def test_bench_photo_memory_prints_each_shape_against_the_baseline():
+    out = io.StringIO()
+    call_command("bench_photo_memory", "--only", "the issue's file", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("baseline: plain Pillow decode of a 12 MP phone JPEG") and " MB " in lines[0]
+    issue = next(line for line in lines if "the issue's file" in line)
+    assert "× baseline" in issue and "refused (too_many_pixels)" in issue
+    assert any(line.startswith("process: the same 12 MP phone JPEG") for line in lines)

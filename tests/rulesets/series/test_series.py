@@ -59,3 +59,14 @@ def test_a_voided_addition_takes_the_match_out_and_it_can_be_added_again():
 
 def test_default_place_points():
     assert RS.initial_state({"game": "x"}, 0)["place_points"] == [3, 2, 1]
+
+
+def test_a_match_the_reader_may_not_see_is_worded_without_its_id():
+    series = get_ruleset("series")
+    assert series.describe(Event("match_added", None, {"match": None, "game": None}), []) == (
+        "A private match added to the series."
+    )
+    assert (
+        series.describe(Event("match_removed", None, {"match": None}), []) == "A private match removed from the series."
+    )
+    assert series.describe(Event("match_added", None, {"match": 7}), []) == "Match 7 added to the series."
