@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from matches.errors import StreamUnreplayable
 from matches.models import Event as EventRow
 from matches.models import Match, MatchSummary, Stream
 from matches.selectors import match_seat_names
@@ -221,6 +222,7 @@ class RecheckReport:
     game: str
     problem: str
     label: str = ""
+    broken: bool = False  # it does not replay as stored under the rules it is judged under (check_rulesets fails)
 
 
 def stream_recheck(stream_id: int) -> RecheckReport:
@@ -236,13 +238,20 @@ def stream_recheck(stream_id: int) -> RecheckReport:
         if match is not None
         else (f"{stream.kind} stream {stream_id} ({stream.game})")
     )
-    head = store.head_load(stream_id, fresh=True)
+    try:
+        head = store.head_load(stream_id, fresh=True)
+    except StreamUnreplayable:  # reported below, by the entry the replay stops at
+        head = store.head_stored(stream_id)
     rules = head.rules_version or ruleset.version
     pos, refused = store.position_under(head, rules)
     if refused:
-        return RecheckReport(stream_id, stream.game, f"no longer valid: {refused[0].detail}", label)
+        first = refused[0]
+        verb = "no longer valid" if first.violation is not None else "cannot be replayed"
+        return RecheckReport(stream_id, stream.game, f"{verb}: {first.detail}", label, broken=True)
     if pos.state != stream.state and stream.ruleset_version == ruleset.version:
-        return RecheckReport(stream_id, stream.game, "the replayed state differs from the stored head", label)
+        return RecheckReport(
+            stream_id, stream.game, "the replayed state differs from the stored head", label, broken=True
+        )
     after = final_outcome_of(ruleset, pos.state)
     now = (sorted(after.winners), after.draw, True) if after else ([], False, False)
     summary = MatchSummary.objects.filter(match__stream_id=stream_id, version=stream.version).first()
@@ -256,6 +265,7 @@ def stream_recheck(stream_id: int) -> RecheckReport:
                 f"outcome changes under the rules it was recorded with (version {rules}): "
                 f"winners {then[0]} → {now[0]}, finished {then[2]} → {now[2]}{reason}",
                 label,
+                broken=True,
             )
     if rules < ruleset.version:
         diff = rules_difference(stream_id, names)

@@ -190,3 +190,28 @@ class NotListable(NotFound):
     """The game cannot list its legal moves now (e.g. a phase whose moves are chance results)."""
 
     code = "not_listable"
+
+
+class StreamUnreplayable(DomainError):
+    """A stored stream the store cannot replay (a bug, a corrupted row, rules changed under it without a version
+    branch): entry ``version`` (of ``type``, ``entry`` its label) could not be applied. Reads of the stream answer
+    this (409) instead of failing; pages show what can still be shown (the log), lists and the projectors go on
+    without it (docs/ARCHITECTURE.md › Errors, *A stream that cannot be replayed*)."""
+
+    status_code = 409
+    code = "stream_unreplayable"
+
+    def __init__(self, stream_id: int, version: int, type_: str, entry: str, cause: str = "") -> None:
+        super().__init__(
+            f"This record cannot be shown: its entry {version} ({entry}) can no longer be replayed by the rules it "
+            "was recorded under. Nothing was lost: every entry is kept and its log can still be read. "
+            "Tell the site's keeper, who can repair it (manage.py check_rulesets names it)."
+        )
+        self.stream_id = stream_id
+        self.version = version
+        self.type = type_
+        self.entry = entry
+        self.cause = cause  # the reducer's own words, for logs and check_rulesets (never shown to players)
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "detail": self.detail, "version": self.version, "type": self.type}

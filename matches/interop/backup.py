@@ -169,13 +169,16 @@ def _replay(stream: Any) -> Any:
     """A stream folded from its initial state over every stored event (no head, no snapshot)."""
     from matches.store import events as store
     from rulesets import get_ruleset
-    from rulesets.replay import Position, fold, voided_versions
+    from rulesets.replay import Position, ReplayError, fold, voided_versions
     from rulesets.versions import initial_state
 
     ruleset = get_ruleset(stream.game)
     numbered = [(row.version, store._to_event(row)) for row in store.events_iter(stream.pk)]
     start = Position(initial_state(ruleset, stream.options, stream.seat_count, stream.rules_version), 0, False)
-    return fold(ruleset, start, numbered, voided_versions(numbered))
+    try:
+        return fold(ruleset, start, numbered, voided_versions(numbered))
+    except ReplayError as exc:
+        raise BackupError(f"Stream {stream.pk} ({stream.game}) cannot be replayed: {exc.detail}") from None
 
 
 def streams_import(lines: Iterable[str]) -> ImportReport:

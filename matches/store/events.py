@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -26,7 +27,14 @@ from django.utils import timezone
 from psycopg.types.numeric import Int2, Int4, Int8
 
 from config.db import prepared_fetch
-from matches.errors import IdempotencyKeyReused, NotFound, RebaseRefused, RuleBroken, VersionConflict
+from matches.errors import (
+    IdempotencyKeyReused,
+    NotFound,
+    RebaseRefused,
+    RuleBroken,
+    StreamUnreplayable,
+    VersionConflict,
+)
 from matches.models import Event as EventRow
 from matches.models import Snapshot, Stream
 from matches.store.rows import rows_insert
@@ -41,11 +49,14 @@ from rulesets.replay import (
     RULE_OVERRIDDEN,
     Position,
     ReplayError,
+    event_types_with_meta,
     fold,
     fold_judged,
     step,
 )
 from rulesets.versions import RULES_UPGRADED, initial_state
+
+logger = logging.getLogger("chronicle.store")
 
 CORRECTIONS_RULE = "Chronicle › Corrections"
 VERSIONS_RULE = "Chronicle › Rule versions"
@@ -226,7 +237,8 @@ def _head_from_row(row: Stream | Head) -> Head:
 
 
 def head_load(stream_id: int, *, fresh: bool = False) -> Head:
-    """The stream's head: from the cache unless ``fresh``; rebuilt if the ruleset version changed."""
+    """The stream's head: from the cache unless ``fresh``; rebuilt if the ruleset version changed. Raises
+    :class:`NotFound`, and :class:`StreamUnreplayable` when that rebuild cannot replay the stream."""
     if not fresh:
         cached = head_cache.get(stream_id)
         if cached is not None:
@@ -308,7 +320,8 @@ def position_at(
     Starts from the newest usable snapshot: one taken with the current ruleset version, at or before
     ``version``, that no later void reaches behind. ``extra_void`` folds as if that version were voided too
     (used to check a void before recording it); ``check`` re-validates every folded entry and raises
-    :class:`ReplayError` on the first that no longer holds.
+    :class:`ReplayError` on the first that no longer holds. Without ``check``, an entry the reducer cannot
+    apply raises :class:`StreamUnreplayable` (a domain error: the API and the pages answer it, never a 500).
     """
     head = _head or head_load(stream_id)
     ruleset = get_ruleset(head.game)
@@ -339,7 +352,30 @@ def position_at(
             start = Position(snap.state, snap.version, snap.override_pending)
             break
     tail = ((row.version, _to_event(row)) for row in events_iter(stream_id, after=start.version, upto=version))
-    return fold(ruleset, start, tail, voided, check=check)
+    try:
+        return fold(ruleset, start, tail, voided, check=check)
+    except ReplayError as exc:
+        if check:  # a re-check's refusal is the caller's to word (a void, the rules check)
+            raise
+        raise unreplayable(stream_id, ruleset, exc) from exc
+
+
+def unreplayable(stream_id: int, ruleset: Ruleset, exc: ReplayError) -> StreamUnreplayable:
+    """The domain error for a stream whose entry ``exc.version`` cannot be replayed (logged as a warning)."""
+    type_ = EventRow.objects.filter(stream_id=stream_id, version=exc.version).values_list("type", flat=True).first()
+    spec = event_types_with_meta(ruleset).get(type_ or "")
+    entry = spec.label if spec is not None else (type_ or "").replace("_", " ")
+    logger.warning("stream %s cannot be replayed: %s", stream_id, exc.detail)
+    return StreamUnreplayable(stream_id, exc.version, type_ or "", entry, exc.detail)
+
+
+def head_stored(stream_id: int) -> Head:
+    """The stream's head exactly as stored, never rebuilt nor cached (what a check of a stream that may not
+    replay reads). Raises :class:`NotFound`."""
+    row = Stream.objects.filter(pk=stream_id).first()
+    if row is None:
+        raise NotFound(f"No stream {stream_id}.")
+    return _head_from_row(row)
 
 
 def _last_upgrade(stream_id: int) -> int:
@@ -943,6 +979,7 @@ __all__ = [
     "events_iter",
     "head_from_row",
     "head_load",
+    "head_stored",
     "log_held_back",
     "log_read",
     "log_read_ahead",
