@@ -642,6 +642,17 @@ def _rebased(stream_id: int, expected: int, version: int, own: frozenset[int] = 
     return Rebased(after=version - 1, seat=seat, over=over)
 
 
+UNPLAYABLE = "unplayable"  # the refusal of a move even a pending house rule cannot place (rulesets.replay.step)
+HOUSE_RULE_SPENT = "The house rule could not place the move"  # the reason of the void that withdraws it
+
+
+def _house_rule_of(head: Head) -> int | None:
+    """The version of the ``rule_overridden`` entry waiting for its move at ``head`` (the newest one not voided)."""
+    voided = {target for _, target in _voids_upto(head.stream_id, head.version)}
+    rows = EventRow.objects.filter(stream_id=head.stream_id, type=RULE_OVERRIDDEN, version__lte=head.version)
+    return next((v for v in rows.order_by("-version").values_list("version", flat=True) if v not in voided), None)
+
+
 def append(
     *,
     stream_id: int,
@@ -674,7 +685,9 @@ def append(
       what :func:`rebase_refusal` judges and of ``rebased.over`` -- undos among them too: the client made this
       entry after its own undo. When every entry since is the client's own, the entry is on its version: it
       is recorded as if ``expected_version`` were the head (a correction too), with no ``rebased``.
-    - Illegal events raise :class:`RuleBroken`; nothing is written.
+    - Illegal events raise :class:`RuleBroken`; nothing is written. An entry refused as ``unplayable`` under a
+      pending house rule names that house rule (``RuleBroken.house_rule``): the service withdraws it
+      (``streams.stream_record``), so the next entry is checked again.
     """
     fresh = False
     rebasing = False
@@ -717,8 +730,9 @@ def append(
                 raise RebaseRefused(
                     head.version, expected_version, "illegal", why, rule=violation.rule, violation=violation.code
                 ) from None
+            spent = _house_rule_of(head) if violation.code == UNPLAYABLE and head.override_pending else None
             raise RuleBroken(
-                violation.code, violation.message, violation.rule, overridable=violation.overridable
+                violation.code, violation.message, violation.rule, overridable=violation.overridable, house_rule=spent
             ) from None
         try:
             if event.type == RULES_UPGRADED:  # the head and the rules it is judged under move together
