@@ -56,7 +56,7 @@ def assert_unreplayable(response) -> None:
     assert response.status_code == 409, (response.status_code, response.content[:300])
     body = response.json()
     assert body["code"] == "stream_unreplayable" and body["version"] == 2 and body["type"] == "stones_taken"
-    assert "entry 2 (Take stones)" in body["detail"] or "entry 2 (" in body["detail"]
+    assert "its entry 2 (Took stones) can no longer be replayed" in body["detail"]
     assert "Traceback" not in body["detail"] and "KeyError" not in body["detail"]
 
 
