@@ -131,6 +131,7 @@ def test_check_rulesets_reports_it_by_match_and_entry_and_exits_non_zero(broken,
     assert f"#{sound.pk}" not in out  # the other streams were checked and hold
 
 
+@pytest.mark.django_db(transaction=True)  # the global-log reader sees committed entries only (PostgreSQL)
 def test_rebuild_projections_skips_it_with_a_warning_and_goes_on(broken, sound):
     project()
     err = io.StringIO()
