@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from campaigns.models import Series
+from matches.errors import StreamUnreplayable
 from matches.models import Match
 from matches.people.players import player_canonical
 from matches.selectors import UserLike, match_visible_qs
@@ -102,8 +103,13 @@ def series_standings(*, series: Series, user: UserLike, at: int | None = None) -
         match = visible.get(match_id)
         if match is None:
             continue
-        # the head, rebuilt when an older ruleset produced it (under the rules the match is judged under)
-        outcome = final_outcome_of(get_ruleset(match.game), store.head_from_row(match.stream).state)
+        # the head, rebuilt when an older ruleset produced it (under the rules the match is judged under); a match
+        # whose stream cannot be replayed is left out, and the standings go on without it
+        try:
+            head = store.head_from_row(match.stream)
+        except StreamUnreplayable:
+            continue
+        outcome = final_outcome_of(get_ruleset(match.game), head.state)
         line = MatchLine(match=match, finished=outcome is not None)
         lines.append(line)
         if outcome is None:

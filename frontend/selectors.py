@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.errors import NotFound
+from matches.errors import NotFound, StreamUnreplayable
 from matches.models import Event as EventRow
 from matches.models import Match
 from matches.selectors import UserLike, match_visible_qs
@@ -15,7 +15,8 @@ from rulesets.versions import RULES_UPGRADED
 
 
 def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
-    """The latest entries on matches ``user`` may see, newest first."""
+    """The latest entries on matches ``user`` may see, newest first (none of a match that cannot be replayed,
+    when reading it as ``user`` may would need its state)."""
     visible = match_visible_qs(user).values("stream_id")
     rows = (
         EventRow.objects.filter(stream_id__in=visible)
@@ -30,7 +31,10 @@ def home_activity(*, user: UserLike, limit: int = 12) -> list[dict[str, Any]]:
         names = [s.player.name for s in sorted(match.seats.all(), key=lambda seat: seat.index)]
         ruleset = get_ruleset(match.game)
         viewer = viewers.setdefault(match.pk, viewer_for(user, match))
-        event = row_as_seen(viewer, r)
+        try:
+            event = row_as_seen(viewer, r)
+        except StreamUnreplayable:  # a match that cannot be replayed: the activity goes on without it
+            continue
         text = describe_entry(ruleset, event, names)
         by = r.recorded_by.username if r.recorded_by_id else ""
         out.append({"match": match, "version": r.version, "text": text, "at": r.recorded_at, "by": by})

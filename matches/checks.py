@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from matches.errors import StreamUnreplayable
 from matches.models import Event as EventRow
 from matches.models import Match, MatchSummary, Stream
 from matches.selectors import match_seat_names
@@ -76,11 +77,39 @@ def result_words(outcome: Outcome | None, seat_names: list[str]) -> str:
     return text
 
 
-def scores_words(outcome: Outcome | None, seat_names: list[str]) -> str:
-    """ "Ana 12, Bo 9", or "" when the outcome has no scores."""
+def points_words(value: int | float, unit: str = "") -> str:
+    """A score as players write it: ``12``, ``−4`` (a minus sign, never a hyphen), with the game's ``unit``
+    when it has one (``−4 RP``)."""
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    text = text.replace("-", "\u2212")
+    return f"{text} {unit}" if unit else text
+
+
+def scores_words(outcome: Outcome | None, seat_names: list[str], unit: str = "") -> str:
+    """ "Ana 12, Bo −4", or "" when the outcome has no scores."""
     if outcome is None or not outcome.scores:
         return ""
-    return ", ".join(f"{name_seats(f'Seat {s}', seat_names)} {v}" for s, v in sorted(outcome.scores.items()))
+    return ", ".join(
+        f"{name_seats(f'Seat {s}', seat_names)} {points_words(v, unit)}" for s, v in sorted(outcome.scores.items())
+    )
+
+
+def score_changes_words(
+    recorded: Outcome | None, current: Outcome | None, seat_names: list[str], unit: str = ""
+) -> str:
+    """The seats whose score differs between two outcomes, as "Bo 0 → −4, Cy — → 3" ("—": no score); ""
+    when every score is the same."""
+    before = (recorded.scores if recorded is not None else None) or {}
+    after = (current.scores if current is not None else None) or {}
+
+    def text(scores: dict[int, int | float], seat: int) -> str:
+        return points_words(scores[seat], unit) if seat in scores else "\u2014"
+
+    return ", ".join(
+        f"{name_seats(f'Seat {s}', seat_names)} {text(before, s)} \u2192 {text(after, s)}"
+        for s in sorted(set(before) | set(after))
+        if before.get(s) != after.get(s) or (s in before) != (s in after)
+    )
 
 
 def rules_difference(stream_id: int, seat_names: list[str] | None = None) -> RulesDifference:
@@ -135,17 +164,29 @@ def difference_words(ruleset: Ruleset, diff: RulesDifference, seat_names: list[s
         and not (diff.recorded.provisional)
     ):
         change = f"under the current rules {ruleset.provisional_words}"
-    elif (
-        diff.recorded is not None
-        and diff.current is not None
-        and _key(diff.recorded)[:2] == _key(diff.current)[:2]
-        and diff.recorded.provisional == diff.current.provisional
-    ):
-        change = f"under the current rules the scores would be {scores_words(diff.current, seat_names)}"
     else:
-        change = f"under the current rules the result would be: {result_words(diff.current, seat_names)}"
+        change = _change_words(ruleset, diff, seat_names)
     kept = "recorded result kept" if diff.recorded is not None else "recorded position kept"
     return f"{change}; {kept}: {result_words(diff.recorded, seat_names)}"
+
+
+def _change_words(ruleset: Ruleset, diff: RulesDifference, seat_names: list[str]) -> str:
+    """What the current rules change in the outcome itself (no entry refused, no result withheld): the
+    result, then the scores that move ("Bo 0 → −4"), or that nothing would change."""
+    scores = score_changes_words(diff.recorded, diff.current, seat_names, ruleset.score_unit)
+    same = (diff.recorded is None) == (diff.current is None) and (
+        diff.recorded is None
+        or diff.current is None
+        or (_key(diff.recorded)[:2] == _key(diff.current)[:2] and diff.recorded.provisional == diff.current.provisional)
+    )
+    if same:
+        return (
+            f"under the current rules the scores would change: {scores}"
+            if scores
+            else ("under the current rules nothing would change")
+        )
+    result = f"under the current rules the result would be: {result_words(diff.current, seat_names)}"
+    return f"{result} (scores: {scores})" if scores else result
 
 
 def difference_json(ruleset: Ruleset, diff: RulesDifference, seat_names: list[str]) -> dict[str, object]:
@@ -154,7 +195,7 @@ def difference_json(ruleset: Ruleset, diff: RulesDifference, seat_names: list[st
     def outcome(o: Outcome | None) -> dict[str, object] | None:
         if o is None:
             return None
-        words = {"words": result_words(o, seat_names), "scores_words": scores_words(o, seat_names)}
+        words = {"words": result_words(o, seat_names), "scores_words": scores_words(o, seat_names, ruleset.score_unit)}
         return {**name_all(o.to_dict(), seat_names), **words}
 
     return {
@@ -181,6 +222,7 @@ class RecheckReport:
     game: str
     problem: str
     label: str = ""
+    broken: bool = False  # it does not replay as stored under the rules it is judged under (check_rulesets fails)
 
 
 def stream_recheck(stream_id: int) -> RecheckReport:
@@ -196,13 +238,20 @@ def stream_recheck(stream_id: int) -> RecheckReport:
         if match is not None
         else (f"{stream.kind} stream {stream_id} ({stream.game})")
     )
-    head = store.head_load(stream_id, fresh=True)
+    try:
+        head = store.head_load(stream_id, fresh=True)
+    except StreamUnreplayable:  # reported below, by the entry the replay stops at
+        head = store.head_stored(stream_id)
     rules = head.rules_version or ruleset.version
     pos, refused = store.position_under(head, rules)
     if refused:
-        return RecheckReport(stream_id, stream.game, f"no longer valid: {refused[0].detail}", label)
+        first = refused[0]
+        verb = "no longer valid" if first.violation is not None else "cannot be replayed"
+        return RecheckReport(stream_id, stream.game, f"{verb}: {first.detail}", label, broken=True)
     if pos.state != stream.state and stream.ruleset_version == ruleset.version:
-        return RecheckReport(stream_id, stream.game, "the replayed state differs from the stored head", label)
+        return RecheckReport(
+            stream_id, stream.game, "the replayed state differs from the stored head", label, broken=True
+        )
     after = final_outcome_of(ruleset, pos.state)
     now = (sorted(after.winners), after.draw, True) if after else ([], False, False)
     summary = MatchSummary.objects.filter(match__stream_id=stream_id, version=stream.version).first()
@@ -216,6 +265,7 @@ def stream_recheck(stream_id: int) -> RecheckReport:
                 f"outcome changes under the rules it was recorded with (version {rules}): "
                 f"winners {then[0]} → {now[0]}, finished {then[2]} → {now[2]}{reason}",
                 label,
+                broken=True,
             )
     if rules < ruleset.version:
         diff = rules_difference(stream_id, names)

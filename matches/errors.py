@@ -52,22 +52,43 @@ class RuleBroken(DomainError):
 
     code = "rule_violation"
 
-    def __init__(self, violation_code: str, detail: str, rule: str, *, overridable: bool = True) -> None:
+    def __init__(
+        self, violation_code: str, detail: str, rule: str, *, overridable: bool = True, house_rule: int | None = None,
+        withdrawn: bool = False,
+    ) -> None:  # fmt: skip
         super().__init__(detail)
         self.violation_code = violation_code
         self.rule = rule
         self.overridable = overridable  # False: even a house rule could not record it (RuleViolation's)
+        # the version of the house rule (``rule_overridden``) this entry was recorded under, when it was refused
+        # as ``unplayable`` under it; ``withdrawn``: that house rule was then voided (spent), in the same request
+        self.house_rule = house_rule
+        self.withdrawn = withdrawn
 
     def body(self) -> dict[str, Any]:
-        return refusal_body(self.violation_code, self.detail, self.rule, overridable=self.overridable)
+        body = refusal_body(self.violation_code, self.detail, self.rule, overridable=self.overridable)
+        if self.withdrawn:
+            body["house_rule_withdrawn"] = self.house_rule
+        return body
 
     def named(self, seat_names: list[str]) -> RuleBroken:
         """The same refusal with "Seat N" in its detail replaced by the players' names."""
         from rulesets.base import name_seats
 
         return RuleBroken(
-            self.violation_code, name_seats(self.detail, seat_names), self.rule, overridable=self.overridable
-        )
+            self.violation_code, name_seats(self.detail, seat_names), self.rule, overridable=self.overridable,
+            house_rule=self.house_rule, withdrawn=self.withdrawn,
+        )  # fmt: skip
+
+    def spent(self) -> RuleBroken:
+        """The same refusal, once its house rule was withdrawn: the detail says so (docs/ARCHITECTURE.md ›
+        Corrections, *A house rule that cannot place its move is spent*)."""
+        return RuleBroken(
+            self.violation_code,
+            f"{self.detail.rstrip()} The house rule of move {self.house_rule} was withdrawn, so the next move is "
+            "checked by the rules again; record the house rule again to let another move through.",
+            self.rule, overridable=self.overridable, house_rule=self.house_rule, withdrawn=True,
+        )  # fmt: skip
 
 
 class VersionConflict(DomainError):
@@ -190,3 +211,28 @@ class NotListable(NotFound):
     """The game cannot list its legal moves now (e.g. a phase whose moves are chance results)."""
 
     code = "not_listable"
+
+
+class StreamUnreplayable(DomainError):
+    """A stored stream the store cannot replay (a bug, a corrupted row, rules changed under it without a version
+    branch): entry ``version`` (of ``type``, ``entry`` its label) could not be applied. Reads of the stream answer
+    this (409) instead of failing; pages show what can still be shown (the log), lists and the projectors go on
+    without it (docs/ARCHITECTURE.md › Errors, *A stream that cannot be replayed*)."""
+
+    status_code = 409
+    code = "stream_unreplayable"
+
+    def __init__(self, stream_id: int, version: int, type_: str, entry: str, cause: str = "") -> None:
+        super().__init__(
+            f"This record cannot be shown: its entry {version} ({entry}) can no longer be replayed by the rules it "
+            "was recorded under. Nothing was lost: every entry is kept and its log can still be read. "
+            "Tell the site's keeper, who can repair it (manage.py check_rulesets names it)."
+        )
+        self.stream_id = stream_id
+        self.version = version
+        self.type = type_
+        self.entry = entry
+        self.cause = cause  # the reducer's own words, for logs and check_rulesets (never shown to players)
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "detail": self.detail, "version": self.version, "type": self.type}

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
+from django.db.models import F
 
 from matches.errors import InvalidInput, MatchKeyReused, NotAllowed
 from matches.models import Match, MatchSummary, Player, Seat, Stream
@@ -297,10 +298,12 @@ def match_rules_upgrade(
 
 def match_statuses_sync() -> int:
     """Set ``Match.status`` to its summary's wherever they differ (the summary is the replayed outcome, under
-    the rules each match is judged under): run after ``rebuild_projections``. Returns how many changed."""
+    the rules each match is judged under): run after ``rebuild_projections``. A summary behind its stream (one
+    the projector passed over: it cannot be replayed) moves nothing. Returns how many changed."""
     changed = 0
     for status in (Match.STATUS_FINISHED, Match.STATUS_IN_PROGRESS):
-        changed += Match.objects.filter(summary__status=status).exclude(status=status).update(status=status)
+        current = Match.objects.filter(summary__status=status, summary__version=F("stream__version"))
+        changed += Match.objects.filter(pk__in=current.exclude(status=status).values("pk")).update(status=status)
     return changed
 
 

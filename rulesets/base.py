@@ -185,6 +185,7 @@ class Ruleset:
     rule_changes: dict[int, str] = {}
     # how check_rulesets says that the current rules would only withhold a stored result (a provisional outcome)
     provisional_words: str = "the result would be withheld until the table confirms the end"
+    score_unit: str = ""  # what a score counts, said after it where scores are put in words ("RP": "−4 RP")
     kind: str = "match"  # "match" or "campaign": which kind of stream the ruleset drives
     rulebook: str = ""  # file name under shared/rulebooks
     # readers fold the state each entry was played on for describe(before=) only when this is set (a cost hint)

@@ -1,15 +1,23 @@
 """Error pages: the site's error page (Django's 404/500 and config's refusals draw it, through
-``config.errors.register_error_page``, registered by ``frontend.apps``) and domain errors escaping a view."""
+``config.errors.register_error_page``, registered by ``frontend.apps``), domain errors escaping a view, and the
+page state of a record whose stream cannot be replayed (its log, and why nothing else shows)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from matches.errors import DomainError, NotFound
+from matches.errors import DomainError, NotFound, StreamUnreplayable
+from matches.models import Stream
+from matches.store.history import stream_log
+from matches.store.streams import kind_of
+from matches.store.visibility import can_view, stream_owner, viewer_for
+
+logger = logging.getLogger("chronicle.errors")
 
 
 def error_page(request: HttpRequest, status: int, title: str, message: str = "") -> HttpResponse:
@@ -36,6 +44,8 @@ class DomainErrorPageMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, DomainError):
             return None
+        if isinstance(exception, StreamUnreplayable):
+            return unreplayable_page(request, exception)
         if isinstance(exception, NotFound) and self.sign_in_first(request):
             return redirect_to_login(request.get_full_path())
         return error_page(request, exception.status_code, exception.detail)
@@ -51,3 +61,25 @@ class DomainErrorPageMiddleware:
             and match is not None
             and match.url_name in cls.SIGN_IN_FIRST
         )
+
+
+def unreplayable_page(request: HttpRequest, exc: StreamUnreplayable) -> HttpResponse:
+    """Any page of a match, campaign or series whose stream cannot be replayed (``StreamUnreplayable``, the one
+    place the pages handle it): says so in players' words and shows what can still be shown, the log as the
+    reader may read it. 200 for a page read (the page works, in this state), 409 for a form sent to it; a
+    reader who may not see the record gets the not-found page."""
+    stream = Stream.objects.filter(pk=exc.stream_id).first()
+    obj = stream_owner(stream) if stream is not None else None
+    user = getattr(request, "user", None)
+    if obj is None or not can_view(user, obj):
+        return error_page(request, 404, "Not found", "There is nothing here, or it is private.")
+    spec = kind_of(obj)
+    names = spec.seat_names(obj)
+    try:
+        lines = stream_log(stream_id=exc.stream_id, game=stream.game, seat_names=names, viewer=viewer_for(user, obj))
+    except Exception:  # the log is what is left to show: if even it cannot be read, the page still answers
+        logger.exception("the log of stream %s could not be read", exc.stream_id)
+        lines = None
+    context = {"obj": obj, "noun": spec.noun, "error": exc, "lines": lines, "seat_names": names}
+    status = 200 if request.method in ("GET", "HEAD") else 409
+    return render(request, "frontend/stream_unreplayable.html", context, status=status)

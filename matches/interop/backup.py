@@ -12,6 +12,7 @@ store under the same key on import (removed at once if the import fails).
 from __future__ import annotations
 
 import base64
+import datetime
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -32,11 +33,23 @@ SKIP = {
     "matches.playedmatch",
     "matches.playerresult",
     "matches.matchfact",
+    "matches.statsrollup",
+    "campaigns.campaignadventure",
     "matches.projectioncheckpoint",
     "matches.snapshot",
     "auth.permission",
     "auth.group",
 }
+
+
+class BackupEncoder(DjangoJSONEncoder):
+    """Django's encoder, but a date-time or time keeps every digit it has: ``DjangoJSONEncoder`` cuts them to
+    milliseconds (ECMA-262's format), and a backup restores each stored field exactly (``recorded_at``)."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime.datetime | datetime.time):
+            return o.isoformat()
+        return super().default(o)
 
 
 class BackupError(Exception):
@@ -67,7 +80,7 @@ def streams_export(out: TextIO) -> dict[str, int]:
         qs = model._default_manager.order_by("pk")
         for obj in qs.iterator(chunk_size=2000):
             row = serializers.serialize("python", [obj])[0]
-            out.write(json.dumps(row, cls=DjangoJSONEncoder, ensure_ascii=False) + "\n")
+            out.write(json.dumps(row, cls=BackupEncoder, ensure_ascii=False) + "\n")
             n += 1
         counts[model._meta.label_lower] = n
     counts[PHOTO_FILE] = _photos_export(out)
@@ -156,13 +169,16 @@ def _replay(stream: Any) -> Any:
     """A stream folded from its initial state over every stored event (no head, no snapshot)."""
     from matches.store import events as store
     from rulesets import get_ruleset
-    from rulesets.replay import Position, fold, voided_versions
+    from rulesets.replay import Position, ReplayError, fold, voided_versions
     from rulesets.versions import initial_state
 
     ruleset = get_ruleset(stream.game)
     numbered = [(row.version, store._to_event(row)) for row in store.events_iter(stream.pk)]
     start = Position(initial_state(ruleset, stream.options, stream.seat_count, stream.rules_version), 0, False)
-    return fold(ruleset, start, numbered, voided_versions(numbered))
+    try:
+        return fold(ruleset, start, numbered, voided_versions(numbered))
+    except ReplayError as exc:
+        raise BackupError(f"Stream {stream.pk} ({stream.game}) cannot be replayed: {exc.detail}") from None
 
 
 def streams_import(lines: Iterable[str]) -> ImportReport:

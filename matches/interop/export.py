@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
+from matches.errors import StreamUnreplayable
 from matches.interop.bgg import bgg_xml_lines
 from matches.interop.scores import score_text
 from matches.models import Match, Player
@@ -56,10 +57,15 @@ def _local(match: Match) -> str:
     return timezone.localtime(match.played_at or match.created_at).strftime(DATE_FORMAT)
 
 
-def _result(match: Match) -> tuple[set[int], dict[int, Any]]:
+def _result(match: Match) -> tuple[set[int], dict[int, Any]] | None:
+    """Winners and scores of ``match``; None when its stream cannot be replayed (the export goes on without it)."""
     # the head (no projector lag), rebuilt when an older ruleset produced it: under the rules the match is judged
     # under (docs/ARCHITECTURE.md › Rule versions)
-    outcome = final_outcome_of(get_ruleset(match.game), store.head_from_row(match.stream).state)
+    try:
+        head = store.head_from_row(match.stream)
+    except StreamUnreplayable:
+        return None
+    outcome = final_outcome_of(get_ruleset(match.game), head.state)
     winners = set(outcome.winners) if outcome and not outcome.draw else set()
     return winners, (outcome.scores or {}) if outcome else {}
 
@@ -108,7 +114,10 @@ def bgstats_export(*, owner: AbstractBaseUser) -> dict[str, Any]:
                 "name": m.location,
             })  # fmt: skip
             location_ref = loc["id"]
-        winners, scores = _result(m)
+        result = _result(m)
+        if result is None:
+            continue
+        winners, scores = result
         first = m.first_seat if m.first_seat is not None else (m.stream.options or {}).get("first_seat")
         seat_details = details.get("seats") or []
         rows = []
@@ -161,7 +170,10 @@ def bgg_xml_export(*, owner: AbstractBaseUser) -> Iterator[str]:
     plays = []
     for m in _plays(owner):
         details = m.details or {}
-        winners, scores = _result(m)
+        result = _result(m)
+        if result is None:
+            continue
+        winners, scores = result
         seat_details = details.get("seats") or []
         game = _game(m)
         rows = []

@@ -8,10 +8,11 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from matches.errors import StreamUnreplayable
 from matches.models import Event as EventRow
 from matches.models import Match, MatchFact, PlayedMatch, PlayerResult, Seat
 from matches.projections.merges import canonical_id, players_merged_into
-from matches.projections.projectors import read_model_register
+from matches.projections.projectors import passed_over, read_model_register
 from matches.projections.rollups import contributions, difference, rollup_apply, rollup_reset, rows_of
 from matches.store import events as store
 from matches.store.rows import ids_among, rows_insert
@@ -106,7 +107,13 @@ def apply_play_stats(entries: list[store.LogEntry]) -> None:
     ]
     if not matches:
         return
-    states = {m.pk: store.position_of_row(m.stream, m.stream.version).state for m in matches}
+    states: dict[int, Any] = {}
+    for m in list(matches):
+        try:
+            states[m.pk] = store.position_of_row(m.stream, m.stream.version).state
+        except StreamUnreplayable as exc:  # its rows stay as they were; the other matches go on
+            passed_over(PLAY_STATS, exc)
+            matches.remove(m)
     # only finished matches have rows (the three tables together): a match in progress costs one indexed
     # look-up, and is re-derived (its rows dropped) only when it has rows, i.e. a void took back its end
     # a play imported as "ignored for stats" (BG Stats' flag, ``Match.ignored``) has no rows, as if unfinished

@@ -9,6 +9,7 @@ nothing here imports another read model, nor ``campaigns``.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -18,13 +19,16 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from matches.errors import StreamUnreplayable
 from matches.models import Match, MatchSummary, ProjectionCheckpoint, Seat
 from matches.store import events as store
 from matches.store.gcpause import gc_paused
 from matches.store.rows import ids_among, rows_insert
 from rulesets import Event, get_ruleset
 from rulesets.names import name_seats
-from rulesets.replay import EVENT_VOIDED, Position, final_outcome_of, fold
+from rulesets.replay import EVENT_VOIDED, Position, ReplayError, final_outcome_of, fold
+
+logger = logging.getLogger("chronicle.projections")
 
 MATCH_SUMMARY = "match_summary"
 BATCH = 5000  # log entries per transaction: live runs read a few; a run far behind (after an import) counts
@@ -78,9 +82,14 @@ def _apply_match_summary(entries: list[store.LogEntry]) -> None:
         if summary is not None and entry.type == "event_voided" and entry.version > summary.version:
             voids[entry.stream_id] = voids.get(entry.stream_id, 0) + 1
     outcomes: dict[int, Any] = {}
-    for stream_id in todo:
+    for stream_id in list(todo):
         match = matches[stream_id]
-        state = _position(match, by_stream[stream_id], last[stream_id].version).state
+        try:
+            state = _position(match, by_stream[stream_id], last[stream_id].version).state
+        except StreamUnreplayable as exc:
+            passed_over(MATCH_SUMMARY, exc)
+            del todo[stream_id]  # its summary stays where it was; the others go on
+            continue
         outcomes[stream_id] = final_outcome_of(get_ruleset(match.game), state)
     # the result names the players: seats read only for the matches that have one
     names = _seat_names([matches[s].pk for s, outcome in outcomes.items() if outcome])
@@ -129,7 +138,10 @@ def _position(match: Match | _Summarised, entries: list[store.LogEntry], version
         tail = [(e.version, Event(e.type, e.seat, e.data)) for e in entries if known.version < e.version <= version]
         follows = [v for v, _ in tail] == list(range(known.version + 1, version + 1))
         if follows and not any(event.type == EVENT_VOIDED for _, event in tail):
-            pos = fold(get_ruleset(match.game), known, tail, set())
+            try:
+                pos = fold(get_ruleset(match.game), known, tail, set())
+            except ReplayError:  # the store says which entry, as a domain error
+                pos = store.position_of_row(row, version)
         else:
             pos = store.position_of_row(row, version)
     with _positions_lock:  # eager projections (no worker) run in the web threads
@@ -138,6 +150,26 @@ def _position(match: Match | _Summarised, entries: list[store.LogEntry], version
         while len(_positions) > POSITIONS_KEPT:
             _positions.popitem(last=False)
     return pos
+
+
+# streams a projector of this process passed over because they cannot be replayed, by stream id (what
+# ``rebuild_projections`` reports); each is logged as a warning when met
+_passed_over: dict[int, StreamUnreplayable] = {}
+
+
+def passed_over(name: str, exc: StreamUnreplayable) -> None:
+    """Note that projector ``name`` went on without the stream of ``exc`` (it cannot be replayed): its read
+    model rows stay as they were; a warning names the stream and the entry."""
+    logger.warning("%s: stream %s skipped: %s", name, exc.stream_id, exc.cause or exc.detail)
+    _passed_over[exc.stream_id] = exc
+
+
+def passed_over_streams(*, forget: bool = False) -> dict[int, StreamUnreplayable]:
+    """The streams the projectors of this process passed over since the last ``forget``, by stream id."""
+    found = dict(_passed_over)
+    if forget:
+        _passed_over.clear()
+    return found
 
 
 def _seat_names(match_ids: list[int]) -> dict[int, list[str]]:

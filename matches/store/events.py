@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -26,7 +27,14 @@ from django.utils import timezone
 from psycopg.types.numeric import Int2, Int4, Int8
 
 from config.db import prepared_fetch
-from matches.errors import IdempotencyKeyReused, NotFound, RebaseRefused, RuleBroken, VersionConflict
+from matches.errors import (
+    IdempotencyKeyReused,
+    NotFound,
+    RebaseRefused,
+    RuleBroken,
+    StreamUnreplayable,
+    VersionConflict,
+)
 from matches.models import Event as EventRow
 from matches.models import Snapshot, Stream
 from matches.store.rows import rows_insert
@@ -41,11 +49,14 @@ from rulesets.replay import (
     RULE_OVERRIDDEN,
     Position,
     ReplayError,
+    event_types_with_meta,
     fold,
     fold_judged,
     step,
 )
 from rulesets.versions import RULES_UPGRADED, initial_state
+
+logger = logging.getLogger("chronicle.store")
 
 CORRECTIONS_RULE = "Chronicle › Corrections"
 VERSIONS_RULE = "Chronicle › Rule versions"
@@ -226,7 +237,8 @@ def _head_from_row(row: Stream | Head) -> Head:
 
 
 def head_load(stream_id: int, *, fresh: bool = False) -> Head:
-    """The stream's head: from the cache unless ``fresh``; rebuilt if the ruleset version changed."""
+    """The stream's head: from the cache unless ``fresh``; rebuilt if the ruleset version changed. Raises
+    :class:`NotFound`, and :class:`StreamUnreplayable` when that rebuild cannot replay the stream."""
     if not fresh:
         cached = head_cache.get(stream_id)
         if cached is not None:
@@ -308,7 +320,8 @@ def position_at(
     Starts from the newest usable snapshot: one taken with the current ruleset version, at or before
     ``version``, that no later void reaches behind. ``extra_void`` folds as if that version were voided too
     (used to check a void before recording it); ``check`` re-validates every folded entry and raises
-    :class:`ReplayError` on the first that no longer holds.
+    :class:`ReplayError` on the first that no longer holds. Without ``check``, an entry the reducer cannot
+    apply raises :class:`StreamUnreplayable` (a domain error: the API and the pages answer it, never a 500).
     """
     head = _head or head_load(stream_id)
     ruleset = get_ruleset(head.game)
@@ -339,7 +352,30 @@ def position_at(
             start = Position(snap.state, snap.version, snap.override_pending)
             break
     tail = ((row.version, _to_event(row)) for row in events_iter(stream_id, after=start.version, upto=version))
-    return fold(ruleset, start, tail, voided, check=check)
+    try:
+        return fold(ruleset, start, tail, voided, check=check)
+    except ReplayError as exc:
+        if check:  # a re-check's refusal is the caller's to word (a void, the rules check)
+            raise
+        raise unreplayable(stream_id, ruleset, exc) from exc
+
+
+def unreplayable(stream_id: int, ruleset: Ruleset, exc: ReplayError) -> StreamUnreplayable:
+    """The domain error for a stream whose entry ``exc.version`` cannot be replayed (logged as a warning)."""
+    type_ = EventRow.objects.filter(stream_id=stream_id, version=exc.version).values_list("type", flat=True).first()
+    spec = event_types_with_meta(ruleset).get(type_ or "")
+    entry = spec.label if spec is not None else (type_ or "").replace("_", " ")
+    logger.warning("stream %s cannot be replayed: %s", stream_id, exc.detail)
+    return StreamUnreplayable(stream_id, exc.version, type_ or "", entry, exc.detail)
+
+
+def head_stored(stream_id: int) -> Head:
+    """The stream's head exactly as stored, never rebuilt nor cached (what a check of a stream that may not
+    replay reads). Raises :class:`NotFound`."""
+    row = Stream.objects.filter(pk=stream_id).first()
+    if row is None:
+        raise NotFound(f"No stream {stream_id}.")
+    return _head_from_row(row)
 
 
 def _last_upgrade(stream_id: int) -> int:
@@ -606,6 +642,17 @@ def _rebased(stream_id: int, expected: int, version: int, own: frozenset[int] = 
     return Rebased(after=version - 1, seat=seat, over=over)
 
 
+UNPLAYABLE = "unplayable"  # the refusal of a move even a pending house rule cannot place (rulesets.replay.step)
+HOUSE_RULE_SPENT = "The house rule could not place the move"  # the reason of the void that withdraws it
+
+
+def _house_rule_of(head: Head) -> int | None:
+    """The version of the ``rule_overridden`` entry waiting for its move at ``head`` (the newest one not voided)."""
+    voided = {target for _, target in _voids_upto(head.stream_id, head.version)}
+    rows = EventRow.objects.filter(stream_id=head.stream_id, type=RULE_OVERRIDDEN, version__lte=head.version)
+    return next((v for v in rows.order_by("-version").values_list("version", flat=True) if v not in voided), None)
+
+
 def append(
     *,
     stream_id: int,
@@ -638,7 +685,9 @@ def append(
       what :func:`rebase_refusal` judges and of ``rebased.over`` -- undos among them too: the client made this
       entry after its own undo. When every entry since is the client's own, the entry is on its version: it
       is recorded as if ``expected_version`` were the head (a correction too), with no ``rebased``.
-    - Illegal events raise :class:`RuleBroken`; nothing is written.
+    - Illegal events raise :class:`RuleBroken`; nothing is written. An entry refused as ``unplayable`` under a
+      pending house rule names that house rule (``RuleBroken.house_rule``): the service withdraws it
+      (``streams.stream_record``), so the next entry is checked again.
     """
     fresh = False
     rebasing = False
@@ -681,8 +730,9 @@ def append(
                 raise RebaseRefused(
                     head.version, expected_version, "illegal", why, rule=violation.rule, violation=violation.code
                 ) from None
+            spent = _house_rule_of(head) if violation.code == UNPLAYABLE and head.override_pending else None
             raise RuleBroken(
-                violation.code, violation.message, violation.rule, overridable=violation.overridable
+                violation.code, violation.message, violation.rule, overridable=violation.overridable, house_rule=spent
             ) from None
         try:
             if event.type == RULES_UPGRADED:  # the head and the rules it is judged under move together
@@ -943,6 +993,7 @@ __all__ = [
     "events_iter",
     "head_from_row",
     "head_load",
+    "head_stored",
     "log_held_back",
     "log_read",
     "log_read_ahead",

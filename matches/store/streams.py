@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
-from matches.errors import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
+from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
 from matches.models import MAX_VERSION
 from matches.models import Event as EventRow
 from matches.store import events as store
@@ -179,7 +179,25 @@ def stream_record(
             own_keys=own_keys, photo=photo, sight=writer_sight(user, obj),
         )  # fmt: skip
 
-    return _through_hooks(spec, obj, user, request_id, write)
+    try:
+        return _through_hooks(spec, obj, user, request_id, write)
+    except RuleBroken as refused:
+        if refused.house_rule is None or refused.withdrawn:
+            raise
+        try:
+            _house_rule_withdraw(obj, user, refused.house_rule, request_id)
+        except DomainError:  # not withdrawn (someone recorded first): the refusal as it was
+            raise refused from None
+        raise refused.spent() from None
+
+
+def _house_rule_withdraw(obj: Any, user: UserLike, version: int, request_id: str) -> None:
+    """A house rule that could not place its move is spent: void it (``event_voided``, reason
+    ``store.HOUSE_RULE_SPENT``) after the refused entry's transaction, so the log says what happened and the next
+    entry is checked by the rules again (docs/ARCHITECTURE.md › Corrections). Raises what the void's own
+    append raises (a domain error); then nothing is withdrawn."""
+    data = {"version": version, "reason": store.HOUSE_RULE_SPENT}
+    stream_record(obj=obj, user=user, type=EVENT_VOIDED, data=data, request_id=request_id)
 
 
 def _through_hooks(

@@ -272,12 +272,16 @@ def test_a_house_rule_lets_the_next_entry_through(web, played):
 
 
 def test_a_house_rule_never_takes_gold_below_zero(web, played):
-    """Issue 9.5: an overridden level-up with 200 gp used to leave Cy at −1,300 gp."""
+    """Issue 9.5: an overridden level-up with 200 gp used to leave Cy at −1,300 gp. Issue 46, item 3: the level-up
+    is not written, and the house rule that could not place it is spent (withdrawn: the one entry written)."""
     assert post(web, played, "rule_overridden", **{"data.reason": "our table"}).status_code == 302
     before = EventRow.objects.count()
     r = post(web, played, "leveled_up", **{"data.hero": "Cy"})
     assert r.status_code == 400 and "gold never goes below zero" in r.content.decode()
-    assert EventRow.objects.count() == before
+    assert "was withdrawn, so the next move is checked by the rules again" in r.content.decode()
+    assert EventRow.objects.count() == before + 1
+    last = EventRow.objects.order_by("-position").first()
+    assert last.type == "event_voided" and last.data["reason"] == "The house rule could not place the move"
     from campaigns.selectors import campaign_sheet
 
     assert [h["gold"] for h in campaign_sheet(campaign=played)["heroes"]] == [1200, 1300, 200]

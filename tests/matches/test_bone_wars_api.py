@@ -429,14 +429,25 @@ def test_after_an_overridden_debt_a_gain_is_accepted_and_a_payment_is_not(api):
 
 
 def test_an_overridden_card_onto_a_full_board_is_unplayable(api):
-    """Issue 32, item 4: no sixth slot is made up; nothing is written."""
+    """Issue 32, item 4: no sixth slot is made up; the card is not written. Issue 46, item 3: the house rule
+    that could not place it is spent (withdrawn by a void in the same request), the only entry written."""
     t = Table(api, ["Ana"], starting_money=20)
     for n in range(5):
         t.ok("card_played", 0, card=team(f"Team {n}"))
         t.ok("turn_ended", 0)
     t.ok("rule_overridden", None, reason="one more")
-    body = t.no("unplayable", "Chronicle › Corrections", "card_played", 0, card=team("Sixth"))
+    before = t.get()
+    count = EventRow.objects.count()
+    r = t.post("card_played", 0, {"card": team("Sixth")})
+    assert r.status_code == 400, r.content
+    body = r.json()
+    assert body["code"] == "rule_violation" and body["violation"] == "unplayable", body
+    assert body["rule"] == "Chronicle › Corrections" and body["detail"], body
+    assert not re.search(r"\b[Ss]eat \d", body["detail"]), "refusals name the player, not the seat"
     assert "every action slot of Ana already holds a card this round" in body["detail"]
+    assert EventRow.objects.count() == count + 1  # the withdrawal of the house rule, not the card
+    assert EventRow.objects.order_by("-position").values_list("type", flat=True).first() == "event_voided"
+    assert t.get()["state"] == before["state"] and t.get()["version"] == before["version"] + 1
     assert len(t.player(0)["slots"]) == 5 and t.player(0)["money"] == 13
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from matches.services import match_create, match_event_record
 from rulesets import RuleViolation, get_ruleset
@@ -13,9 +13,15 @@ from rulesets import RuleViolation, get_ruleset
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
 
-def run() -> str:
+def run(*, broken: bool = False) -> str:
+    """The command's report; ``broken``: it must also exit non-zero (a stream does not replay as stored)."""
     out = io.StringIO()
-    call_command("check_rulesets", stdout=out)
+    if broken:
+        with pytest.raises(CommandError, match="do not replay as stored") as info:
+            call_command("check_rulesets", stdout=out)
+        assert info.value.returncode == 1
+    else:
+        call_command("check_rulesets", stdout=out)
     return out.getvalue()
 
 
@@ -35,7 +41,7 @@ def test_a_stricter_rule_is_reported(stone_match, owner, monkeypatch):
             raise RuleViolation("no_threes", "Three is no longer allowed.", "Last Stone › Taking stones")
 
     monkeypatch.setattr(type(ruleset), "validate", stricter)
-    out = run()
+    out = run(broken=True)
     assert f"Last Stone (demo) #{stone_match.pk} (Ana, Bo): no longer valid" in out
     assert "Three is no longer allowed" in out
 
@@ -58,7 +64,7 @@ def test_a_changed_outcome_is_reported(owner, monkeypatch):
 
     monkeypatch.setattr(type(ruleset), "outcome", misere)
     monkeypatch.setattr(type(ruleset), "version", ruleset.version + 1)
-    out = run()
+    out = run(broken=True)
     # the rule changed without keeping its older version by number (a ruleset bug): the stored summary and the
     # replay under the rules the match was recorded with disagree
     assert f"#{match.pk} (A, B): outcome changes under the rules it was recorded with" in out and "misère" in out
