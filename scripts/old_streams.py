@@ -29,8 +29,11 @@ DRIVER = ROOT / "scripts" / "old_streams_driver.py"
 SEED = 46
 VERSION_LINE = re.compile(r"^rulesets/([a-z_]+)[^:]*:\s+version = (\d+)", re.M)
 OPTIONS = {"series": {"game": "bone-wars"}}  # games that need options to start
-COUNT = {"salt-and-bones": 3, "the-first-spine": 3, "saltmarsh": 3}  # streams per file (large states: fewer); else DEFAULT_COUNT
+# streams per file and entries per stream: fewer for large states (a few hundred KB in all), more for small ones
+COUNT = {"salt-and-bones": 3, "the-first-spine": 3, "saltmarsh": 4, "bone-wars": 8, "saltmarsh-adventure": 8}
 DEFAULT_COUNT = 5
+LENGTH = {"salt-and-bones": 60, "the-first-spine": 70, "saltmarsh": 60}
+DEFAULT_LENGTH = 90
 # entry types of one more stream, whose house rules are all of them (issue 46: the old code's accepted overrides)
 FOCUS = {
     "salt-and-bones": ["attack_card_played"],  # an Attack card onto a covered tile
@@ -83,7 +86,11 @@ def generate(slug: str, version: int, sha: str) -> Path:
     git("worktree", "add", "--detach", "--force", str(tree), sha)
     try:
         command = [sys.executable, str(DRIVER), slug, str(SEED), str(COUNT.get(slug, DEFAULT_COUNT))]
-        command += [json.dumps(OPTIONS.get(slug, {})), json.dumps(FOCUS.get(slug, []))]
+        command += [
+            json.dumps(OPTIONS.get(slug, {})),
+            json.dumps(FOCUS.get(slug, [])),
+            str(LENGTH.get(slug, DEFAULT_LENGTH)),
+        ]
         env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}
         done = subprocess.run(command, cwd=tree, env=env, check=True, capture_output=True, text=True)
     finally:

@@ -1,7 +1,7 @@
 """Record seeded random streams with the ``rulesets`` package found first on ``sys.path`` (an old checkout).
 
 Run by ``scripts/old_streams.py`` as ``PYTHONPATH=<old checkout> python old_streams_driver.py SLUG SEED COUNT
-OPTIONS FOCUS`` (the last two as JSON: the match options, the entry types of one house-rule-heavy stream); prints
+OPTIONS FOCUS LENGTH`` (OPTIONS and FOCUS as JSON: the match options, the entry types of one house-rule-heavy stream); prints
 one JSON list of streams on stdout. It uses only what every release since the first had: the registry's
 ``get_ruleset``, ``legal_moves``, ``validate``, ``apply``, ``outcome``, ``event_types`` with their ``Field``s,
 ``rulesets.schema.check_payload`` and ``rulesets.replay`` (``Position``, ``step``, ``replay``); newer table-level
@@ -20,11 +20,10 @@ from rulesets.base import Event, RuleViolation
 from rulesets.registry import get_ruleset
 from rulesets.schema import SchemaError, check_payload
 
-MAX_ENTRIES = 90  # entries per stream (a playout stops earlier at the end of the game)
 TRIES = 40  # random candidates tried per entry before giving up
 CHECK_EVERY = 30  # a checkpoint state every this many entries, when the state is small (CHEAP_STATE characters)
 CHEAP_STATE = 2500
-EARLY = 30  # a random (unlisted) entry that ends the game before this many entries is mostly passed over
+EARLY = 30  # in a game that lists no moves, an entry that ends it before this many entries is a last resort
 
 
 def harvest(state: Any, strings: set[str], ints: set[int]) -> None:
@@ -75,9 +74,7 @@ def fuzz_value(f: Any, rng: random.Random, strings: list[str], ints: list[int]) 
 
 
 def fuzz_data(fields: Any, rng: random.Random, strings: list[str], ints: list[int]) -> dict[str, Any]:
-    return {
-        f.name: fuzz_value(f, rng, strings, ints) for f in fields if f.required or rng.random() < 0.5
-    }
+    return {f.name: fuzz_value(f, rng, strings, ints) for f in fields if f.required or rng.random() < 0.5}
 
 
 class Recorder:
@@ -96,14 +93,13 @@ class Recorder:
         out = outcome_of(self.ruleset, self.pos.state) if outcome_of else self.ruleset.outcome(self.pos.state)
         return out is not None
 
-
     def record(self, event: Event, check: bool = True, early_end: bool = True) -> bool:
         """Record ``event`` when the old code takes it (``early_end`` False: not when it ends the game early)."""
         try:
             pos = R.step(self.ruleset, self.pos, event, check=check)
         except RuleViolation:
             return False
-        if not early_end and len(self.events) < EARLY and self._ends(pos.state) and self.rng.random() < 0.9:
+        if not early_end and len(self.events) < EARLY and self._ends(pos.state):
             return False  # a random entry that ends the game (a loss, a game_ended): keep the stream going first
         self.events.append(event)
         self.pos = pos
@@ -147,7 +143,11 @@ class Recorder:
                 data = check_payload(spec.fields, fuzz_data(spec.fields, self.rng, strings, ints))
             except SchemaError:
                 continue  # the API refuses a malformed entry: no stream can hold it
-            seat = self.rng.randrange(self.seats) if self.seats and (spec.seat_required or self.rng.random() < 0.5) else None
+            seat = (
+                self.rng.randrange(self.seats)
+                if self.seats and (spec.seat_required or self.rng.random() < 0.5)
+                else None
+            )
             out.append(Event(name, seat, data))
         self.rng.shuffle(out)
         if listed and not want_illegal:
@@ -156,10 +156,8 @@ class Recorder:
 
     def legal(self) -> bool:
         listed = self.ruleset.legal_moves(self.pos.state) is not None  # a game that lists its moves ends as played
-        for event in self.candidates(False):
-            if self.record(event, early_end=listed):
-                return True
-        return False
+        candidates = self.candidates(False)
+        return any(self.record(e, early_end=listed) for e in candidates) or any(self.record(e) for e in candidates)
 
     def house_rule(self, reason: str) -> bool:
         """``rule_overridden`` then an entry ``validate`` refuses but ``apply`` places."""
@@ -215,7 +213,7 @@ class Recorder:
 
 
 def play(
-    ruleset: Any, options: dict[str, Any], seats: int, rng: random.Random, house: float, focus: list[str]
+    ruleset: Any, options: dict[str, Any], seats: int, rng: random.Random, house: float, focus: list[str], length: int
 ) -> Recorder:
     """A seeded playout: legal entries, house rules with probability ``house`` (of the ``focus`` types when
     given), voids, and after the end a few house-rule entries the old code accepted."""
@@ -225,7 +223,7 @@ def play(
     if draw and getattr(ruleset, "random_start", False) and rng.random() < 0.5:
         rec.record(Event(draw, None, {"seat": rng.randrange(seats)}))
     after_end = 0
-    while len(rec.events) < MAX_ENTRIES:
+    while len(rec.events) < length:
         if rec.over():
             after_end += 1
             if after_end > 3 or not rec.house_rule("House rule after the end"):
@@ -259,25 +257,35 @@ def dump(rec: Recorder, options: dict[str, Any], seats: int) -> dict[str, Any]:
     }
 
 
-def main(slug: str, seed: int, count: int, options: dict[str, Any], focus: list[str]) -> None:
-    """``count`` streams of ``slug``; with ``focus``, one more whose house rules are of those entry types."""
+def main(slug: str, seed: int, count: int, options: dict[str, Any], focus: list[str], length: int) -> None:
+    """``count`` streams of ``slug`` of up to ``length`` entries; with ``focus``, one more whose house rules are of
+    those entry types."""
     ruleset = get_ruleset(slug)
     streams = []
     for i in range(count + (1 if focus else 0)):
         rng = random.Random(f"{slug}-{seed}-{i}")
         seats = ruleset.seats[i % len(ruleset.seats)]
         house = 0.5 if i == count else (0.0, 0.15, 0.35)[i % 3]
-        rec = play(ruleset, options, seats, rng, house, focus if i == count else [])
+        rec = play(ruleset, options, seats, rng, house, focus if i == count else [], length)
         if i == count - 1 and ruleset.kind == "match" and hasattr(R, "RESULT_RECORDED"):
             rec.events = rec.events[:6]  # a short match ended by the table's recorded result
             rec.checkpoints = {}
             rec.refold()
             if not rec.over():
                 scores = {str(s): rng.randint(0, 9) for s in range(seats)}
-                rec.record(Event(R.RESULT_RECORDED, None, {"winners": [0], "draw": False, "scores": scores, "note": ""}))
+                rec.record(
+                    Event(R.RESULT_RECORDED, None, {"winners": [0], "draw": False, "scores": scores, "note": ""})
+                )
         streams.append(dump(rec, options, seats))
     print(json.dumps(streams, separators=(",", ":")))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), json.loads(sys.argv[4]), json.loads(sys.argv[5]))
+    main(
+        sys.argv[1],
+        int(sys.argv[2]),
+        int(sys.argv[3]),
+        json.loads(sys.argv[4]),
+        json.loads(sys.argv[5]),
+        int(sys.argv[6]),
+    )
