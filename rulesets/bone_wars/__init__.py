@@ -79,6 +79,7 @@ class BoneWars(Ruleset):
     }
     provisional_words = "the result would be withheld until the awards are confirmed"
     rulebook = "bone-wars.txt"
+    score_unit = "RP"
     describe_uses_state = True
     start_option = "first_seat"
     start_rule = "Bone Wars › Overview: players act “in player order”; the rulebook leaves who begins to the table."
