@@ -86,14 +86,17 @@ def strategy_def(state: State, name: str | None) -> dict[str, Any] | None:
     return state["catalog"]["strategy"].get(name) if name is not None else None
 
 
-def copies_left(state: State, kind: str, name: str) -> int:
-    """Copies of a catalog card not yet seen this game (public plays plus named cards on Player Boards)."""
+def copies_left(state: State, kind: str, name: str, seat: int | None = None) -> int:
+    """Copies of a catalog card not yet seen this game (public plays plus named cards on Player Boards) by
+    ``seat``: another seat's face-down cards are hidden from it and never count against it (issue 41: a refusal
+    must not tell a seat what the other holds face-down). None: every board counts (the whole table's count)."""
     card = state["catalog"][kind].get(name)
     if card is None:
         return 0
     used = state["seen"][kind].get(name, 0)
     if kind == "strategy":
-        used += sum(1 for b in state["boards"] for c in b["instinct"] if c["name"] == name)
+        boards = state["boards"] if seat is None else [state["boards"][seat]]
+        used += sum(1 for b in boards for c in b["instinct"] if c["name"] == name)
     return card["copies"] - used
 
 

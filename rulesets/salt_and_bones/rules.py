@@ -198,7 +198,7 @@ def check_place(state: State, event: Event) -> None:
             f"{name} is {with_article(d['type'])} card; it cannot go in {with_article(kind)} slot.",
             RULE_PREP,
         )
-    if E.copies_left(state, "strategy", name) <= 0:
+    if E.copies_left(state, "strategy", name, seat) <= 0:
         raise _v("no_copies_left", f"Every copy of {name} has already been seen this game.", RULE_CARDS)
 
 
@@ -435,7 +435,7 @@ def strategy_problem(state: State, seat: int, name: str, target: Any) -> RuleVio
         )
     if slot_card["name"] is not None and d["activation"] == "automatic":
         return _v("automatic_card", f"{name} triggers automatically when its condition is met.", RULE_ACTIVATION)
-    if slot_card["name"] is None and E.copies_left(state, "strategy", name) <= 0:
+    if slot_card["name"] is None and E.copies_left(state, "strategy", name, seat) <= 0:
         return _v("no_copies_left", f"Every copy of {name} has already been seen this game.", RULE_CARDS)
     return target_problem(state, seat, d, target)
 
@@ -628,7 +628,7 @@ def _prep_moves(state: State) -> list[Event]:
             if slot == "instinct":
                 moves.append(Event(STRATEGY_CARD_PLACED, seat, {"slot": slot, "card": None}))
             for name, d in state["catalog"]["strategy"].items():
-                if d["type"] == kind and E.copies_left(state, "strategy", name) > 0:
+                if d["type"] == kind and E.copies_left(state, "strategy", name, seat) > 0:
                     moves.append(Event(STRATEGY_CARD_PLACED, seat, {"slot": slot, "card": name}))
     moves.append(Event(PREPARATION_FINISHED, seat, {}))
     return moves

@@ -77,11 +77,12 @@ class Reader:
 
     def sees(self, url: str) -> set[int]:
         """The seats whose secrets this reader may see on ``url`` (matches.store.visibility): a seat holder their own;
-        a seatless recorder the seat they reveal, or the one an API read names with ``seat=0``."""
+        a seatless recorder the table seat they reveal (a seat an account holds is that account's alone, even
+        when an API read names it with ``seat=``)."""
         if self.seat is not None:
             return {self.seat}
-        if self.recorder:
-            return {0} if url.endswith("&seat=0") else ({self.shows} if self.shows is not None else set())
+        if self.recorder and self.shows is not None:
+            return {self.shows}
         return set()
 
     def reveal_on(self, match: Match) -> None:
@@ -100,9 +101,9 @@ def signed_in(user: Any) -> Client:
 
 def table(*, owner: Any, seat_users: list[Any], staff_user: Any) -> list[Reader]:
     """The readers of a match whose seats are held by ``seat_users`` (who also record) and whose ``owner``
-    holds no seat: each seat holder, the owner's phone passed round the table (showing nothing, or seat 0's
-    secrets), a spectator (anonymous) and a staff user allowed to view events and streams in the admin (not a
-    superuser, not a recorder)."""
+    holds no seat: each seat holder, the owner's phone passed round the table (which may show no seat's secrets:
+    every seat is an account's), a spectator (anonymous) and a staff user allowed to view events and streams in
+    the admin (not a superuser, not a recorder)."""
     staff_user.is_staff = True
     staff_user.save()
     staff_user.user_permissions.add(
@@ -111,7 +112,6 @@ def table(*, owner: Any, seat_users: list[Any], staff_user: Any) -> list[Reader]
     readers = [Reader(f"seat {i} holder", signed_in(u), seat=i, recorder=True) for i, u in enumerate(seat_users)]
     readers += [
         Reader("seatless recorder", signed_in(owner), recorder=True),
-        Reader("seatless recorder showing seat 0", signed_in(owner), recorder=True, shows=0),
         Reader("spectator", Client()),
         Reader("staff", signed_in(staff_user), admin=True),
     ]

@@ -55,15 +55,24 @@ class Played:
     answers: dict[str, str]
 
 
-def _play(people: dict[str, Any], game: str, options: dict[str, Any], events: list[Any], finish: bool) -> Played:
-    """Ana (seat 0) and Bo (seat 1) hold the seats and record; the owner holds none. ``finish``: the table
-    then records the result (the match joins the owner's exports)."""
+def _play(
+    people: dict[str, Any], game: str, options: dict[str, Any], events: list[Any], finish: bool,
+    table_seat: int | None = None,
+) -> Played:  # fmt: skip
+    """Ana (seat 0) and Bo (seat 1) hold the seats with their accounts and record; the owner holds none.
+    ``table_seat``: that seat is held by no account (a friend without a phone): the owner records its entries.
+    Each seat's entries are recorded by whoever may (its holder: a seat's secrets are its holder's alone,
+    ``matches.store.visibility``), the table's by the owner; the last two are posted to the API by the owner
+    and by Bo. ``finish``: the table then records the result (the match joins the owner's exports)."""
+    holders = {0: people["ana"], 1: people["bo"]}
+    holders.pop(table_seat, None)
+    seats = [{"name": name, **({"user": holders[i]} if i in holders else {})} for i, name in enumerate(("Ana", "Bo"))]
     match = match_create(is_public=True,
-        owner=people["owner"], game=game, options=options, recorders=[people["ana"], people["bo"]],
-        seats=[{"name": "Ana", "user": people["ana"]}, {"name": "Bo", "user": people["bo"]}],
+        owner=people["owner"], game=game, options=options, recorders=[people["ana"], people["bo"]], seats=seats,
     )  # fmt: skip
     for event in events[:-2]:
-        match_event_record(match=match, user=people["owner"], type=event.type, seat=event.seat, data=event.data)
+        user = holders.get(event.seat, people["owner"])
+        match_event_record(match=match, user=user, type=event.type, seat=event.seat, data=event.data)
     answers = {}
     for who, event in zip(("owner", "bo"), events[-2:], strict=True):
         body = {"type": event.type, "seat": event.seat, "data": event.data}
@@ -78,21 +87,23 @@ def _play(people: dict[str, Any], game: str, options: dict[str, Any], events: li
     return Played(match, answers)
 
 
-def _salt_and_bones(people: dict[str, Any], secrets: tuple[str, str], finish: bool = False) -> Played:
+def _salt_and_bones(
+    people: dict[str, Any], secrets: tuple[str, str], finish: bool = False, table_seat: int | None = None
+) -> Played:
     """Seat 0 places ``secrets[0]`` face-down in INSTINCT, seat 1 ``secrets[1]``; then combat starts and seat
     0 (Momentum) plays an Attack card, so INSTINCT cards become playable."""
     table_ = _table("salt_and_bones")()
     table_.to_combat(boards={0: [("instinct", secrets[0])], 1: [("instinct", secrets[1])]})
     attack = next(m for m in get_ruleset("salt-and-bones").legal_moves(table_.state) if m.type == "attack_card_played")
     table_.do(attack.type, attack.seat, **attack.data)
-    return _play(people, "salt-and-bones", {}, table_.events, finish)
+    return _play(people, "salt-and-bones", {}, table_.events, finish, table_seat)
 
 
 def _first_spine(people: dict[str, Any], secrets: tuple[str, str], finish: bool = False) -> Played:
-    """Seat 0 chooses ``secrets[0]`` as its origin, seat 1 ``secrets[1]``; seat 0 then refills and places a
-    plain card (which reveals nothing)."""
+    """Seat 0 chooses ``secrets[0]`` as its origin, seat 1 ``secrets[1]``; seat 0 then refills, places a
+    plain card (which reveals nothing) and ends its turn; seat 1 refills (Bo posts his own entry)."""
     table_ = _table("the_first_spine")(2, board=[4, 5])
-    table_.setup(origins=secrets).refill().place("Squire", [2, 2])
+    table_.setup(origins=secrets).refill().place("Squire", [2, 2]).end().refill()
     return _play(people, "the-first-spine", table_.options, table_.events, finish)
 
 
@@ -222,13 +233,26 @@ def test_the_first_spine_each_seat_sees_its_own_origin_only(people):
 
 
 def test_only_a_seatless_recorder_may_ask_the_api_for_one_seats_view(people):
-    match = _salt_and_bones(people, ("Overwhelm", "Anticipation")).match
+    """Of a seat no account holds (Ana without a phone); a seat an account holds is that account's alone."""
+    match = _salt_and_bones(people, ("Overwhelm", "Anticipation"), table_seat=0).match
     url = f"/api/matches/{match.pk}/state/?seat=0"
     boards = lambda client: json.dumps(client.get(url).json()["state"]["boards"])  # noqa: E731
     as_seat0 = json.loads(boards(signed_in(people["owner"])))
     assert [c["name"] for b in as_seat0 for c in b["instinct"]] == ["Overwhelm", None]
     for client in (signed_in(people["bo"]), signed_in(people["staff"]), Client()):
         assert "Overwhelm" not in boards(client)
+
+
+def test_no_recorder_reads_a_seat_an_account_holds(people, make_user):
+    """Issue 41 item 2: the owner, and a second account of the owner's named as a recorder, ask for Ana's view of
+    a match where Ana holds seat 0 with her own account: they read what a spectator reads."""
+    match = _salt_and_bones(people, ("Overwhelm", "Anticipation")).match
+    second = make_user("owner-too")
+    match.recorders.add(second)
+    for client in (signed_in(people["owner"]), signed_in(second)):
+        for seat in (0, 1):
+            body = client.get(f"/api/matches/{match.pk}/state/?seat={seat}").content.decode()
+            assert "Overwhelm" not in body and "Anticipation" not in body, seat
 
 
 # -- the phone passed round the table: one seat's secrets on request, hidden by the next entry ---------------
@@ -256,7 +280,7 @@ def test_a_shared_phone_lists_no_secret_choice_until_one_player_shows_their_own(
     phone = signed_in(people["owner"])
     html = _page(phone, match)
     assert _origin_buttons(html) == []
-    assert "Show Ana's origin" in html and "Show Bo's origin" in html
+    assert "Show Ana's origin" not in html and "Show Bo's origin" in html  # Ana's seat is her account's
     assert phone.post(f"/matches/{match.pk}/reveal/", {"seat": 1}).status_code == 302
     html = _page(phone, match)
     assert _origin_buttons(html) == ["Bo: Healer (secret)", "Bo: Architect (secret)", "Bo: Priest (secret)",
@@ -277,7 +301,8 @@ def test_a_shared_phone_lists_no_secret_choice_until_one_player_shows_their_own(
 
 
 def test_a_reveal_ends_with_the_next_entry_from_any_phone_or_on_request(people):
-    played = _salt_and_bones(people, ("Overwhelm", "Anticipation"))
+    """Bo plays without a phone (seat 1 is the table's); Ana holds seat 0 with her account."""
+    played = _salt_and_bones(people, ("Overwhelm", "Anticipation"), table_seat=1)
     match = played.match
     phone = signed_in(people["owner"])
     url = f"/api/matches/{match.pk}/state/"
@@ -288,8 +313,10 @@ def test_a_reveal_ends_with_the_next_entry_from_any_phone_or_on_request(people):
     assert [e["data"]["card"] for e in log if e["type"] == "strategy_card_placed"] == [None, "Anticipation"]
     phone.post(f"/matches/{match.pk}/reveal/", {"hide": "1"})
     assert names() == [None, None]
-    phone.post(f"/matches/{match.pk}/reveal/", {"seat": 0})
-    assert names() == ["Overwhelm", None]
+    assert phone.post(f"/matches/{match.pk}/reveal/", {"seat": 0}).status_code == 403  # Ana's: hers alone
+    assert names() == [None, None]
+    phone.post(f"/matches/{match.pk}/reveal/", {"seat": 1})
+    assert names() == [None, "Anticipation"]
     # another phone records an entry: this one shows nothing again
     ruleset = get_ruleset("salt-and-bones")
     move = next(m for m in ruleset.legal_moves(store.head_load(match.stream_id, fresh=True).state)

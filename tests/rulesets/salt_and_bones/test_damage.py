@@ -339,8 +339,11 @@ def test_revealing_a_face_down_card_respects_copies(table) -> None:
     ]
     t = table(strategy_cards=strategy).to_combat(boards={0: [("instinct", "Anticipation")], 1: [("instinct", None)]})
     t.attack(0, "Slash", [2, 2], [2, 3])
-    t.bad("no_copies_left", "strategy_card_played", 1, card="Anticipation", target=t.on(0))
     t.bad("no_target", "strategy_card_played", 1, card="Condescend", target={"card": 999})
+    # seat 0's face-down Anticipation (the only copy) is hidden from seat 1: it does not count against seat 1,
+    # whose own play of it is judged on what seat 1 can see (issue 41 item 4: a refusal must not tell seat 1 what
+    # seat 0 holds face-down)
+    t.instinct(1, "Anticipation", t.on(0))
 
 
 def test_a_disengage_closes_the_reaction_window(table) -> None:
