@@ -251,8 +251,8 @@ def test_no_recorder_reads_a_seat_an_account_holds(people, make_user):
     match.recorders.add(second)
     for client in (signed_in(people["owner"]), signed_in(second)):
         for seat in (0, 1):
-            body = client.get(f"/api/matches/{match.pk}/state/?seat={seat}").content.decode()
-            assert "Overwhelm" not in body and "Anticipation" not in body, seat
+            boards = client.get(f"/api/matches/{match.pk}/state/?seat={seat}").json()["state"]["boards"]
+            assert [c["name"] for b in boards for c in b["instinct"]] == [None, None], seat
 
 
 # -- the phone passed round the table: one seat's secrets on request, hidden by the next entry ---------------
