@@ -359,6 +359,14 @@ class Ruleset:
             out.setdefault(json.dumps(shown.to_dict(), sort_keys=True), shown)
         return list(out.values())
 
+    def hidden_from(self, state: State, seat: int | None) -> bool:
+        """Whether anything of ``state`` may be hidden from ``seat`` (None: a spectator) right now, judged only
+        from what that seat sees (``state`` may be its view): a face-down card on another seat's board, another
+        seat's unrevealed origin. Never from the secret itself (whether the card was named, which origin): the
+        offline page checks moves itself only when nothing may be hidden. Default: whether the game hides
+        anything at all; a game with hidden information says when it starts and stops."""
+        return self.hides_information
+
     @property
     def hides_information(self) -> bool:
         """Whether this game has hidden information: it overrides :meth:`view` or :meth:`redact_event`.

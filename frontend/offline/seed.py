@@ -29,8 +29,8 @@ def offline_seed(
     position as this reader may see it, plus where the rules and the log are.
 
     ``state`` is the reducer's own state (seats as "Seat N") passed through the reader's ``viewer``, so no
-    secret is in it; ``complete`` is True when nothing is hidden from this reader right now (the view is the
-    whole state), and only then can the browser check moves itself (``rulesets.offline``). ``viewer``:
+    secret is in it; ``complete`` is True when nothing may be hidden from this reader right now, judged from
+    what they see (``Ruleset.hidden_from``: a face-down card on another board, never whether it was named), and only then can the browser check moves itself (``rulesets.offline``). ``viewer``:
     ``{everything, seat, revealed}``, who reads (the legal moves are listed as they may know them); ``revealed``:
     the seat is one a seatless recorder's device reveals, which the next entry hides again (``visibility.reveal``).
     ``board``: what the board knows of the match besides the position (``frontend.boards.shared.TableFacts.seed``), so
@@ -39,7 +39,8 @@ def offline_seed(
     head = store.head_from_row(match.stream)  # read with the match (``match_get``): no query of its own
     ruleset = get_ruleset(match.game)
     shown = viewer.state(ruleset, head.state)
-    complete = viewer.everything  # from who reads, never from whether a secret happens to be set right now
+    # from what the reader sees (public facts: a face-down card lies there), never from the secret itself
+    complete = viewer.everything or not ruleset.hidden_from(shown, viewer.seat)
     return {
         "match": match.pk,
         "game": match.game,

@@ -117,6 +117,10 @@ class SaltAndBones(Ruleset):
         """The Field Board's rows and columns (tiles are ``[row, column]``)."""
         return state["field"]["rows"], state["field"]["cols"]
 
+    def hidden_from(self, state: State, seat: int | None) -> bool:
+        """Another seat has a face-down INSTINCT card on its board (named or not: a public fact)."""
+        return any(board["instinct"] for owner, board in enumerate(state["boards"]) if owner != seat)
+
     def view(self, state: State, seat: int | None) -> State:
         """Face-down INSTINCT names of other seats (all seats for a spectator) become None."""
         out = copy.deepcopy(state)

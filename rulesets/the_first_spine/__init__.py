@@ -111,6 +111,10 @@ class TheFirstSpine(Ruleset):
         """The board's rows and columns (cells are ``[row, column]``)."""
         return state["board"]["rows"], state["board"]["cols"]
 
+    def hidden_from(self, state: State, seat: int | None) -> bool:
+        """Another seat has chosen its origin and no card of it was played yet (public facts)."""
+        return any(p["origin_chosen"] and not p["origin_revealed"] for p in state["players"] if p["seat"] != seat)
+
     def view(self, state: State, seat: int | None) -> State:
         """Other seats' origins (every seat's for a spectator) are None until a card of that origin is played."""
         # a new top level and new player dicts only: the rest is shared with ``state``, as the base class

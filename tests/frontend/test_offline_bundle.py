@@ -102,8 +102,9 @@ def test_a_seed_with_a_secret_hidden_from_its_reader_is_incomplete_and_holds_no_
     table.setup(origins=("healer", "priest"))
     match = match_create(owner=owner, game="the-first-spine", options=table.options, is_public=True,
                          seats=[{"name": "Ana"}, {"name": "Bo", "user": bo}])  # fmt: skip
-    for event in table.events:
-        match_event_record(match=match, user=owner, type=event.type, seat=event.seat, data=event.data)
+    for event in table.events:  # Bo's secret is his to record (the rule of sight); Ana's seat is the table's
+        user = bo if event.seat == 1 else owner
+        match_event_record(match=match, user=user, type=event.type, seat=event.seat, data=event.data)
     client.force_login(owner)  # holds no seat: a spectator's view
     s = seed(client, match)
     assert not s["complete"] and [p["origin"] for p in s["state"]["players"]] == [None, None]
