@@ -47,8 +47,6 @@ def cell_word(cell: Any) -> str:
 
 
 # -- creation ---------------------------------------------------------------------------------------------
-
-
 def _catalog_entry(card: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": card["name"].strip(),
@@ -158,8 +156,6 @@ def derive(state: State) -> State:
 
 
 # -- lookups ------------------------------------------------------------------------------------------------
-
-
 def _cell(value: Any) -> B.Cell:
     return (value[0], value[1])
 
@@ -218,8 +214,6 @@ def add_log(state: State, kind: str, text: str, **extra: Any) -> None:
 
 
 # -- setup ----------------------------------------------------------------------------------------------------
-
-
 def setup_missing(state: State) -> dict[int, list[str]]:
     """Seat → what it still has to choose (``destiny``, ``origin``); empty once setup is done."""
     out: dict[int, list[str]] = {}
@@ -263,8 +257,6 @@ def choose_origin(new: State, event: Event) -> None:
 
 
 # -- the turn ---------------------------------------------------------------------------------------------------
-
-
 def move_card(new: State, event: Event) -> None:
     """A card with Run moves to ``to`` (once per turn, before the discard/draw)."""
     _playable(new, event)
@@ -400,8 +392,6 @@ def end_turn(new: State, event: Event) -> None:
 
 
 # -- what even a house rule cannot record ----------------------------------------------------------------
-
-
 def _playable(state: State, event: Event) -> None:
     """Raise ValueError when ``event`` cannot be put in the state even under a house rule (the replay layer
     refuses it as ``unplayable``): an override records what the table said, it never bends a count, stacks two
@@ -420,9 +410,8 @@ def _playable(state: State, event: Event) -> None:
 
 
 def _v1_overrides(state: State) -> bool:
-    """Version 1 (before commit d024de9, version 2; a match recorded under it) placed an overridden entry as
-    recorded: a discard larger than the hand, a card from an empty hand, onto a held cell or off the board (the
-    pieces then share the cell), a card moved there, a confrontation target chosen from an empty cell."""
+    """Version 1 (before commit d024de9, version 2) placed an overridden discard beyond the hand, a card from an empty
+    hand, onto a held cell or off the board (pieces then share the cell), a move there, a target from an empty cell."""
     return recorded_before(state, 2)
 
 
@@ -444,8 +433,6 @@ def _check_free_cell(state: State, at: B.Cell, occ: dict[B.Cell, dict[str, Any]]
 
 
 # -- confrontations ------------------------------------------------------------------------------------------
-
-
 def _arithmetic(a: dict[str, Any], b: dict[str, Any], threat: bool) -> dict[str, Any]:
     d = B.direction_to(_cell(a["at"]), _cell(b["at"]))
     assert d is not None
@@ -639,24 +626,22 @@ def _settle(state: State) -> None:
             if card["kind"] != "wizard":
                 owner = state["players"][card["owner"]]
                 owner["discard"] = [*owner["discard"], card["name"]]
+                gone = f"{names[card['id']]} leaves the board with {seat_word(p['seat'])}'s wizard and goes to "
                 if not recorded_before(state, 4):
-                    add_log(
-                        state,
-                        "out",
-                        f"{names[card['id']]} leaves the board with {seat_word(p['seat'])}'s wizard and goes to "
-                        f"{seat_word(card['owner'])}'s discard.",
-                    )
+                    add_log(state, "out", f"{gone}{seat_word(card['owner'])}'s discard.")
     living = living_seats(state)
     if len(living) <= 1:
-        if living:
-            wizard = wizard_of(state, living[0])
-            left = wizard["hp"] if wizard is not None else 0
-            reason = f"the last wizard standing ({left} life left)"
-        else:
-            reason = "no wizard is left standing"
+        wizard = wizard_of(state, living[0]) if living else None
+        reason = (
+            f"the last wizard standing ({wizard['hp'] if wizard else 0} life left)"
+            if living
+            else "no wizard is left standing"
+        )
         if recorded_before(state, 2):  # version 1's words for the same result (before commit d024de9)
             reason = (
-                f"{seat_word(living[0])}'s wizard is the last one standing." if living else reason.capitalize() + "."
+                f"{seat_word(living[0])}'s wizard is the last one standing."
+                if living
+                else "No wizard is left standing."
             )
         state["result"] = {"winners": living, "draw": not living, "reason": reason}
         state["turn"] = {**state["turn"], "phase": "over", "targets": []}
