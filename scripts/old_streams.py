@@ -29,12 +29,11 @@ DRIVER = ROOT / "scripts" / "old_streams_driver.py"
 SEED = 46
 VERSION_LINE = re.compile(r"^rulesets/([a-z_]+)[^:]*:\s+version = (\d+)", re.M)
 OPTIONS = {"series": {"game": "bone-wars"}}  # games that need options to start
-# streams per file and entries per stream: fewer for large states (about 350 KB in all), more for small ones; the
-# coverage checks in tests/rulesets/test_old_streams.py say what each file must keep holding
-COUNT = {"salt-and-bones": 3, "the-first-spine": 3, "saltmarsh": 3, "bone-wars": 5, "saltmarsh-adventure": 5}
-DEFAULT_COUNT = 4
-LENGTH = {"salt-and-bones": 40, "the-first-spine": 45, "saltmarsh": 45}
-DEFAULT_LENGTH = 55
+# streams per file and entries per stream: fewer for large states (a few hundred KB in all), more for small ones
+COUNT = {"salt-and-bones": 3, "the-first-spine": 3, "saltmarsh": 4, "bone-wars": 8, "saltmarsh-adventure": 8}
+DEFAULT_COUNT = 5
+LENGTH = {"salt-and-bones": 60, "the-first-spine": 70, "saltmarsh": 60}
+DEFAULT_LENGTH = 90
 # entry types of one more stream, whose house rules are all of them (issue 46: the old code's accepted overrides)
 FOCUS = {
     "salt-and-bones": ["attack_card_played"],  # an Attack card onto a covered tile
