@@ -50,6 +50,10 @@ class SaltAndBones(Ruleset):
     # 4: an overridden move that would take a count below 0 or stack cards is unplayable (versions 1-3 kept:
     # engine.placeable); 3: Test of Courage's additional turn, targets by card number, Draw Phase shares
     rule_changes = {
+        3: "a disengage could not be recorded again before Test of Courage's additional turn is taken or passed, "
+        "Anticipation and Condescend would name their target card by its number, a short Draw Phase supply would "
+        "be shared one card at a time from Momentum, and an Overwhelm played before its Attack card would carry "
+        "over to it",
         4: "a move recorded under a house rule that takes a hand or a deck below 0, or puts an Attack card on a "
         "tile that already holds one or off the Field Board, would be refused",
     }

@@ -248,6 +248,20 @@ def latest_reaction_of(state: State, seat: int) -> int | None:
     return None
 
 
+def v1_target(state: State, seat: int, target: Any) -> Any:
+    """A version-1 target (``{"instance": i}``, ``"chain"``, ``"instinct"``: before commit daad728, version 3)
+    named by card number as version 3 names it, so the same checks judge it: the open strike's card, or the
+    opponent's latest INSTINCT in the window. Any other target is returned as it is."""
+    w = state["combat"]["window"]
+    strike = w["strike"] if w else None
+    if isinstance(target, dict) and set(target) == {"instance"} and strike is not None:
+        return {"card": strike["card"], "instance": target["instance"]}
+    if target == "chain" and strike is not None:
+        return {"card": strike["card"]}
+    latest = latest_reaction_of(state, other(seat)) if w and target == "instinct" else None
+    return {"card": w["reactions"][latest]["uid"]} if latest is not None else target
+
+
 def card_negation_target(state: State, seat: int, target: Any) -> dict[str, Any] | None:
     """What a Condescend of ``seat`` aimed at ``target`` negates in the open window, or None.
 

@@ -178,6 +178,12 @@ def finish_preparation(state: State, seat: int) -> None:
         start_combat(state)
 
 
+def _v1_forced(state: State, forcing: str | None) -> str | bool | None:
+    """What ``combat.forced`` holds for a seat: the name of the Attack card forcing it to disengage, or None.
+    Version 1 (before commit daad728, version 3) kept a flag, True or False; a match recorded under it keeps it."""
+    return forcing is not None if recorded_before(state, 3) else forcing
+
+
 def start_combat(state: State) -> None:
     """Combat Phase: the Momentum seat's turn, an empty reaction window."""
     state["phase"] = "combat"
@@ -188,7 +194,7 @@ def start_combat(state: State) -> None:
         "turn_number": 1,
         "last_turn": None,
         "parry": [None, None],
-        "forced": [None, None],
+        "forced": [_v1_forced(state, None), _v1_forced(state, None)],
         "armed": [[], []],
         "pending_disengage": None,
         "window": None,
@@ -251,7 +257,7 @@ def play_attack_card(state: State, seat: int, spec: Any, attack_tile: list[int],
         c["parry"][seat] = "pending"
         notes.append("Parry is active on this seat's next turn")
     elif card_def["bonus"] == "forced_disengage":
-        c["forced"][other(seat)] = card_def["name"]
+        c["forced"][other(seat)] = _v1_forced(state, card_def["name"])
         notes.append(f"{seat_ref(other(seat))} must disengage at the start of their next turn")
     c["window"]["strike"] = {
         "card": uid,
@@ -327,7 +333,7 @@ def play_instinct(state: State, seat: int, name: str, target: Any) -> None:
     elif d["effect"] == "unnegatable":
         strike = w["strike"]
         own = strike is not None and strike["attacker"] == seat and not field_card(state, strike["card"])["negated"]
-        reaction["arming"] = not own  # played before the Attack card it boosts
+        reaction["arming"] = not own and not recorded_before(state, 3)  # played before the Attack card it boosts
     w["reactions"].append(reaction)
     resolve_window(state)
 
@@ -348,7 +354,7 @@ def disengage(state: State, seat: int) -> None:
         return
     if seat != c["turn"]:
         pass_turn(state, seat)
-    c["forced"][seat] = None
+    c["forced"][seat] = _v1_forced(state, None)
     if gambits(state)["courage"]:
         c["pending_disengage"] = seat
         log(

@@ -38,6 +38,7 @@ from rulesets.salt_and_bones.fields import (
     STRATEGY_CARD_PLACED,
     STRATEGY_CARD_PLAYED,
 )
+from rulesets.versions import recorded_before
 
 PHASE_OF = {
     FIELD_CARD_FLIPPED: "field",
@@ -128,7 +129,11 @@ def check_discard(state: State, event: Event) -> None:
 
 
 def draw_target(state: State, seat: int) -> int:
-    """How many cards ``seat`` must draw now: up to the hand size, or its share of a short supply."""
+    """How many cards ``seat`` must draw now: up to the hand size, or its share of a short supply (version 1,
+    before commit daad728: whatever the decks still hold, up to the hand size)."""
+    if recorded_before(state, 3):
+        left = state["decks"]["attack"] + state["decks"]["strategy"]
+        return min(max(0, state["settings"]["hand_size"] - E.hand_total(state, seat)), left)
     return E.draw_shares(state)[seat]
 
 
@@ -374,7 +379,7 @@ def check_disengage(state: State, event: Event) -> None:
                 f"(play an Attack card, or pass the additional turn).",
                 RULE_END,
             )
-        if not E.additional_turn_done(state):
+        if not E.additional_turn_done(state) and not recorded_before(state, 3):  # version 1 (daad728)
             raise _v(
                 "additional_turn_first",
                 f"Test of Courage: {seat_ref(E.other(seat))} receives an additional turn before your disengage "
@@ -443,6 +448,8 @@ def strategy_problem(state: State, seat: int, name: str, target: Any) -> RuleVio
 def target_problem(state: State, seat: int, d: dict[str, Any], target: Any) -> RuleViolation | None:
     """Problems with the ``target`` of an INSTINCT with definition ``d`` (see docs for each shape)."""
     effect = d["effect"]
+    if recorded_before(state, 3):  # version 1 named the target as the latest card (daad728)
+        target = E.v1_target(state, seat, target)
     if effect == "negate_chosen_instance":
         return _instance_target_problem(state, seat, d, target)
     if effect == "negate_card":
@@ -452,7 +459,7 @@ def target_problem(state: State, seat: int, d: dict[str, Any], target: Any) -> R
     if target is not None:
         return _v("bad_target", f"{d['name']} takes no target.", RULE_STRATEGY)
     own_attack = strike is not None and card is not None and strike["attacker"] == seat and not card["negated"]
-    if effect == "extra_instance" and not own_attack:
+    if (effect == "extra_instance" or (effect == "unnegatable" and recorded_before(state, 3))) and not own_attack:
         return _v("no_target", f"{d['name']} applies to the Attack card you just played; there is none.", RULE_STRATEGY)
     against_you = strike is not None and card is not None and strike["defender"] == seat
     if effect == "negate_first_instance" and not (against_you and any(not i["negated"] for i in card["instances"])):

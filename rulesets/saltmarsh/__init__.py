@@ -100,7 +100,11 @@ class SaltmarshCampaign(Ruleset):
     name = "Ghosts of Saltmarsh (campaign)"
     seats = (0,)
     version = 2
-    rule_changes = {2: "a payment made under a house rule that leaves a hero below 0 gp would be refused"}
+    rule_changes = {
+        2: "a payment made under a house rule that leaves a hero below 0 gp would be refused, and so would a "
+        "second hero of the same name, retiring a hero on the adventure, a second adventure, a result with no "
+        "adventure in progress and selling a card the hero does not hold; a shop card with a value would be an Item"
+    }
     kind = "campaign"
     rulebook = "ghosts-of-saltmarsh.txt"
     options_schema = OPTIONS_SCHEMA

@@ -167,9 +167,20 @@ def _refuse_on_match(s: State) -> None:
         raise ValueError(f"{current['adventure']} is played as match #{current['match']}; record it there")
 
 
+def _v1_accepts(s: State) -> bool:
+    """Whether ``s`` is judged under version 1 (before commit e1068e1, version 2), whose reducer placed what an
+    override let through without the checks version 2 added (docs/rules/ghosts-of-saltmarsh.md › Versions): a
+    second hero of the same name, retiring a hero on the adventure, a second adventure, a result with no
+    adventure in progress (the latest one gets it again), selling a card not held (the last card held goes)."""
+    return recorded_before(s, 2)
+
+
 def _concludable(s: State) -> dict[str, Any]:
-    """The adventure a hand-recorded result concludes: the one in progress, not played as a match."""
+    """The adventure a hand-recorded result concludes: the one in progress, not played as a match (version 1:
+    the latest adventure, whatever its result)."""
     current = current_adventure(s)
+    if current is None and _v1_accepts(s) and s["adventures"]:
+        return s["adventures"][-1]
     if current is None:
         raise ValueError("no adventure is in progress to conclude")
     _refuse_on_match(s)
@@ -219,7 +230,7 @@ def _gold(s: State, idx: int, delta: int, cause: str, note: str) -> None:
 def hero_joined(s: State, event: Event) -> None:
     """A hero at level 1 with no gold, items or powers; names tell active heroes apart."""
     data = event.data
-    if not data["hero"].strip() or find_hero(s, data["hero"]) is not None:
+    if (not data["hero"].strip() or find_hero(s, data["hero"]) is not None) and not _v1_accepts(s):
         raise ValueError(f"an active hero is already called {data['hero']!r} (names must tell heroes apart)")
     s["heroes"].append(
         {
@@ -240,7 +251,7 @@ def hero_retired(s: State, event: Event) -> None:
     """The hero leaves (never while on the adventure in progress)."""
     idx = require_hero(s, event.data["hero"], RULE_TRACKER)
     current = current_adventure(s)
-    if current is not None and idx in current["hero_ids"]:
+    if current is not None and idx in current["hero_ids"] and not _v1_accepts(s):
         raise ValueError(f"{s['heroes'][idx]['name']} is on {current['adventure']}, which is still in progress")
     s["heroes"][idx]["retired"] = True
 
@@ -249,12 +260,12 @@ def adventure_started(s: State, event: Event) -> None:
     """The party sets out; the shop's display goes back into the deck."""
     data = event.data
     current = current_adventure(s)
-    if current is not None:
+    if current is not None and not _v1_accepts(s):
         raise ValueError(f"{current['adventure']} is still in progress; only one adventure at a time")
     ids = [require_hero(s, name, RULE_CAMPAIGN) for name in data["heroes"]]
     if not ids:
         raise ValueError("an adventure needs at least one hero")
-    if len(set(ids)) != len(ids):
+    if len(set(ids)) != len(ids) and not _v1_accepts(s):
         raise ValueError("a hero is listed twice for the adventure")
     match = data.get("match")
     if match is not None and adventure_of_match(s, match) is not None:
@@ -274,10 +285,11 @@ def adventure_started(s: State, event: Event) -> None:
 
 
 def treasure_gained(s: State, event: Event) -> None:
-    """The hero holds the card."""
+    """The hero holds the card (version 1: under the name as typed)."""
     idx = require_hero(s, event.data["hero"], RULE_CARRY)
     _refuse_on_match(s)
-    s["heroes"][idx]["items"].append(treasure_card(event.data["item"]))
+    card = treasure_card(event.data["item"])
+    s["heroes"][idx]["items"].append({**card, "name": event.data["item"]["name"]} if _v1_accepts(s) else card)
 
 
 def treasure_used(s: State, event: Event) -> None:
@@ -333,12 +345,21 @@ def powers_swapped(s: State, event: Event) -> None:
 def item_sold(s: State, event: Event) -> None:
     """The card leaves the hero for its sale value."""
     idx = require_hero(s, event.data["hero"], RULE_SELL)
-    item = _take_card(s["heroes"][idx], event.data["item"])
+    hero = s["heroes"][idx]
+    if _v1_accepts(s) and find_item(hero["items"], event.data["item"]) is None and hero["items"]:
+        item = hero["items"].pop()  # version 1 sold the last card held
+    else:
+        item = _take_card(hero, event.data["item"])
     _gold(s, idx, sale_value(item) or 0, "sale", f"Sold {item['name']}")
 
 
 def shop_revealed(s: State, event: Event) -> None:
-    """The display is these cards."""
+    """The display is these cards (version 1: the name as typed, an Item only when flagged so)."""
+    if _v1_accepts(s):
+        s["display"] = [
+            {**treasure_card(c), "name": c["name"], "item": bool(c.get("item"))} for c in event.data["cards"]
+        ]
+        return
     s["display"] = [treasure_card(c) for c in event.data["cards"]]
 
 

@@ -61,9 +61,10 @@ class TheFirstSpine(Ruleset):
     rule_changes = {
         2: "a turn end would be judged from one board state (Treason cards that destroy each other), a 7th card "
         "of a player's origin would be refused, and a house rule could no longer discard more cards than the hand "
-        "holds",
-        4: "a destiny card beyond the deck's destiny share would be refused, and a house rule could no longer play "
-        "the installation again",
+        "holds, play a card from an empty hand, onto a held cell or off the board, move a card there, or choose a "
+        "confrontation from an empty cell",
+        4: "a destiny card beyond the deck's destiny share would be refused, a house rule could no longer play "
+        "the installation again, and an eliminated player's cards would leave in reading order",
     }
 
     def initial_state(self, options: dict[str, Any], seat_count: int = 2) -> State:

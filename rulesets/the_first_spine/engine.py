@@ -47,8 +47,6 @@ def cell_word(cell: Any) -> str:
 
 
 # -- creation ---------------------------------------------------------------------------------------------
-
-
 def _catalog_entry(card: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": card["name"].strip(),
@@ -158,8 +156,6 @@ def derive(state: State) -> State:
 
 
 # -- lookups ------------------------------------------------------------------------------------------------
-
-
 def _cell(value: Any) -> B.Cell:
     return (value[0], value[1])
 
@@ -218,8 +214,6 @@ def add_log(state: State, kind: str, text: str, **extra: Any) -> None:
 
 
 # -- setup ----------------------------------------------------------------------------------------------------
-
-
 def setup_missing(state: State) -> dict[int, list[str]]:
     """Seat → what it still has to choose (``destiny``, ``origin``); empty once setup is done."""
     out: dict[int, list[str]] = {}
@@ -263,8 +257,6 @@ def choose_origin(new: State, event: Event) -> None:
 
 
 # -- the turn ---------------------------------------------------------------------------------------------------
-
-
 def move_card(new: State, event: Event) -> None:
     """A card with Run moves to ``to`` (once per turn, before the discard/draw)."""
     _playable(new, event)
@@ -272,7 +264,8 @@ def move_card(new: State, event: Event) -> None:
     occ = occupancy(new)
     if frm not in occ:
         raise ValueError(f"there is no card on {cell_word(frm)} to move")
-    _check_free_cell(new, to, occ)
+    if not _v1_overrides(new):
+        _check_free_cell(new, to, occ)
     occ[frm]["at"] = list(to)
     new["turn"]["moved"] = True
 
@@ -282,9 +275,7 @@ def refill(new: State, event: Event) -> None:
     _playable(new, event)
     seat, discarded = event.seat, event.data["discarded"]
     p = new["players"][seat]
-    # version 1 (a match recorded under it, docs/rules › Rule versions) let an override discard more than the
-    # hand held: the hand went below 0 and the draw filled it up to the hand size from there
-    if discarded > p["hand"] and not recorded_before(new, 2):
+    if discarded > p["hand"] and not _v1_overrides(new):  # version 1: the hand went below 0, then filled up
         raise ValueError(f"{seat_word(seat)} holds {plural(p['hand'], 'card')} and cannot discard {discarded}")
     hand_size = new["settings"]["hand_size"]
     p["hand"] -= discarded
@@ -323,10 +314,10 @@ def place(new: State, event: Event) -> None:
     if card is None:
         raise ValueError(f"the match's card list has no card called '{event.data['card']}'")
     p = new["players"][seat]
-    if p["hand"] < 1:
+    if p["hand"] < 1 and not _v1_overrides(new):
         raise ValueError(f"{seat_word(seat)} holds no card to play")
     at = _cell(event.data["at"])
-    if card["kind"] != "spell":
+    if card["kind"] != "spell" and not _v1_overrides(new):
         _check_free_cell(new, at, occupancy(new))
     p["hand"] -= 1
     if card["origin"] is None:
@@ -387,7 +378,8 @@ def choose_target(new: State, event: Event) -> None:
     """Which opponent card the creature on ``from`` confronts at the turn end (a later choice replaces it)."""
     _playable(new, event)
     frm = _cell(event.data["from"])
-    _piece_at(new, frm)
+    if not _v1_overrides(new):
+        _piece_at(new, frm)
     target = _cell(event.data["target"])
     keep = [t for t in new["turn"]["targets"] if _cell(t["from"]) != frm]
     new["turn"]["targets"] = [*keep, {"from": list(frm), "target": list(target)}]
@@ -400,8 +392,6 @@ def end_turn(new: State, event: Event) -> None:
 
 
 # -- what even a house rule cannot record ----------------------------------------------------------------
-
-
 def _playable(state: State, event: Event) -> None:
     """Raise ValueError when ``event`` cannot be put in the state even under a house rule (the replay layer
     refuses it as ``unplayable``): an override records what the table said, it never bends a count, stacks two
@@ -417,6 +407,12 @@ def _playable(state: State, event: Event) -> None:
         )
     if event.type not in SETUP_EVENTS and setup:
         raise ValueError("no turn has begun yet: every player chooses a destiny and an origin first")
+
+
+def _v1_overrides(state: State) -> bool:
+    """Version 1 (before commit d024de9, version 2) placed an overridden discard beyond the hand, a card from an empty
+    hand, onto a held cell or off the board (pieces then share the cell), a move there, a target from an empty cell."""
+    return recorded_before(state, 2)
 
 
 def _piece_at(state: State, at: B.Cell) -> dict[str, Any]:
@@ -437,8 +433,6 @@ def _check_free_cell(state: State, at: B.Cell, occ: dict[B.Cell, dict[str, Any]]
 
 
 # -- confrontations ------------------------------------------------------------------------------------------
-
-
 def _arithmetic(a: dict[str, Any], b: dict[str, Any], threat: bool) -> dict[str, Any]:
     d = B.direction_to(_cell(a["at"]), _cell(b["at"]))
     assert d is not None
@@ -622,7 +616,8 @@ def _settle(state: State) -> None:
         if p["out"] or wizard is None or wizard["hp"] > 0:
             continue
         p["out"] = True
-        leaving = sorted((c for c in state["cards"] if c["controller"] == p["seat"]), key=_reading)
+        leaving = [c for c in state["cards"] if c["controller"] == p["seat"]]
+        leaving = leaving if recorded_before(state, 4) else sorted(leaving, key=_reading)  # v1-3: unlogged, as held
         names = {c["id"]: named(state, c) for c in leaving}
         state["cards"] = [c for c in state["cards"] if c["controller"] != p["seat"]]
         state["blocked"] = [b for b in state["blocked"] if b["until_seat"] != p["seat"]]
@@ -631,20 +626,23 @@ def _settle(state: State) -> None:
             if card["kind"] != "wizard":
                 owner = state["players"][card["owner"]]
                 owner["discard"] = [*owner["discard"], card["name"]]
-                add_log(
-                    state,
-                    "out",
-                    f"{names[card['id']]} leaves the board with {seat_word(p['seat'])}'s wizard and goes to "
-                    f"{seat_word(card['owner'])}'s discard.",
-                )
+                gone = f"{names[card['id']]} leaves the board with {seat_word(p['seat'])}'s wizard and goes to "
+                if not recorded_before(state, 4):
+                    add_log(state, "out", f"{gone}{seat_word(card['owner'])}'s discard.")
     living = living_seats(state)
     if len(living) <= 1:
-        if living:
-            wizard = wizard_of(state, living[0])
-            left = wizard["hp"] if wizard is not None else 0
-            reason = f"the last wizard standing ({left} life left)"
-        else:
-            reason = "no wizard is left standing"
+        wizard = wizard_of(state, living[0]) if living else None
+        reason = (
+            f"the last wizard standing ({wizard['hp'] if wizard else 0} life left)"
+            if living
+            else "no wizard is left standing"
+        )
+        if recorded_before(state, 2):  # version 1's words for the same result (before commit d024de9)
+            reason = (
+                f"{seat_word(living[0])}'s wizard is the last one standing."
+                if living
+                else "No wizard is left standing."
+            )
         state["result"] = {"winners": living, "draw": not living, "reason": reason}
         state["turn"] = {**state["turn"], "phase": "over", "targets": []}
     elif state["turn"]["phase"] != "setup" and state["players"][state["turn"]["seat"]]["out"]:

@@ -56,6 +56,27 @@ LOOSE_GAME_KEYS: dict[str, dict[str, str]] = {
         "heroes[].items[].item": "a display flag (is the treasure an Item card) added later, derived",
     },
 }
+# Keys compared loosely for the streams of one rules version only (game, version → key → reason): shapes that
+# version's code did not have, derived or always empty in its streams.
+LOOSE_VERSION_KEYS: dict[tuple[str, int], dict[str, str]] = {
+    ("salt-and-bones", 1): {
+        "combat.armed": "an Overwhelm played before its Attack card (version 3); version 1 had no such play and "
+        "this list stays empty in its streams",
+        "combat.window.strike.armed": "the same list carried on the Attack card (version 3), empty in version 1",
+        "combat.window.reactions[].arming": "whether an Overwhelm was played before its Attack card (version 3), "
+        "False in every reaction of version 1, where an overridden early Overwhelm did nothing",
+        "combat.window.reactions[].negates": "what a Condescend negates: version 1 kept 'chain' or the index of the "
+        "INSTINCT, version 3 a record naming the same card; which card is negated (its effect, the damage, the "
+        "log) is compared with the rest of the state",
+        "combat.window.triggered": "the automatic INSTINCTs that triggered in a window, kept from version 3 so "
+        "Condescend can name them; derived from the window, never read by version 1's rules",
+    },
+    ("saltmarsh", 1): {
+        "adventures[].match": "the adventure match (version 2: adventures played move by move); None in every "
+        "adventure of version 1, which had no such matches",
+        "adventures[].conclusion": "the adventure match's result (version 2); None in every adventure of version 1",
+    },
+}
 # Outcome keys today's Outcome.to_dict writes that an old one did not, with the value the old code meant.
 OLD_OUTCOME_DEFAULTS: dict[str, Any] = {
     "provisional": False,  # added with Bone Wars' awards (issue 32): every outcome before it was final
@@ -92,13 +113,14 @@ def _loosen(value: Any, path: list[str]) -> None:
         _loosen(item, rest)
 
 
-def comparable(state: Any, game: str = "") -> Any:
-    """``state`` as JSON, the loosely compared keys left out (or, for a log, only its length kept)."""
+def comparable(state: Any, game: str = "", version: int = 0) -> Any:
+    """``state`` as JSON, the loosely compared keys of ``game`` (and of its rules ``version``) left out (or, for a
+    log, only its length kept)."""
     plain = json.loads(json.dumps(state))
     if not isinstance(plain, dict):
         return plain
     plain = {k: v for k, v in plain.items() if k not in LOOSE_STATE_KEYS}
-    for path in LOOSE_GAME_KEYS.get(game, {}):
+    for path in [*LOOSE_GAME_KEYS.get(game, {}), *LOOSE_VERSION_KEYS.get((game, version), {})]:
         _loosen(plain, path.split("."))
     return plain
 
@@ -122,15 +144,16 @@ def differences(path: Path, index: int) -> list[str]:
     stream = body["streams"][index]
     state, outcome = replay_stream(body["game"], body["rules_version"], stream)
     found = []
-    game = body["game"]
-    new, old = comparable(state, game), comparable(stream["state"], game)
+    game, version = body["game"], body["rules_version"]
+    new, old = comparable(state, game, version), comparable(stream["state"], game, version)
     if new != old:
         found.append(f"state differs at {sorted(k for k in {*new, *old} if new.get(k) != old.get(k))}")
     now = None if outcome is None else json.loads(json.dumps(outcome.to_dict()))
     if now != comparable_outcome(stream["outcome"]):
         found.append(f"outcome {now} != {comparable_outcome(stream['outcome'])}")
     for at, old in stream["checkpoints"].items():
-        if comparable(replay_stream(game, body["rules_version"], stream, int(at))[0], game) != comparable(old, game):
+        now_at = replay_stream(game, version, stream, int(at))[0]
+        if comparable(now_at, game, version) != comparable(old, game, version):
             found.append(f"state after entry {at} differs")
     return found
 
