@@ -166,17 +166,19 @@ def pg_version() -> str:
 def test_client_open() -> Iterator[None]:
     """Settings under which Django's test client may hammer the site in-process: ``testserver`` allowed, a
     session-signing key when none is set, every throttle rate out of reach (one client asks far beyond a
-    person's rate); restored after."""
-    saved = (settings.ALLOWED_HOSTS, settings.SECRET_KEY, settings.REST_FRAMEWORK)
-    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    if not os.environ.get("DJANGO_SECRET_KEY") and not settings.DEBUG:
-        settings.SECRET_KEY = os.urandom(32).hex()  # the test client signs a session; no key is set
+    person's rate); restored after (the key excepted)."""
+    from django.test import override_settings
+
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": dict.fromkeys(rates, "1000000/min")}
-    try:
+    changes: dict[str, Any] = {
+        "ALLOWED_HOSTS": [*settings.ALLOWED_HOSTS, "testserver"],
+        "REST_FRAMEWORK": {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": dict.fromkeys(rates, "1000000/min")},
+    }
+    if not os.environ.get("DJANGO_SECRET_KEY") and not settings.DEBUG:
+        # the test client signs a session and no key is set; kept after (an empty key cannot be put back)
+        settings.SECRET_KEY = os.urandom(32).hex()
+    with override_settings(**changes):
         yield
-    finally:
-        settings.ALLOWED_HOSTS, settings.SECRET_KEY, settings.REST_FRAMEWORK = saved
 
 
 def access_log_quiet() -> None:

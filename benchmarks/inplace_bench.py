@@ -19,7 +19,7 @@ from typing import Any
 from django.db import connection
 from django.test import Client
 
-from benchmarks.harness import Out, StatementCounter, access_log_quiet, scratch_database
+from benchmarks.harness import Out, StatementCounter, access_log_quiet, scratch_database, test_client_open
 
 HELP = "Benchmark one recorded move: answered in place (htmx fragment) vs POST + redirect + whole page."
 POSTGRES = "required"
@@ -34,7 +34,7 @@ def add_arguments(parser: Any) -> None:
 
 def run(options: dict[str, Any], out: Out) -> None:
     name = f"chronicle_bench_inplace_{os.getpid()}"
-    with scratch_database(name):
+    with scratch_database(name), test_client_open():
         _run(out, options["samples"], options["moves"])
     out(f"Scratch database {name} dropped.")
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import connection
 from django.test import Client
 
-from benchmarks.harness import Out, StatementCounter, access_log_quiet, scratch_database
+from benchmarks.harness import Out, StatementCounter, access_log_quiet, scratch_database, test_client_open
 
 HELP = "Benchmark the live table's version poll (ETag/304) against reloading the match page (scratch database)."
 POSTGRES = "required"
@@ -45,7 +45,7 @@ def add_arguments(parser: Any) -> None:
 
 def run(options: dict[str, Any], out: Out) -> None:
     name = f"chronicle_bench_live_{os.getpid()}"
-    with scratch_database(name):
+    with scratch_database(name), test_client_open():
         _run(out, options["seconds"], options["moves"])
     out(f"Scratch database {name} dropped.")
 

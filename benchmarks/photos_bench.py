@@ -21,7 +21,7 @@ from typing import Any
 
 from django.db import transaction
 
-from benchmarks.harness import Out, median_ms
+from benchmarks.harness import Out, median_ms, test_client_open
 
 HELP = "Benchmark photo processing, bytes stored per photo and a 50-photo history page."
 POSTGRES = ""
@@ -90,7 +90,11 @@ def _history(out: Out, count: int, source: bytes) -> None:
     from matches.services import match_create, match_event_record
 
     scratch = {"MEDIA_ROOT": "", "ALLOWED_HOSTS": ["*"], "CHRONICLE_PHOTOS_PER_ENTRY": count}
-    with tempfile.TemporaryDirectory() as media, override_settings(**{**scratch, "MEDIA_ROOT": media}):
+    with (
+        tempfile.TemporaryDirectory() as media,
+        test_client_open(),
+        override_settings(**{**scratch, "MEDIA_ROOT": media}),
+    ):
         try:
             with transaction.atomic():
                 user = get_user_model().objects.create_user(username="bench-photos-user", password="x-bench-9")
