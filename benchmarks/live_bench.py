@@ -58,7 +58,8 @@ def _run(out: Out, seconds: float, moves: int) -> None:
 
     access_log_quiet()
     user = get_user_model().objects.create_user(username="bench", password="bench-pass-123")
-    match = match_create(owner=user, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}])
+    # public: a spectator watches it (matches are private by default since issue 41; a private one answers 404)
+    match = match_create(owner=user, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}], is_public=True)
     ruleset = get_ruleset("get-salty")
     from matches.store import events as store
 
