@@ -1,488 +1,262 @@
-"""The measurements behind ``manage.py bench_http``: the web tier as deployed, over real HTTP.
+"""manage.py bench http: the web tier as deployed (scripts/serve, a real Celery worker), over HTTP.
 
-A scratch PostgreSQL database (see ``store_bench.scratch_database``) is served by ``scripts/serve``
-(granian, the production settings) with a real Celery worker projecting the read models, both started as
-subprocesses against that database and ``REDIS_URL``. Load comes from N concurrent keep-alive clients on
-one asyncio loop in this process, each recording Last Stone moves on its own match with
-``expected_version``, as a phone at a table does. CPU is read from ``/proc`` per process tree.
+Every figure is printed beside the raw single-writer INSERT rate measured in the same run on the same
+PostgreSQL. Runs in a scratch database that is dropped afterwards; needs PostgreSQL and REDIS_URL.
+See docs/PERFORMANCE.md. Exit code 0 whatever the figures (PASS/FAIL words are for information).
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
+import logging
 import os
-import signal
-import socket
 import statistics
 import subprocess
+import sys
+import tempfile
 import time
-import urllib.request
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psycopg
 from django.conf import settings
-from django.db import connection
+from django.core.management.base import CommandError
 
-from benchmarks.store_bench import GAME, Writer
+from benchmarks.harness import Out, cpu_count, n, pg_version, row_printer, scratch_database, target, test_client_open
 
-BIG_PILE = 10**9
-BENCH_SECRET_KEY = "bench-http-secret-key-not-for-production-use-0123456789"  # scratch database, loopback only
-_TICK = os.sysconf("SC_CLK_TCK")
-
-
-# -- processes ------------------------------------------------------------------------------------------
+HELP = "Benchmark appends and state reads over real HTTP against scripts/serve + a Celery worker (scratch database)."
+POSTGRES = "rerun"
+DEFAULT_STACKS = ["granian:2x2"]
 
 
-def _stat(pid: int) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rindex(")") + 2 :].split()  # fields from "state" on (the name may hold spaces)
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("--clients", type=int, default=16, help="concurrent keep-alive HTTP clients (16)")
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds of HTTP appends per stack (8)")
+    parser.add_argument(
+        "--stack", action="append", dest="stacks", metavar="CLASS:PROCSxTHREADS",
+        help=f"serving stack(s) to measure, e.g. granian:2x2 gthread:2x8 sync:4 (repeatable; default {DEFAULT_STACKS[0]})",
+    )  # fmt: skip
+    parser.add_argument("--worker-concurrency", type=int, default=1, help="Celery worker processes (1)")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 2 s per figure")
+    parser.add_argument("--profile", action="store_true", help="py-spy the web workers during the first stack")
+    parser.add_argument("--keep-logs", action="store_true", help="print where the servers' logs are kept")
 
 
-def tree_cpu(pid: int) -> float:
-    """CPU seconds (user + system) used so far by ``pid``, its live descendants and its reaped children."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = _stat(int(entry))
-            if fields is not None:
-                parents[int(entry)] = int(fields[1])
-    members, frontier = {pid}, [pid]
-    while frontier:
-        parent = frontier.pop()
-        for child, ppid in parents.items():
-            if ppid == parent and child not in members:
-                members.add(child)
-                frontier.append(child)
-    ticks = 0
-    for member in members:
-        fields = _stat(member)
-        if fields is not None:
-            ticks += sum(int(f) for f in fields[11:13])  # utime, stime
-            if member == pid:
-                ticks += sum(int(f) for f in fields[13:15])  # cutime, cstime (reaped children)
-    return ticks / _TICK
+def run(options: dict[str, Any], out: Out) -> None:
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        raise CommandError("bench http needs REDIS_URL (the Celery broker of the worker it starts).")
+    from benchmarks import http_stack as hb
+    from benchmarks import store_measures as sm
 
+    quick = options["quick"]
+    seconds = 2.0 if quick else options["seconds"]
+    rounds = 3 if quick else 5
+    clients = options["clients"]
+    stacks = [hb.Stack.parse(s) for s in options["stacks"] or DEFAULT_STACKS]
+    name = f"chronicle_bench_http_{os.getpid()}"
+    log_dir = Path(tempfile.mkdtemp(prefix="bench_http_"))
+    started = time.perf_counter()
+    load = os.getloadavg()
 
-def pids_cpu(pids: list[int]) -> dict[int, float]:
-    """CPU seconds of each live process in ``pids``."""
-    out = {}
-    for pid in pids:
-        fields = _stat(pid)
-        if fields is not None:
-            out[pid] = sum(int(f) for f in fields[11:13]) / _TICK
-    return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Service:
-    """A subprocess of ours (own process group), its output in a log file; stopped by its own pid only."""
-
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], log_dir: Path) -> None:
-        self.name = name
-        self.log_path = log_dir / f"{name}.log"
-        self._log = self.log_path.open("wb")
-        self.proc = subprocess.Popen(
-            argv, env=env, cwd=settings.BASE_DIR, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+    with scratch_database(name) as db:
+        password = f":{db['password']}" if db["password"] else ""
+        database_url = f"postgres://{db['user']}{password}@{db['host']}:{db['port']}/{name}"
+        out(
+            f"Chronicle HTTP benchmark{' (quick)' if quick else ''}: PostgreSQL {pg_version()}, "
+            f"scratch database {name}, {cpu_count()} CPU(s), load average {load[0]:.2f} {load[1]:.2f} "
+            f"{load[2]:.2f} at start"
         )
-
-    def cpu(self) -> float:
-        return tree_cpu(self.proc.pid)
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def log_tail(self, lines: int = 30) -> str:
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-
-    def stop(self) -> None:
-        if self.alive():
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)  # the group we started (start_new_session)
-                self.proc.wait(10)
-        self._log.close()
-
-
-def service_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
-    """The environment a deployment gives its processes, pointed at the scratch database.
-
-    Throttle rates are raised out of reach (the throttle still runs, with its Redis round trips) because one
-    benchmark user sends far more than a person at a table.
-    """
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHRONICLE_", "CELERY_", "WEB_"))}
-    env.update(
-        DATABASE_URL=database_url,
-        REDIS_URL=redis_url,
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=env.get("DJANGO_SECRET_KEY", BENCH_SECRET_KEY),
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        CHRONICLE_THROTTLE_ANON="10000000/min",
-        CHRONICLE_THROTTLE_USER="10000000/min",
-        CHRONICLE_ACCESS_LOG="1",
-        PYTHONUNBUFFERED="1",
-    )
-    env.update(extra)
-    return env
-
-
-def start_web(env: dict[str, str], stack: Stack, log_dir: Path) -> tuple[Service, int]:
-    """``scripts/serve`` on a free port with ``stack``'s workers; waits for ``/healthz``."""
-    port = free_port()
-    web_env = {**env, "HOST": "127.0.0.1", "PORT": str(port), **stack.env()}
-    web = Service(f"web-{stack.label}", [str(settings.BASE_DIR / "scripts" / "serve")], web_env, log_dir)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if not web.alive():
-            raise RuntimeError(f"scripts/serve exited:\n{web.log_tail()}")
+        out(f"Workload: Last Stone moves with expected_version, {clients} clients each on its own match, "
+            f"keep-alive; {seconds:g} s per figure.\n")  # fmt: skip
+        token, match_ids = hb.bench_matches(clients + 1)
+        api_match, http_matches = match_ids[-1], match_ids[:clients]
+        env = hb.service_env(database_url, redis_url)
+        worker = hb.start_worker(env, log_dir, options["worker_concurrency"])
+        raw = sm.raw_writer(db)
+        results: list[dict[str, Any]] = []
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
-                if r.status == 200:
-                    return web, port
-        except OSError:
-            time.sleep(0.2)
-    web.stop()
-    raise RuntimeError(f"scripts/serve did not answer /healthz in 60 s:\n{web.log_tail()}")
+            inproc = _in_process(hb, sm, raw, token, api_match, seconds, rounds, log_dir)
+            hb.drain_wait(match_ids)
+            for i, stack in enumerate(stacks):
+                results.append(_stack(hb, raw, worker, stack, env, log_dir, token, http_matches, db,
+                                      seconds, profile=options["profile"] and i == 0))  # fmt: skip
+        finally:
+            raw.close()
+            worker.stop()
+    _report(out, inproc, results, clients)
+    if options["keep_logs"]:
+        out(f"\nServer logs: {log_dir}")
+    out(f"\nDone in {time.perf_counter() - started:.0f} s; load average at the end "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; scratch database {name} dropped.")  # fmt: skip
 
 
-def start_worker(env: dict[str, str], log_dir: Path, concurrency: int) -> Service:
-    """A real Celery worker (``celery -A config worker``, as the Procfile runs it)."""
-    celery = str(Path(os.environ.get("VIRTUAL_ENV") or settings.BASE_DIR / ".venv") / "bin" / "celery")
-    argv = [celery, "-A", "config", "worker", "--loglevel", "WARNING", "--concurrency", str(concurrency)]
-    worker = Service("worker", argv, env, log_dir)
-    time.sleep(0.5)
-    if not worker.alive():
-        raise RuntimeError(f"the Celery worker exited:\n{worker.log_tail()}")
-    return worker
+# -- phases ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Stack:
-    """A serving configuration for ``scripts/serve``: granian, or a gunicorn worker class; processes and threads."""
+def _in_process(hb: Any, sm: Any, raw: Any, token: str, match_id: int, seconds: float, rounds: int,
+                log_dir: Path) -> dict[str, Any]:  # fmt: skip
+    """Django's test client, 1 writer, taking turns in short rounds with the raw INSERT writer and with the
+    two floors of a request: the service append alone and an empty request through the test client."""
+    from config.logs import JsonFormatter
 
-    worker_class: str
-    workers: int
-    threads: int = 1
-
-    @classmethod
-    def parse(cls, text: str) -> Stack:
-        """``granian:2x4`` (the production server: processes x threads running Django), or gunicorn's
-        ``sync:4``, ``gthread:2x8`` (processes x threads), ``asgi:2`` (its ASGI worker, config.asgi)."""
-        kind, _, size = text.partition(":")
-        procs, _, threads = size.partition("x")
-        return cls(kind, int(procs or 2), int(threads or 1))
-
-    @property
-    def label(self) -> str:
-        threaded = self.worker_class in ("gthread", "granian")
-        return f"{self.worker_class}:{self.workers}" + (f"x{self.threads}" if threaded else "")
-
-    def env(self) -> dict[str, str]:
-        env = {"WEB_CONCURRENCY": str(self.workers), "WEB_THREADS": str(self.threads)}
-        if self.worker_class == "granian":
-            return {**env, "WEB_SERVER": "granian"}
-        env.update(WEB_SERVER="gunicorn", WEB_WORKER_CLASS=self.worker_class)
-        if self.worker_class == "asgi":  # Django under ASGI keeps no connection across requests
-            env["CHRONICLE_DB_CONN_MAX_AGE"] = "0"
-        return env
-
-
-# -- data -----------------------------------------------------------------------------------------------
-
-
-def bench_matches(count: int) -> tuple[str, list[int]]:
-    """A user with an API token and ``count`` Last Stone matches it owns, each with a pile no run exhausts."""
-    from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
-
-    from matches import services
-    from matches.models import Stream
-
-    user, _ = get_user_model().objects.get_or_create(username="bench-http")
-    token, _ = Token.objects.get_or_create(user=user)
-    ids = []
-    for i in range(count):
-        match = services.match_create(
-            owner=user, game=GAME, seats=[{"name": "Ana"}, {"name": "Bo"}], options={"stones": 1000},
-            title=f"bench {i}",
-        )  # fmt: skip
-        # options cap the pile at 1000: widen it at version 0, as if the table had that many stones
-        Stream.objects.filter(pk=match.stream_id, version=0).update(
-            options={"stones": BIG_PILE, "first_seat": 0}, state={"pile": BIG_PILE, "turn": 0, "winner": None}
-        )
-        ids.append(match.pk)
-    return token.key, ids
-
-
-def summaries_behind(match_ids: list[int]) -> int:
-    """How many of these matches' summaries have not caught up with their stream's version."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM matches_match m JOIN matches_stream s ON s.id = m.stream_id "
-            "JOIN matches_matchsummary ms ON ms.match_id = m.id WHERE m.id = ANY(%s) AND ms.version < s.version",
-            [match_ids],
-        )
-        return int(cursor.fetchone()[0])
-
-
-def drain_wait(match_ids: list[int], timeout: float = 120.0) -> float:
-    """Seconds until every summary shows its match's last event (the projector's lag after the load stops)."""
-    start = time.perf_counter()
-    while summaries_behind(match_ids):
-        if time.perf_counter() - start > timeout:
-            raise RuntimeError(f"the projector did not catch up within {timeout:.0f} s")
-        time.sleep(0.01)
-    return time.perf_counter() - start
-
-
-def transaction_elsewhere(db: dict[str, Any], dbname: str = "postgres") -> psycopg.Connection:
-    """A transaction holding a transaction id in database ``dbname`` of the same server, left open.
-
-    In another database (``postgres``, the default) it no longer holds the log reader back at all; in the
-    application's own database it does, and the projectors fall back to reading the held-back streams once
-    their events have waited ``CHRONICLE_PROJECTOR_STALL_BOUND`` seconds. The caller closes the connection.
-    """
-    params = {k: db[k] for k in ("host", "port", "user", "password")}
-    conn = psycopg.connect(dbname=dbname, autocommit=False, **params)
-    conn.execute("SELECT pg_current_xact_id()")
-    return conn
-
-
-def backend_pids(dbname: str) -> list[int]:
-    """PostgreSQL backends connected to the scratch database (the web and worker processes' connections)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [dbname])
-        return [r[0] for r in cursor.fetchall()]
-
-
-# -- the HTTP load ---------------------------------------------------------------------------------------
-
-
-async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
-                    ) -> tuple[int, bytes, bool]:  # fmt: skip
-    """Send one request; read the status, headers and body. Returns (status, body, server closes)."""
-    writer.write(request)
-    line = await reader.readline()
-    if not line:
-        raise ConnectionError("server closed the connection")
-    status = int(line.split(b" ", 2)[1])
-    length, close, chunked = None, line.startswith(b"HTTP/1.0"), False
-    while True:
-        line = await reader.readline()
-        if line in (b"\r\n", b"\n", b""):
-            break
-        name, _, value = line.partition(b":")
-        name = name.strip().lower()
-        if name == b"content-length":
-            length = int(value)
-        elif name == b"connection":
-            close = value.strip().lower() == b"close"
-        elif name == b"transfer-encoding":
-            chunked = b"chunked" in value.lower()
-    if chunked:
-        parts = []
-        while True:
-            size = int((await reader.readline()).split(b";")[0], 16)
-            if size == 0:
-                await reader.readline()
-                break
-            parts.append(await reader.readexactly(size))
-            await reader.readline()
-        body = b"".join(parts)
-    elif length is not None:
-        body = await reader.readexactly(length)
-    else:
-        body, close = await reader.read(), True
-    return status, body, close
-
-
-@dataclass
-class LoadResult:
-    """Requests started inside the measured window, their latencies (however long they took: a connection the
-    server leaves waiting shows up as a slow request, not as a missing one), failures, and each client's count.
-    """
-
-    seconds: float
-    latencies: list[float] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-    connections: int = 0
-    per_client: list[int] = field(default_factory=list)
-
-    @property
-    def rate(self) -> float:
-        """Successful requests per second (failed ones are counted in ``failures``, not here)."""
-        return max(0, len(self.latencies) - len(self.failures)) / self.seconds
-
-    def pct(self, q: float) -> float:
-        """Latency percentile in ms."""
-        if not self.latencies:
-            return float("nan")
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
-
-
-def _append_request(token: str, match_id: int, version: int) -> bytes:
-    body = json.dumps({"type": "stones_taken", "seat": version % 2, "data": {"count": 1},
-                       "expected_version": version}, separators=(",", ":")).encode()  # fmt: skip
-    head = (f"POST /api/matches/{match_id}/events/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {token}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")  # fmt: skip
-    return head.encode() + body
-
-
-def _state_request(token: str | None, match_id: int) -> bytes:
-    auth = f"Authorization: Token {token}\r\n" if token else ""
-    return f"GET /api/matches/{match_id}/state/ HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}\r\n".encode()
-
-
-async def _client(port: int, next_request: Callable[[], bytes], on_body: Callable[[int, bytes], None],
-                  window: tuple[float, float], result: LoadResult) -> None:  # fmt: skip
-    """One keep-alive client: request after request until the window closes; reconnects if the server closes."""
-    start, stop = window
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    result.connections += 1
-    served = 0
+    access = logging.getLogger("chronicle.access")
+    handler = logging.FileHandler(log_dir / "in-process-access.log")
+    handler.setFormatter(JsonFormatter())
+    saved_access = (access.propagate, access.level)
+    access.addHandler(handler)
+    access.propagate, access.level = False, logging.INFO  # the same log line as the server, to a file
+    not_found = logging.getLogger("django.request")  # its warning per 404 is no part of an append's floor
+    saved_not_found, not_found.level = not_found.level, logging.ERROR
     try:
-        while True:
-            t0 = time.perf_counter()
-            if t0 >= stop:
-                return
-            status, body, close = await _exchange(reader, writer, next_request())
-            t1 = time.perf_counter()
-            on_body(status, body)
-            if t0 >= start:
-                result.latencies.append(t1 - t0)
-                served += 1
-            if close:
-                writer.close()
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-                result.connections += 1
+        with test_client_open():
+            writers = [raw, hb.ApiClientWriter(token, match_id), sm.ServiceWriter(sm.stream_new()),
+                       hb.EmptyRequestWriter(token)]  # fmt: skip
+            rates = sm.interleaved_rates(writers, seconds, rounds)
     finally:
-        result.per_client.append(served)
-        writer.close()
+        access.removeHandler(handler)
+        access.propagate, access.level = saved_access
+        not_found.level = saved_not_found
+        handler.close()
+    return {"raw": rates[0], "api": rates[1], "service": rates[2], "empty": rates[3]}
 
 
-def http_appends(port: int, token: str, match_versions: dict[int, int], warmup: float, seconds: float) -> LoadResult:
-    """One client per match, each appending for ``warmup + seconds``; latencies of the last ``seconds``.
+def _stack(hb: Any, raw: Any, worker: Any, stack: Any, env: dict[str, str], log_dir: Path, token: str,
+           matches: list[int], db: dict[str, Any], seconds: float, profile: bool) -> dict[str, Any]:  # fmt: skip
+    """Raw rate, then HTTP appends (with CPU per process tree), drain, state reads, raw rate again."""
+    from matches.models import Match
 
-    ``match_versions`` (match id → current version) is updated in place.
-    """
-    result = LoadResult(seconds)
-
-    def plan(match_id: int) -> tuple[Callable[[], bytes], Callable[[int, bytes], None]]:
-        def request() -> bytes:
-            return _append_request(token, match_id, match_versions[match_id])
-
-        def on_body(status: int, body: bytes) -> None:
-            if status == 201:
-                match_versions[match_id] = json.loads(body)["version"]
-                return
-            result.failures.append(f"{status} {body[:200]!r}")
-            if status == 409:  # an earlier failed answer had written after all: carry on from the current version
-                match_versions[match_id] = json.loads(body)["current_version"]
-
-        return request, on_body
-
-    async def main() -> None:
-        t0 = time.perf_counter() + 0.05
-        window = (t0 + warmup, t0 + warmup + seconds)
-        await asyncio.gather(*(_client(port, *plan(m), window, result) for m in match_versions))
-
-    asyncio.run(main())
-    return result
-
-
-def http_state_reads(port: int, token: str | None, match_ids: list[int], clients: int, seconds: float) -> LoadResult:
-    """``clients`` keep-alive clients reading ``GET /api/matches/{id}/state/`` for ``seconds`` (after 0.5 s)."""
-    result = LoadResult(seconds)
-
-    def on_body(status: int, body: bytes) -> None:
-        if status != 200:
-            result.failures.append(f"{status} {body[:200]!r}")
-
-    async def main() -> None:
-        t0 = time.perf_counter() + 0.05
-        window = (t0 + 0.5, t0 + 0.5 + seconds)
-        requests = [_state_request(token, match_ids[i % len(match_ids)]) for i in range(clients)]
-        await asyncio.gather(*(
-            _client(port, lambda r=request: r, on_body, window, result) for request in requests
-        ))  # fmt: skip
-
-    asyncio.run(main())
-    return result
+    raw_rates = [_rate(raw, min(seconds / 2, 2.0))]
+    web, port = hb.start_web(env, stack, log_dir)
+    try:
+        versions = dict(Match.objects.filter(pk__in=matches).values_list("pk", "stream__version"))
+        hb.http_appends(port, token, versions, 0.0, 1.0)  # warm-up: connections, head caches
+        hb.drain_wait(matches)
+        before_total = sum(versions.values())
+        pg_pids = hb.backend_pids(db["dbname"])
+        cpu0 = (web.cpu(), worker.cpu(), hb.pids_cpu(pg_pids), time.process_time())
+        spy = _py_spy(web, log_dir, seconds) if profile else None
+        result = hb.http_appends(port, token, versions, 0.5, seconds)
+        drain = hb.drain_wait(matches)
+        cpu1 = (web.cpu(), worker.cpu(), hb.pids_cpu(pg_pids), time.process_time())
+        events = sum(versions.values()) - before_total
+        pg_cpu = sum(cpu1[2].get(p, c) - c for p, c in cpu0[2].items())
+        reads16 = hb.http_state_reads(port, None, matches, len(matches), min(seconds, 3.0))
+        reads1 = hb.http_state_reads(port, None, matches, 1, min(seconds, 3.0))
+        stalled = {}
+        for where, dbname in (("elsewhere", "postgres"), ("here", db["dbname"])):
+            held = hb.transaction_elsewhere(db, dbname)  # a long transaction, in another database or this one
+            try:
+                hb.http_appends(port, token, versions, 0.0, 1.0)
+                stalled[where] = hb.drain_wait(matches, timeout=60)
+            finally:
+                held.close()
+            hb.drain_wait(matches)
+        if spy is not None:
+            spy.wait(30)
+    finally:
+        web.stop()
+    raw_rates.append(_rate(raw, min(seconds / 2, 2.0)))
+    return {
+        "stack": stack, "result": result, "raw": raw_rates, "events": events, "drain": drain,
+        "web_cpu": cpu1[0] - cpu0[0], "worker_cpu": cpu1[1] - cpu0[1], "pg_cpu": pg_cpu,
+        "client_cpu": cpu1[3] - cpu0[3], "reads16": reads16, "reads1": reads1, "stalled": stalled,
+        "spy": str(log_dir / f"py-spy-{stack.label}.txt") if spy is not None else "",
+    }  # fmt: skip
 
 
-# -- the in-process API client ---------------------------------------------------------------------------
+# -- report ---------------------------------------------------------------------------------------------
 
 
-class ApiClientWriter(Writer):
-    """Django's test client through the whole middleware and DRF stack, in this process: no network, no server."""
+def _report(out: Out, inproc: dict[str, Any], results: list[dict[str, Any]], clients: int) -> None:
+    row = row_printer(out, 44, 16, 46)
 
-    label = "api"
+    raw1, api1 = statistics.median(inproc["raw"]), statistics.median(inproc["api"])
+    out("In-process API (Django test client → middleware → DRF → service → PostgreSQL), 1 writer, "
+        f"median of {len(inproc['raw'])} interleaved rounds")  # fmt: skip
+    row("raw INSERT+COMMIT, 1 writer", f"{n(raw1)} rows/s", "baseline (same rounds)")
+    row("API append via test client, 1 writer", f"{n(api1)} ev/s",
+        f"{1000 / api1:.2f} ms per request", f"{api1 / raw1:.2f}× raw")  # fmt: skip
+    svc1, empty1 = statistics.median(inproc["service"]), statistics.median(inproc["empty"])
+    row("  floor: the service append alone", f"{1000 / svc1:.2f} ms", "streams.stream_event_record, no request")
+    row("  floor: an empty request (JSON 404)", f"{1000 / empty1:.2f} ms", "test client → middleware → 404")
+    row("  floor together / what 0.25× raw allows", f"{1000 / svc1 + 1000 / empty1:.2f} ms",
+        f"{4000 / raw1:.2f} ms per request")  # fmt: skip
+    out("")
+    for r in results:
+        res, raw = r["result"], statistics.mean(r["raw"])
+        events = max(r["events"], 1)
+        out(f"HTTP, stack {r['stack'].label} (scripts/serve), {clients} keep-alive clients, "
+            f"{res.connections} connections opened")  # fmt: skip
+        row("raw INSERT+COMMIT, 1 writer (before/after)", f"{n(raw)} rows/s",
+            " / ".join(n(x) for x in r["raw"]))  # fmt: skip
+        if res.failures or r["reads16"].failures or r["reads1"].failures:
+            failed = len(res.failures) + len(r["reads16"].failures) + len(r["reads1"].failures)
+            first = (res.failures or r["reads16"].failures or r["reads1"].failures)[0]
+            row("  FAILED requests", f"{failed}", first[:60])
+        row("HTTP append throughput", f"{n(res.rate)} ev/s",
+            f"p50 {res.pct(0.5):.1f} ms, p95 {res.pct(0.95):.1f} ms, p99 {res.pct(0.99):.1f} ms",
+            f"{res.rate / raw:.2f}× raw")  # fmt: skip
+        row("  appends per client (slowest / fastest)", f"{min(res.per_client)} / {max(res.per_client)}",
+            "every phone at a table is served, none starved")  # fmt: skip
+        row("  web CPU per append (server tree)", f"{r['web_cpu'] / events * 1000:.2f} ms", f"{events:,} appends")
+        row("  projector CPU per event (Celery tree)", f"{r['worker_cpu'] / events * 1000:.2f} ms",
+            f"caught up {r['drain'] * 1000:.0f} ms after the load stopped")  # fmt: skip
+        row("  PostgreSQL CPU per append (its backends)", f"{r['pg_cpu'] / events * 1000:.2f} ms")
+        row("  load generator CPU per append", f"{r['client_cpu'] / events * 1000:.2f} ms", "asyncio, this process")
+        for label, reads in (("GET …/state/, 16 clients", r["reads16"]), ("GET …/state/, 1 client", r["reads1"])):
+            row(label, f"{n(reads.rate)} req/s", f"p50 {reads.pct(0.5):.1f} ms, p95 {reads.pct(0.95):.1f} ms")
+        row("  projector lag, transaction open elsewhere", f"{r['stalled']['elsewhere'] * 1000:.0f} ms",
+            "caught up after 1 s of appends while a transaction held an xid in database postgres")  # fmt: skip
+        row("  projector lag, transaction open here", f"{r['stalled']['here'] * 1000:.0f} ms",
+            f"same, the xid in the same database (stall bound {settings.CHRONICLE_PROJECTOR_STALL_BOUND:g} s)")  # fmt: skip
+        if r["spy"]:
+            row("  py-spy profile of the web workers", r["spy"])
+            for frame, share in _spy_top(Path(r["spy"])):
+                row(f"    {share:5.1%} {frame}"[:48], "")
+        out("")
+    out("Targets (from the issue; informational)")
+    target(out, api1 >= 0.25 * raw1, "in-process API, 1 writer ≥ 0.25× raw", f"{api1 / raw1:.2f}×")
+    for r in results:
+        res, raw = r["result"], statistics.mean(r["raw"])
+        label = r["stack"].label
+        target(out, not res.failures, f"[{label}] every append answered 201", f"{len(res.failures)} failed")
+        target(out, res.rate >= 0.2 * raw, f"[{label}] HTTP append, {clients} clients ≥ 0.2× raw",
+                     f"{res.rate / raw:.2f}× ({n(res.rate)} vs {n(raw)} /s)")  # fmt: skip
+        target(out, res.pct(0.95) < 50, f"[{label}] HTTP append p95 < 50 ms", f"{res.pct(0.95):.1f} ms")
+        fair = min(res.per_client) >= 0.5 * statistics.mean(res.per_client)
+        target(out, fair, f"[{label}] (ours) every client served, the slowest ≥ half the mean",
+                     f"{min(res.per_client)} vs mean {statistics.mean(res.per_client):.0f}")  # fmt: skip
+        per_event = r["worker_cpu"] / max(r["events"], 1) * 1000
+        target(out, per_event <= 0.5, f"[{label}] projector CPU ≤ 0.5 ms per event", f"{per_event:.2f} ms")
+        target(out, r["reads1"].pct(0.95) < 10, f"[{label}] GET state p95 < 10 ms (1 client)",
+                     f"{r['reads1'].pct(0.95):.1f} ms; with {clients} clients {r['reads16'].pct(0.95):.1f} ms")  # fmt: skip
 
-    def __init__(self, token: str, match_id: int) -> None:
-        from django.test import Client
 
-        self.client = Client(HTTP_AUTHORIZATION=f"Token {token}")
-        self.url = f"/api/matches/{match_id}/events/"
-        self.version = 0
-
-    def one(self) -> None:
-        body = {"type": "stones_taken", "seat": self.version % 2, "data": {"count": 1},
-                "expected_version": self.version}  # fmt: skip
-        response = self.client.post(self.url, body, content_type="application/json")
-        if response.status_code != 201:
-            raise RuntimeError(f"append answered {response.status_code}: {response.content[:300]!r}")
-        self.version = json.loads(response.content)["version"]
+def _rate(writer: Any, seconds: float) -> float:
+    count, start, end = writer.run(seconds)
+    return count / (end - start)
 
 
-class EmptyRequestWriter(Writer):
-    """The floor of any request through the test client: ``GET`` of an unknown API path (middleware, URL
-    resolution, the JSON 404), with the same credentials as the append; writes nothing."""
-
-    label = "empty"
-
-    def __init__(self, token: str) -> None:
-        from django.test import Client
-
-        self.client = Client(HTTP_AUTHORIZATION=f"Token {token}")
-
-    def one(self) -> None:
-        response = self.client.get("/api/no-such-path/")
-        if response.status_code != 404:
-            raise RuntimeError(f"the empty request answered {response.status_code}")
+def _py_spy(web: Any, log_dir: Path, seconds: float) -> subprocess.Popen[bytes] | None:
+    """Sample the web tree with py-spy (if installed) while the load runs: collapsed stacks (flamegraph input)."""
+    spy = Path(sys.executable).with_name("py-spy")
+    if not spy.exists():
+        return None
+    target = log_dir / f"py-spy-{web.name.removeprefix('web-')}.txt"
+    argv = [str(spy), "record", "--pid", str(web.proc.pid), "--subprocesses", "--duration", str(int(seconds)),
+            "--format", "raw", "--output", str(target), "--nonblocking"]  # fmt: skip
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def median(values: list[float]) -> float:
-    return statistics.median(values) if values else float("nan")
-
-
-__all__ = [
-    "ApiClientWriter",
-    "EmptyRequestWriter",
-    "LoadResult",
-    "Service",
-    "Stack",
-    "backend_pids",
-    "bench_matches",
-    "drain_wait",
-    "http_appends",
-    "http_state_reads",
-    "pids_cpu",
-    "service_env",
-    "start_web",
-    "start_worker",
-    "transaction_elsewhere",
-]
+def _spy_top(path: Path, count: int = 12) -> list[tuple[str, float]]:
+    """The functions the web workers spent most samples in, by own time (the innermost frame)."""
+    if not path.exists():
+        return []
+    totals: dict[str, int] = {}
+    for line in path.read_text(errors="replace").splitlines():
+        stack, _, samples = line.rpartition(" ")
+        if stack and samples.isdigit():
+            leaf = stack.rsplit(";", 1)[-1]
+            totals[leaf] = totals.get(leaf, 0) + int(samples)
+    everything = sum(totals.values()) or 1
+    top = sorted(totals.items(), key=lambda kv: -kv[1])[:count]
+    return [(frame, samples / everything) for frame, samples in top]

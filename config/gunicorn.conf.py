@@ -1,7 +1,7 @@
 """Gunicorn settings for ``WEB_SERVER=gunicorn scripts/serve``; every value comes from the environment.
 
 Production serves through granian (``scripts/serve``'s default, chosen by measurement: docs/PERFORMANCE.md,
-``manage.py bench_http``); gunicorn stays selectable so the two can be measured side by side
+``manage.py bench http``); gunicorn stays selectable so the two can be measured side by side
 (``--stack gthread:2x8``). Its best configuration measured: threaded workers with keep-alive,
 ``WEB_CONCURRENCY`` processes of ``WEB_THREADS`` threads each.
 """

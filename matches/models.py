@@ -420,7 +420,7 @@ class StatsRollup(models.Model):
     is_public = models.BooleanField()
     # no database constraint: the projector upserts about 14 rows a play (70,632 for 5,000 imported plays) and
     # PostgreSQL would check each one's owner at commit; the owner's deletion still takes its rows (Django's
-    # CASCADE), and the read model is rebuilt from the log anyway (docs/PERFORMANCE.md, bench_import)
+    # CASCADE), and the read model is rebuilt from the log anyway (docs/PERFORMANCE.md, bench import)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
     )

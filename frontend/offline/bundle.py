@@ -86,7 +86,7 @@ BOARD_TEMPLATES = ("frontend/boards/*.html", "frontend/_input.html")  # under fr
 
 # The standard library's modules the offline code imports in Pyodide (Pyodide's own start included): every one
 # imported once every game's moves, refusals, undos, boards and new matches have run there with the whole
-# library (``manage.py bench_offline --stdlib-imports`` lists them again). The browser tests run on this list
+# library (``manage.py bench offline --stdlib-imports`` lists them again). The browser tests run on this list
 # alone (tests/frontend/test_browser_offline_rules.py); a module missing from it fails to import there.
 STDLIB_MODULES: tuple[str, ...] = (
     "__future__", "_collections_abc", "_colorize", "_compat_pickle", "_markupbase", "_opcode_metadata",

@@ -32,7 +32,7 @@ logger = logging.getLogger("chronicle.projections")
 
 MATCH_SUMMARY = "match_summary"
 BATCH = 5000  # log entries per transaction: live runs read a few; a run far behind (after an import) counts
-# more roll-up keys once per batch (docs/PERFORMANCE.md, bench_import)
+# more roll-up keys once per batch (docs/PERFORMANCE.md, bench import)
 
 
 def projection_lock(name: str) -> None:

@@ -2,7 +2,7 @@
 
 A projector batch (5,000 log entries) or an import batch allocates hundreds of thousands of small containers
 (decoded events, states, rows) that live until the batch ends. Each allocation burst triggers the collector,
-which then walks every young object again and again while none of them is garbage yet: on ``bench_import`` it
+which then walks every young object again and again while none of them is garbage yet: on ``bench import`` it
 was about a third of the projectors' Python CPU. Reference counting still frees everything that is not in a
 cycle; the few cycles a batch makes are collected by the next collection after it.
 """

@@ -23,7 +23,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from benchmarks.http_bench import Service, free_port
+from benchmarks.http_stack import Service, free_port
 
 
 class PrivateRedis:

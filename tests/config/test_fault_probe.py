@@ -43,7 +43,7 @@ import pytest
 from django.conf import settings
 from psycopg.conninfo import make_conninfo
 
-from benchmarks.http_bench import Service, Stack, service_env, start_web
+from benchmarks.http_stack import Service, Stack, service_env, start_web
 from tests.config.private_services import (
     PrivatePostgres,
     PrivateRedis,
@@ -119,7 +119,7 @@ from matches.services import match_create
 user = get_user_model().objects.create_user("probe-" + uuid.uuid4().hex[:8], password="probe-pass-123")
 ids = [match_create(owner=user, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}],
                     options={"stones": 1000}).pk for _ in range(N)]
-# a pile no run exhausts (options cap it at 1000): widened at version 0, as benchmarks.http_bench does
+# a pile no run exhausts (options cap it at 1000): widened at version 0, as benchmarks.http_stack does
 Stream.objects.filter(match__in=ids, version=0).update(
     options={"stones": 10**9, "first_seat": 0}, state={"pile": 10**9, "turn": 0, "winner": None})
 print(json.dumps({"token": Token.objects.create(user=user).key, "ids": ids}))

@@ -29,7 +29,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from benchmarks.http_bench import Service, Stack, service_env, start_web
+from benchmarks.http_stack import Service, Stack, service_env, start_web
 from tests.config.private_services import PrivatePostgres, PrivateRedis, initdb_path, venv, wait_until
 
 pytestmark = pytest.mark.one_db

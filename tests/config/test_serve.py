@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.http_bench import Stack
+from benchmarks.http_stack import Stack
 from tests.processes import free_port
 
 pytestmark = pytest.mark.pure

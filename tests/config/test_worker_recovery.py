@@ -14,7 +14,7 @@ import threading
 import pytest
 from django.db import connection
 
-from benchmarks.http_bench import service_env, summaries_behind
+from benchmarks.http_stack import service_env, summaries_behind
 from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
 from tests.config.private_services import PrivateRedis, start_celery_worker, wait_until

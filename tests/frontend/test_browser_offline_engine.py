@@ -1,7 +1,7 @@
 """The engine's start (issue 35 item 5), 390×844 headless Chromium: a move submitted before the engine has started
 is answered as soon as it has, and after a reload the engine of the page before answers the first move (a shared
 worker kept across the reload: rules.js › loadRulesInWorker). The time it takes is the bench's
-(``manage.py bench_offline``, docs/PERFORMANCE.md), not this test's."""
+(``manage.py bench offline``, docs/PERFORMANCE.md), not this test's."""
 
 from __future__ import annotations
 

@@ -22,8 +22,8 @@ import pytest
 from django.contrib.staticfiles import handlers
 from rest_framework.test import APIClient
 
+from benchmarks.offline_sequences import GAMES, made_up_entry
 from frontend.boards import shared as boards
-from frontend.management.commands.bench_offline import GAMES, made_up_entry
 from frontend.offline import bundle
 from frontend.offline.bundle import offline_urls
 from matches.selectors import match_seat_names

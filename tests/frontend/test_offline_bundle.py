@@ -212,7 +212,7 @@ def test_every_stdlib_module_the_offline_code_imports_in_cpython_is_listed():
     import of the standard library in the rules or the boards fails here first."""
     import random
 
-    from frontend.management.commands.bench_offline import GAMES, made_up_entry, sequence
+    from benchmarks.offline_sequences import GAMES, made_up_entry, sequence
     from rulesets import get_ruleset
 
     rng, games = random.Random(1), []

@@ -137,17 +137,3 @@ def test_the_projectors_read_the_global_log_across_the_partitions(committed_part
         _take(matches[n % 6], owner, (n // 6) % 2, 1)
     project_all()
     assert {s.match_id: s.version for s in MatchSummary.objects.filter(match__in=matches)} == {m.pk: 3 for m in matches}
-
-
-@postgres_only
-def test_the_size_series_bulk_fills_streams_the_store_reads_as_its_own():
-    """``bench_store --sizes`` grows the table with raw SQL and COPY: it must write rows the current schema
-    accepts (a column added since, such as ``rules_version``, broke it once) and the store reads back."""
-    from benchmarks.size_series import PER_STREAM, bulk_grow
-
-    bulk_grow(2 * PER_STREAM)
-
-    assert EventRow.objects.count() == 2 * PER_STREAM
-    stream_id = EventRow.objects.values_list("stream_id", flat=True).first()
-    assert [row.version for row in store.events_iter(stream_id)][-1] == PER_STREAM
-    assert store.head_load(stream_id).version == PER_STREAM

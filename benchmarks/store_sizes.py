@@ -1,8 +1,8 @@
-"""``bench_store --sizes``: append latency and one history page as the event table grows, plain and
+"""``manage.py bench store --sizes``: append latency and one history page as the event table grows, plain and
 hash-partitioned by stream (``matches/store/partitions.py``), each figure as a ratio to the same run's first size.
 
 The bulk is written with COPY (100 events per stream, streams inserted in one statement) into the scratch
-database ``bench_store`` made; the figures are measured on streams of their own at each size: 300 appends
+database ``bench store`` made; the figures are measured on streams of their own at each size: 300 appends
 through the service path (p50), and 200 reads of a 50-entry history page in the middle of a 200-event stream
 (p50). Both should stay flat: a stream's rows are found through ``(stream_id, version)``, whatever the
 table's size.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from benchmarks.store_bench import ServiceWriter, projector_wakeups_off, stream_new
+from benchmarks.store_measures import ServiceWriter, projector_wakeups_off, stream_new
 from matches.store.history import history_page
 from matches.store.partitions import events_partition
 from matches.store.visibility import TABLE

@@ -1,4 +1,4 @@
-"""Smoke run of ``manage.py bench_store --quick``: every figure is printed, nothing is left behind.
+"""Smoke run of ``manage.py bench store --quick``: every figure is printed, nothing is left behind.
 
 The command benchmarks in a scratch database of its own (created, migrated, dropped); afterwards the
 default connection must point at the test database again.
@@ -39,11 +39,11 @@ LABELS = [
 
 def test_bench_store_quick_prints_every_figure_and_restores_the_database(owner):
     if connection.vendor != "postgresql":
-        pytest.skip("bench_store measures PostgreSQL (on SQLite it re-runs itself against a local server)")
+        pytest.skip("bench store measures PostgreSQL (on SQLite it re-runs itself against a local server)")
     test_db = connection.settings_dict["NAME"]
     out = io.StringIO()
 
-    call_command("bench_store", "--quick", "--seconds", "1", stdout=out)
+    call_command("bench", "store", "--quick", "--seconds", "1", stdout=out)
 
     text = out.getvalue()
     missing = [label for label in LABELS if label not in text]

@@ -1,6 +1,7 @@
-"""Get Salty speed check: legal-move generation and checked replays, each against a baseline from the same run.
+"""manage.py bench get_salty: legal-move generation and checked replays, each against a same-run baseline.
 
-Run from the repository root: ``.venv/bin/python benchmarks/bench_get_salty.py`` (plain Python, no Django).
+Pure rules, no database: also runs without Django, ``.venv/bin/python benchmarks/get_salty_bench.py`` from the
+repository root.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -17,6 +19,8 @@ from rulesets.get_salty import RULESET
 from rulesets.get_salty.brute import brute_force_legal_moves
 from rulesets.replay import replay
 
+HELP = "Benchmark Get Salty's legal-move generation and checked replays (pure rules, no database)."
+POSTGRES = ""
 OPTIONS = {"first_seat": 0}
 GAME_LENGTH = 30
 BUDGET = 2.0  # seconds per measurement
@@ -76,7 +80,16 @@ def apply_only_loop(events: list[Event]) -> State:
     return state
 
 
-def main() -> None:
+def add_arguments(parser: Any) -> None:
+    """No options: a fixed game, two seconds per figure."""
+
+
+def run(options: dict[str, Any], out: Callable[[str], None]) -> None:
+    main(out)
+
+
+def main(say: Callable[[str], None] = print) -> None:
+    """Every figure, written by ``say`` (``print`` when run as a script)."""
     t0 = time.perf_counter()
     events = fixed_game()
     final = replay(RULESET, OPTIONS, 2, events, check=True).state
@@ -86,7 +99,7 @@ def main() -> None:
     mid = validate_apply_loop(events[:cut])
     listed = RULESET.legal_moves(mid)
     assert {repr(e) for e in listed} == {repr(e) for e in brute_force_legal_moves(mid)}
-    print(
+    say(
         f"fixed game: {len(events)} events, winner {final['winner']}, "
         f"mid-game position after {cut} events with {len(listed)} legal moves "
         f"({len(mid['reserve'])} crackers in reserve)"
@@ -94,16 +107,16 @@ def main() -> None:
 
     fast = rate(lambda: RULESET.legal_moves(mid))
     naive = rate(lambda: brute_force_legal_moves(mid))
-    print(f"legal_moves           : {fast:10.0f} generations/s")
-    print(f"  baseline (validate every candidate event): {naive:10.1f} generations/s  -> {fast / naive:.0f}x faster")
+    say(f"legal_moves           : {fast:10.0f} generations/s")
+    say(f"  baseline (validate every candidate event): {naive:10.1f} generations/s  -> {fast / naive:.0f}x faster")
 
     checked = rate(lambda: replay(RULESET, OPTIONS, 2, events, check=True))
     loop = rate(lambda: validate_apply_loop(events))
     bare = rate(lambda: apply_only_loop(events))
-    print(f"replay(check=True)    : {checked:10.0f} full games/s ({checked * len(events):.0f} events/s)")
-    print(f"  baseline (plain validate+apply loop):     {loop:10.0f} games/s  -> replay costs {loop / checked:.2f}x")
-    print(f"  reference (apply only, no validation):    {bare:10.0f} games/s  -> validation costs {bare / loop:.2f}x")
-    print(f"total {time.perf_counter() - t0:.1f} s")
+    say(f"replay(check=True)    : {checked:10.0f} full games/s ({checked * len(events):.0f} events/s)")
+    say(f"  baseline (plain validate+apply loop):     {loop:10.0f} games/s  -> replay costs {loop / checked:.2f}x")
+    say(f"  reference (apply only, no validation):    {bare:10.0f} games/s  -> validation costs {bare / loop:.2f}x")
+    say(f"total {time.perf_counter() - t0:.1f} s")
 
 
 if __name__ == "__main__":

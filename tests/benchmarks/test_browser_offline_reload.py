@@ -1,4 +1,4 @@
-"""``manage.py bench_offline --reload-only`` (issue 35 item 5, docs/PERFORMANCE.md): run with one reload per row
+"""``manage.py bench offline --reload-only`` (issue 35 item 5, docs/PERFORMANCE.md): run with one reload per row
 against the live server in the suite's Chromium, it prints every figure of its tables. Timings are the bench's,
 never asserted here."""
 
@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from frontend.management.commands.bench_offline import Command
+from benchmarks.harness import Out
+from benchmarks.offline_reload import reload_bench
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +19,7 @@ FIGURE = r"[\d,]+ \([\d,]+\)"  # a median and its p90
 
 def test_the_reload_bench_prints_every_figure_for_both_engine_paths_at_both_rates(browser, live_server):
     out = io.StringIO()
-    Command(stdout=out).reload_bench(browser, live_server.url, rates=[1.0, 4.0], reloads=1, warmups=0)
+    reload_bench(Out(out, io.StringIO()), browser, live_server.url, rates=[1.0, 4.0], reloads=1, warmups=0)
     text = out.getvalue()
     assert "Load average at the start of the reloads:" in text and "Load average at the end:" in text, text
     for rate in ("1", "4"):

@@ -1,4 +1,4 @@
-"""The ``eventsourcing`` library baseline of ``manage.py bench_store``: the same Last Stone workload.
+"""The ``eventsourcing`` library baseline of ``manage.py bench store``: the same Last Stone workload.
 
 An aggregate holds the pile and whose turn it is; each move checks the rules, triggers one event and is
 saved on its own (one event per transaction) through the library's PostgreSQL persistence. The aggregate

@@ -1,4 +1,4 @@
-"""manage.py bench_photo_memory: the peak memory of processing the worst-shaped photos (docs/PERFORMANCE.md,
+"""manage.py bench photo_memory: the peak memory of processing the worst-shaped photos (docs/PERFORMANCE.md,
 *Photo memory*).
 
 Each picture is built here, written to a temporary file, and processed in a fresh Python process of its own
@@ -21,7 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+
+from benchmarks.harness import Out
+
+HELP = "Peak memory of processing the worst-shaped photos, against a plain decode of an ordinary photo."
+POSTGRES = ""
 
 _CHILD = r"""
 import gc, io, json, sys
@@ -96,48 +100,48 @@ def shapes() -> list[tuple[str, Any]]:
     ]
 
 
-class Command(BaseCommand):
-    help = "Peak memory of processing the worst-shaped photos, against a plain decode of an ordinary photo."
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("--only", default="", help="measure only the shapes whose label contains this text")
 
-    def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--only", default="", help="measure only the shapes whose label contains this text")
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        from matches.management.commands.bench_photos import phone_photo
+def run(options: dict[str, Any], out: Out) -> None:
+    from benchmarks.photos_bench import phone_photo
 
-        limits = {
-            "max_bytes": settings.CHRONICLE_PHOTO_MAX_BYTES,
-            "max_pixels": settings.CHRONICLE_PHOTO_MAX_PIXELS,
-            "max_decoded": settings.CHRONICLE_PHOTO_MAX_DECODED_BYTES,
-        }
-        with tempfile.TemporaryDirectory() as folder:
-            ordinary = phone_photo()
-            base = self._measure(Path(folder), ordinary, "plain", limits)
-            self.stdout.write(
-                f"baseline: plain Pillow decode of a 12 MP phone JPEG ({len(ordinary):,} bytes): "
-                f"{base['peak'] / 2**20:.0f} MB ({base['outcome']})"
-            )
-            rows = [("process: the same 12 MP phone JPEG", ordinary)]
-            for label, build in shapes():
-                if options["only"] in label:
-                    rows.append((label, build()))
-                    self._row(Path(folder), *rows.pop(), base["peak"], limits)
-            if rows:
-                self._row(Path(folder), *rows[0], base["peak"], limits)
-
-    def _row(self, folder: Path, label: str, data: bytes, base: int, limits: dict[str, int]) -> None:
-        got = self._measure(folder, data, "process", limits)
-        self.stdout.write(
-            f"{label}, {len(data):,} bytes: peak {got['peak'] / 2**20:.0f} MB, "
-            f"{got['peak'] / max(1, base):.2f} × baseline, {got['outcome']}"
+    limits = {
+        "max_bytes": settings.CHRONICLE_PHOTO_MAX_BYTES,
+        "max_pixels": settings.CHRONICLE_PHOTO_MAX_PIXELS,
+        "max_decoded": settings.CHRONICLE_PHOTO_MAX_DECODED_BYTES,
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        ordinary = phone_photo()
+        base = _measure(Path(folder), ordinary, "plain", limits)
+        out(
+            f"baseline: plain Pillow decode of a 12 MP phone JPEG ({len(ordinary):,} bytes): "
+            f"{base['peak'] / 2**20:.0f} MB ({base['outcome']})"
         )
+        rows = [("process: the same 12 MP phone JPEG", ordinary)]
+        for label, build in shapes():
+            if options["only"] in label:
+                rows.append((label, build()))
+                _row(out, Path(folder), *rows.pop(), base["peak"], limits)
+        if rows:
+            _row(out, Path(folder), *rows[0], base["peak"], limits)
 
-    def _measure(self, folder: Path, data: bytes, how: str, limits: dict[str, int]) -> dict[str, Any]:
-        path = folder / "picture"
-        path.write_bytes(data)
-        root = str(Path(settings.BASE_DIR))
-        done = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(path), how, json.dumps(limits)],
-            capture_output=True, text=True, cwd=root, check=True,
-        )  # fmt: skip
-        return json.loads(done.stdout.strip().splitlines()[-1])
+
+def _row(out: Out, folder: Path, label: str, data: bytes, base: int, limits: dict[str, int]) -> None:
+    got = _measure(folder, data, "process", limits)
+    out(
+        f"{label}, {len(data):,} bytes: peak {got['peak'] / 2**20:.0f} MB, "
+        f"{got['peak'] / max(1, base):.2f} × baseline, {got['outcome']}"
+    )
+
+
+def _measure(folder: Path, data: bytes, how: str, limits: dict[str, int]) -> dict[str, Any]:
+    path = folder / "picture"
+    path.write_bytes(data)
+    root = str(Path(settings.BASE_DIR))
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), how, json.dumps(limits)],
+        capture_output=True, text=True, cwd=root, check=True,
+    )  # fmt: skip
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -1,4 +1,4 @@
-"""Smoke run of ``manage.py bench_photos``: every figure is printed with its ratio, and nothing is left behind
+"""Smoke run of ``manage.py bench photos`` and ``bench photo_memory``: every figure is printed with its ratio, and nothing is left behind
 (no user, match or event in the database, no file in the store)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.one_db, pytest.mark.django_db(transaction=True)]
 def test_bench_photos_prints_every_figure_and_leaves_nothing(settings, tmp_path):
     settings.MEDIA_ROOT = str(tmp_path)
     out = io.StringIO()
-    call_command("bench_photos", "--repeat", "1", "--photos", "3", stdout=out)
+    call_command("bench", "photos", "--repeat", "1", "--photos", "3", stdout=out)
     text = out.getvalue()
     for label in ("baseline, plain Pillow decode + save", "× baseline", "stored per photo:", "history with 3 photos",
                   "the page's HTML:", "3 thumbnails on the page, lazy-loaded", "page weight with every thumbnail"):  # fmt: skip
@@ -29,7 +29,7 @@ def test_bench_photos_prints_every_figure_and_leaves_nothing(settings, tmp_path)
 
 def test_bench_photo_memory_prints_each_shape_against_the_baseline():
     out = io.StringIO()
-    call_command("bench_photo_memory", "--only", "the issue's file", stdout=out)
+    call_command("bench", "photo_memory", "--only", "the issue's file", stdout=out)
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("baseline: plain Pillow decode of a 12 MP phone JPEG") and " MB " in lines[0]
     issue = next(line for line in lines if "the issue's file" in line)

@@ -1,4 +1,4 @@
-"""Smoke run of ``manage.py bench_import`` on a tiny generated file: every figure printed, the test database
+"""Smoke run of ``manage.py bench import`` on a tiny generated file: every figure printed, the test database
 back in place afterwards."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ pytestmark = [pytest.mark.one_db, pytest.mark.django_db(transaction=True), pytes
 
 def test_bench_import_prints_every_figure(owner, settings):
     if connection.vendor != "postgresql":
-        pytest.skip("bench_import measures PostgreSQL")
+        pytest.skip("bench import measures PostgreSQL")
     eager = settings.CELERY_TASK_ALWAYS_EAGER
     test_db = connection.settings_dict["NAME"]
     out = io.StringIO()
-    call_command("bench_import", "--plays", "60", stdout=out)
+    call_command("bench", "import", "--plays", "60", stdout=out)
     text = out.getvalue()
     for label in ("raw INSERT of the same plays (baseline)", "import job", "projectors catching up", "peak memory",
                   "plays/s through the store's append path", "imported 60, skipped 0", "(real shape)",

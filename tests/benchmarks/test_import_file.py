@@ -1,4 +1,4 @@
-"""The file ``bench_import`` measures (issue 34): a BG Stats export with the quirks real ones have, every play
+"""The file ``bench import`` measures (issue 34): a BG Stats export with the quirks real ones have, every play
 of which the reader keeps."""
 
 from __future__ import annotations
