@@ -598,7 +598,7 @@ match_undo = stream_views.undo_view(
 @require_POST
 def match_recorders(request: HttpRequest, match_id: int) -> HttpResponse:
     """The owner names who else may record (usernames, comma-separated)."""
-    from matches.api.matches import users_by_name
+    from matches.api.common import users_by_name
 
     match = selectors.match_get(user=request.user, match_id=match_id)
     names = [n.strip() for n in request.POST.get("recorders", "").split(",") if n.strip()]

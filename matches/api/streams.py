@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import LeanPostMixin
-from matches.api.matches import ERRORS, append_body, header_key, parse
+from matches.api.common import ERRORS, append_body, header_key, parse
 from matches.api.serializers import AppendOutput, EventInput, EventOutput, EventPageOutput
 from matches.store import events as store
 from matches.store.history import HISTORY_LIMIT, HISTORY_LIMIT_MAX, cursor_clean, history_page, limit_clean
