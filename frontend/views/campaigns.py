@@ -1,7 +1,7 @@
 """Campaign pages: the Campaign Tracker sheet at any version, recording, the town phase, the gold ledger.
 
-Thin views, like the match pages: they parse the request, call ``campaigns.selectors`` and
-``campaigns.services`` and render templates. Every page works without JavaScript.
+Thin views, like the match pages: they parse the request, call ``campaigns.saltmarsh.selectors`` and
+``campaigns.saltmarsh.services`` and render templates. Every page works without JavaScript.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import selectors as campaign_selectors
-from campaigns import services as campaign_services
-from campaigns.services import BatchRefused
+from campaigns.saltmarsh import selectors as campaign_selectors
+from campaigns.saltmarsh import services as campaign_services
+from campaigns.saltmarsh.services import BatchRefused
 from frontend.charts import gold_chart, gp_text
 from frontend.forms.inputs import Pick
 from frontend.forms.schema import (

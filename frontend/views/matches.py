@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import replace_url
 from rest_framework.authtoken.models import Token
 
-from campaigns.selectors import adventure_match_closed
+from campaigns.saltmarsh.selectors import adventure_match_closed
 from config.text import PROBLEM, unstorable_path
 from config.throttling import signup_limited
 from frontend.boards import shared as boards
@@ -115,7 +115,7 @@ def api_token(request: HttpRequest) -> HttpResponse:
 
 def home(request: HttpRequest) -> HttpResponse:
     """My matches (in progress first), my campaigns, recent activity."""
-    from campaigns.selectors import campaign_list
+    from campaigns.saltmarsh.selectors import campaign_list
 
     mine = []
     campaigns = []

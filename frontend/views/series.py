@@ -14,8 +14,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import series as series_services
-from campaigns import series_selectors as selectors
+from campaigns.series import selectors
+from campaigns.series import services as series_services
 from frontend.charts import points_chart
 from frontend.forms.schema import int_or_none, record_or_rerender
 from frontend.selectors import last_undoable_version

@@ -55,7 +55,7 @@ FRONTEND_RANKS = {
 DJANGO_FOLDERS = ("migrations", "management", "templatetags", "static", "templates", "__pycache__")  # Django's own
 LOOSE_MAX = 12  # modules at the top of ``matches`` and of ``frontend`` (``__init__`` not counted)
 STATS = {"matches.stats.selectors", "matches.projections.play_stats", "matches.projections.rollups",
-         "matches.projections.merges", "matches.projections.projectors", "campaigns.stats"}  # fmt: skip
+         "matches.projections.merges", "matches.projections.projectors", "campaigns.saltmarsh.stats"}  # fmt: skip
 
 
 def _modules(*packages: str, root: Path = ROOT) -> dict[str, Path]:
@@ -205,10 +205,10 @@ def test_a_planted_upward_import_is_found(tmp_path):
     planted = {name: set(deps) for name, deps in GRAPH.items()}
     planted["config.api"].add("matches.errors")  # config mapping a domain error by importing it
     planted["rulesets.base"].add("config.errors")  # the floor's two halves: neither imports the other
-    planted["matches.services"].add("campaigns.services")
+    planted["matches.services"].add("campaigns.saltmarsh.services")
     assert _upward(planted) == [
         "config.api imports matches.errors",
-        "matches.services imports campaigns.services",
+        "matches.services imports campaigns.saltmarsh.services",
         "rulesets.base imports config.errors",
     ]
 
@@ -258,7 +258,7 @@ def test_the_stats_modules_import_in_one_direction():
     # the registry is at the bottom: it imports no read model; the read models import it
     assert stats["matches.projections.projectors"] == set()
     assert "matches.projections.projectors" in stats["matches.projections.play_stats"]
-    assert "matches.projections.projectors" in stats["campaigns.stats"]
+    assert "matches.projections.projectors" in stats["campaigns.saltmarsh.stats"]
 
 
 def test_who_a_reader_is_has_one_home_that_imports_none_of_its_readers():

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign
-from campaigns.selectors import campaign_entry_match
+from campaigns.saltmarsh.selectors import campaign_entry_match
 from matches.errors import DomainError, InvalidInput, NotAllowed, RuleBroken, WrappedRefusal
 from matches.models import Stream
 from matches.services import UserLike, options_clean
@@ -50,7 +50,7 @@ def campaign_event_record(
     """Record one campaign event (owner and recorders only); nothing is written if it is refused.
 
     Entries that belong to an adventure match (``adventure_concluded``, an ``adventure_started`` naming a
-    match, and voids of either) are written by the match alone (``campaigns.bridge``) and refused here.
+    match, and voids of either) are written by the match alone (``campaigns.saltmarsh.bridge``) and refused here.
     """
     return stream_record(
         obj=campaign, user=user, type=type, seat=seat, data=data, expected_version=expected_version,
@@ -60,7 +60,7 @@ def campaign_event_record(
 
 def campaign_entry_clean(campaign: Campaign, user: UserLike, type: Any, data: Any) -> Any:
     """The campaign kind's check before an entry typed by a user (``StreamKind.clean_entry``): the entries of
-    an adventure match are written and corrected by the match alone (``campaigns.bridge``). Returns ``data``."""
+    an adventure match are written and corrected by the match alone (``campaigns.saltmarsh.bridge``). Returns ``data``."""
     from rulesets.saltmarsh.fields import BRIDGE_EVENTS, BRIDGE_FIELDS, RULE_BRIDGE
 
     if campaign.game != "saltmarsh":

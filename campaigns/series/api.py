@@ -11,8 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import series as services
-from campaigns import series_selectors as selectors
+from campaigns.series import selectors, services
 from config.api import JsonInput, PagedListMixin, Shape
 from matches.api.matches import ERRORS, parse, users_by_name
 

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import selectors, services
+from campaigns.saltmarsh import selectors, services
 from config.api import JsonInput, PagedListMixin, Shape
 from matches.api.matches import ERRORS, append_body, parse, users_by_name
 from matches.models import MAX_VERSION
