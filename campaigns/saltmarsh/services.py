@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from campaigns.models import Campaign
 from campaigns.saltmarsh.selectors import campaign_entry_match
+from campaigns.streams import name_clean, named_stream_open
 from matches.errors import DomainError, InvalidInput, NotAllowed, RuleBroken, WrappedRefusal
 from matches.models import Stream
 from matches.services import UserLike, options_clean
@@ -31,15 +32,11 @@ def campaign_create(
     ruleset = ruleset_for(game)
     if ruleset.kind != Stream.KIND_CAMPAIGN:
         raise InvalidInput({"game": [f"{ruleset.name} is not a campaign game."]})
-    name = " ".join((name or "").split())
-    if not name:
-        raise InvalidInput({"name": ["A campaign needs a name."]})
-    cleaned = options_clean(ruleset, options)
-    stream = store.stream_create(kind=Stream.KIND_CAMPAIGN, game=game, options=cleaned, seat_count=0)
-    campaign = Campaign.objects.create(stream=stream, name=name[:120], game=game, owner=owner, is_public=is_public)
-    if recorders:
-        campaign.recorders.set(recorders)
-    return campaign
+    name = name_clean(name, Stream.KIND_CAMPAIGN)
+    return named_stream_open(
+        kind=Stream.KIND_CAMPAIGN, owner=owner, name=name, game=game, options=options_clean(ruleset, options),
+        is_public=is_public, recorders=recorders,
+    )  # fmt: skip
 
 
 def campaign_event_record(
