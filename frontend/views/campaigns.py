@@ -24,6 +24,7 @@ from campaigns.saltmarsh import services as campaign_services
 from campaigns.saltmarsh.services import BatchRefused
 from frontend.charts import gold_chart, gp_text
 from frontend.forms.inputs import Pick
+from frontend.forms.recording import event_form
 from frontend.forms.schema import (
     build_inputs,
     error_sentence,
@@ -210,23 +211,10 @@ def _event_forms(
     for name, spec in ruleset.event_types.items():
         if name in BRIDGE_EVENTS:
             continue  # written by adventure matches, never typed here
-        failed = problem.get("form") == "event" and problem.get("type") == name
-        post = problem.get("post") if failed else None
-        form = {
-            "type": name,
-            "spec": spec,
-            "inputs": build_inputs(
-                tuple(f for f in spec.fields if f.name not in BRIDGE_FIELDS),
-                "data.",
-                form=name,
-                values=post,
-                errors=problem.get("errors") if failed else None,
-                expand=True,
-                picks=_hero_picks(name, loaded),
-                datalists=_form_datalists(name),
-            ),
-            "open": failed,
-        }
+        form = event_form(
+            spec, problem, fields=tuple(f for f in spec.fields if f.name not in BRIDGE_FIELDS),
+            picks=_hero_picks(name, loaded), datalists=_form_datalists(name), explained_here=False,
+        )  # fmt: skip
         allowed = TOWN_EVENTS if loaded.phase == "town" else ADVENTURE_EVENTS
         if played_as_match:  # what happens in it is recorded in its match
             allowed = frozenset()
@@ -236,7 +224,7 @@ def _event_forms(
 
 def _adventure_form(loaded: Loaded, problem: dict[str, Any]) -> dict[str, Any]:
     """The "start an adventure" form: name, reward, and each active hero as a checkbox with a max HP input."""
-    post = problem.get("post") if problem.get("form") == "adventure" else None
+    post = problem.get("values") if problem.get("origin") == "adventure" else None
     rows = []
     for i, name in enumerate(loaded.active_names[:ADVENTURE_HEROES_MAX]):
         rows.append(
@@ -311,8 +299,8 @@ def campaign_detail(
         context["undo_version"] = (
             undo if undo and campaign_selectors.campaign_entry_match(campaign=campaign, version=undo) is None else None
         )
-        if problem.get("type") == RULE_OVERRIDDEN and problem.get("post") is not None:
-            context["override_reason"] = problem["post"].get("data.reason", "")
+        if problem.get("type") == RULE_OVERRIDDEN and problem.get("values") is not None:
+            context["override_reason"] = problem["values"].get("data.reason", "")
     return render(request, "frontend/campaigns/sheet.html", context, status=status)
 
 
@@ -323,7 +311,7 @@ def campaign_record(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     type_ = request.POST.get("type", "")
     spec = event_types_with_meta(get_ruleset(campaign.game)).get(type_)
-    problem: dict[str, Any] = {"form": "event", "type": type_, "post": request.POST}
+    problem: dict[str, Any] = {"origin": "form", "type": type_, "values": request.POST}
     if spec is None:
         problem["detail"] = f"Unknown entry type {type_!r}."
         return campaign_detail(request, campaign_id, problem=problem, status=400)
@@ -361,7 +349,7 @@ def campaign_adventure_new(request: HttpRequest, campaign_id: int) -> HttpRespon
     """Start an adventure: record ``adventure_started`` and open its adventure match, then go there."""
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     post = request.POST
-    problem: dict[str, Any] = {"form": "adventure", "post": post}
+    problem: dict[str, Any] = {"origin": "adventure", "values": post}
     errors: dict[str, list[str]] = {}
     reward = int_or_none(post.get("reward")) if post.get("reward", "").strip() else 0
     surges = int_or_none(post.get("healing_surges")) if post.get("healing_surges", "").strip() else 2

@@ -117,7 +117,7 @@ def series_record(request: HttpRequest, series_id: int) -> HttpResponse:
     series = selectors.series_get(user=request.user, series_id=series_id)
     type_ = request.POST.get("type", "")
     match_id = int_or_none(request.POST.get("match"))
-    problem: dict[str, Any] = {"form": type_}
+    problem: dict[str, Any] = {"origin": "form", "type": type_}
     if type_ not in ENTRY_TYPES:
         problem["detail"] = f"Unknown entry {type_!r}."
         return series_detail(request, series_id, problem=problem, status=400)

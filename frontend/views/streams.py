@@ -114,7 +114,7 @@ def undo_view(
         pk = _pk(kwargs)
         obj = stream_get(kind=kind, user=request.user, pk=pk)
         data = posted_void(request)
-        problem: dict[str, Any] = {"form": "undo", "origin": "undo"}
+        problem: dict[str, Any] = {"origin": "undo"}
         if not request.POST.get("confirm"):
             problem["confirm_undo"] = True
             return redraw(request, pk, problem=problem, status=200)
