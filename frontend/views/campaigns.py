@@ -40,7 +40,7 @@ from frontend.selectors import last_undoable_version
 from frontend.views import streams as stream_views
 from frontend.views.photos import photo_context, photo_list
 from frontend.views.spreadsheets import spreadsheet_safe
-from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
+from matches.errors import DomainError, NotAllowed, NotFound
 from matches.store.visibility import can_record, can_view
 from rulesets import Event, EventType, get_ruleset
 from rulesets.names import plural
@@ -159,42 +159,37 @@ def _form_datalists(type_: str) -> dict[str, str]:
 # -- the list -------------------------------------------------------------------------------------------
 
 
-def campaign_list(request: HttpRequest) -> HttpResponse:
-    """Every visible campaign, and (signed in) the form that starts a new one."""
+def _new_campaign(post: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, list[str]]]:
+    """The "new campaign" form as posted: ``(form, entry, errors)`` (``frontend.views.streams.list_view``)."""
+    options, errors = parse_options(get_ruleset(DEFAULT_GAME).options_schema, post)
+    form = {"name": post.get("name", ""), "is_public": post.get("is_public") == "on"}
+    return form, {**form, "game": DEFAULT_GAME, "options": options}, errors
+
+
+def _campaign_list_context(
+    request: HttpRequest, form: dict[str, Any] | None, errors: dict[str, list[str]]
+) -> dict[str, Any]:
+    """What the list page's "new campaign" form shows: what was typed, the options and the errors in words."""
     ruleset = get_ruleset(DEFAULT_GAME)
-    context: dict[str, Any] = {"errors": {}, "name": "", "is_public": False}  # private unless ticked
-    status = 200
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('login')}?next={request.path}")
-        options, errors = parse_options(ruleset.options_schema, request.POST)
-        context.update(name=request.POST.get("name", ""), is_public=request.POST.get("is_public") == "on")
-        if not errors:
-            try:
-                campaign = campaign_services.campaign_create(
-                    owner=request.user, name=context["name"], game=DEFAULT_GAME, options=options,
-                    is_public=context["is_public"],
-                )  # fmt: skip
-            except InvalidInput as exc:
-                errors = exc.errors
-            else:
-                messages.success(request, "Campaign created. Add the heroes below.")
-                return redirect("campaign-detail", campaign_id=campaign.pk)
-        context["errors"] = errors
-        status = 400
+    context: dict[str, Any] = {"errors": errors, **(form or {"name": "", "is_public": False})}  # private unless ticked
     context["option_fields"] = option_inputs(
-        ruleset.options_schema, form="new", post=request.POST if request.method == "POST" else None,
-        errors=context["errors"],
-    )  # fmt: skip
-    context["name_error"] = " ".join(context["errors"].get("name", []))
+        ruleset.options_schema, form="new", post=request.POST if request.method == "POST" else None, errors=errors
+    )
+    context["name_error"] = " ".join(errors.get("name", []))
     context["other_errors"] = [
         error_sentence({k: v}, ruleset.options_schema)
-        for k, v in context["errors"].items()
+        for k, v in errors.items()
         if k != "name" and not k.startswith("options.")
     ]
-    context["campaigns"] = list(campaign_selectors.campaign_list(user=request.user)[:100])
     context["ruleset"] = ruleset
-    return render(request, "frontend/campaigns/list.html", context, status=status)
+    return context
+
+
+campaign_list = stream_views.list_view(
+    "campaign", "campaign-detail", "frontend/campaigns/list.html", listed_as="campaigns", read=_new_campaign,
+    create=campaign_services.campaign_create, created="Campaign created. Add the heroes below.",
+    context=_campaign_list_context,
+)  # fmt: skip
 
 
 # -- the sheet ------------------------------------------------------------------------------------------
