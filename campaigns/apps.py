@@ -9,8 +9,9 @@ class CampaignsConfig(AppConfig):
     name = "campaigns"
 
     def ready(self) -> None:
-        # importing these registers the demo campaign and series, the stream kinds, the campaign_stats read
-        # model and its part of the game dashboards
-        import campaigns.demo
+        # importing these registers the stream kinds, the demo campaign and series, the campaign_stats read model
+        # and its part of the game dashboards
         import campaigns.kinds
-        import campaigns.stats  # noqa: F401
+        import campaigns.saltmarsh.demo
+        import campaigns.saltmarsh.stats
+        import campaigns.series.demo  # noqa: F401

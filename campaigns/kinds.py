@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns.models import Campaign, Series
-from campaigns.series import SERIES_GAME, series_entry_clean
-from campaigns.series_sight import series_viewer
-from campaigns.services import campaign_entry_clean
+from campaigns.saltmarsh.services import campaign_entry_clean
+from campaigns.series.services import SERIES_GAME, series_entry_clean
+from campaigns.series.sight import series_viewer
 from matches.models import Match
 from matches.store import events as store
 from matches.store.streams import Append, StreamKind, around_record, kind_register
@@ -27,9 +27,9 @@ viewer_narrow_register(SERIES_GAME, series_viewer)  # a series shows a match onl
 @around_record("match")
 def _adventure_follows_match(match: Match, user: Any, append: Append, request_id: str) -> store.AppendResult:
     """An adventure match of a campaign writes the campaign entries it implies in the same transaction
-    (``campaigns.bridge``); any other match just appends."""
+    (``campaigns.saltmarsh.bridge``); any other match just appends."""
     if match.campaign_id is None:
         return append()
-    from campaigns.bridge import adventure_match_record
+    from campaigns.saltmarsh.bridge import adventure_match_record
 
     return adventure_match_record(match=match, user=user, record=append, request_id=request_id)

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from campaigns import api, series_api
+from campaigns.saltmarsh import api
+from campaigns.series import api as series_api
 from matches.api.photos import photo_routes
 from matches.api.streams import StreamEventsApi
 

@@ -259,7 +259,7 @@ EXTRAS: list[Loader] = []  # other apps' demos of no one match game (a campaign 
 
 
 def demo_register(loader: Loader, *, game: str = "") -> Loader:
-    """Add ``loader`` to the demo (called when its app is ready: ``campaigns.demo``): the demo of match game
+    """Add ``loader`` to the demo (called when its app is ready: ``campaigns.series.demo``): the demo of match game
     ``game``, or (no game) one more part after the matches."""
     if game:
         SCRIPTED[game] = loader

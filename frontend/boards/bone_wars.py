@@ -9,11 +9,10 @@ ruleset's schema, pre-filled with what the state allows (the seat on turn, the n
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from frontend.boards.shared import TableFacts
+from frontend.boards.shared import TableFacts, move_json
 from frontend.forms.inputs import Input, build_inputs
 from rulesets.base import Event
 from rulesets.bone_wars.engine import money_text, next_slot, products
@@ -43,10 +42,6 @@ TEMPLATE = "frontend/boards/bone-wars.html"
 
 # the effects drawn as forms, in the order a turn usually records them
 EFFECT_FORMS = (MONEY_CHANGED, LOYALTY_GAINED, SPECIES_ARCHIVED, SLOT_UPGRADED, CARD_UPGRADED, RP_GAINED)
-
-
-def _move(event: Event) -> str:
-    return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
 
 
 def _button_label(event: Event) -> str:
@@ -274,7 +269,7 @@ def board(
         "version": ms.version,
         "interactive": interactive,
         "buttons": [
-            {"label": _button_label(m), "move": _move(m), "type": m.type} for m in moves if m.type != SLOT_UPGRADED
+            {"label": _button_label(m), "move": move_json(m), "type": m.type} for m in moves if m.type != SLOT_UPGRADED
         ],
         "cm_seats": list(enumerate(names)),
         "cm_inputs": build_inputs(EVENT_TYPES[CRANIUM_RECORDED].fields, "data.", form="bw-cm") if can_record else [],

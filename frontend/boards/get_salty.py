@@ -9,11 +9,9 @@ ruleset's ``legal_moves``) are ever offered.
 
 from __future__ import annotations
 
-import json
 from typing import Any
-from urllib.parse import urlencode
 
-from frontend.boards.shared import TableFacts
+from frontend.boards.shared import TableFacts, board_href, board_links, move_json
 from rulesets.base import Event
 from rulesets.cells import xy_words
 from rulesets.get_salty import hints as salty_hints
@@ -57,10 +55,6 @@ def _token_of(event: Event) -> str | None:
         name = event.data.get("cracker")
         return name if name in CRACKER_ATTRS else None
     return None
-
-
-def _move_json(event: Event) -> str:
-    return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
 
 
 def token_label(state: dict[str, Any], name: str) -> str:
@@ -186,11 +180,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
     # links are absolute: the page is also rendered in answer to a refused POST to the record URL
     page_url = facts.page_url
 
-    def href(**params: Any) -> str:
-        query = {k: v for k, v in params.items() if v}
-        if hint_on:
-            query["hint"] = "1"
-        return page_url + (("?" + urlencode(query)) if query else "") + "#board"
+    href = board_links(page_url, {"hint": "1"} if hint_on else None)
 
     # targets of the picked token: cell → event
     targets: dict[tuple[int, int], Event] = {}
@@ -274,7 +264,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         target_list.append(
             {
                 **place(cell),
-                "move": _move_json(event),
+                "move": move_json(event),
                 "aria": f"{verb.format(pick_label)} {xy_words(cell)} (then flip it)",
                 "text": describe_entry(ruleset, event, seat_names),
             }
@@ -310,7 +300,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
             attr_rows.append({"seat": seat, "name": name, "attribute": attributes.get(str(seat), "")})
     choices = [
         {
-            "move": _move_json(e),
+            "move": move_json(e),
             "label": str(e.data.get("attribute", "")).capitalize(),
             "text": describe_entry(ruleset, e, seat_names),
         }
@@ -340,10 +330,10 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         "targets": target_list,
         "flip": None
         if flip_event is None
-        else {"move": _move_json(flip_event), "text": describe_entry(ruleset, flip_event, seat_names)},
+        else {"move": move_json(flip_event), "text": describe_entry(ruleset, flip_event, seat_names)},
         "container_flip": None
         if container_flip is None
-        else {"move": _move_json(container_flip), "text": describe_entry(ruleset, container_flip, seat_names)},
+        else {"move": move_json(container_flip), "text": describe_entry(ruleset, container_flip, seat_names)},
         "unpick_href": href(),
         "choices": choices,
         "chooser": seat_names[state["turn"]] if choices and state["turn"] < len(seat_names) else "",
@@ -363,6 +353,6 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         "can_hint": can_hint,
         "xs": list(range(lo_x, hi_x + 1)),
         "ys": list(range(lo_y, hi_y + 1)),
-        "hint_href": page_url + "?" + urlencode({**({"pick": pick} if pick else {}), "hint": "1"}) + "#board",
-        "hide_hint_href": page_url + (("?" + urlencode({"pick": pick})) if pick else "") + "#board",
+        "hint_href": board_href(page_url, {"pick": pick}, {"hint": "1"}),
+        "hide_hint_href": board_href(page_url, {"pick": pick}),
     }

@@ -15,11 +15,9 @@ event taken from ``legal`` (the ruleset's ``legal_moves``):
 
 from __future__ import annotations
 
-import json
 from typing import Any
-from urllib.parse import urlencode
 
-from frontend.boards.shared import TableFacts
+from frontend.boards.shared import TableFacts, board_links, move_json
 from rulesets.base import Event
 from rulesets.cells import row_col_words
 from rulesets.replay import describe_entry
@@ -85,10 +83,6 @@ def _key(cell: Any) -> tuple[int, int]:
 
 def _tile(cell: Any) -> str:
     return row_col_words(cell)
-
-
-def _move_json(event: Event) -> str:
-    return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
 
 
 def _name(seat_names: list[str], seat: Any) -> str:
@@ -215,9 +209,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
     field_pick = interactive and state["phase"] == "field" and legal is None
     page_url = facts.page_url
 
-    def href(**params: Any) -> str:
-        query = {k: v for k, v in params.items() if v not in (None, "")}
-        return page_url + (("?" + urlencode(query)) if query else "") + "#board"
+    href = board_links(page_url)
 
     # -- the attack card → attack tile → opportunity tile flow -----------------------------------------
     by_card: dict[tuple[int, str], list[Event]] = {}
@@ -256,7 +248,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
     flip_move = None
     if field_pick and flip:
         event = Event("field_card_flipped", state["momentum"], {"tiles": [list(c) for c in flip]})
-        flip_move = {"move": _move_json(event), "text": describe_entry(ruleset, event, seat_names)}
+        flip_move = {"move": move_json(event), "text": describe_entry(ruleset, event, seat_names)}
 
     def flip_param(cells: list[tuple[int, int]]) -> str:
         return ";".join(f"{r},{c}" for r, c in cells)
@@ -287,7 +279,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
             if cell in targets:
                 tile["mark"] = "opportunity"
                 event = targets[cell]
-                hit = {"kind": "button", "move": _move_json(event), "title": describe_entry(ruleset, event, seat_names),
+                hit = {"kind": "button", "move": move_json(event), "title": describe_entry(ruleset, event, seat_names),
                        "label": f"Play {picked_label}: attack on {_tile(a_cell)}; opportunity on {_tile(cell)}"}  # fmt: skip
             if field_pick and info["tile"] == "open":
                 chosen = cell in flip
@@ -390,7 +382,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
                 "count": len(evs),
                 "buttons": [
                     {
-                        "move": _move_json(e),
+                        "move": move_json(e),
                         "label": _move_label(e, ruleset, state, seat_names),
                         "title": describe_entry(ruleset, e, seat_names),
                     }
@@ -440,7 +432,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         "a_tile": _tile(a_cell) if a_cell else "",
         "targets": [
             {
-                "move": _move_json(e),
+                "move": move_json(e),
                 "label": f"Opportunity on {_tile(cell)}",
                 "title": describe_entry(ruleset, e, seat_names),
             }

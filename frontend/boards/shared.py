@@ -13,13 +13,37 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
+from rulesets import Event
 from rulesets.names import plural
 from rulesets.replay import RESULT_KEY
+
+
+def move_json(event: Event) -> str:
+    """A move as a board's button posts it (the ``move`` field): the event's wire form, compact, keys sorted, so
+    one move is always one text."""
+    return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
+
+
+def board_href(page_url: str, params: Mapping[str, Any], keep: Mapping[str, str] | None = None) -> str:
+    """A board link: the page's URL with ``params`` as its query (then ``keep``), to ``#board``. A parameter that
+    is None or "" is left out; every other value is kept, 0 included: a seat is its index on the wire, and seat 0
+    is the first seat."""
+    query = {k: v for k, v in params.items() if v is not None and v != ""}
+    query.update(keep or {})
+    return page_url + (("?" + urlencode(query)) if query else "") + "#board"
+
+
+def board_links(page_url: str, keep: Mapping[str, str] | None = None) -> Callable[..., str]:
+    """``href(**params)``: :func:`board_href` for one board's page (``keep``: parameters every link carries)."""
+    return lambda **params: board_href(page_url, params, keep)
+
 
 BoardFunction = Callable[..., dict[str, Any]]
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import urlencode
 
-from frontend.boards.shared import TableFacts
+from frontend.boards.shared import TableFacts, board_links, move_json
 from rulesets.base import Event, name_seats
 from rulesets.the_first_spine import board as B
 from rulesets.the_first_spine import engine as E
@@ -28,10 +27,6 @@ LOG_LINES = 12
 COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#8a5a00")  # by seat: blue, red, green, amber
 # where a side's "attack/defense" label sits in a 100-unit cell, by board direction
 SIDE_LABEL = {"N": (50, 23), "E": (84, 54), "S": (50, 91), "W": (16, 54)}
-
-
-def _move_json(event: Event) -> str:
-    return json.dumps(event.to_dict(), separators=(",", ":"), sort_keys=True)
 
 
 def preview_words(state: dict[str, Any], pair: dict[str, Any], seat_names: list[str]) -> str:
@@ -108,9 +103,7 @@ def board(
     interactive = bool(can_record and live and not over)
     page_url = facts.page_url
 
-    def href(**params: Any) -> str:
-        query = {k: v for k, v in params.items() if v}
-        return page_url + (("?" + urlencode(query)) if query else "") + "#board"
+    href = board_links(page_url)
 
     pieces = [_card_view(state, p, seat_names) for p in sorted(state["cards"], key=lambda p: (p["at"][0], p["at"][1]))]
     blocked = [
@@ -152,7 +145,7 @@ def board(
                         "col": c + 1,
                         "x": c * CELL,
                         "y": r * CELL,
-                        "move": _move_json(event),
+                        "move": move_json(event),
                         "aria": f"{'Cast' if picked['kind'] == 'spell' else 'Place'} {picked['name']} on {E.cell_word((r, c))}",
                     }
                 )
@@ -186,7 +179,7 @@ def board(
     buttons: list[dict[str, Any]] = []
     if interactive and legal:
         for event in legal:
-            buttons.append({"move": _move_json(event), "label": _button_label(state, event, seat_names)})
+            buttons.append({"move": move_json(event), "label": _button_label(state, event, seat_names)})
 
     pairs, missing = E.plan(state) if turn["phase"] == "actions" and not over else ([], [])
     choices = []
@@ -198,7 +191,7 @@ def board(
                 event = Event("confrontation_target_chosen", seat, {"from": m["from"], "target": option})
                 choices.append(
                     {
-                        "move": _move_json(event),
+                        "move": move_json(event),
                         "label": name_seats(
                             f"{m['name']} on {E.cell_word(m['from'])} confronts {E.label(state, other)} on {E.cell_word(option)}",
                             seat_names,
@@ -206,9 +199,7 @@ def board(
                     }
                 )
     end_move = (
-        _move_json(Event("turn_ended", seat, {}))
-        if interactive and turn["phase"] == "actions" and not missing
-        else None
+        move_json(Event("turn_ended", seat, {})) if interactive and turn["phase"] == "actions" and not missing else None
     )
 
     players = []

@@ -4,6 +4,7 @@ last submit, and what changed since a version the viewer saw."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ from matches.store.history import history_page
 from matches.store.visibility import Viewer
 from rulesets import Event, EventType, Ruleset, RuleViolation
 from rulesets.replay import describe_entry
+from rulesets.schema import Field
 
 # validate checks game over → phase → whose turn → the move (DESIGN §2), so these codes on an entry with an
 # empty payload mean "this kind of entry cannot be recorded at this moment", whatever its payload
@@ -78,6 +80,41 @@ def form_picks(
     return picks
 
 
+def event_form(
+    spec: EventType, problem: dict[str, Any], *, fields: tuple[Field, ...] | None = None,
+    picks: Mapping[str, Pick] | None = None, datalists: Mapping[str, str] | None = None,
+    grid: tuple[int, int] | None = None, seat: int | None = None, explained_here: bool = True,
+) -> dict[str, Any]:  # fmt: skip
+    """The form of one entry type (``frontend/_event_form.html``): ``{type, spec, inputs, seat, open, refused}``,
+    the inputs those of ``fields`` (default: all the type's) with ``picks``, ``datalists`` and the board's ``grid``.
+
+    Every recording page's ``problem`` speaks one vocabulary: ``origin`` is the control that was used ("form"
+    for these forms; "board", "legal", "override", "undo", "adventure", "photo" for others), ``type`` the entry,
+    ``values`` what was posted, ``errors`` by input name, ``seat`` the seat posted. The refused form (origin
+    "form", its type) shows what was typed and its errors again, with the seat posted, and is open; ``refused``
+    also asks the template to explain the refusal inside it, unless the page explains it elsewhere
+    (``explained_here`` False: the campaign sheet says it at the top)."""
+    refused = problem.get("origin") == "form" and problem.get("type") == spec.name
+    return {
+        "type": spec.name,
+        "spec": spec,
+        "inputs": build_inputs(
+            spec.fields if fields is None else fields,
+            "data.",
+            form=spec.name,
+            values=problem.get("values") if refused else None,
+            errors=problem.get("errors") if refused else None,
+            expand=True,
+            picks=picks,
+            datalists=datalists,
+            grid=grid,
+        ),
+        "seat": int_or_none(str(problem.get("seat"))) if refused else seat,
+        "open": refused,
+        "refused": refused and explained_here,
+    }
+
+
 def move_forms(
     ruleset: Ruleset,
     state: dict[str, Any],
@@ -95,26 +132,10 @@ def move_forms(
     now: list[dict[str, Any]] = []
     other: list[dict[str, Any]] = []
     for name, spec in ruleset.event_types.items():
-        refused = problem.get("origin") == "form" and problem.get("type") == name
-        posted = problem.get("values") if refused else None
-        form = {
-            "type": name,
-            "spec": spec,
-            "inputs": build_inputs(
-                spec.fields,
-                "data.",
-                form=name,
-                values=posted,
-                errors=problem.get("errors") if refused else None,
-                expand=True,
-                picks=form_picks(ruleset, state, spec, legal, turn_seat),
-                grid=grid,
-            ),
-            "seat": int_or_none(str(problem.get("seat"))) if refused else turn_seat,
-            "open": refused,
-            "refused": refused,
-        }
-        (now if refused or name in now_types else other).append(form)
+        form = event_form(
+            spec, problem, picks=form_picks(ruleset, state, spec, legal, turn_seat), grid=grid, seat=turn_seat
+        )
+        (now if form["refused"] or name in now_types else other).append(form)
     if now and not legal and not any(f["open"] for f in now):
         now[0]["open"] = True  # nothing to tap or pick: the first form that applies is ready to fill in
     return now, other

@@ -1,7 +1,7 @@
 """Campaign pages: the Campaign Tracker sheet at any version, recording, the town phase, the gold ledger.
 
-Thin views, like the match pages: they parse the request, call ``campaigns.selectors`` and
-``campaigns.services`` and render templates. Every page works without JavaScript.
+Thin views, like the match pages: they parse the request, call ``campaigns.saltmarsh.selectors`` and
+``campaigns.saltmarsh.services`` and render templates. Every page works without JavaScript.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import selectors as campaign_selectors
-from campaigns import services as campaign_services
-from campaigns.services import BatchRefused
+from campaigns.saltmarsh import selectors as campaign_selectors
+from campaigns.saltmarsh import services as campaign_services
+from campaigns.saltmarsh.services import BatchRefused
 from frontend.charts import gold_chart, gp_text
 from frontend.forms.inputs import Pick
+from frontend.forms.recording import event_form
 from frontend.forms.schema import (
     build_inputs,
     error_sentence,
@@ -39,7 +40,7 @@ from frontend.selectors import last_undoable_version
 from frontend.views import streams as stream_views
 from frontend.views.photos import photo_context, photo_list
 from frontend.views.spreadsheets import spreadsheet_safe
-from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound
+from matches.errors import DomainError, NotAllowed, NotFound
 from matches.store.visibility import can_record, can_view
 from rulesets import Event, EventType, get_ruleset
 from rulesets.names import plural
@@ -158,42 +159,37 @@ def _form_datalists(type_: str) -> dict[str, str]:
 # -- the list -------------------------------------------------------------------------------------------
 
 
-def campaign_list(request: HttpRequest) -> HttpResponse:
-    """Every visible campaign, and (signed in) the form that starts a new one."""
+def _new_campaign(post: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, list[str]]]:
+    """The "new campaign" form as posted: ``(form, entry, errors)`` (``frontend.views.streams.list_view``)."""
+    options, errors = parse_options(get_ruleset(DEFAULT_GAME).options_schema, post)
+    form = {"name": post.get("name", ""), "is_public": post.get("is_public") == "on"}
+    return form, {**form, "game": DEFAULT_GAME, "options": options}, errors
+
+
+def _campaign_list_context(
+    request: HttpRequest, form: dict[str, Any] | None, errors: dict[str, list[str]]
+) -> dict[str, Any]:
+    """What the list page's "new campaign" form shows: what was typed, the options and the errors in words."""
     ruleset = get_ruleset(DEFAULT_GAME)
-    context: dict[str, Any] = {"errors": {}, "name": "", "is_public": False}  # private unless ticked
-    status = 200
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('login')}?next={request.path}")
-        options, errors = parse_options(ruleset.options_schema, request.POST)
-        context.update(name=request.POST.get("name", ""), is_public=request.POST.get("is_public") == "on")
-        if not errors:
-            try:
-                campaign = campaign_services.campaign_create(
-                    owner=request.user, name=context["name"], game=DEFAULT_GAME, options=options,
-                    is_public=context["is_public"],
-                )  # fmt: skip
-            except InvalidInput as exc:
-                errors = exc.errors
-            else:
-                messages.success(request, "Campaign created. Add the heroes below.")
-                return redirect("campaign-detail", campaign_id=campaign.pk)
-        context["errors"] = errors
-        status = 400
+    context: dict[str, Any] = {"errors": errors, **(form or {"name": "", "is_public": False})}  # private unless ticked
     context["option_fields"] = option_inputs(
-        ruleset.options_schema, form="new", post=request.POST if request.method == "POST" else None,
-        errors=context["errors"],
-    )  # fmt: skip
-    context["name_error"] = " ".join(context["errors"].get("name", []))
+        ruleset.options_schema, form="new", post=request.POST if request.method == "POST" else None, errors=errors
+    )
+    context["name_error"] = " ".join(errors.get("name", []))
     context["other_errors"] = [
         error_sentence({k: v}, ruleset.options_schema)
-        for k, v in context["errors"].items()
+        for k, v in errors.items()
         if k != "name" and not k.startswith("options.")
     ]
-    context["campaigns"] = list(campaign_selectors.campaign_list(user=request.user)[:100])
     context["ruleset"] = ruleset
-    return render(request, "frontend/campaigns/list.html", context, status=status)
+    return context
+
+
+campaign_list = stream_views.list_view(
+    "campaign", "campaign-detail", "frontend/campaigns/list.html", listed_as="campaigns", read=_new_campaign,
+    create=campaign_services.campaign_create, created="Campaign created. Add the heroes below.",
+    context=_campaign_list_context,
+)  # fmt: skip
 
 
 # -- the sheet ------------------------------------------------------------------------------------------
@@ -210,23 +206,10 @@ def _event_forms(
     for name, spec in ruleset.event_types.items():
         if name in BRIDGE_EVENTS:
             continue  # written by adventure matches, never typed here
-        failed = problem.get("form") == "event" and problem.get("type") == name
-        post = problem.get("post") if failed else None
-        form = {
-            "type": name,
-            "spec": spec,
-            "inputs": build_inputs(
-                tuple(f for f in spec.fields if f.name not in BRIDGE_FIELDS),
-                "data.",
-                form=name,
-                values=post,
-                errors=problem.get("errors") if failed else None,
-                expand=True,
-                picks=_hero_picks(name, loaded),
-                datalists=_form_datalists(name),
-            ),
-            "open": failed,
-        }
+        form = event_form(
+            spec, problem, fields=tuple(f for f in spec.fields if f.name not in BRIDGE_FIELDS),
+            picks=_hero_picks(name, loaded), datalists=_form_datalists(name), explained_here=False,
+        )  # fmt: skip
         allowed = TOWN_EVENTS if loaded.phase == "town" else ADVENTURE_EVENTS
         if played_as_match:  # what happens in it is recorded in its match
             allowed = frozenset()
@@ -236,7 +219,7 @@ def _event_forms(
 
 def _adventure_form(loaded: Loaded, problem: dict[str, Any]) -> dict[str, Any]:
     """The "start an adventure" form: name, reward, and each active hero as a checkbox with a max HP input."""
-    post = problem.get("post") if problem.get("form") == "adventure" else None
+    post = problem.get("values") if problem.get("origin") == "adventure" else None
     rows = []
     for i, name in enumerate(loaded.active_names[:ADVENTURE_HEROES_MAX]):
         rows.append(
@@ -311,8 +294,8 @@ def campaign_detail(
         context["undo_version"] = (
             undo if undo and campaign_selectors.campaign_entry_match(campaign=campaign, version=undo) is None else None
         )
-        if problem.get("type") == RULE_OVERRIDDEN and problem.get("post") is not None:
-            context["override_reason"] = problem["post"].get("data.reason", "")
+        if problem.get("type") == RULE_OVERRIDDEN and problem.get("values") is not None:
+            context["override_reason"] = problem["values"].get("data.reason", "")
     return render(request, "frontend/campaigns/sheet.html", context, status=status)
 
 
@@ -323,7 +306,7 @@ def campaign_record(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     type_ = request.POST.get("type", "")
     spec = event_types_with_meta(get_ruleset(campaign.game)).get(type_)
-    problem: dict[str, Any] = {"form": "event", "type": type_, "post": request.POST}
+    problem: dict[str, Any] = {"origin": "form", "type": type_, "values": request.POST}
     if spec is None:
         problem["detail"] = f"Unknown entry type {type_!r}."
         return campaign_detail(request, campaign_id, problem=problem, status=400)
@@ -361,7 +344,7 @@ def campaign_adventure_new(request: HttpRequest, campaign_id: int) -> HttpRespon
     """Start an adventure: record ``adventure_started`` and open its adventure match, then go there."""
     campaign = campaign_selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     post = request.POST
-    problem: dict[str, Any] = {"form": "adventure", "post": post}
+    problem: dict[str, Any] = {"origin": "adventure", "values": post}
     errors: dict[str, list[str]] = {}
     reward = int_or_none(post.get("reward")) if post.get("reward", "").strip() else 0
     surges = int_or_none(post.get("healing_surges")) if post.get("healing_surges", "").strip() else 2

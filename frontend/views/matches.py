@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import replace_url
 from rest_framework.authtoken.models import Token
 
-from campaigns.selectors import adventure_match_closed
+from campaigns.saltmarsh.selectors import adventure_match_closed
 from config.text import PROBLEM, unstorable_path
 from config.throttling import signup_limited
 from frontend.boards import shared as boards
@@ -115,7 +115,7 @@ def api_token(request: HttpRequest) -> HttpResponse:
 
 def home(request: HttpRequest) -> HttpResponse:
     """My matches (in progress first), my campaigns, recent activity."""
-    from campaigns.selectors import campaign_list
+    from campaigns.saltmarsh.selectors import campaign_list
 
     mine = []
     campaigns = []
@@ -598,7 +598,7 @@ match_undo = stream_views.undo_view(
 @require_POST
 def match_recorders(request: HttpRequest, match_id: int) -> HttpResponse:
     """The owner names who else may record (usernames, comma-separated)."""
-    from matches.api.matches import users_by_name
+    from matches.api.common import users_by_name
 
     match = selectors.match_get(user=request.user, match_id=match_id)
     names = [n.strip() for n in request.POST.get("recorders", "").split(",") if n.strip()]

@@ -14,14 +14,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import series as series_services
-from campaigns import series_selectors as selectors
+from campaigns.series import selectors
+from campaigns.series import services as series_services
 from frontend.charts import points_chart
 from frontend.forms.schema import int_or_none, record_or_rerender
 from frontend.selectors import last_undoable_version
 from frontend.views import streams as stream_views
 from frontend.views.spreadsheets import spreadsheet_safe
-from matches.errors import InvalidInput, NotFound
+from matches.errors import NotFound
 from matches.store.streams import stream_record
 from matches.store.visibility import can_record
 from rulesets import all_rulesets, get_ruleset
@@ -37,40 +37,36 @@ def _place_points(text: str) -> list[int] | None:
     return [int(p) for p in parts] if parts else None
 
 
-def series_list(request: HttpRequest) -> HttpResponse:
-    """Every visible series, and (signed in) the form that starts one."""
-    games = all_rulesets(kind="match")
-    form = {"name": "", "game": "", "place_points": "", "is_public": False}  # private unless ticked
-    errors: dict[str, list[str]] = {}
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('login')}?next={request.path}")
-        form = {k: request.POST.get(k, "") for k in ("name", "game", "place_points")}
-        form["is_public"] = request.POST.get("is_public") == "on"
-        try:
-            points = _place_points(form["place_points"])
-        except ValueError:
-            errors = {"options.place_points": ["Write whole numbers separated by commas, e.g. 3, 2, 1."]}
-        else:
-            try:
-                series = series_services.series_create(
-                    owner=request.user, name=form["name"], game=form["game"], is_public=form["is_public"],
-                    options={} if points is None else {"place_points": points},
-                )  # fmt: skip
-            except InvalidInput as exc:
-                errors = exc.errors
-            else:
-                messages.success(request, "Series created. Add finished matches below.")
-                return redirect("series-detail", series_id=series.pk)
-    context = {
-        "series_list": list(selectors.series_list(user=request.user)[:100]),
-        "games": games,
-        "form": form,
+def _new_series(post: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, list[str]]]:
+    """The "new series" form as posted: ``(form, entry, errors)`` (``frontend.views.streams.list_view``)."""
+    form: dict[str, Any] = {k: post.get(k, "") for k in ("name", "game", "place_points")}
+    form["is_public"] = post.get("is_public") == "on"
+    entry = {k: form[k] for k in ("name", "game", "is_public")}
+    try:
+        points = _place_points(form["place_points"])
+    except ValueError:
+        return form, entry, {"options.place_points": ["Write whole numbers separated by commas, e.g. 3, 2, 1."]}
+    return form, {**entry, "options": {} if points is None else {"place_points": points}}, {}
+
+
+def _series_list_context(
+    request: HttpRequest, form: dict[str, Any] | None, errors: dict[str, list[str]]
+) -> dict[str, Any]:
+    """What the list page's "new series" form shows: the match games, what was typed, the errors in words."""
+    return {
+        "games": all_rulesets(kind="match"),
+        "form": form or {"name": "", "game": "", "place_points": "", "is_public": False},  # private unless ticked
         "errors": {k.split("[")[0]: " ".join(v) for k, v in errors.items()},
         "points_error": " ".join(m for k, v in errors.items() if k.startswith("options") for m in v),
         "default_points": ", ".join(str(p) for p in DEFAULT_PLACE_POINTS),
     }
-    return render(request, "frontend/series/list.html", context, status=400 if errors else 200)
+
+
+series_list = stream_views.list_view(
+    "series", "series-detail", "frontend/series/list.html", listed_as="series_list", read=_new_series,
+    create=series_services.series_create, created="Series created. Add finished matches below.",
+    context=_series_list_context,
+)  # fmt: skip
 
 
 def series_detail(
@@ -117,7 +113,7 @@ def series_record(request: HttpRequest, series_id: int) -> HttpResponse:
     series = selectors.series_get(user=request.user, series_id=series_id)
     type_ = request.POST.get("type", "")
     match_id = int_or_none(request.POST.get("match"))
-    problem: dict[str, Any] = {"form": type_}
+    problem: dict[str, Any] = {"origin": "form", "type": type_}
     if type_ not in ENTRY_TYPES:
         problem["detail"] = f"Unknown entry {type_!r}."
         return series_detail(request, series_id, problem=problem, status=400)

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from campaigns.stats import CHART_CAMPAIGNS
+from campaigns.saltmarsh.stats import CHART_CAMPAIGNS
 from frontend.charts import bar_chart, gp_text, line_chart
 from matches.errors import DomainError, InvalidInput
 from matches.models import Player

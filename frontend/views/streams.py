@@ -1,7 +1,8 @@
-"""Pages every stream kind shares, built once on ``matches.store.streams``: the history timeline and undo.
+"""Pages every stream kind shares, built once on ``matches.store.streams``: the list with its "new" form, the
+history timeline and undo.
 
-A kind's URL module makes its views with :func:`history_view` and :func:`undo_view`, naming its page (the
-URL that takes the object's id) and the view that redraws it with a refusal explained.
+A kind's view module makes its views with :func:`list_view`, :func:`history_view` and :func:`undo_view`, naming its
+page (the URL that takes the object's id) and the view that redraws it with a refusal explained.
 """
 
 from __future__ import annotations
@@ -21,13 +22,49 @@ from frontend.forms.schema import posted_void, record_or_rerender
 from frontend.views.photos import photo_list
 from matches.errors import InvalidInput
 from matches.store.history import HistoryLine, cursor_clean, history_page
-from matches.store.streams import kind_get, stream_get, stream_undo
+from matches.store.streams import kind_get, stream_get, stream_list, stream_undo
 from matches.store.visibility import can_record, viewer_for
 from rulesets import get_ruleset
 
 PHOTO_KINDS = ("match", "campaign")  # the kinds with photo routes (frontend.views.photos.photo_urls)
 
 Redraw = Callable[..., HttpResponse]  # (request, pk, *, problem, status) -> the kind's page
+Errors = dict[str, list[str]]
+LIST_MAX = 100  # objects a list page shows
+
+
+def list_view(
+    kind: str, page: str, template: str, *, listed_as: str, read: Callable[[Any], tuple[Any, dict[str, Any], Errors]],
+    create: Callable[..., Any], created: str, context: Callable[[HttpRequest, Any, Errors], dict[str, Any]],
+) -> Callable[[HttpRequest], HttpResponse]:  # fmt: skip
+    """The list of the ``kind`` objects the reader may see (in ``template`` as ``listed_as``, most recently active
+    first) and, signed in, the form that starts one. A POST from a reader not signed in goes to the sign-in page;
+    else ``read(request.POST)`` gives ``(form, entry, errors)``: the form as typed, what ``create(owner=, **entry)``
+    takes, the errors of reading it. Created: ``created`` is said and the new object's ``page`` follows; refused
+    (the reading's errors, or the service's ``InvalidInput``), the page again with status 400.
+    ``context(request, form, errors)`` draws the form (``form`` None: a fresh one)."""
+
+    def view(request: HttpRequest) -> HttpResponse:
+        form: Any = None
+        errors: Errors = {}
+        if request.method == "POST":
+            if not request.user.is_authenticated:
+                return redirect(f"{reverse('login')}?next={request.path}")
+            form, entry, errors = read(request.POST)
+            if not errors:
+                try:
+                    obj = create(owner=request.user, **entry)
+                except InvalidInput as exc:
+                    errors = exc.errors
+                else:
+                    messages.success(request, created)
+                    return redirect(reverse(page, args=[obj.pk]))
+        values = context(request, form, errors)
+        values[listed_as] = list(stream_list(kind=kind, user=request.user)[:LIST_MAX])
+        return render(request, template, values, status=400 if errors else 200)
+
+    view.__doc__ = f"Every visible {kind} the reader may see, and (signed in) the form that starts one."
+    return view
 
 
 def history_view(
@@ -114,7 +151,7 @@ def undo_view(
         pk = _pk(kwargs)
         obj = stream_get(kind=kind, user=request.user, pk=pk)
         data = posted_void(request)
-        problem: dict[str, Any] = {"form": "undo", "origin": "undo"}
+        problem: dict[str, Any] = {"origin": "undo"}
         if not request.POST.get("confirm"):
             problem["confirm_undo"] = True
             return redraw(request, pk, problem=problem, status=200)

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from config.api import Shape
 from matches import selectors
-from matches.api.matches import ERRORS, parse
+from matches.api.common import ERRORS, parse
 from matches.errors import NotAllowed, NotFound
 from matches.people import joins
 from matches.people import players as people

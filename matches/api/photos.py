@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import BoundedJSONParser
-from matches.api.matches import header_key
+from matches.api.common import header_key
 from matches.errors import InvalidInput
 from matches.photos import services as photos
 from matches.photos.processing import megabytes

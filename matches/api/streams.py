@@ -1,26 +1,36 @@
-"""The event endpoint every stream kind shares: GET the log as the reader may see it, POST one entry.
+"""The endpoints stream kinds share: list and create, one object, and the event endpoint (GET the log as the
+reader may see it, POST one entry).
 
-A kind's endpoint is a subclass naming its ``kind`` and URL ``lookup`` (``matches.store.streams``); the envelope,
+A kind's endpoint is a small subclass configured by attributes: its ``kind`` and URL ``lookup``
+(``matches.store.streams``), and for list, create and detail its shapes and create service; the envelope,
 versions, idempotency, corrections and errors are the same for every kind (DESIGN.md §4).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 from urllib.parse import urlencode
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import LeanPostMixin
-from matches.api.matches import ERRORS, append_body, header_key, parse
+from config.api import JsonInput, LeanPostMixin, PagedListMixin, Shape
+from matches.api.common import ERRORS, append_body, header_key, parse, users_by_name
 from matches.api.serializers import AppendOutput, EventInput, EventOutput, EventPageOutput
 from matches.store import events as store
 from matches.store.history import HISTORY_LIMIT, HISTORY_LIMIT_MAX, cursor_clean, history_page, limit_clean
-from matches.store.streams import kind_get, stream_get, stream_get_for_write, stream_history, stream_record
+from matches.store.streams import (
+    kind_get,
+    stream_get,
+    stream_get_for_write,
+    stream_history,
+    stream_list,
+    stream_record,
+)
 from matches.store.visibility import viewer_for
 
 PAGE_PARAMETERS = [
@@ -35,6 +45,59 @@ PAGE_PARAMETERS = [
 ]  # fmt: skip
 
 
+def _write_signed_in(view: APIView) -> list[Any]:
+    return [permissions.IsAuthenticated()] if view.request.method == "POST" else [permissions.AllowAny()]
+
+
+class StreamListCreateApi(PagedListMixin, APIView):
+    """The base of a kind's list endpoint: GET the objects the reader may see, most recently active first, a page
+    at a time; POST create one (signed-in users) with ``service(owner=, name=, game=, options=, is_public=,
+    recorders=)``, answering 201 with the ``output`` shape. A subclass names ``kind``, ``output``,
+    ``create_input`` and ``service`` (a ``staticmethod``); its docstring is the endpoint's description."""
+
+    kind: ClassVar[str] = ""
+    output: ClassVar[type[Shape]] = Shape
+    create_input: ClassVar[type[JsonInput]] = JsonInput
+    service: ClassVar[Callable[..., Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        extend_schema_view(
+            get=extend_schema(responses={200: cls.output(many=True)}),
+            post=extend_schema(request=cls.create_input, responses={201: cls.output, **ERRORS}),
+        )(cls)
+
+    def get_permissions(self) -> list[Any]:
+        return _write_signed_in(self)
+
+    def get(self, request: Request) -> Response:  # no docstring: the subclass's is the description
+        return self.paged(request, stream_list(kind=self.kind, user=request.user), self.output)
+
+    def post(self, request: Request) -> Response:
+        data = parse(self.create_input, request.data)
+        obj = self.service(
+            owner=request.user, name=data["name"], game=data["game"], options=data["options"],
+            is_public=data["is_public"], recorders=users_by_name(data["recorders"], "recorders"),
+        )  # fmt: skip
+        return Response(self.output(obj).data, status=status.HTTP_201_CREATED)
+
+
+class StreamDetailApi(APIView):
+    """The base of a kind's detail endpoint: GET one object the reader may see (404 otherwise, a private one
+    not told from a missing one) in the ``output`` shape. A subclass names ``kind``, ``lookup`` and ``output``."""
+
+    kind: ClassVar[str] = ""
+    lookup: ClassVar[str] = "pk"
+    output: ClassVar[type[Shape]] = Shape
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        extend_schema_view(get=extend_schema(responses={200: cls.output, 404: ERRORS[404]}))(cls)
+
+    def get(self, request: Request, **kwargs: Any) -> Response:  # no docstring: the subclass's is the description
+        return Response(self.output(stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup])).data)
+
+
 class StreamEventsApi(LeanPostMixin, APIView):
     """GET: the log (hidden information removed for the reader). POST: record one entry (owner and recorders);
     a token-authenticated JSON POST takes the lean path (``config.api.LeanPostMixin``), same answers."""
@@ -43,7 +106,7 @@ class StreamEventsApi(LeanPostMixin, APIView):
     lookup: str = "pk"
 
     def get_permissions(self) -> list[Any]:
-        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
+        return _write_signed_in(self)
 
     def record(self, obj: Any, request: Request, **entry: Any) -> store.AppendResult:
         """Append one entry; a kind with more to do on each entry overrides this (or hooks ``after_record``)."""

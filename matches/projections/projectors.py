@@ -3,7 +3,7 @@
 A read model joins by registering itself (:func:`read_model_register`, called when its app is ready, as
 stream kinds do with ``matches.store.streams.kind_register``): its name, the function applying a batch of log
 entries, and the function emptying it before a replay. This module knows the match summary only (its own);
-``matches.projections.play_stats`` (``play_stats``) and ``campaigns.stats`` (``campaign_stats``) register theirs, so
+``matches.projections.play_stats`` (``play_stats``) and ``campaigns.saltmarsh.stats`` (``campaign_stats``) register theirs, so
 nothing here imports another read model, nor ``campaigns``.
 """
 

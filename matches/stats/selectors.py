@@ -639,7 +639,7 @@ def _head_to_head(opponents: dict[int, Record]) -> list[dict[str, Any]]:
 
 DashboardPart = Callable[..., dict[str, Any] | None]
 # key → ``part(user=, match_game=, f=)``: figures another app adds to a game's dashboard from its own read model
-# (``campaigns.stats`` adds "campaigns"), registered when that app is ready; None where it has nothing to add
+# (``campaigns.saltmarsh.stats`` adds "campaigns"), registered when that app is ready; None where it has nothing to add
 _DASHBOARD_PARTS: dict[str, DashboardPart] = {}
 
 

@@ -25,7 +25,15 @@ from matches.models import MAX_VERSION
 from matches.models import Event as EventRow
 from matches.store import events as store
 from matches.store.history import LogLine, stream_log
-from matches.store.visibility import UserLike, can_record, can_view, viewer_for, visible_q, writer_sight
+from matches.store.visibility import (
+    UserLike,
+    can_record,
+    can_view,
+    recording_q,
+    viewer_for,
+    visible_q,
+    writer_sight,
+)
 from rulesets import Event, Ruleset, UnknownGame, get_ruleset
 from rulesets.offline import EntryInvalid, clean_entry
 from rulesets.replay import EVENT_VOIDED
@@ -116,6 +124,15 @@ def stream_visible_qs(kind: str, user: UserLike) -> QuerySet[Any]:
     """Every object of ``kind`` that ``user`` may read: public ones, and their own or those they record."""
     qs = kind_get(kind).model.objects.select_related("stream", "owner").filter(visible_q(user))
     return qs.distinct() if user and user.is_authenticated else qs
+
+
+def stream_list(*, kind: str, user: UserLike, mine: bool = False) -> QuerySet[Any]:
+    """The objects of ``kind`` that ``user`` may read, most recently active first; ``mine``: only those they own
+    or record."""
+    qs = stream_visible_qs(kind, user)
+    if mine and user.is_authenticated:
+        qs = qs.filter(recording_q(user)).distinct()
+    return qs.order_by("-updated_at", "-pk")
 
 
 def stream_get(*, kind: str, user: UserLike, pk: int, without_state: bool = False) -> Any:

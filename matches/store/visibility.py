@@ -224,7 +224,7 @@ def _viewer_for(user: UserLike | None, obj: Any, seat: int | None, session: Mapp
 
 # A stream whose entries name other streams (a series names matches) shows a reader only the ones the reader
 # may see (:func:`can_view`, :func:`visible_q`): the app that owns the kind registers, at start, the function
-# that narrows the :class:`Viewer` of such a stream's game accordingly (``campaigns.series_sight``).
+# that narrows the :class:`Viewer` of such a stream's game accordingly (``campaigns.series.sight``).
 Narrower = Callable[[UserLike | None, Any, Viewer], Viewer]
 _NARROWERS: dict[str, Narrower] = {}
 

@@ -1,6 +1,6 @@
 """From a ``saltmarsh-adventure`` match to the campaign: the one entry its current result implies.
 
-Pure: the Django side (``campaigns.bridge``) compares this entry with the one the campaign holds for the
+Pure: the Django side (``campaigns.saltmarsh.bridge``) compares this entry with the one the campaign holds for the
 match and writes the difference in the same transaction as the match's own entry.
 """
 

@@ -77,7 +77,7 @@ ADVENTURE_EVENTS = frozenset(
 )
 # What happens in an adventure played as a match is recorded in the match; these hand entries are refused then.
 HAND_ADVENTURE_EVENTS = ADVENTURE_EVENTS - {ADVENTURE_CONCLUDED}
-# Written only by the adventure match itself (campaigns.bridge), never typed at the campaign.
+# Written only by the adventure match itself (campaigns.saltmarsh.bridge), never typed at the campaign.
 BRIDGE_EVENTS = frozenset({ADVENTURE_CONCLUDED})
 BRIDGE_FIELDS = frozenset({"match"})  # data fields only the bridge may fill (``adventure_started.match``)
 

@@ -50,7 +50,7 @@ class Series(Ruleset):
         return TurnInfo(seats=(), phase="open", prompt="Add finished matches to update the standings.")
 
     def describe(self, event: Event, seat_names: list[str], before: State | None = None) -> str:
-        match = event.data.get("match")  # None: a match this reader may not see (campaigns.series_sight)
+        match = event.data.get("match")  # None: a match this reader may not see (campaigns.series.sight)
         which = "A private match" if match is None else f"Match {match}"
         if event.type == MATCH_ADDED:
             return f"{which} added to the series."

@@ -259,7 +259,7 @@ def test_a_campaign_that_moved_meanwhile_is_a_409_and_nothing_is_written(api, ci
     """The bridge appends guarded by the campaign version it read: a writer in between → 409, both untouched."""
     from dataclasses import replace
 
-    from campaigns import bridge
+    from campaigns.saltmarsh import bridge
 
     mid = start(api, cid)
     guard = bridge.adventure_match_guard

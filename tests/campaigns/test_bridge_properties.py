@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from campaigns import services as campaign_services
 from campaigns.models import Campaign
+from campaigns.saltmarsh import services as campaign_services
 from matches import services as match_services
 from matches.errors import DomainError
 from matches.models import Event as EventRow

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns import services as campaign_services
-from campaigns.bridge import BridgeRefused
+from campaigns.saltmarsh import services as campaign_services
+from campaigns.saltmarsh.bridge import BridgeRefused
 from matches import services as match_services
 from matches.models import Stream
 from matches.store import events as store
@@ -73,7 +73,7 @@ def test_concurrent_entries_on_an_adventure_match_keep_the_campaign_in_step(owne
 
     from django.db import connection, connections
 
-    from campaigns.bridge import BridgeRefused
+    from campaigns.saltmarsh.bridge import BridgeRefused
     from matches.errors import DomainError
     from rulesets import get_ruleset
     from rulesets.saltmarsh import conclusion_from_adventure

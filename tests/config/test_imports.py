@@ -14,7 +14,7 @@ pytestmark = pytest.mark.pure
 
 
 @pytest.mark.parametrize(
-    "module", ["config.api", "matches.api.serializers", "matches.api.streams", "campaigns.api", "config.urls"]
+    "module", ["config.api", "matches.api.serializers", "matches.api.streams", "campaigns.saltmarsh.api", "config.urls"]
 )
 def test_module_imports_first_in_a_fresh_process(module):
     code = f"import django; django.setup(); import {module}"

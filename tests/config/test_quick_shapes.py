@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import campaigns.api  # noqa: F401  (loads every API module, so every shape is a subclass below)
+import campaigns.saltmarsh.api  # noqa: F401  (loads every API module, so every shape is a subclass below)
 import matches.api.matches
 import matches.api.streams  # noqa: F401
 from config.api import JsonInput, Shape

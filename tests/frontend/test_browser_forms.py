@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.services import campaign_create, campaign_event_record
+from campaigns.saltmarsh.services import campaign_create, campaign_event_record
 from matches.models import Event as EventRow
 from matches.services import match_create
 from rulesets import get_ruleset

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.series import series_create
-from campaigns.services import campaign_create, campaign_event_record
+from campaigns.saltmarsh.services import campaign_create, campaign_event_record
+from campaigns.series.services import series_create
 from matches.services import match_create, match_event_record, match_event_void
 from tests.frontend.players_words import developer_words, played
 from tests.frontend.test_form_coverage import SCENARIOS

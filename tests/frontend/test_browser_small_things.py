@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.series import series_create, series_match_add
+from campaigns.series.services import series_create, series_match_add
 from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
 from tests.frontend.phones import phone_page, sign_in

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from campaigns.models import Campaign
-from campaigns.services import campaign_create, campaign_event_record
+from campaigns.saltmarsh.services import campaign_create, campaign_event_record
 from matches.models import Event as EventRow
 from matches.models import Match
 
@@ -49,7 +49,7 @@ def played(campaign, owner):
 
 
 def gold(campaign):
-    from campaigns.selectors import campaign_sheet
+    from campaigns.saltmarsh.selectors import campaign_sheet
 
     return {h["name"]: h["gold"] for h in campaign_sheet(campaign=campaign)["heroes"]}
 
@@ -138,7 +138,7 @@ def test_csv_export_has_a_row_per_item_or_per_hero_and_honours_at(web, played):
 
 
 def test_csv_export_lists_retired_heroes_after_the_active_ones(web, played, owner):
-    from campaigns.services import campaign_event_record
+    from campaigns.saltmarsh.services import campaign_event_record
 
     campaign_event_record(campaign=played, user=owner, type="hero_retired", data={"hero": "Cy"})
     rows = list(csv.reader(io.StringIO(web.get(f"/campaigns/{played.pk}/sheet.csv").content.decode())))
@@ -266,7 +266,7 @@ def test_a_house_rule_lets_the_next_entry_through(web, played):
     # a gift between adventures is against the rules (treasure comes from adventures) but places honestly
     gift = {"data.hero": "Cy", "data.item.name": "Lucky Coin", "data.item.sell": "5"}
     assert post(web, played, "treasure_gained", **gift).status_code == 302
-    from campaigns.selectors import campaign_sheet
+    from campaigns.saltmarsh.selectors import campaign_sheet
 
     assert [i["name"] for i in campaign_sheet(campaign=played)["heroes"][2]["items"]] == ["Lucky Coin"]
 
@@ -282,7 +282,7 @@ def test_a_house_rule_never_takes_gold_below_zero(web, played):
     assert EventRow.objects.count() == before + 1
     last = EventRow.objects.order_by("-position").first()
     assert last.type == "event_voided" and last.data["reason"] == "The house rule could not place the move"
-    from campaigns.selectors import campaign_sheet
+    from campaigns.saltmarsh.selectors import campaign_sheet
 
     assert [h["gold"] for h in campaign_sheet(campaign=played)["heroes"]] == [1200, 1300, 200]
 

@@ -359,7 +359,7 @@ def fill_town(form: Any, move: Event, spec: Any) -> dict[str, list[str]]:
 
 
 def test_every_campaign_entry_can_be_made_from_its_pages(client, django_user_model):
-    from campaigns.services import campaign_create, campaign_event_record
+    from campaigns.saltmarsh.services import campaign_create, campaign_event_record
 
     owner = django_user_model.objects.create_user(username="keeper", password="x")
     client.force_login(owner)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.http import QueryDict
 
-from campaigns.services import campaign_create, campaign_event_record
+from campaigns.saltmarsh.services import campaign_create, campaign_event_record
 from frontend.forms.recording import form_picks, move_forms
 from frontend.forms.schema import build_inputs, parse_inputs, parse_options
 from matches import catalogs

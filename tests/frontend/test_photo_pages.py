@@ -141,7 +141,7 @@ def test_the_set_up_panel_of_a_paused_bone_wars_game_shows_the_last_photo_of_the
 
 
 def test_the_campaign_sheet_shows_its_photos_and_takes_one(signed_in, owner, media):
-    from campaigns.services import campaign_create
+    from campaigns.saltmarsh.services import campaign_create
 
     campaign = campaign_create(owner=owner, name="Saltmarsh", is_public=False)
     page = signed_in.get(f"/campaigns/{campaign.pk}/").content.decode()

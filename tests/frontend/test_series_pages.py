@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from campaigns.models import Series
-from campaigns.series import series_create, series_match_add
+from campaigns.series.services import series_create, series_match_add
 from matches.models import Event
 from matches.services import match_create, match_event_record
 

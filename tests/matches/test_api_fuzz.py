@@ -65,7 +65,7 @@ def test_random_events_never_500_and_refusals_never_write(api, owner, ruleset, d
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_random_campaign_events_never_500(api, owner, data):
-    from campaigns.services import campaign_create
+    from campaigns.saltmarsh.services import campaign_create
     from rulesets import get_ruleset
 
     campaign = campaign_create(owner=owner, name="Fuzz")

@@ -1,8 +1,9 @@
 """The import direction of the project (docs/ARCHITECTURE.md › The map): no import circle anywhere among the
 project's modules, lazy imports included; the apps import downward (``frontend → campaigns → matches →
-rulesets``, and any of them → ``config``, which imports none of them); inside ``matches`` and ``frontend`` every
-import goes to a lower part of the map; each of the two keeps at most a dozen loose modules; who a reader is has
-one home that imports none of its readers."""
+rulesets``, and any of them → ``config``, which imports none of them); inside ``matches``, ``campaigns`` and
+``frontend`` every import goes to a lower part of the map (the campaign and the series, side by side, import neither
+each other); each keeps at most a dozen loose modules; who a reader is has one home that imports none of its
+readers."""
 
 from __future__ import annotations
 
@@ -52,10 +53,18 @@ FRONTEND_RANKS = {
     "frontend.series_urls": 6,
     "frontend.admin": 6, "frontend.apps": 6, "frontend.templatetags": 6, "frontend.management": 6,
 }  # fmt: skip
+# ``campaigns``: the two kinds side by side, neither importing the other, on what they share
+CAMPAIGNS_RANKS = {
+    "campaigns.models": 0,
+    "campaigns.streams": 1,
+    "campaigns.saltmarsh": 2, "campaigns.series": 2,
+    "campaigns.kinds": 3,
+    "campaigns.urls_api": 4, "campaigns.admin": 4, "campaigns.apps": 4,
+}  # fmt: skip
 DJANGO_FOLDERS = ("migrations", "management", "templatetags", "static", "templates", "__pycache__")  # Django's own
-LOOSE_MAX = 12  # modules at the top of ``matches`` and of ``frontend`` (``__init__`` not counted)
+LOOSE_MAX = 12  # modules at the top of ``matches``, ``campaigns`` and ``frontend`` (``__init__`` not counted)
 STATS = {"matches.stats.selectors", "matches.projections.play_stats", "matches.projections.rollups",
-         "matches.projections.merges", "matches.projections.projectors", "campaigns.stats"}  # fmt: skip
+         "matches.projections.merges", "matches.projections.projectors", "campaigns.saltmarsh.stats"}  # fmt: skip
 
 
 def _modules(*packages: str, root: Path = ROOT) -> dict[str, Path]:
@@ -205,10 +214,10 @@ def test_a_planted_upward_import_is_found(tmp_path):
     planted = {name: set(deps) for name, deps in GRAPH.items()}
     planted["config.api"].add("matches.errors")  # config mapping a domain error by importing it
     planted["rulesets.base"].add("config.errors")  # the floor's two halves: neither imports the other
-    planted["matches.services"].add("campaigns.services")
+    planted["matches.services"].add("campaigns.saltmarsh.services")
     assert _upward(planted) == [
         "config.api imports matches.errors",
-        "matches.services imports campaigns.services",
+        "matches.services imports campaigns.saltmarsh.services",
         "rulesets.base imports config.errors",
     ]
 
@@ -224,7 +233,9 @@ def test_a_planted_upward_import_is_found(tmp_path):
     assert _app_names(tmp_path / "config" / "errors.py") == set()
 
 
-@pytest.mark.parametrize(("package", "ranks"), [("matches", MATCHES_RANKS), ("frontend", FRONTEND_RANKS)])
+@pytest.mark.parametrize(
+    ("package", "ranks"), [("matches", MATCHES_RANKS), ("frontend", FRONTEND_RANKS), ("campaigns", CAMPAIGNS_RANKS)]
+)
 def test_the_parts_import_downward(package, ranks):
     modules = _modules(package)
     for name in modules:
@@ -241,7 +252,7 @@ def test_the_parts_import_downward(package, ranks):
             assert same or theirs < mine, f"{name} (rank {mine}) imports {dep} (rank {theirs})"
 
 
-@pytest.mark.parametrize("package", ["matches", "frontend"])
+@pytest.mark.parametrize("package", ["matches", "frontend", "campaigns"])
 def test_few_loose_modules(package):
     loose = [p.stem for p in (ROOT / package).glob("*.py") if p.stem != "__init__"]
     assert len(loose) <= LOOSE_MAX, sorted(loose)
@@ -258,7 +269,7 @@ def test_the_stats_modules_import_in_one_direction():
     # the registry is at the bottom: it imports no read model; the read models import it
     assert stats["matches.projections.projectors"] == set()
     assert "matches.projections.projectors" in stats["matches.projections.play_stats"]
-    assert "matches.projections.projectors" in stats["campaigns.stats"]
+    assert "matches.projections.projectors" in stats["campaigns.saltmarsh.stats"]
 
 
 def test_who_a_reader_is_has_one_home_that_imports_none_of_its_readers():

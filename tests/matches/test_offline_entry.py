@@ -1,5 +1,5 @@
 """The offline rules read an entry's envelope with the API's very words: ``rulesets.offline.envelope`` against
-``matches.api.matches.parse(EventInput, …)`` (DRF and ``config.api.JsonInput``) for random bodies."""
+``matches.api.common.parse(EventInput, …)`` (DRF and ``config.api.JsonInput``) for random bodies."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.api.matches import parse
+from matches.api.common import parse
 from matches.api.serializers import EventInput
 from matches.errors import InvalidInput
 from rulesets.offline import EntryInvalid, envelope

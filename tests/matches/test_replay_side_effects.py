@@ -33,7 +33,7 @@ def test_replaying_the_first_move_of_a_finished_match_leaves_it_finished(api, ow
 
 
 def test_replaying_the_first_move_of_a_won_adventure_leaves_match_and_campaign_alone(api) -> None:
-    """The Saltmarsh bridge (``campaigns.bridge``) path: same rule, and the campaign is not written."""
+    """The Saltmarsh bridge (``campaigns.saltmarsh.bridge``) path: same rule, and the campaign is not written."""
     from campaigns.models import Campaign
 
     cid = api.post("/api/campaigns/", {"name": "Tuesdays"}, format="json").json()["id"]

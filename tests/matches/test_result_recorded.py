@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.services import campaign_create
+from campaigns.saltmarsh.services import campaign_create
 from matches.models import Event as EventRow
 from matches.models import Match, MatchSummary
 from matches.projections.projectors import MATCH_SUMMARY, project

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from campaigns.series import series_create, series_match_add
-from campaigns.series_selectors import series_standings
+from campaigns.series.selectors import series_standings
+from campaigns.series.services import series_create, series_match_add
 from matches.interop.export import bgstats_export
 from matches.models import Event as EventRow
 from matches.models import Match, MatchSummary, PlayerResult, Stream

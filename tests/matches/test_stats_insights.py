@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from campaigns.models import CampaignAdventure
-from campaigns.services import campaign_create, campaign_event_record
+from campaigns.saltmarsh.services import campaign_create, campaign_event_record
 from matches.models import MatchFact
 from matches.projections.tasks import project_all
 from tests.rulesets.salt_and_bones.conftest import Table as SaltTable
@@ -288,7 +288,7 @@ def test_rebuild_gives_the_same_insights(api, owner):
 def test_an_older_entry_delivered_late_never_moves_the_campaign_rows_back(api, owner):
     """The stall bound's read-ahead may project newer entries before older ones are redelivered."""
     from campaigns.models import Campaign
-    from campaigns.stats import apply_campaign_stats
+    from campaigns.saltmarsh.stats import apply_campaign_stats
     from matches.store import events as store
 
     cid = campaign_played(api, owner, "Tuesdays")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from campaigns.models import Campaign, Series
-from campaigns.series import series_create
-from campaigns.services import campaign_create
+from campaigns.saltmarsh.services import campaign_create
+from campaigns.series.services import series_create
 from matches.errors import NotAllowed, NotFound, RuleBroken
 from matches.models import Match
 from matches.store import streams

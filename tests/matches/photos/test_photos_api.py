@@ -211,7 +211,7 @@ def test_an_upload_repeated_with_its_key_stores_one_photo(api, sheet, media):
 
 
 def test_a_campaign_takes_photos(api, owner, media):
-    from campaigns.services import campaign_create
+    from campaigns.saltmarsh.services import campaign_create
 
     campaign = campaign_create(owner=owner, name="Saltmarsh", is_public=False)
     r = upload(api, campaign.pk, phone_jpeg(), caption="The map of the marsh", kind="campaigns")

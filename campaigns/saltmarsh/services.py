@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign
-from campaigns.selectors import campaign_entry_match
+from campaigns.saltmarsh.selectors import campaign_entry_match
+from campaigns.streams import name_clean, named_stream_open
 from matches.errors import DomainError, InvalidInput, NotAllowed, RuleBroken, WrappedRefusal
 from matches.models import Stream
 from matches.services import UserLike, options_clean
@@ -31,15 +32,11 @@ def campaign_create(
     ruleset = ruleset_for(game)
     if ruleset.kind != Stream.KIND_CAMPAIGN:
         raise InvalidInput({"game": [f"{ruleset.name} is not a campaign game."]})
-    name = " ".join((name or "").split())
-    if not name:
-        raise InvalidInput({"name": ["A campaign needs a name."]})
-    cleaned = options_clean(ruleset, options)
-    stream = store.stream_create(kind=Stream.KIND_CAMPAIGN, game=game, options=cleaned, seat_count=0)
-    campaign = Campaign.objects.create(stream=stream, name=name[:120], game=game, owner=owner, is_public=is_public)
-    if recorders:
-        campaign.recorders.set(recorders)
-    return campaign
+    name = name_clean(name, Stream.KIND_CAMPAIGN)
+    return named_stream_open(
+        kind=Stream.KIND_CAMPAIGN, owner=owner, name=name, game=game, options=options_clean(ruleset, options),
+        is_public=is_public, recorders=recorders,
+    )  # fmt: skip
 
 
 def campaign_event_record(
@@ -50,7 +47,7 @@ def campaign_event_record(
     """Record one campaign event (owner and recorders only); nothing is written if it is refused.
 
     Entries that belong to an adventure match (``adventure_concluded``, an ``adventure_started`` naming a
-    match, and voids of either) are written by the match alone (``campaigns.bridge``) and refused here.
+    match, and voids of either) are written by the match alone (``campaigns.saltmarsh.bridge``) and refused here.
     """
     return stream_record(
         obj=campaign, user=user, type=type, seat=seat, data=data, expected_version=expected_version,
@@ -60,7 +57,7 @@ def campaign_event_record(
 
 def campaign_entry_clean(campaign: Campaign, user: UserLike, type: Any, data: Any) -> Any:
     """The campaign kind's check before an entry typed by a user (``StreamKind.clean_entry``): the entries of
-    an adventure match are written and corrected by the match alone (``campaigns.bridge``). Returns ``data``."""
+    an adventure match are written and corrected by the match alone (``campaigns.saltmarsh.bridge``). Returns ``data``."""
     from rulesets.saltmarsh.fields import BRIDGE_EVENTS, BRIDGE_FIELDS, RULE_BRIDGE
 
     if campaign.game != "saltmarsh":

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import selectors, services
-from config.api import JsonInput, PagedListMixin, Shape
-from matches.api.matches import ERRORS, append_body, parse, users_by_name
+from campaigns.saltmarsh import selectors, services
+from config.api import JsonInput, Shape
+from matches.api.common import ERRORS, append_body, parse
+from matches.api.streams import StreamDetailApi, StreamListCreateApi
 from matches.models import MAX_VERSION
 from matches.store.visibility import viewer_for
 
@@ -49,32 +48,17 @@ class SheetQuery(Shape):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
 
-class CampaignListCreateApi(PagedListMixin, APIView):
+class CampaignListCreateApi(StreamListCreateApi):
     """GET visible campaigns; POST create one."""
 
-    def get_permissions(self) -> list[Any]:
-        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
-
-    @extend_schema(responses={200: CampaignOutput(many=True)})
-    def get(self, request: Request) -> Response:
-        return self.paged(request, selectors.campaign_list(user=request.user), CampaignOutput)
-
-    @extend_schema(request=CampaignCreateInput, responses={201: CampaignOutput, **ERRORS})
-    def post(self, request: Request) -> Response:
-        data = parse(CampaignCreateInput, request.data)
-        campaign = services.campaign_create(
-            owner=request.user, name=data["name"], game=data["game"], options=data["options"],
-            is_public=data["is_public"], recorders=users_by_name(data["recorders"], "recorders"),
-        )  # fmt: skip
-        return Response(CampaignOutput(campaign).data, status=status.HTTP_201_CREATED)
+    kind, output, create_input = "campaign", CampaignOutput, CampaignCreateInput
+    service = staticmethod(services.campaign_create)
 
 
-class CampaignDetailApi(APIView):
+class CampaignDetailApi(StreamDetailApi):
     """GET one campaign."""
 
-    @extend_schema(responses={200: CampaignOutput, 404: ERRORS[404]})
-    def get(self, request: Request, campaign_id: int) -> Response:
-        return Response(CampaignOutput(selectors.campaign_get(user=request.user, campaign_id=campaign_id)).data)
+    kind, lookup, output = "campaign", "campaign_id", CampaignOutput
 
 
 class CampaignBatchApi(APIView):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from campaigns.models import Series
 from matches.errors import StreamUnreplayable
@@ -13,7 +13,7 @@ from matches.models import Match
 from matches.people.players import player_canonical
 from matches.selectors import UserLike, match_visible_qs
 from matches.store import events as store
-from matches.store.streams import stream_get, stream_visible_qs
+from matches.store.streams import stream_get, stream_list
 from matches.store.visibility import viewer_for
 from rulesets import get_ruleset
 from rulesets.replay import final_outcome_of
@@ -21,11 +21,8 @@ from rulesets.series.standings import Result, Row, standings
 
 
 def series_list(*, user: UserLike, mine: bool = False) -> QuerySet[Series]:
-    """Visible series, most recently active first."""
-    qs = stream_visible_qs("series", user)
-    if mine and user.is_authenticated:
-        qs = qs.filter(Q(owner=user) | Q(recorders=user)).distinct()
-    return qs.order_by("-updated_at", "-pk")
+    """Visible series, most recently active first (``matches.store.streams.stream_list``)."""
+    return stream_list(kind="series", user=user, mine=mine)
 
 
 def series_get(*, user: UserLike, series_id: int) -> Series:

@@ -4,37 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from campaigns.models import Campaign
 from matches.errors import NotFound
 from matches.store import events as store
-from matches.store.visibility import SPECTATOR, UserLike, Viewer, can_view
+from matches.store.streams import stream_get, stream_list
+from matches.store.visibility import SPECTATOR, UserLike, Viewer
 from rulesets import get_ruleset
 
 
-def campaign_visible_qs(user: UserLike) -> QuerySet[Campaign]:
-    """Every campaign ``user`` may see."""
-    qs = Campaign.objects.select_related("stream", "owner")
-    if user and user.is_authenticated:
-        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(recorders=user)).distinct()
-    return qs.filter(is_public=True)
-
-
 def campaign_list(*, user: UserLike, mine: bool = False) -> QuerySet[Campaign]:
-    """Visible campaigns, most recently active first."""
-    qs = campaign_visible_qs(user)
-    if mine and user.is_authenticated:
-        qs = qs.filter(Q(owner=user) | Q(recorders=user)).distinct()
-    return qs.order_by("-updated_at", "-pk")
+    """Visible campaigns, most recently active first (``matches.store.streams.stream_list``)."""
+    return stream_list(kind="campaign", user=user, mine=mine)
 
 
 def campaign_get(*, user: UserLike, campaign_id: int) -> Campaign:
-    """The campaign if visible to ``user``, else :class:`NotFound`."""
-    campaign = Campaign.objects.select_related("stream", "owner").filter(pk=campaign_id).first()
-    if campaign is None or not can_view(user, campaign):
-        raise NotFound(f"No campaign {campaign_id}.")
-    return campaign
+    """The campaign if visible to ``user``, else :class:`NotFound` (``matches.store.streams.stream_get``)."""
+    return stream_get(kind="campaign", user=user, pk=campaign_id)
 
 
 def sheet_function(game: str) -> Any:

@@ -1,20 +1,18 @@
-"""REST endpoints for series: create and list, one series, standings (its entries use the shared event endpoint,
-``matches.api.streams``)."""
+"""REST endpoints for series: create and list, one series (the shared endpoints of ``matches.api.streams``,
+configured), standings; its entries use the shared event endpoint."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import series as services
-from campaigns import series_selectors as selectors
-from config.api import JsonInput, PagedListMixin, Shape
-from matches.api.matches import ERRORS, parse, users_by_name
+from campaigns.series import selectors, services
+from config.api import JsonInput, Shape
+from matches.api.common import ERRORS, parse
+from matches.api.streams import StreamDetailApi, StreamListCreateApi
 
 
 class SeriesCreateInput(JsonInput):
@@ -63,32 +61,17 @@ class StandingsQuery(Shape):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
 
-class SeriesListCreateApi(PagedListMixin, APIView):
+class SeriesListCreateApi(StreamListCreateApi):
     """GET visible series; POST create one (signed-in users)."""
 
-    def get_permissions(self) -> list[Any]:
-        return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
-
-    @extend_schema(responses={200: SeriesOutput(many=True)})
-    def get(self, request: Request) -> Response:
-        return self.paged(request, selectors.series_list(user=request.user), SeriesOutput)
-
-    @extend_schema(request=SeriesCreateInput, responses={201: SeriesOutput, **ERRORS})
-    def post(self, request: Request) -> Response:
-        data = parse(SeriesCreateInput, request.data)
-        series = services.series_create(
-            owner=request.user, name=data["name"], game=data["game"], options=data["options"],
-            is_public=data["is_public"], recorders=users_by_name(data["recorders"], "recorders"),
-        )  # fmt: skip
-        return Response(SeriesOutput(series).data, status=status.HTTP_201_CREATED)
+    kind, output, create_input = "series", SeriesOutput, SeriesCreateInput
+    service = staticmethod(services.series_create)
 
 
-class SeriesDetailApi(APIView):
+class SeriesDetailApi(StreamDetailApi):
     """GET one series."""
 
-    @extend_schema(responses={200: SeriesOutput, 404: ERRORS[404]})
-    def get(self, request: Request, series_id: int) -> Response:
-        return Response(SeriesOutput(selectors.series_get(user=request.user, series_id=series_id)).data)
+    kind, lookup, output = "series", "series_id", SeriesOutput
 
 
 class SeriesStandingsApi(APIView):

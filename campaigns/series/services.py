@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from campaigns.models import Series
+from campaigns.streams import name_clean, named_stream_open
 from matches.errors import InvalidInput, RuleBroken
 from matches.models import Match, Stream
 from matches.services import options_clean
@@ -36,19 +37,15 @@ def series_create(
     ruleset = ruleset_for(game)
     if ruleset.kind != Stream.KIND_MATCH:
         raise InvalidInput({"game": [f"{ruleset.name} is not played as matches; a series groups matches."]})
-    name = " ".join((name or "").split())
-    if not name:
-        raise InvalidInput({"name": ["A series needs a name."]})
+    name = name_clean(name, Stream.KIND_SERIES)
     if options is not None and not isinstance(options, dict):
         raise InvalidInput({"options": ['Must be an object, e.g. {"place_points": [3, 2, 1]}.']})
     if options and "game" in options:
         raise InvalidInput({"options.game": ["Name the game with 'game', not inside the options."]})
-    cleaned = options_clean(get_ruleset(SERIES_GAME), {**(options or {}), "game": game})
-    stream = store.stream_create(kind=Stream.KIND_SERIES, game=SERIES_GAME, options=cleaned, seat_count=0)
-    series = Series.objects.create(stream=stream, name=name[:120], game=game, owner=owner, is_public=is_public)
-    if recorders:
-        series.recorders.set(recorders)
-    return series
+    return named_stream_open(
+        kind=Stream.KIND_SERIES, owner=owner, name=name, game=game, stream_game=SERIES_GAME, is_public=is_public,
+        options=options_clean(get_ruleset(SERIES_GAME), {**(options or {}), "game": game}), recorders=recorders,
+    )  # fmt: skip
 
 
 def series_entry_clean(series: Series, user: UserLike, type: str, data: Any) -> Any:
