@@ -81,7 +81,8 @@ class TableFacts:
     (:meth:`seed`, ``frontend/offline/board.py``).
 
     ``query``: the page's query (``?pick=``, ``?card=``, ``?hint=``…, last value of each name);
-    ``reader_records``: whether the reader may record; :meth:`reader_seat`: the seat they hold
+    ``reader_records``: whether the reader may record; ``sight``: the seats whose secrets they may record
+    (``matches.store.visibility.writer_sight``; None: every seat's); :meth:`reader_seat`: the seat they hold
     (``matches.store.visibility.held_seat``); ``times`` / ``moves``: what :meth:`times_of` and :meth:`moves_recorded`
     answered (version → when it was recorded, as ISO text or a datetime; upto → whether a game entry was
     recorded). What is not known yet is asked of the ``load_*`` callables (the database), once.
@@ -95,6 +96,7 @@ class TableFacts:
     record_url: str
     query: Mapping[str, str] = field(default_factory=dict)
     reader_records: bool = False
+    sight: list[int] | None = None
     seat: dict[str, int | None] = field(default_factory=dict)  # {"held": seat} once known
     times: dict[int, Any] = field(default_factory=dict)
     moves: dict[int, bool] = field(default_factory=dict)
@@ -103,6 +105,11 @@ class TableFacts:
     load_seat: Callable[[], int | None] | None = None
     photos: list[dict[str, Any]] | None = None  # the match's shown photos, newest first (frontend.views.photos)
     load_photos: Callable[[], list[dict[str, Any]]] | None = None
+
+    def records_secrets_of(self, seat: int) -> bool:
+        """Whether the reader may record an entry that sets or depends on ``seat``'s secrets (a board offers
+        such a move only then)."""
+        return self.sight is None or seat in self.sight
 
     def reader_seat(self) -> int | None:
         """The seat the reader holds at this match, or None."""
@@ -145,6 +152,7 @@ class TableFacts:
             "record_url": self.record_url,
             "reader_seat": self.reader_seat() if self.game in READER_BOARDS else self.seat.get("held"),
             "reader_records": self.reader_records,
+            "sight": self.sight,
             "times": {str(v): (w.isoformat() if isinstance(w, datetime) else w) for v, w in self.times.items()},
             "moves": {str(v): m for v, m in self.moves.items()},
             "photos": [
@@ -153,9 +161,10 @@ class TableFacts:
         }
 
 
-def table_facts(match: Any, request: Any, *, records: bool) -> TableFacts:
+def table_facts(match: Any, request: Any, *, records: bool, sight: frozenset[int] | None = None) -> TableFacts:
     """The facts of ``match`` as ``request``'s reader sees them (the server's side: database and request);
-    ``records``: whether they may record (``matches.store.visibility.can_record``, which the page has asked)."""
+    ``records``: whether they may record (``matches.store.visibility.can_record``, which the page has asked);
+    ``sight``: the seats whose secrets they may record (``writer_sight``, which the page has asked)."""
     from django.urls import reverse
 
     from frontend.selectors import moves_recorded
@@ -171,6 +180,7 @@ def table_facts(match: Any, request: Any, *, records: bool) -> TableFacts:
         record_url=reverse("match-record", args=[match.pk]),
         query={k: request.GET.get(k) for k in request.GET},
         reader_records=records,
+        sight=None if sight is None else sorted(sight),
         load_seat=lambda: held_seat(request.user, match),
         load_times=lambda versions: stream_times(stream_id=match.stream_id, versions=versions),
         load_moves=lambda upto: moves_recorded(stream_id=match.stream_id, upto=upto),

@@ -115,7 +115,7 @@ def board(
     hand_cards: list[dict[str, Any]] = []
     targets: list[dict[str, Any]] = []
     picked = None
-    if interactive and turn["phase"] == "actions":
+    if interactive and turn["phase"] == "actions" and facts.records_secrets_of(seat):  # else: "Only Bo can …"
         player = state["players"][seat]
         wanted = facts.query.get("card") or ""
         for card in R.deck_cards(state, seat):
@@ -238,7 +238,7 @@ def board(
     wizards = {p["controller"]: p["at"][1] for p in state["cards"] if p["kind"] == "wizard"}
     centre_col = wizards.get(focus, wizards.get(seat, cols // 2))
     place_cells = None
-    if interactive and turn["phase"] == "actions" and state["players"][seat]["hand"] > 0:
+    if interactive and turn["phase"] == "actions" and hand_cards and state["players"][seat]["hand"] > 0:
         place_cells = json.dumps(R.placeable_cells(state, seat), separators=(",", ":"))
     return {
         "template": TEMPLATE,
@@ -259,6 +259,7 @@ def board(
         "phase": turn["phase"],
         "who": seat_names[seat] if seat < len(seat_names) else f"Seat {seat}",
         "hand_cards": hand_cards,
+        "elsewhere": interactive and not facts.records_secrets_of(seat),  # the seat's account places its cards
         "hand_count": state["players"][seat]["hand"],
         "picked": picked["name"] if picked else "",
         "unpick_href": href(),

@@ -251,3 +251,35 @@ def _worded(value: Any, words: dict[Any, str] | None = None) -> str:
     if isinstance(value, list):
         return ", ".join(_worded(v) for v in value)
     return str(value)
+
+
+def forms_in_sight(
+    forms: list[dict[str, Any]], seats: list[tuple[int, str]], sight: frozenset[int] | None
+) -> list[dict[str, Any]]:
+    """``forms`` with the Player list of each entry that sets or depends on a seat's secrets (``spec.secret``)
+    narrowed to the seats whose secrets the writer may record (``sight``: ``visibility.writer_sight``; None: the
+    game hides nothing), so the page never offers what it would refuse; a refused form keeps the seat it was
+    posted for (what was typed stays), and a form left with no seat is not offered."""
+    if sight is None:
+        return forms
+    out = []
+    for form in forms:
+        if form["spec"].secret and form["spec"].seat_required:
+            form = {
+                **form,
+                "seats": [(i, n) for i, n in seats if i in sight or (form["refused"] and i == form["seat"])],
+            }
+            if not form["seats"]:
+                continue
+        out.append(form)
+    return out
+
+
+def moves_in_sight(ruleset: Ruleset, moves: list[Event] | None, sight: frozenset[int] | None) -> list[Event] | None:
+    """``moves`` without those that set or depend on a seat's secrets (``EventType.secret``) for a seat outside
+    the writer's ``sight`` (``visibility.writer_sight``; None: the game hides nothing): the page never offers a
+    move it would refuse ("Only Bo can record this, from their own phone")."""
+    if sight is None or moves is None:
+        return moves
+    types = ruleset.event_types
+    return [m for m in moves if not (m.type in types and types[m.type].secret and m.seat not in sight)]

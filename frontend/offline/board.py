@@ -90,6 +90,7 @@ def facts_of(seed: dict[str, Any], position: dict[str, Any], query: dict[str, st
         record_url=known.get("record_url", f"/matches/{seed['match']}/record/"),
         query=dict(query or {}),
         reader_records=bool(known.get("reader_records")),
+        sight=known.get("sight"),
         seat={"held": known.get("reader_seat")},
         times={int(k): v for k, v in (known.get("times") or {}).items()},
         moves={int(k): bool(v) for k, v in (known.get("moves") or {}).items()},

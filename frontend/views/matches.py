@@ -24,7 +24,14 @@ from config.text import PROBLEM, unstorable_path
 from config.throttling import signup_limited
 from frontend.boards import shared as boards
 from frontend.forms.inputs import recordable
-from frontend.forms.recording import feedback_for, legal_move_choices, move_forms, rebased_words
+from frontend.forms.recording import (
+    feedback_for,
+    forms_in_sight,
+    legal_move_choices,
+    move_forms,
+    moves_in_sight,
+    rebased_words,
+)
 from frontend.forms.schema import (
     SignupForm,
     error_sentence,
@@ -58,6 +65,7 @@ from matches.store.visibility import (
     revealed_seat,
     table_seats,
     viewer_for,
+    writer_sight,
 )
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
@@ -313,6 +321,7 @@ def match_detail(
     # provisional outcome (Bone Wars' awards after the last pass) still takes entries until the table confirms
     final = bool(ms.outcome) and not ms.outcome.get("provisional")
     legal = moves = None
+    sight = writer_sight(request.user, match) if can_record_now else None  # whose secrets this writer records
     if not (replaying or final or not can_record_now):
         # the whole table's state is ``ms.state`` itself; else the moves are listed from the head's full state
         moves = (
@@ -320,14 +329,16 @@ def match_detail(
             if viewer.everything
             else selectors.match_legal_moves(match=match, viewer=viewer)
         )
-        legal = recordable(ruleset, moves)
+        legal = moves_in_sight(ruleset, recordable(ruleset, moves), sight)
     problem = problem or {}
     turn_seat = ms.turn_seats[0] if ms.turn_seats else None
     forms_now: list[dict[str, Any]] = []
     forms_other: list[dict[str, Any]] = []
     if can_record_now and not replaying and not final:
         forms_now, forms_other = move_forms(ruleset, ms.state, legal, turn_seat, problem, listed=moves)
-    facts = boards.table_facts(match, request, records=recorder)
+        words = list(enumerate(ruleset.seat_words(ms.state, seat_names)))
+        forms_now, forms_other = forms_in_sight(forms_now, words, sight), forms_in_sight(forms_other, words, sight)
+    facts = boards.table_facts(match, request, records=recorder, sight=sight)
     board = boards.board_for(
         ruleset=ruleset, ms=ms, legal=legal, facts=facts,
         can_record=can_record_now and not replaying,
@@ -411,9 +422,11 @@ def _played(match: Any, outcome: Any) -> dict[str, Any] | None:
 def _secrets(
     request: HttpRequest, match: Any, ruleset: Any, seat_names: list[str], recorder: bool
 ) -> dict[str, Any] | None:
-    """What the page offers a seatless recorder's device in a game with hidden information (the phone passed
-    round the table): one seat's secrets shown on request, hidden again by the next entry; else None."""
-    if not recorder or not ruleset.hides_information or not reader_at(request.user, match).may_reveal:
+    """What the page offers a recorder's device in a game with hidden information (the phone passed round the
+    table, or a player's own phone passed to a friend without one): one table seat's secrets shown on request,
+    hidden again by the next entry; else None. ``holder``: the name of the seat the reader holds, or None."""
+    reader = reader_at(request.user, match)
+    if not recorder or not ruleset.hides_information or not reader.may_reveal:
         return None
     shown = revealed_seat(request.session, match)
     table = table_seats(match)
@@ -421,6 +434,7 @@ def _secrets(
         return None
     return {
         "noun": ruleset.secret_noun,
+        "holder": None if reader.seat is None else _seat_word(seat_names, reader.seat),
         "shown": None if shown is None else {"seat": shown, "name": _seat_word(seat_names, shown)},
         "seats": [{"seat": i, "name": name} for i, name in enumerate(seat_names) if i in table],
     }
@@ -446,7 +460,7 @@ def match_reveal(request: HttpRequest, match_id: int) -> HttpResponse:
     problem: dict[str, Any] = {}
     if not ruleset.hides_information:
         problem = {"detail": f"Nothing is secret in {ruleset.name}: everyone sees the whole table.", "status": 400}
-    elif reader.seat is not None:
+    elif not reader.may_reveal and reader.seat is not None:
         problem = {
             "detail": f"You hold {_seat_word(names, reader.seat)}'s seat: your phone shows your own "
             f"{ruleset.secret_noun} only.",

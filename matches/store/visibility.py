@@ -14,8 +14,9 @@ whose players may be linked to accounts. For a signed-in user at a stream:
 - **sees**, in a game with hidden information (:func:`viewer_for`):
 
   - a **seat holder** (their account is linked to a seat's player, or to the player a seat's duplicate was
-    merged into) sees that seat's view, always, even when they may also record, and even as the owner
-    (the lowest seat when linked to several);
+    merged into) sees that seat's view, even when they may also record, and even as the owner (the lowest
+    seat when linked to several); if they may record, their phone is also the table's phone for the seats no
+    account holds, and shows one of those while that seat reveals it on their device (:func:`reveal`);
   - a **seatless recorder** (the owner or a named recorder holding no seat: the phone passed round the
     table) sees what a spectator sees, except one *table* seat's secrets (a seat no account holds) while that
     seat reveals them on that device (:func:`reveal`, kept in the device's session, hidden again by the next
@@ -140,9 +141,10 @@ class Reader:
 
     @property
     def may_reveal(self) -> bool:
-        """Only a seatless recorder's device shows a seat's secrets on request (:func:`reveal`), and only a
-        seat that no account holds (:func:`table_seats`)."""
-        return self.record and self.seat is None
+        """Only a recorder's device shows a seat's secrets on request (:func:`reveal`), and only a seat that no
+        account holds (:func:`table_seats`): a recorder holding a seat shows a table seat's on their own phone,
+        passed to that friend (the recorders see the table's seats: :func:`writer_sight`)."""
+        return self.record
 
 
 def reader_at(user: UserLike | None, obj: Any) -> Reader:
@@ -214,12 +216,10 @@ def _viewer_for(user: UserLike | None, obj: Any, seat: int | None, session: Mapp
     if not get_ruleset(_game(obj)).hides_information:
         return TABLE
     own = held_seat(user, obj)
-    if own is not None:
-        return Viewer(everything=False, seat=own)
-    asked = seat if seat is not None else revealed_seat(session, obj)
+    asked = revealed_seat(session, obj) if own is not None or seat is None else seat  # ?seat=: seatless only
     if asked is not None and asked in table_seats(obj) and can_record(user, obj):
         return Viewer(everything=False, seat=asked)
-    return SPECTATOR
+    return SPECTATOR if own is None else Viewer(everything=False, seat=own)
 
 
 # A stream whose entries name other streams (a series names matches) shows a reader only the ones the reader

@@ -294,7 +294,9 @@ def test_a_shared_phone_lists_no_secret_choice_until_one_player_shows_their_own(
     assert "Showing Bo" not in html and _origin_buttons(html) == []
     players = phone.get(f"/api/matches/{match.pk}/state/").json()["state"]["players"]
     assert [p["origin"] for p in players] == [None, None] and players[1]["origin_chosen"]
-    # Ana holds seat 0 and may not record here: her phone shows her choices' seat only, and no reveal
+    # Ana holds seat 0 and may not record here: her phone shows her choices' seat only, and no reveal (a
+    # recorder holding a seat may show a table seat's: test_an_owner_holding_a_seat_…)
+    match.recorders.remove(people["ana"])
     ana = signed_in(people["ana"])
     assert "Show Bo" not in _page(ana, match)
     assert ana.post(f"/matches/{match.pk}/reveal/", {"seat": 1}).status_code == 403
@@ -339,7 +341,10 @@ def test_who_may_reveal(people, make_user):
     assert signed_in(people["owner"]).post(f"/matches/{stones.pk}/reveal/", {"seat": 0}).status_code == 400
 
 
-def test_an_owner_holding_a_seat_sees_that_seats_view_and_cannot_reveal(people):
+def test_an_owner_holding_a_seat_sees_that_seats_view_and_reveals_only_the_tables_seats(people):
+    """Issue 41: Ana's phone is also the table's phone for Bo, who plays without an account: she may show his
+    origin on it (then it shows Bo's view, hers hidden) until the next entry; never her own seat's by reveal,
+    and ``?seat=`` on the API stays the seatless recorder's reveal."""
     table_ = _table("the_first_spine")(2, board=[4, 5])
     table_.setup(origins=("healer", "priest"))
     match = match_create(is_public=True, owner=people["ana"], game="the-first-spine", options=table_.options,
@@ -349,8 +354,14 @@ def test_an_owner_holding_a_seat_sees_that_seats_view_and_cannot_reveal(people):
     ana = signed_in(people["ana"])
     players = ana.get(f"/api/matches/{match.pk}/state/?seat=1").json()["state"]["players"]
     assert [p["origin"] for p in players] == ["healer", None]
-    assert "Show Bo" not in _page(ana, match)
-    assert ana.post(f"/matches/{match.pk}/reveal/", {"seat": 1}).status_code == 403
+    assert "Show Bo" in _page(ana, match) and "Show Ana" not in _page(ana, match)
+    assert ana.post(f"/matches/{match.pk}/reveal/", {"seat": 0}).status_code == 403  # her own: not a table seat
+    assert ana.post(f"/matches/{match.pk}/reveal/", {"seat": 1}).status_code == 302
+    players = ana.get(f"/api/matches/{match.pk}/state/").json()["state"]["players"]
+    assert [p["origin"] for p in players] == [None, "priest"]
+    assert ana.post(f"/matches/{match.pk}/reveal/", {"hide": "1"}).status_code == 302
+    players = ana.get(f"/api/matches/{match.pk}/state/").json()["state"]["players"]
+    assert [p["origin"] for p in players] == ["healer", None]
 
 
 # -- games without hidden information: the filter takes nothing away -----------------------------------

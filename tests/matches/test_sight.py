@@ -226,6 +226,8 @@ def _try(client: Client, owner: Client, match: Any, probe: tuple, house_rule: bo
     response = _post(client, match, *probe)
     if response.status_code == 201:
         written.append(response.json()["version"])
+    elif response.status_code == 400 and response.json().get("house_rule_withdrawn"):
+        written.pop()  # unplayable even under the house rule: the server spent it (voided it) itself
     _undo(owner, match, *reversed(written))
     return _said(response, match)
 
