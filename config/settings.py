@@ -280,7 +280,7 @@ REST_FRAMEWORK = {
 }
 # addresses or networks (comma-separated) of the reverse proxies whose X-Forwarded-For is believed
 CHRONICLE_TRUSTED_PROXIES = [a.strip() for a in os.environ.get("DJANGO_TRUSTED_PROXIES", "").split(",") if a.strip()]
-# sign-ups per address (frontend/views/matches.py › signup): a club evening behind one Wi-Fi never meets it
+# sign-ups per address (frontend/views/accounts.py › signup): a club evening behind one Wi-Fi never meets it
 CHRONICLE_SIGNUPS_PER_ADDRESS = int(os.environ.get("CHRONICLE_SIGNUPS_PER_ADDRESS", "20"))
 CHRONICLE_SIGNUP_WINDOW = int(os.environ.get("CHRONICLE_SIGNUP_WINDOW", "3600"))
 SPECTACULAR_SETTINGS = {

@@ -9,6 +9,8 @@ ruleset's ``legal_moves``) are ever offered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from frontend.boards.shared import TableFacts, board_href, board_links, move_json
@@ -162,12 +164,7 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
     interactive = bool(can_record and legal is not None and live_position and state.get("winner") is None)
     moves: list[Event] = list(legal or []) if interactive else []
 
-    # the legal events grouped by the token they act on
-    by_token: dict[str, list[Event]] = {}
-    for event in moves:
-        token = _token_of(event)
-        if token is not None:
-            by_token.setdefault(token, []).append(event)
+    by_token = _by_token(moves)
     pick = facts.query.get("pick") or None
     if pick not in by_token:
         pick = None
@@ -182,21 +179,110 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
 
     href = board_links(page_url, {"hint": "1"} if hint_on else None)
 
-    # targets of the picked token: cell → event
+    targets, flip_event = _picked_moves(by_token.get(pick or "", []))
+    container_flip = next((e for e in moves if e.type == CONTAINER_FLIPPED), None)
+    in_play = {n: _cell(t["cell"]) for n, t in tokens.items() if t["cell"] is not None}
+    lo_x, hi_x, lo_y, hi_y = _box(in_play, moves)
+    cols, rows = hi_x - lo_x + 1, hi_y - lo_y + 1
+    place = partial(_place, origin=(lo_x, lo_y))
+    occupied = {c: n for n, c in in_play.items() if c is not None}
+    grid = [
+        {**place((x, y)), "empty": (x, y) not in occupied} for y in range(lo_y, hi_y + 1) for x in range(lo_x, hi_x + 1)
+    ]
+    play = [
+        {**_token_entry(state, name, by_token, pick, href), **place(cell)}
+        for name, cell in in_play.items()
+        if cell is not None
+    ]
+    play.sort(key=lambda t: (t["row"], t["col"]))  # reading order, so Tab walks the board row by row
+
+    pick_label = token_label(state, pick) if pick else ""
+    verb = "Place {} at" if pick and tokens[pick]["cell"] is None else "Move {} to"
+    target_list = [
+        {
+            **place(cell),
+            "move": move_json(targets[cell]),
+            "aria": f"{verb.format(pick_label)} {xy_words(cell)} (then flip it)",
+            "text": describe_entry(ruleset, targets[cell], seat_names),
+        }
+        for cell in sorted(targets, key=lambda c: (c[1], c[0]))
+    ]
+    reserve_names = state.get("reserve") or [n for n in CRACKERS if tokens[n]["cell"] is None]
+    reserve = [_token_entry(state, n, by_token, pick, href) for n in reserve_names]
+    choices = [
+        {**_entry_button(ruleset, e, seat_names), "label": str(e.data.get("attribute", "")).capitalize()}
+        for e in moves
+        if e.type == ATTRIBUTE_CHOSEN
+    ]
+    return {
+        "template": TEMPLATE,
+        "interactive": interactive,
+        "cols": cols,
+        "rows": rows,
+        "width": cols * CELL,
+        "height": rows * CELL,
+        "grid": grid,
+        "tokens": play,
+        "reserve": reserve,
+        "symbols": _symbols(),
+        "bites": [{"shape": shape, "circles": _bite(shape)} for shape in SHAPES],
+        "grains": GRAINS,
+        "pick": pick,
+        "pick_label": pick_label,
+        "pick_condition": _condition(state, pick) if pick else "",
+        "targets": target_list,
+        "flip": None if flip_event is None else _entry_button(ruleset, flip_event, seat_names),
+        "container_flip": None if container_flip is None else _entry_button(ruleset, container_flip, seat_names),
+        "unpick_href": href(),
+        "choices": choices,
+        "chooser": seat_names[state["turn"]] if choices and state["turn"] < len(seat_names) else "",
+        "lines": _lines(state, place, seat_names),
+        "over": state.get("winner") is not None,
+        "attributes": _attribute_rows(state, seat_names),
+        "container": _container(state),
+        "hint_on": hint_on,
+        "hint_text": hint_text(ruleset, state, seat_names) if hint_on else None,
+        "hint_for": "" if reader == "you" else reader,
+        "can_hint": reader is not None,
+        "xs": list(range(lo_x, hi_x + 1)),
+        "ys": list(range(lo_y, hi_y + 1)),
+        "hint_href": board_href(page_url, {"pick": pick}, {"hint": "1"}),
+        "hide_hint_href": board_href(page_url, {"pick": pick}),
+    }
+
+
+def _by_token(moves: list[Event]) -> dict[str, list[Event]]:
+    """The legal events grouped by the token they act on."""
+    by_token: dict[str, list[Event]] = {}
+    for event in moves:
+        token = _token_of(event)
+        if token is not None:
+            by_token.setdefault(token, []).append(event)
+    return by_token
+
+
+def _entry_button(ruleset: Any, event: Event, seat_names: list[str]) -> dict[str, Any]:
+    """A legal move as a button: the move it posts and the entry it records, in words."""
+    return {"move": move_json(event), "text": describe_entry(ruleset, event, seat_names)}
+
+
+def _picked_moves(events: list[Event]) -> tuple[dict[tuple[int, int], Event], Event | None]:
+    """The picked token's legal moves: ``(cell → the move there, its flip)``."""
     targets: dict[tuple[int, int], Event] = {}
     flip_event: Event | None = None
-    for event in by_token.get(pick or "", []):
+    for event in events:
         if event.type in (CONTAINER_MOVED, CRACKER_MOVED):
             cell = _cell(event.data.get("to"))
             if cell is not None:
                 targets[cell] = event
         elif event.type == CRACKER_FLIPPED:
             flip_event = event
-    container_flip = next((e for e in moves if e.type == CONTAINER_FLIPPED), None)
+    return targets, flip_event
 
-    # the grid: bounding box of the tokens in play, padded by one cell where the 4 × 4 limit allows,
-    # widened to every legal destination (a full row of 4 may "roll" one cell further)
-    in_play = {n: _cell(t["cell"]) for n, t in tokens.items() if t["cell"] is not None}
+
+def _box(in_play: dict[str, tuple[int, int] | None], moves: list[Event]) -> tuple[int, int, int, int]:
+    """The grid ``(lo_x, hi_x, lo_y, hi_y)``: the bounding box of the tokens in play, padded by one cell where the
+    4 × 4 limit allows, widened to every legal destination (a full row of 4 may "roll" one cell further)."""
     cells = [c for c in in_play.values() if c is not None] or [(0, 0)]
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
     pad_x = 1 if max(xs) - min(xs) + 1 < MAX_SPAN else 0
@@ -207,72 +293,54 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         if cell is not None:
             lo_x, hi_x = min(lo_x, cell[0]), max(hi_x, cell[0])
             lo_y, hi_y = min(lo_y, cell[1]), max(hi_y, cell[1])
-    cols, rows = hi_x - lo_x + 1, hi_y - lo_y + 1
+    return lo_x, hi_x, lo_y, hi_y
 
-    def place(cell: tuple[int, int]) -> dict[str, Any]:
-        col, row = cell[0] - lo_x, cell[1] - lo_y
-        return {
-            "cell": f"{cell[0]},{cell[1]}",
-            "col": col + 1,  # CSS grid lines are 1-based
-            "row": row + 1,
-            "x": col * CELL,
-            "y": row * CELL,
-            "cx": col * CELL + CELL // 2,
-            "cy": row * CELL + CELL // 2,
-        }
 
-    occupied = {c: n for n, c in in_play.items() if c is not None}
-    grid = []
-    for y in range(lo_y, hi_y + 1):
-        for x in range(lo_x, hi_x + 1):
-            grid.append({**place((x, y)), "empty": (x, y) not in occupied})
+def _place(cell: tuple[int, int], origin: tuple[int, int]) -> dict[str, Any]:
+    """Where ``cell`` is drawn on a grid whose top-left cell is ``origin``."""
+    col, row = cell[0] - origin[0], cell[1] - origin[1]
+    return {
+        "cell": f"{cell[0]},{cell[1]}",
+        "col": col + 1,  # CSS grid lines are 1-based
+        "row": row + 1,
+        "x": col * CELL,
+        "y": row * CELL,
+        "cx": col * CELL + CELL // 2,
+        "cy": row * CELL + CELL // 2,
+    }
 
-    def token_entry(name: str) -> dict[str, Any]:
-        tok = tokens[name]
-        label = token_label(state, name)
-        condition = _condition(state, name)
-        where = f" at {xy_words(tok['cell'])}" if tok["cell"] is not None else " in the reserve"
-        entry: dict[str, Any] = {
-            "name": name,
-            "label": label,
-            "condition": condition,
-            "salty": tok["salty"],
-            "symbol": "gs-container-" + ("filled" if tok["salty"] else "empty")
-            if name == CONTAINER
-            else symbol_id(name, tok["salty"]),
-            "aria": f"{label}, {condition}{where}",
-            "pickable": name in by_token,
-            "picked": name == pick,
-        }
-        if entry["pickable"]:
-            entry["href"] = href() if entry["picked"] else href(pick=name)
-            verb = "Put back" if entry["picked"] else "Pick"
-            entry["link_label"] = f"{verb} {label} ({condition}){where}"
-        return entry
 
-    play = []
-    for name, cell in in_play.items():
-        if cell is not None:
-            play.append({**token_entry(name), **place(cell)})
-    play.sort(key=lambda t: (t["row"], t["col"]))  # reading order, so Tab walks the board row by row
+def _token_entry(
+    state: dict[str, Any], name: str, by_token: dict[str, list[Event]], pick: str | None, href: Callable[..., str]
+) -> dict[str, Any]:
+    """One token as drawn, with its pick link when it has a legal move."""
+    tok = state["tokens"][name]
+    label = token_label(state, name)
+    condition = _condition(state, name)
+    where = f" at {xy_words(tok['cell'])}" if tok["cell"] is not None else " in the reserve"
+    entry: dict[str, Any] = {
+        "name": name,
+        "label": label,
+        "condition": condition,
+        "salty": tok["salty"],
+        "symbol": "gs-container-" + ("filled" if tok["salty"] else "empty")
+        if name == CONTAINER
+        else symbol_id(name, tok["salty"]),
+        "aria": f"{label}, {condition}{where}",
+        "pickable": name in by_token,
+        "picked": name == pick,
+    }
+    if entry["pickable"]:
+        entry["href"] = href() if entry["picked"] else href(pick=name)
+        verb = "Put back" if entry["picked"] else "Pick"
+        entry["link_label"] = f"{verb} {label} ({condition}){where}"
+    return entry
 
-    pick_label = token_label(state, pick) if pick else ""
-    target_list = []
-    verb = "Place {} at" if pick and tokens[pick]["cell"] is None else "Move {} to"
-    for cell in sorted(targets, key=lambda c: (c[1], c[0])):
-        event = targets[cell]
-        target_list.append(
-            {
-                **place(cell),
-                "move": move_json(event),
-                "aria": f"{verb.format(pick_label)} {xy_words(cell)} (then flip it)",
-                "text": describe_entry(ruleset, event, seat_names),
-            }
-        )
 
-    reserve = [token_entry(n) for n in state.get("reserve") or [n for n in CRACKERS if tokens[n]["cell"] is None]]
-
-    # winning (or tied) combinations as lines through the cell centres
+def _lines(
+    state: dict[str, Any], place: Callable[[tuple[int, int]], dict[str, Any]], seat_names: list[str]
+) -> list[dict[str, Any]]:
+    """Winning (or tied) combinations as lines through the cell centres."""
     over = state.get("winner") is not None
     lines = []
     for combo in state.get("combinations") or []:
@@ -292,67 +360,26 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
                 "words": _combo_words(state, combo, seat_names),
             }
         )
+    return lines
 
+
+def _attribute_rows(state: dict[str, Any], seat_names: list[str]) -> list[dict[str, Any]]:
+    """Each player's chosen attribute (none before the choice)."""
     attributes = state.get("attributes")
-    attr_rows = []
-    if attributes:
-        for seat, name in enumerate(seat_names[:2]):
-            attr_rows.append({"seat": seat, "name": name, "attribute": attributes.get(str(seat), "")})
-    choices = [
-        {
-            "move": move_json(e),
-            "label": str(e.data.get("attribute", "")).capitalize(),
-            "text": describe_entry(ruleset, e, seat_names),
-        }
-        for e in moves
-        if e.type == ATTRIBUTE_CHOSEN
+    if not attributes:
+        return []
+    return [
+        {"seat": seat, "name": name, "attribute": attributes.get(str(seat), "")}
+        for seat, name in enumerate(seat_names[:2])
     ]
-    container = tokens[CONTAINER]
-    can_hint = reader is not None
-    hint = hint_text(ruleset, state, seat_names) if hint_on else None
 
+
+def _container(state: dict[str, Any]) -> dict[str, Any]:
+    container = state["tokens"][CONTAINER]
     return {
-        "template": TEMPLATE,
-        "interactive": interactive,
-        "cols": cols,
-        "rows": rows,
-        "width": cols * CELL,
-        "height": rows * CELL,
-        "grid": grid,
-        "tokens": play,
-        "reserve": reserve,
-        "symbols": _symbols(),
-        "bites": [{"shape": shape, "circles": _bite(shape)} for shape in SHAPES],
-        "grains": GRAINS,
-        "pick": pick,
-        "pick_label": pick_label,
-        "pick_condition": _condition(state, pick) if pick else "",
-        "targets": target_list,
-        "flip": None
-        if flip_event is None
-        else {"move": move_json(flip_event), "text": describe_entry(ruleset, flip_event, seat_names)},
-        "container_flip": None
-        if container_flip is None
-        else {"move": move_json(container_flip), "text": describe_entry(ruleset, container_flip, seat_names)},
-        "unpick_href": href(),
-        "choices": choices,
-        "chooser": seat_names[state["turn"]] if choices and state["turn"] < len(seat_names) else "",
-        "lines": lines,
-        "over": over,
-        "attributes": attr_rows,
-        "container": {
-            "salty": container["salty"],
-            "condition": _condition(state, CONTAINER),
-            "moves_what": "unsalted" if container["salty"] else "salty",
-            "locked": bool(state.get("container_locked")),
-            "wild": bool(state.get("container_wild")),
-        },
-        "hint_on": hint_on,
-        "hint_text": hint,
-        "hint_for": "" if reader == "you" else reader,
-        "can_hint": can_hint,
-        "xs": list(range(lo_x, hi_x + 1)),
-        "ys": list(range(lo_y, hi_y + 1)),
-        "hint_href": board_href(page_url, {"pick": pick}, {"hint": "1"}),
-        "hide_hint_href": board_href(page_url, {"pick": pick}),
+        "salty": container["salty"],
+        "condition": _condition(state, CONTAINER),
+        "moves_what": "unsalted" if container["salty"] else "salty",
+        "locked": bool(state.get("container_locked")),
+        "wild": bool(state.get("container_wild")),
     }

@@ -15,6 +15,8 @@ event taken from ``legal`` (the ruleset's ``legal_moves``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from frontend.boards.shared import TableFacts, board_links, move_json
@@ -216,31 +218,10 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
     for event in moves:
         if event.type == "attack_card_played" and isinstance(event.data.get("card"), str):
             by_card.setdefault((event.seat, event.data["card"]), []).append(event)
-    want_card = facts.query.get("card") or None
-    want_seat = _int(facts.query.get("seat"))
-    turn_order = {s: i for i, s in enumerate(ms.turn_seats)}
-    candidates = sorted(
-        (k for k in by_card if k[1] == want_card and (want_seat is None or k[0] == want_seat)),
-        key=lambda k: turn_order.get(k[0], 99),
-    )
-    picked = candidates[0] if candidates else None
-    picked_moves = by_card.get(picked, []) if picked else []
-    attack_tiles: list[tuple[int, int]] = []
-    for event in picked_moves:
-        cell = _key(event.data["attack_tile"])
-        if cell not in attack_tiles:
-            attack_tiles.append(cell)
-    a_cell = _cell(facts.query.get("a"))
-    if a_cell not in attack_tiles:
-        a_cell = None
-    targets: dict[tuple[int, int], Event] = {}
-    if a_cell is not None:
-        for event in picked_moves:
-            if _key(event.data["attack_tile"]) == a_cell:
-                targets[_key(event.data["opportunity_tile"])] = event
+    pick = _attack_pick(by_card, facts, ms.turn_seats)
+    picked, a_cell, targets = pick.picked, pick.a_cell, pick.targets
     card_defs = state["catalog"]["attack"]
     picked_def = card_defs.get(picked[1]) if picked else None
-    picked_label = f"{picked[1]}" if picked else ""
 
     # -- the Field Phase tile picker --------------------------------------------------------------------
     grid = field["grid"]
@@ -250,148 +231,13 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         event = Event("field_card_flipped", state["momentum"], {"tiles": [list(c) for c in flip]})
         flip_move = {"move": move_json(event), "text": describe_entry(ruleset, event, seat_names)}
 
-    def flip_param(cells: list[tuple[int, int]]) -> str:
-        return ";".join(f"{r},{c}" for r, c in cells)
+    tiles, hits = _tiles(grid, rows, cols, pick, flip if field_pick else None, href, ruleset, seat_names)
 
-    # -- tiles, with the overlay hit for each clickable one ---------------------------------------------
-    tiles = []
-    hits = []
-    for r in range(rows):
-        for c in range(cols):
-            info = grid[r][c]
-            x, y = MARGIN + c * TILE, MARGIN + r * TILE
-            words = {"grey": "grey (never playable)", "destroyed": "destroyed", "open": "open"}[info["tile"]]
-            if info["centre"]:
-                words += ", centre"
-            tile = {"r": r, "c": c, "x": x, "y": y, "cx": x + TILE // 2, "cy": y + TILE // 2, "where": _tile((r, c))}
-            tile.update(kind=info["tile"], centre=info["centre"], words=words, mark="")
-            cell = (r, c)
-            hit: dict[str, Any] | None = None
-            if picked and cell in attack_tiles:
-                if cell == a_cell:
-                    tile["mark"] = "attack-picked"
-                    hit = {"kind": "link", "href": href(seat=picked[0], card=picked[1]),
-                           "label": f"Attack half on {_tile(cell)} (picked; tap to change)"}  # fmt: skip
-                else:
-                    tile["mark"] = "attack"
-                    hit = {"kind": "link", "href": href(seat=picked[0], card=picked[1], a=f"{r},{c}"),
-                           "label": f"{picked_label}: Attack half on {_tile(cell)}"}  # fmt: skip
-            if cell in targets:
-                tile["mark"] = "opportunity"
-                event = targets[cell]
-                hit = {"kind": "button", "move": move_json(event), "title": describe_entry(ruleset, event, seat_names),
-                       "label": f"Play {picked_label}: attack on {_tile(a_cell)}; opportunity on {_tile(cell)}"}  # fmt: skip
-            if field_pick and info["tile"] == "open":
-                chosen = cell in flip
-                tile["mark"] = "flip-picked" if chosen else "flip"
-                others = [x for x in flip if x != cell] if chosen else [*flip, cell]
-                verb = "Unmark" if chosen else "Mark"
-                hit = {"kind": "link", "href": href(flip=flip_param(others)),
-                       "label": f"{verb} {_tile(cell)} as destroyed by the Field card"}  # fmt: skip
-            tiles.append(tile)
-            if hit is not None:
-                hits.append({**hit, "col": c + 1, "row": r + 1, "cell": f"{r},{c}"})
-
-    # -- the Attack cards of this combat ----------------------------------------------------------------
-    cards = []
-    for card in field["cards"]:
-        number = card["uid"]  # the number INSTINCT targets name (Anticipation, Condescend)
-        a, o = card["attack_tile"], card["opportunity_tile"]
-        negated_parts = [i for i in card["instances"] if i["negated"]]
-        detail = [
-            f"{i['label']} {i['amount']}" + (f" negated by {i['negated_by']}" if i["negated"] else "")
-            for i in card["instances"]
-        ]
-        entry = {
-            "number": number,
-            "seat": card["seat"],
-            "who": _name(seat_names, card["seat"]),
-            "name": card["name"],
-            "short": card["name"] if len(card["name"]) <= 14 else card["name"][:13] + "…",
-            "attack": card["attack"],
-            "opportunity": card["opportunity"],
-            "damage": card["damage"],
-            "negated": card["negated"],
-            "some_negated": bool(negated_parts),
-            "as_chain": card["as_chain"],
-            "bonus": "" if card.get("bonus") in (None, "none") else str(card["bonus"]).replace("_", " "),
-            "a_tile": _tile(a),
-            "o_tile": _tile(o),
-            "detail": "; ".join(detail) if len(detail) > 1 or negated_parts else "",
-        }
-        if not card["negated"]:
-            ax, ay = MARGIN + a[1] * TILE, MARGIN + a[0] * TILE
-            ox, oy = MARGIN + o[1] * TILE, MARGIN + o[0] * TILE
-            x0, y0 = min(ax, ox), min(ay, oy)
-            entry.update(
-                x=x0 + PAD,
-                y=y0 + PAD,
-                w=abs(ax - ox) + TILE - 2 * PAD,
-                h=abs(ay - oy) + TILE - 2 * PAD,
-                ax=ax,
-                ay=ay,
-                acx=ax + TILE // 2,
-                acy=ay + TILE // 2,
-                ox=ox,
-                oy=oy,
-                ocx=ox + TILE // 2,
-                ocy=oy + TILE // 2,
-                # the divider between the halves
-                lx1=max(ax, ox) if ay == oy else x0 + PAD,
-                ly1=max(ay, oy) if ax == ox else y0 + PAD,
-                lx2=max(ax, ox) if ay == oy else x0 + TILE - PAD,
-                ly2=max(ay, oy) if ax == ox else y0 + TILE - PAD,
-                aria=(
-                    f"Card {number}, {entry['who']}: {card['name']}, attack {card['attack']} on {_tile(a)}; "
-                    f"opportunity {card['opportunity']} on {_tile(o)}; dealt {card['damage']}"
-                    + (" (negated damage)" if negated_parts else "")
-                ),
-            )
-        cards.append(entry)
+    cards = [_attack_card(card, seat_names) for card in field["cards"]]
 
     # -- the card choices and the other listed moves ----------------------------------------------------
-    card_choices: list[dict[str, Any]] = []
-    for (seat, name), evs in by_card.items():
-        d = card_defs.get(name) or {}
-        group = next((g for g in card_choices if g["seat"] == seat), None)
-        if group is None:
-            group = {"seat": seat, "who": _name(seat_names, seat), "cards": []}
-            card_choices.append(group)
-        group["cards"].append(
-            {
-                "name": name,
-                "attack": d.get("attack"),
-                "opportunity": d.get("opportunity"),
-                "bonus": "" if d.get("bonus") in (None, "none") else str(d["bonus"]).replace("_", " "),
-                "href": href() if picked == (seat, name) else href(seat=seat, card=name),
-                "picked": picked == (seat, name),
-                "count": len(evs),
-                "title": d.get("text", ""),
-            }
-        )
-    groups = []
-    for kind in OTHER_TYPES:
-        evs = [e for e in moves if e.type == kind]
-        if not evs:
-            continue
-        spec = ruleset.event_types.get(kind)
-        groups.append(
-            {
-                "type": kind,
-                "label": spec.label if spec else kind,
-                "count": len(evs),
-                "buttons": [
-                    {
-                        "move": move_json(e),
-                        "label": _move_label(e, ruleset, state, seat_names),
-                        "title": describe_entry(ruleset, e, seat_names),
-                    }
-                    for e in evs
-                ]
-                if len(evs) <= GROUP_LIMIT
-                else [],
-            }
-        )
+    card_choices = _card_choices(by_card, card_defs, seat_names, picked, href)
+    groups = _groups(moves, ruleset, state, seat_names)
 
     log_title, log_lines = _combat_log(state)
     combat = state.get("combat") or {}
@@ -447,6 +293,217 @@ def board(*, ruleset: Any, ms: Any, legal: list[Event] | None, can_record: bool,
         "log": log_lines,
         "result": state.get("result"),
     }
+
+
+@dataclass(frozen=True)
+class _Pick:
+    """Where the attack flow stands: the ``picked`` (seat, card), the tiles its attack half may go on, the
+    attack tile picked (``a_cell``), and the opportunity tiles it leaves, each with its move (``targets``)."""
+
+    picked: tuple[int, str] | None
+    attack_tiles: list[tuple[int, int]]
+    a_cell: tuple[int, int] | None
+    targets: dict[tuple[int, int], Event]
+
+
+def _attack_pick(by_card: dict[tuple[int, str], list[Event]], facts: TableFacts, turn_seats: list[int]) -> _Pick:
+    """The attack card → attack tile → opportunity tile flow, from the page's query (``card``, ``seat``, ``a``)."""
+    want_card = facts.query.get("card") or None
+    want_seat = _int(facts.query.get("seat"))
+    turn_order = {s: i for i, s in enumerate(turn_seats)}
+    candidates = sorted(
+        (k for k in by_card if k[1] == want_card and (want_seat is None or k[0] == want_seat)),
+        key=lambda k: turn_order.get(k[0], 99),
+    )
+    picked = candidates[0] if candidates else None
+    picked_moves = by_card.get(picked, []) if picked else []
+    attack_tiles: list[tuple[int, int]] = []
+    for event in picked_moves:
+        cell = _key(event.data["attack_tile"])
+        if cell not in attack_tiles:
+            attack_tiles.append(cell)
+    a_cell = _cell(facts.query.get("a"))
+    if a_cell not in attack_tiles:
+        a_cell = None
+    targets: dict[tuple[int, int], Event] = {}
+    if a_cell is not None:
+        for event in picked_moves:
+            if _key(event.data["attack_tile"]) == a_cell:
+                targets[_key(event.data["opportunity_tile"])] = event
+    return _Pick(picked, attack_tiles, a_cell, targets)
+
+
+def _flip_param(cells: list[tuple[int, int]]) -> str:
+    return ";".join(f"{r},{c}" for r, c in cells)
+
+
+def _tiles(
+    grid: list[list[dict[str, Any]]],
+    rows: int,
+    cols: int,
+    pick: _Pick,
+    flip: list[tuple[int, int]] | None,
+    href: Callable[..., str],
+    ruleset: Any,
+    seat_names: list[str],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The tiles drawn, and the overlay hit for each clickable one: the attack flow's tiles, and in the Field
+    Phase the open tiles to mark (``flip``: those marked; None: no tile picker)."""
+    picked = pick.picked
+    picked_label = f"{picked[1]}" if picked else ""
+    tiles = []
+    hits = []
+    for r in range(rows):
+        for c in range(cols):
+            info = grid[r][c]
+            x, y = MARGIN + c * TILE, MARGIN + r * TILE
+            words = {"grey": "grey (never playable)", "destroyed": "destroyed", "open": "open"}[info["tile"]]
+            if info["centre"]:
+                words += ", centre"
+            tile = {"r": r, "c": c, "x": x, "y": y, "cx": x + TILE // 2, "cy": y + TILE // 2, "where": _tile((r, c))}
+            tile.update(kind=info["tile"], centre=info["centre"], words=words, mark="")
+            cell = (r, c)
+            hit: dict[str, Any] | None = None
+            if picked and cell in pick.attack_tiles:
+                if cell == pick.a_cell:
+                    tile["mark"] = "attack-picked"
+                    hit = {"kind": "link", "href": href(seat=picked[0], card=picked[1]),
+                           "label": f"Attack half on {_tile(cell)} (picked; tap to change)"}  # fmt: skip
+                else:
+                    tile["mark"] = "attack"
+                    hit = {"kind": "link", "href": href(seat=picked[0], card=picked[1], a=f"{r},{c}"),
+                           "label": f"{picked_label}: Attack half on {_tile(cell)}"}  # fmt: skip
+            if cell in pick.targets:
+                tile["mark"] = "opportunity"
+                event = pick.targets[cell]
+                hit = {"kind": "button", "move": move_json(event), "title": describe_entry(ruleset, event, seat_names),
+                       "label": f"Play {picked_label}: attack on {_tile(pick.a_cell)}; opportunity on {_tile(cell)}"}  # fmt: skip
+            if flip is not None and info["tile"] == "open":
+                chosen = cell in flip
+                tile["mark"] = "flip-picked" if chosen else "flip"
+                others = [x for x in flip if x != cell] if chosen else [*flip, cell]
+                verb = "Unmark" if chosen else "Mark"
+                hit = {"kind": "link", "href": href(flip=_flip_param(others)),
+                       "label": f"{verb} {_tile(cell)} as destroyed by the Field card"}  # fmt: skip
+            tiles.append(tile)
+            if hit is not None:
+                hits.append({**hit, "col": c + 1, "row": r + 1, "cell": f"{r},{c}"})
+    return tiles, hits
+
+
+def _attack_card(card: dict[str, Any], seat_names: list[str]) -> dict[str, Any]:
+    """An Attack card of this combat, with where its two halves are drawn unless negated."""
+    number = card["uid"]  # the number INSTINCT targets name (Anticipation, Condescend)
+    a, o = card["attack_tile"], card["opportunity_tile"]
+    negated_parts = [i for i in card["instances"] if i["negated"]]
+    detail = [
+        f"{i['label']} {i['amount']}" + (f" negated by {i['negated_by']}" if i["negated"] else "")
+        for i in card["instances"]
+    ]
+    entry = {
+        "number": number,
+        "seat": card["seat"],
+        "who": _name(seat_names, card["seat"]),
+        "name": card["name"],
+        "short": card["name"] if len(card["name"]) <= 14 else card["name"][:13] + "…",
+        "attack": card["attack"],
+        "opportunity": card["opportunity"],
+        "damage": card["damage"],
+        "negated": card["negated"],
+        "some_negated": bool(negated_parts),
+        "as_chain": card["as_chain"],
+        "bonus": "" if card.get("bonus") in (None, "none") else str(card["bonus"]).replace("_", " "),
+        "a_tile": _tile(a),
+        "o_tile": _tile(o),
+        "detail": "; ".join(detail) if len(detail) > 1 or negated_parts else "",
+    }
+    if not card["negated"]:
+        ax, ay = MARGIN + a[1] * TILE, MARGIN + a[0] * TILE
+        ox, oy = MARGIN + o[1] * TILE, MARGIN + o[0] * TILE
+        x0, y0 = min(ax, ox), min(ay, oy)
+        entry.update(
+            x=x0 + PAD,
+            y=y0 + PAD,
+            w=abs(ax - ox) + TILE - 2 * PAD,
+            h=abs(ay - oy) + TILE - 2 * PAD,
+            ax=ax,
+            ay=ay,
+            acx=ax + TILE // 2,
+            acy=ay + TILE // 2,
+            ox=ox,
+            oy=oy,
+            ocx=ox + TILE // 2,
+            ocy=oy + TILE // 2,
+            # the divider between the halves
+            lx1=max(ax, ox) if ay == oy else x0 + PAD,
+            ly1=max(ay, oy) if ax == ox else y0 + PAD,
+            lx2=max(ax, ox) if ay == oy else x0 + TILE - PAD,
+            ly2=max(ay, oy) if ax == ox else y0 + TILE - PAD,
+            aria=(
+                f"Card {number}, {entry['who']}: {card['name']}, attack {card['attack']} on {_tile(a)}; "
+                f"opportunity {card['opportunity']} on {_tile(o)}; dealt {card['damage']}"
+                + (" (negated damage)" if negated_parts else "")
+            ),
+        )
+    return entry
+
+
+def _card_choices(
+    by_card: dict[tuple[int, str], list[Event]],
+    card_defs: dict[str, Any],
+    seat_names: list[str],
+    picked: tuple[int, str] | None,
+    href: Callable[..., str],
+) -> list[dict[str, Any]]:
+    """The attack cards each seat may play, grouped by seat, each a link that picks it (or puts it back)."""
+    card_choices: list[dict[str, Any]] = []
+    for (seat, name), evs in by_card.items():
+        d = card_defs.get(name) or {}
+        group = next((g for g in card_choices if g["seat"] == seat), None)
+        if group is None:
+            group = {"seat": seat, "who": _name(seat_names, seat), "cards": []}
+            card_choices.append(group)
+        group["cards"].append(
+            {
+                "name": name,
+                "attack": d.get("attack"),
+                "opportunity": d.get("opportunity"),
+                "bonus": "" if d.get("bonus") in (None, "none") else str(d["bonus"]).replace("_", " "),
+                "href": href() if picked == (seat, name) else href(seat=seat, card=name),
+                "picked": picked == (seat, name),
+                "count": len(evs),
+                "title": d.get("text", ""),
+            }
+        )
+    return card_choices
+
+
+def _groups(moves: list[Event], ruleset: Any, state: dict[str, Any], seat_names: list[str]) -> list[dict[str, Any]]:
+    """The other listed moves, grouped by type (buttons only for a group of at most ``GROUP_LIMIT``)."""
+    groups = []
+    for kind in OTHER_TYPES:
+        evs = [e for e in moves if e.type == kind]
+        if not evs:
+            continue
+        spec = ruleset.event_types.get(kind)
+        groups.append(
+            {
+                "type": kind,
+                "label": spec.label if spec else kind,
+                "count": len(evs),
+                "buttons": [
+                    {
+                        "move": move_json(e),
+                        "label": _move_label(e, ruleset, state, seat_names),
+                        "title": describe_entry(ruleset, e, seat_names),
+                    }
+                    for e in evs
+                ]
+                if len(evs) <= GROUP_LIMIT
+                else [],
+            }
+        )
+    return groups
 
 
 def _in(cell: tuple[int, int], rows: int, cols: int) -> bool:

@@ -12,6 +12,7 @@ ruleset's ``view`` (``ms.state``), so a hidden origin is never drawn.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from frontend.boards.shared import TableFacts, board_links, move_json
@@ -106,74 +107,19 @@ def board(
     href = board_links(page_url)
 
     pieces = [_card_view(state, p, seat_names) for p in sorted(state["cards"], key=lambda p: (p["at"][0], p["at"][1]))]
-    blocked = [
-        {"x": b["at"][1] * CELL, "y": b["at"][0] * CELL, "until": name_seats(f"Seat {b['until_seat']}", seat_names)}
-        for b in state["blocked"]
-    ]
 
-    # playing a card: pick a name from the list, then a cell
-    hand_cards: list[dict[str, Any]] = []
-    targets: list[dict[str, Any]] = []
-    picked = None
-    if interactive and turn["phase"] == "actions" and facts.records_secrets_of(seat):  # else: "Only Bo can …"
-        player = state["players"][seat]
-        wanted = facts.query.get("card") or ""
-        for card in R.deck_cards(state, seat):
-            is_picked = card["name"] == wanted and player["hand"] > 0
-            hand_cards.append(
-                {
-                    "name": card["name"],
-                    "kind": card["kind"],
-                    "href": href() if is_picked else href(card=card["name"]),
-                    "picked": is_picked,
-                    "origin": card["origin"],
-                }
-            )
-            if is_picked:
-                picked = card
-        if picked is not None:
-            cells = (
-                [[r, c] for r in range(rows) for c in range(cols)]
-                if picked["kind"] == "spell"
-                else R.placeable_cells(state, seat)
-            )
-            for r, c in cells:
-                event = Event("card_placed", seat, {"card": picked["name"], "at": [r, c]})
-                targets.append(
-                    {
-                        "row": r + 1,
-                        "col": c + 1,
-                        "x": c * CELL,
-                        "y": r * CELL,
-                        "move": move_json(event),
-                        "aria": f"{'Cast' if picked['kind'] == 'spell' else 'Place'} {picked['name']} on {E.cell_word((r, c))}",
-                    }
-                )
+    hand_cards, targets, picked = (
+        _hand(state, seat, facts, href)
+        if interactive and turn["phase"] == "actions" and facts.records_secrets_of(seat)  # else: "Only Bo can …"
+        else ([], [], None)
+    )
 
     # a spell or a card text changing a piece's life: tap the piece (a link), then type the amount; also at the
     # start of the turn, for effects that happen "before your turn" (they resolve before the discard/draw)
     piece_links: list[dict[str, Any]] = []
     life: dict[str, Any] | None = None
-    refused_life = _refused_life(problem)
     if interactive and turn["phase"] in ("start", "actions") and picked is None:
-        wanted_at = facts.query.get("at") or (refused_life or {}).get("data.at") or ""
-        for p in state["cards"]:
-            r, c = p["at"]
-            key = f"{r},{c}"
-            label = name_seats(E.label(state, p), seat_names)
-            piece_links.append(
-                {
-                    "row": r + 1,
-                    "col": c + 1,
-                    "href": href() if key == wanted_at else href(at=key),
-                    "aria": f"Change the life of {label} on {E.cell_word((r, c))}",
-                }
-            )
-            if key == wanted_at:
-                life = {"cell": key, "at": E.cell_word((r, c)), "name": label, "hp": p["hp"]}
-                if refused_life is not None and refused_life.get("data.at") == key:
-                    life["amount"] = refused_life.get("data.amount", "")
-                    life["note"] = refused_life.get("data.note", "")
+        piece_links, life = _piece_links(state, seat_names, facts, problem, href)
 
     # the start of the turn and the setup: the listed moves as buttons
     buttons: list[dict[str, Any]] = []
@@ -182,61 +128,17 @@ def board(
             buttons.append({"move": move_json(event), "label": _button_label(state, event, seat_names)})
 
     pairs, missing = E.plan(state) if turn["phase"] == "actions" and not over else ([], [])
-    choices = []
-    if interactive:
-        occ = E.occupancy(state)
-        for m in missing:
-            for option in m["options"]:
-                other = occ[(option[0], option[1])]
-                event = Event("confrontation_target_chosen", seat, {"from": m["from"], "target": option})
-                choices.append(
-                    {
-                        "move": move_json(event),
-                        "label": name_seats(
-                            f"{m['name']} on {E.cell_word(m['from'])} confronts {E.label(state, other)} on {E.cell_word(option)}",
-                            seat_names,
-                        ),
-                    }
-                )
+    choices = _choices(state, seat, seat_names, missing) if interactive else []
     end_move = (
         move_json(Event("turn_ended", seat, {})) if interactive and turn["phase"] == "actions" and not missing else None
     )
 
-    players = []
-    for p in state["players"]:
-        s = p["seat"]
-        origin = p["origin"]
-        if origin is None:
-            origin_text = "chosen, secret" if p["origin_chosen"] else "not chosen yet"
-        else:
-            origin_text = origin.capitalize() + ("" if p["origin_revealed"] else " (secret to the others)")
-        players.append(
-            {
-                "seat": s,
-                "name": seat_names[s] if s < len(seat_names) else f"Seat {s}",
-                "colour": COLOURS[s % len(COLOURS)],
-                "end": p["end"],
-                "wizard_hp": p["wizard_hp"],
-                "out": p["out"],
-                "hand": p["hand"],
-                "deck": p["deck"],
-                "discard": p["discard"],
-                "hand_discards": p["hand_discards"],
-                "destiny": (p["destiny"] or "not chosen yet").capitalize(),
-                "origin": origin_text,
-                "on_turn": s == seat and not over and turn["phase"] != "setup",
-            }
-        )
+    players = [_player(p, seat_names, seat, over, turn["phase"]) for p in state["players"]]
 
     log = [
         {"text": name_seats(e["text"], seat_names), "kind": e["kind"], "turn": e["turn"]}
         for e in state["log"][-LOG_LINES:]
     ][::-1]
-    # the column a phone's narrow frame opens on: the reader's wizard, else the wizard of the seat to play
-    held = facts.reader_seat()
-    focus = held if held is not None else seat
-    wizards = {p["controller"]: p["at"][1] for p in state["cards"] if p["kind"] == "wizard"}
-    centre_col = wizards.get(focus, wizards.get(seat, cols // 2))
     place_cells = None
     if interactive and turn["phase"] == "actions" and hand_cards and state["players"][seat]["hand"] > 0:
         place_cells = json.dumps(R.placeable_cells(state, seat), separators=(",", ":"))
@@ -248,12 +150,15 @@ def board(
         "height": rows * CELL,
         "rows": rows,
         "cols": cols,
-        "centre_col": centre_col,
+        "centre_col": _centre_col(state, facts, seat),
         "row_numbers": range(1, rows + 1),  # the edges' labels: rulesets.cells counts a board's cells from 1
         "col_numbers": range(1, cols + 1),
         "grid": [{"x": c * CELL, "y": r * CELL, "cell": f"{r},{c}"} for r in range(rows) for c in range(cols)],
         "pieces": pieces,
-        "blocked": blocked,
+        "blocked": [
+            {"x": b["at"][1] * CELL, "y": b["at"][0] * CELL, "until": name_seats(f"Seat {b['until_seat']}", seat_names)}
+            for b in state["blocked"]
+        ],
         "players": players,
         "interactive": interactive,
         "phase": turn["phase"],
@@ -274,6 +179,135 @@ def board(
         "end_move": end_move,
         "log": log,
         "over": over,
+    }
+
+
+def _centre_col(state: dict[str, Any], facts: TableFacts, seat: int) -> int:
+    """The column a phone's narrow frame opens on: the reader's wizard, else the wizard of the seat to play."""
+    held = facts.reader_seat()
+    focus = held if held is not None else seat
+    wizards = {p["controller"]: p["at"][1] for p in state["cards"] if p["kind"] == "wizard"}
+    return wizards.get(focus, wizards.get(seat, state["board"]["cols"] // 2))
+
+
+def _hand(
+    state: dict[str, Any], seat: int, facts: TableFacts, href: Callable[..., str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any] | None]:
+    """Playing a card: pick a name from the list (``?card=``), then a cell: ``(hand cards, target cells, the
+    picked card)``."""
+    rows, cols = state["board"]["rows"], state["board"]["cols"]
+    hand_cards: list[dict[str, Any]] = []
+    targets: list[dict[str, Any]] = []
+    picked = None
+    player = state["players"][seat]
+    wanted = facts.query.get("card") or ""
+    for card in R.deck_cards(state, seat):
+        is_picked = card["name"] == wanted and player["hand"] > 0
+        hand_cards.append(
+            {
+                "name": card["name"],
+                "kind": card["kind"],
+                "href": href() if is_picked else href(card=card["name"]),
+                "picked": is_picked,
+                "origin": card["origin"],
+            }
+        )
+        if is_picked:
+            picked = card
+    if picked is not None:
+        cells = (
+            [[r, c] for r in range(rows) for c in range(cols)]
+            if picked["kind"] == "spell"
+            else R.placeable_cells(state, seat)
+        )
+        for r, c in cells:
+            event = Event("card_placed", seat, {"card": picked["name"], "at": [r, c]})
+            targets.append(
+                {
+                    "row": r + 1,
+                    "col": c + 1,
+                    "x": c * CELL,
+                    "y": r * CELL,
+                    "move": move_json(event),
+                    "aria": f"{'Cast' if picked['kind'] == 'spell' else 'Place'} {picked['name']} on {E.cell_word((r, c))}",
+                }
+            )
+    return hand_cards, targets, picked
+
+
+def _piece_links(
+    state: dict[str, Any], seat_names: list[str], facts: TableFacts, problem: dict[str, Any], href: Callable[..., str]
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The pieces as links that open the life form on one (``?at=r,c``), and that form, refilled when a life
+    change on that piece was refused: ``(links, life)``."""
+    piece_links: list[dict[str, Any]] = []
+    life: dict[str, Any] | None = None
+    refused_life = _refused_life(problem)
+    wanted_at = facts.query.get("at") or (refused_life or {}).get("data.at") or ""
+    for p in state["cards"]:
+        r, c = p["at"]
+        key = f"{r},{c}"
+        label = name_seats(E.label(state, p), seat_names)
+        piece_links.append(
+            {
+                "row": r + 1,
+                "col": c + 1,
+                "href": href() if key == wanted_at else href(at=key),
+                "aria": f"Change the life of {label} on {E.cell_word((r, c))}",
+            }
+        )
+        if key == wanted_at:
+            life = {"cell": key, "at": E.cell_word((r, c)), "name": label, "hp": p["hp"]}
+            if refused_life is not None and refused_life.get("data.at") == key:
+                life["amount"] = refused_life.get("data.amount", "")
+                life["note"] = refused_life.get("data.note", "")
+    return piece_links, life
+
+
+def _choices(
+    state: dict[str, Any], seat: int, seat_names: list[str], missing: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The confrontations waiting for a target, one button per target the rules allow."""
+    choices = []
+    occ = E.occupancy(state)
+    for m in missing:
+        for option in m["options"]:
+            other = occ[(option[0], option[1])]
+            event = Event("confrontation_target_chosen", seat, {"from": m["from"], "target": option})
+            choices.append(
+                {
+                    "move": move_json(event),
+                    "label": name_seats(
+                        f"{m['name']} on {E.cell_word(m['from'])} confronts {E.label(state, other)} on {E.cell_word(option)}",
+                        seat_names,
+                    ),
+                }
+            )
+    return choices
+
+
+def _player(p: dict[str, Any], seat_names: list[str], seat: int, over: bool, phase: str) -> dict[str, Any]:
+    """One player's line beside the board (``seat``: the seat to play)."""
+    s = p["seat"]
+    origin = p["origin"]
+    if origin is None:
+        origin_text = "chosen, secret" if p["origin_chosen"] else "not chosen yet"
+    else:
+        origin_text = origin.capitalize() + ("" if p["origin_revealed"] else " (secret to the others)")
+    return {
+        "seat": s,
+        "name": seat_names[s] if s < len(seat_names) else f"Seat {s}",
+        "colour": COLOURS[s % len(COLOURS)],
+        "end": p["end"],
+        "wizard_hp": p["wizard_hp"],
+        "out": p["out"],
+        "hand": p["hand"],
+        "deck": p["deck"],
+        "discard": p["discard"],
+        "hand_discards": p["hand_discards"],
+        "destiny": (p["destiny"] or "not chosen yet").capitalize(),
+        "origin": origin_text,
+        "on_turn": s == seat and not over and phase != "setup",
     }
 
 

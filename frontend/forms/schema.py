@@ -66,14 +66,7 @@ def parse_inputs(
             data[f.name] = name in post and post.get(name) not in _OFF
             continue
         if f.kind == "cell" and name not in post:
-            parts = [_shifted(str(post.get(f"{name}.{i}", "") or "").strip(), -f.first) for i in (0, 1)]
-            if any(parts):
-                try:
-                    data[f.name] = parse_value(f, ",".join(parts) if all(parts) else "x")
-                except ValueError:
-                    errors[name] = [f"Enter the {f.axes[0]} and the {f.axes[1]} as whole numbers."]
-            elif f.nullable and f.required:
-                data[f.name] = None
+            _parse_cell_parts(f, post, name, data, errors)
             continue
         if f.kind == "object" and expand and name not in post:
             if f.required or _typed_under(post, f"{name}."):  # an optional object left blank keeps its default
@@ -127,23 +120,40 @@ def parse_inputs(
             if rows or f.required:
                 data[f.name] = rows
             continue
-        raw = str(post.get(name, "") or "").strip()
-        if raw == "":
-            if f.nullable and f.required:
-                data[f.name] = None
-            continue
-        try:
-            data[f.name] = parse_value(f, raw)
-        except ValueError as exc:
-            errors[name] = [str(exc)]
-            continue
-        if f.per_seat and f.kind == "choice" and raw.isdigit() and data[f.name] not in f.choices:
-            # a seat this many players do not have: said with the form's words ("Player 2"); other values
-            # (a random start a game refuses) are left to the rules, which quote the rulebook
-            words = f.choice_labels or tuple(str(c) for c in f.choices)
-            errors[name] = [f"Choose one of: {', '.join(words)}."]
-            del data[f.name]
+        _parse_typed(f, str(post.get(name, "") or "").strip(), name, data, errors)
     return data, errors
+
+
+def _parse_typed(f: Field, raw: str, name: str, data: dict[str, Any], errors: dict[str, list[str]]) -> None:
+    """One value typed in one input, read into ``data[f.name]`` (a blank one: None where the field must be
+    answered and may be empty, else left out) or its error into ``errors[name]``."""
+    if raw == "":
+        if f.nullable and f.required:
+            data[f.name] = None
+        return
+    try:
+        data[f.name] = parse_value(f, raw)
+    except ValueError as exc:
+        errors[name] = [str(exc)]
+        return
+    if f.per_seat and f.kind == "choice" and raw.isdigit() and data[f.name] not in f.choices:
+        # a seat this many players do not have: said with the form's words ("Player 2"); other values
+        # (a random start a game refuses) are left to the rules, which quote the rulebook
+        words = f.choice_labels or tuple(str(c) for c in f.choices)
+        errors[name] = [f"Choose one of: {', '.join(words)}."]
+        del data[f.name]
+
+
+def _parse_cell_parts(f: Field, post: Any, name: str, data: dict[str, Any], errors: dict[str, list[str]]) -> None:
+    """A cell posted as its two parts (``<name>.0``, ``<name>.1``, counted from ``f.first``)."""
+    parts = [_shifted(str(post.get(f"{name}.{i}", "") or "").strip(), -f.first) for i in (0, 1)]
+    if any(parts):
+        try:
+            data[f.name] = parse_value(f, ",".join(parts) if all(parts) else "x")
+        except ValueError:
+            errors[name] = [f"Enter the {f.axes[0]} and the {f.axes[1]} as whole numbers."]
+    elif f.nullable and f.required:
+        data[f.name] = None
 
 
 def _parse_cells(item: Field, raw: str, name: str) -> tuple[list[Any], dict[str, list[str]]]:

@@ -1,20 +1,30 @@
-"""Sign-in views: the sign-in page and the API's token sign-in, each answering 429 with ``Retry-After`` while
-sign-in is throttled (the counting is ``config.auth``'s, shared with the admin through its backend)."""
+"""Accounts: sign-up, the sign-in page and the API's token sign-in (each answering 429 with ``Retry-After`` while
+throttled; the sign-in counting is ``config.auth``'s, shared with the admin through its backend), and the API
+token page."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, parsers, serializers
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api import BoundedJSONParser
 from config.auth import login_locked
+from config.throttling import signup_limited
+from frontend.forms.schema import SignupForm
+from frontend.models import developer_view_on, developer_view_set
 
 
 def _retry_after(response: HttpResponse, seconds: int) -> HttpResponse:
@@ -56,3 +66,50 @@ class TokenLoginApi(ObtainAuthToken):
         if wait:
             raise exceptions.Throttled(wait=wait, detail="Too many failed sign-ins; try again after the cool-off.")
         return super().post(request, *args, **kwargs)
+
+
+# -- sign-up and the API token page -------------------------------------------------------------------------------------------
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and sign in; then to ``next`` (a page of this site only: a join link, a private
+    match), else home."""
+    form = SignupForm(request.POST or None)
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
+        next_url = ""
+    if request.method == "POST" and form.is_valid():
+        wait = signup_limited(request)
+        if wait:  # 429, and no account is made
+            context = {"form": SignupForm(), "next": next_url, "throttled": True}
+            response = render(request, "registration/signup.html", context, status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        user = form.save()
+        login(request, user)
+        messages.success(request, f"Welcome, {user.username}!")
+        return redirect(next_url or "home")
+    context = {"form": form, "next": next_url}
+    return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def api_token(request: HttpRequest) -> HttpResponse:
+    """Show, create or revoke the user's API token; turn their developer view on or off."""
+    if request.method == "POST" and request.POST.get("action") == "developer":
+        on = request.POST.get("developer_view") == "on"
+        developer_view_set(request.user, on)
+        messages.success(request, "Developer view is on: each match page ends with its state as data." if on
+                         else "Developer view is off.")  # fmt: skip
+        return redirect("api-token-page")
+    if request.method == "POST":
+        Token.objects.filter(user=request.user).delete()
+        if request.POST.get("action") == "create":
+            Token.objects.create(user=request.user)
+            messages.success(request, "A new API token was created; the old one (if any) no longer works.")
+        else:
+            messages.success(request, "Your API token was revoked.")
+        return redirect("api-token-page")
+    token = Token.objects.filter(user=request.user).first()
+    context = {"token": token, "developer_view": developer_view_on(request.user)}
+    return render(request, "frontend/token.html", context)

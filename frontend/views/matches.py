@@ -7,21 +7,18 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, QueryDict
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django_htmx.http import replace_url
-from rest_framework.authtoken.models import Token
 
 from campaigns.saltmarsh.selectors import adventure_match_closed
 from config.text import PROBLEM, unstorable_path
-from config.throttling import signup_limited
 from frontend.boards import shared as boards
 from frontend.forms.inputs import recordable
 from frontend.forms.recording import (
@@ -33,7 +30,6 @@ from frontend.forms.recording import (
     rebased_words,
 )
 from frontend.forms.schema import (
-    SignupForm,
     error_sentence,
     int_or_none,
     option_inputs,
@@ -41,7 +37,7 @@ from frontend.forms.schema import (
     parse_options,
     record_or_rerender,
 )
-from frontend.models import developer_view_on, developer_view_set
+from frontend.models import developer_view_on
 from frontend.offline.bundle import offline_urls
 from frontend.offline.seed import offline_seed
 from frontend.offline.views import offline_start_forms
@@ -58,6 +54,7 @@ from matches.people import joins
 from matches.people.joins import seat_accounts
 from matches.store.visibility import (
     TABLE,
+    Viewer,
     can_record,
     reader_at,
     reveal,
@@ -70,53 +67,6 @@ from matches.store.visibility import (
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.replay import RULE_OVERRIDDEN, describe_entry, event_types_with_meta
 from rulesets.schema import RANDOM, for_seat_count, seat_word
-
-# -- accounts -------------------------------------------------------------------------------------------
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and sign in; then to ``next`` (a page of this site only: a join link, a private
-    match), else home."""
-    form = SignupForm(request.POST or None)
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
-        next_url = ""
-    if request.method == "POST" and form.is_valid():
-        wait = signup_limited(request)
-        if wait:  # 429, and no account is made
-            context = {"form": SignupForm(), "next": next_url, "throttled": True}
-            response = render(request, "registration/signup.html", context, status=429)
-            response["Retry-After"] = str(wait)
-            return response
-        user = form.save()
-        login(request, user)
-        messages.success(request, f"Welcome, {user.username}!")
-        return redirect(next_url or "home")
-    context = {"form": form, "next": next_url}
-    return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
-
-
-@login_required
-def api_token(request: HttpRequest) -> HttpResponse:
-    """Show, create or revoke the user's API token; turn their developer view on or off."""
-    if request.method == "POST" and request.POST.get("action") == "developer":
-        on = request.POST.get("developer_view") == "on"
-        developer_view_set(request.user, on)
-        messages.success(request, "Developer view is on: each match page ends with its state as data." if on
-                         else "Developer view is off.")  # fmt: skip
-        return redirect("api-token-page")
-    if request.method == "POST":
-        Token.objects.filter(user=request.user).delete()
-        if request.POST.get("action") == "create":
-            Token.objects.create(user=request.user)
-            messages.success(request, "A new API token was created; the old one (if any) no longer works.")
-        else:
-            messages.success(request, "Your API token was revoked.")
-        return redirect("api-token-page")
-    token = Token.objects.filter(user=request.user).first()
-    context = {"token": token, "developer_view": developer_view_on(request.user)}
-    return render(request, "frontend/token.html", context)
-
 
 # -- home and lists -------------------------------------------------------------------------------------
 
@@ -303,16 +253,8 @@ def match_detail(
     """
     match = selectors.match_get(user=request.user, match_id=match_id)
     recorder = can_record(request.user, match)
-    at = int_or_none(request.GET.get("at"))
-    if at is not None and at < 0:
-        at = None
     viewer = viewer_for(request.user, match, session=request.session)  # a seat holder: their seat's view
-    try:
-        ms = selectors.match_state(match=match, at=at, viewer=viewer)
-    except NotFound:
-        ms = selectors.match_state(match=match, viewer=viewer)
-        at = None
-    replaying = at is not None and at != ms.latest_version
+    ms, replaying = _state_asked(request, match, viewer)
     closed = adventure_match_closed(match=match) if match.campaign_id else None
     can_record_now = recorder and closed is None  # a closed adventure match takes no entry: offer none
     ruleset = get_ruleset(match.game)
@@ -398,6 +340,25 @@ def match_detail(
     )  # fmt: skip
     if problem.get("origin") == "override":
         context["override_reason"] = problem.get("values", {}).get("data.reason", "")
+    return _match_page(request, match, context, status)
+
+
+def _state_asked(request: HttpRequest, match: Any, viewer: Viewer) -> tuple[selectors.MatchState, bool]:
+    """The match state the page shows as ``viewer`` sees it, and whether it is a replay: at ``?at=N`` when that
+    version exists (a negative or missing one: the latest)."""
+    at = int_or_none(request.GET.get("at"))
+    if at is not None and at < 0:
+        at = None
+    try:
+        ms = selectors.match_state(match=match, at=at, viewer=viewer)
+    except NotFound:
+        ms = selectors.match_state(match=match, viewer=viewer)
+        at = None
+    return ms, at is not None and at != ms.latest_version
+
+
+def _match_page(request: HttpRequest, match: Any, context: dict[str, Any], status: int) -> HttpResponse:
+    """The match page rendered whole, or as the fragment answered in place (htmx)."""
     in_place = answered_in_place(request)
     context["base_template"] = "frontend/_fragment.html" if in_place else "frontend/base.html"
     response = render(request, "frontend/match_detail.html", context, status=status)

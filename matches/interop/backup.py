@@ -173,7 +173,7 @@ def _replay(stream: Any) -> Any:
     from rulesets.versions import initial_state
 
     ruleset = get_ruleset(stream.game)
-    numbered = [(row.version, store._to_event(row)) for row in store.events_iter(stream.pk)]
+    numbered = [(row.version, store.event_of_row(row)) for row in store.events_iter(stream.pk)]
     start = Position(initial_state(ruleset, stream.options, stream.seat_count, stream.rules_version), 0, False)
     try:
         return fold(ruleset, start, numbered, voided_versions(numbered))

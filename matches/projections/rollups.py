@@ -7,7 +7,7 @@ rows) and seat results (:class:`PlayerResult` rows) it gives ``{key: [n, won, dr
 every row of the read model; the projector (and a player merge) keep it so by adding the difference between
 the contributions of the rows they write and of the rows they replace (:func:`rollup_apply`). Reads that the
 table cannot answer exactly (a group filter, the edges of a date range, matches seen as a recorder) count the
-rows with one GROUP BY per kind (``matches/stats/selectors.py``, ``_row_tallies``); the tests hold the two to each other.
+rows with one GROUP BY per kind (``matches/stats/tallies.py``, ``_row_tallies``); the tests hold the two to each other.
 """
 
 from __future__ import annotations

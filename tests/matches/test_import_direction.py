@@ -63,8 +63,9 @@ CAMPAIGNS_RANKS = {
 }  # fmt: skip
 DJANGO_FOLDERS = ("migrations", "management", "templatetags", "static", "templates", "__pycache__")  # Django's own
 LOOSE_MAX = 12  # modules at the top of ``matches``, ``campaigns`` and ``frontend`` (``__init__`` not counted)
-STATS = {"matches.stats.selectors", "matches.projections.play_stats", "matches.projections.rollups",
-         "matches.projections.merges", "matches.projections.projectors", "campaigns.saltmarsh.stats"}  # fmt: skip
+STATS = {"matches.stats.selectors", "matches.stats.tallies", "matches.stats.filters",
+         "matches.projections.play_stats", "matches.projections.rollups", "matches.projections.merges",
+         "matches.projections.projectors", "campaigns.saltmarsh.stats"}  # fmt: skip
 
 
 def _modules(*packages: str, root: Path = ROOT) -> dict[str, Path]:

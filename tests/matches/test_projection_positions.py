@@ -10,6 +10,7 @@ from matches.projections import projectors as projections
 from matches.projections.projectors import MATCH_SUMMARY, project, projection_reset
 from matches.services import match_create, match_event_record, match_event_void
 from matches.store import events as store
+from matches.store import heads  # where a position is folded (position_of_row calls position_at there)
 from rulesets import get_ruleset
 from rulesets.replay import outcome_of
 
@@ -31,7 +32,7 @@ def test_batches_behind_the_writers_give_the_summaries_a_replay_gives(owner, mon
     projections._positions.clear()
     replays: list[int] = []
     real = store.position_at
-    monkeypatch.setattr(store, "position_at", lambda sid, v, **kw: replays.append(v) or real(sid, v, **kw))
+    monkeypatch.setattr(heads, "position_at", lambda sid, v, **kw: replays.append(v) or real(sid, v, **kw))
     seen = []
 
     def check(_: int) -> None:  # after each one-entry batch, the stream's head is ahead of it (until v4)
@@ -56,7 +57,7 @@ def test_a_position_from_another_run_with_a_gap_is_not_folded(owner, monkeypatch
     entries = [e for e in store.log_read(after_txid=0, after_position=0) if e.stream_id == match.stream_id]
     replays: list[int] = []
     real = store.position_at
-    monkeypatch.setattr(store, "position_at", lambda sid, v, **kw: replays.append(v) or real(sid, v, **kw))
+    monkeypatch.setattr(heads, "position_at", lambda sid, v, **kw: replays.append(v) or real(sid, v, **kw))
     from matches.models import Match
 
     row = Match.objects.select_related("stream").get(pk=match.pk)

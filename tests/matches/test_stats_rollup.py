@@ -19,6 +19,7 @@ from matches.projections.rollups import rollup_drift, rollup_table
 from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
 from matches.stats import selectors as stats
+from matches.stats import tallies
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db(transaction=True)]
 
@@ -109,7 +110,7 @@ def assert_rollups_equal_rows(users, monkeypatch, filters=FILTERS):
         for f in filters:
             from_rollups = everything(user, f)
             with monkeypatch.context() as m:
-                m.setattr(stats, "_rollups_answer", lambda f: False)
+                m.setattr(tallies, "_rollups_answer", lambda f: False)
                 from_rows = everything(user, f)
             assert from_rollups == from_rows, (user, f)
 
@@ -180,14 +181,14 @@ def test_a_rebuild_gives_the_same_rollups(world, monkeypatch):
 
 def test_whole_months_come_from_the_rollups_and_only_the_edges_from_the_rows(world):
     f = stats.StatsFilter(since=date(2026, 9, 15), until=date(2026, 10, 31))
-    span, edges = stats._rollup_span(f)
+    span, edges = tallies._rollup_span(f)
     assert span == (202610, 202610) and edges is not None
-    assert stats._rollup_span(stats.StatsFilter(since=date(2026, 10, 1), until=date(2026, 11, 30))) == (
+    assert tallies._rollup_span(stats.StatsFilter(since=date(2026, 10, 1), until=date(2026, 11, 30))) == (
         (202610, 202611),
         None,
     )
-    assert stats._rollup_span(stats.StatsFilter(since=date(2026, 10, 2), until=date(2026, 10, 20)))[0] is None
-    assert stats._rollup_span(stats.StatsFilter(until=date(2026, 12, 31))) == ((1, 202612), None)
+    assert tallies._rollup_span(stats.StatsFilter(since=date(2026, 10, 2), until=date(2026, 10, 20)))[0] is None
+    assert tallies._rollup_span(stats.StatsFilter(until=date(2026, 12, 31))) == ((1, 202612), None)
 
 
 def test_dashboards_read_the_rollups_not_the_rows(world):
@@ -211,7 +212,7 @@ def test_under_another_time_zone_the_months_come_from_the_rows(world):
     """Roll-up months are months of TIME_ZONE (UTC here); a reader in another zone gets its own months."""
     cache.clear()
     with timezone.override("America/New_York"):
-        assert not stats._rollups_answer(stats.StatsFilter())
+        assert not tallies._rollups_answer(stats.StatsFilter())
         ny = stats.game_dashboard(user=world["owner"], game="scoresheet", f=stats.StatsFilter())
     cache.clear()
     utc = stats.game_dashboard(user=world["owner"], game="scoresheet", f=stats.StatsFilter())

@@ -48,6 +48,25 @@ def _refuse_a_move(page: Any, url: str) -> bool:
     return page.locator("#problem").count() > 0
 
 
+# the pages screenshotted by name (the demo's matches, campaign and series are added as found)
+PAGES = {
+    "home": "/",
+    "matches": "/matches/",
+    "new-match": "/matches/new/",
+    "games": "/games/",
+    "game-get-salty": "/games/get-salty/",
+    "stats-game-azul": "/games/scoresheet/?title=Azul",
+    "game-salt-and-bones": "/games/salt-and-bones/",  # insights drawn from the logs
+    "game-bone-wars": "/games/bone-wars/",
+    "game-saltmarsh-adventure": "/games/saltmarsh-adventure/",
+    "stats-players": "/stats/players/",
+    "stats-me": "/stats/me/",
+    "stats-import-export": "/stats/import-export/",
+    "match-log": "/matches/log/",
+    "catalogs": "/catalogs/",
+}
+
+
 class Command(BaseCommand):
     help = "Serve the demo data on a scratch SQLite database and screenshot the main pages into docs/screenshots/."
 
@@ -90,22 +109,7 @@ class Command(BaseCommand):
                     page.get_by_label("Password").fill("demo-pass-123")
                     page.get_by_role("button", name="Sign in").click()
                     page.wait_for_load_state()
-                    shots = {
-                        "home": "/",
-                        "matches": "/matches/",
-                        "new-match": "/matches/new/",
-                        "games": "/games/",
-                        "game-get-salty": "/games/get-salty/",
-                        "stats-game-azul": "/games/scoresheet/?title=Azul",
-                        "game-salt-and-bones": "/games/salt-and-bones/",  # insights drawn from the logs
-                        "game-bone-wars": "/games/bone-wars/",
-                        "game-saltmarsh-adventure": "/games/saltmarsh-adventure/",
-                        "stats-players": "/stats/players/",
-                        "stats-me": "/stats/me/",
-                        "stats-import-export": "/stats/import-export/",
-                        "match-log": "/matches/log/",
-                        "catalogs": "/catalogs/",
-                    }
+                    shots = dict(PAGES)
                     page.goto(f"{base}/matches/")  # every demo match (home lists only the latest 20)
                     links = page.eval_on_selector_all(
                         ".match-row > a", "els => els.map(e => [e.textContent, e.getAttribute('href')])"
