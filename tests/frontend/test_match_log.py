@@ -81,6 +81,7 @@ def test_a_logged_game_shows_its_result_not_a_live_board(client, owner, game):
     from tests.frontend.form_filler import page_forms
 
     entries = [f for f in page_forms(page) if f.action.startswith(f"/matches/{match.pk}/record/")]
-    assert [f.hidden("type") for f in entries] == ["rule_overridden"]  # no move entry, only the house rule
+    # no move entry, and no house rule either: the result is final (issue 46 item 2; undo reopens the game)
+    assert [f.hidden("type") for f in entries] == []
     assert "recorded after the game" in text
     assert "Mira 31 winner" in text and "Tomas 24" in text

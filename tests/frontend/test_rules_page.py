@@ -66,7 +66,7 @@ def test_the_difference_is_shown_first_then_the_confirmation_records_the_move(we
     assert "version 1 of Bone Wars" in page and f"version {BW.version}" in page
     assert "<td>Ana won</td>" in page
     assert "Ana won (not final: the table may still add to the final scoring)" in page
-    assert "<td>Ana 3, Bo 1</td>" in page
+    assert "<td>Ana 3 RP, Bo 1 RP</td>" in page  # Bone Wars counts RP (issue 46 item 6)
     assert "The result would be withheld until the awards are confirmed" in page
     assert EventRow.objects.filter(stream_id=v1_match.stream_id).count() == 14  # a look writes nothing
     r = web.post(f"/matches/{v1_match.pk}/rules/", {"expected_version": "14", "idempotency_key": "page-1"})
