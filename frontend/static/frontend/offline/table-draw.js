@@ -216,8 +216,8 @@ function conflictBox(e, s) {
     ev.stopPropagation();
     const reason = house.elements.reason.value.trim();
     if (!reason) return;
-    const base = body.current_version ?? (e.conflict.expected + since.length);
-    await queue.recordAnyway(e, reason, base);
+    if (e.conflict.here) await queue.holdAsHouseRule(e, reason);  // refused here: checked again as a house rule
+    else await queue.recordAnyway(e, reason, body.current_version ?? (e.conflict.expected + since.length));
     await render();
     actions.kick(0);
   }, true);
@@ -236,9 +236,9 @@ function conflictBox(e, s) {
     await actions.showGameNow();
     actions.kick(0);
   });
-  const actions = el("p", { class: "offline-actions" }, drop, document.createTextNode(" "), reenter);
-  if (same) box.append(actions, house);
-  else box.append(house, actions);
+  const ways = el("p", { class: "offline-actions" }, drop, document.createTextNode(" "), reenter);
+  if (same) box.append(ways, house);
+  else box.append(house, ways);
   return box;
 }
 
@@ -265,6 +265,7 @@ async function draw() {
   state.waitingCount = all.length;
   root.dataset.offlineWaiting = String(waiting.length);
   root.dataset.offlineHeld = String(held.length);
+  root.dataset.offlineChecking = String(waiting.filter((e) => e.checked === "pending").length);  // kept, checking…
   // a match started on this phone follows the local position always (the server has no page of it yet)
   const offline = network.offline() || startedHere.isLocal(id);
   document.querySelectorAll("#offline-bar, #offline-queue").forEach((n) => n.remove());
@@ -285,7 +286,9 @@ async function draw() {
     if (waiting.length) {
       const ol = el("ol", { id: "offline-waiting" });
       waiting.forEach((e) => ol.appendChild(el("li", {
-        "data-key": e.key, text: entryWords(e, s.seat_names) + (queue.madeByAnother(e) ? " (made by another account)" : ""),
+        "data-key": e.key, "data-checked": e.checked || "none",
+        text: entryWords(e, s.seat_names) + (e.checked === "pending" ? " (kept, checking…)" : "")
+          + (queue.madeByAnother(e) ? " (made by another account)" : ""),
       })));
       section.appendChild(ol);
       const back = el("button", { type: "button", class: "secondary small", text: "Take back the last one" });
@@ -312,7 +315,11 @@ async function draw() {
   });
   if (!waiting.length && !startedHere.isLocal(id)) queue.dropHead(id).catch(() => null);  // the page is the position
   if (offline && s.can_record && !held.length) rules();  // the engine starts now: moves are checked once it is ready
-  const local = held.length || !offline ? null : await localPosition(s, waiting);
+  // the local position is the checked entries' (those kept at a tap and not checked yet follow once they are)
+  const pending = waiting.findIndex((e) => e.checked === "pending");
+  const settled = pending < 0 ? waiting : waiting.slice(0, pending);
+  if (pending >= 0 && !held.length) actions.check();
+  const local = held.length || !offline ? null : await localPosition(s, settled);
   const known = local && local.pos ? local : null;
   state.lastRecord = known && known.last;
   state.shownPosition = known ? known.pos : null;
@@ -323,14 +330,14 @@ async function draw() {
     });
   }
   // the board follows the local position too, drawn by the server's own board code (once the page is not the server's)
-  const follows = !!known && !!(waiting.length || startedHere.isLocal(id) || (document.getElementById("board") || {dataset: {}}).dataset.local);
+  const follows = !!known && !!(settled.length || startedHere.isLocal(id) || (document.getElementById("board") || {dataset: {}}).dataset.local);
   if (known && known.head) {  // drawn at once from what was kept with the queue: no engine needed
     paintHead(known.head, follows);
     if (follows && (!known.head.board || Object.keys(state.boardQuery).length)) await drawBoard(s, await rules(), known.pos, state.boardQuery);
   } else if (known) {
     await drawLocal(state.lastRecord, s.seat_names, await rules(), known.pos);
     if (follows) await drawBoard(s, await rules(), known.pos, state.boardQuery);
-    if (waiting.length || startedHere.isLocal(id)) await keepHead(id, s, waiting, known).catch(() => null);
+    if (settled.length || startedHere.isLocal(id)) await keepHead(id, s, settled, known).catch(() => null);
   }
   if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
 }

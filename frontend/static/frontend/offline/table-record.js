@@ -51,78 +51,140 @@ export async function takeBack(entry, s, ask = true) {
   await render();
 }
 
-/** Check and keep the entry ``form`` posts, one submission after the other (each checked on the position the one
- * before it left, its answer shown with its own form); ``fixed``: the key and version of a send that failed on the
- * way (it may have reached the server: the same key makes the queued copy harmless). */
+/** Keep the entry ``form`` posts: a tap is a write. The form is read now, the entry written to the queue (in the
+ * order of the taps, with its idempotency key) before anything else happens to it, and only then checked by the
+ * rules (``checkPending``, once the engine is ready, in the order the entries were made). ``fixed``: the key and
+ * version of a send that failed on the way (it may have reached the server: the same key makes the queued copy
+ * harmless). Resolves once the entry is checked (or refused). */
 function keep(form, submitter, fixed = null) {
   const place = form.closest("#board") ? "board" : "record";  // where its answer goes if the form is redrawn meanwhile
-  state.recording = state.recording.then(() => record(form, submitter, fixed, place)).catch(() => null).then(answered);
-  return state.recording;
-}
-
-async function record(form, submitter, fixed, place) {
-  const id = matchId();
-  const s = seed();
   let entry = null;
   try {
-    entry = entryFromForm(form, submitter);
+    entry = entryFromForm(form, submitter);  // read at the tap: the form may be drawn again before its check
   } catch (e) {
     entry = null;
   }
+  const written = state.writing.then(() => write(form, entry, fixed, place)).catch(() => null);
+  state.writing = written;
+  return written.then((key) => (key ? checked(key) : null)).then(answered);
+}
+
+/** Write the tapped entry to the queue as "kept, checking…" (``checked: "pending"``); the key written, else null
+ * (nothing to keep: unreadable, behind a held entry, or an undo that took the last waiting entry back). */
+async function write(form, entry, fixed, place) {
+  const id = matchId();
+  const s = seed();
   const seats = (s.seat_names || []).length;
   if (!queue.whole(entry) || (entry.seat !== null && seats && entry.seat >= seats)) {  // e.g. a board form with no button
     showRefusal(form, { detail: "That move could not be read; pick it again." }, null, place);
-    return;
+    return null;
   }
   // an undo with no reason typed records the pages' own (frontend/forms/schema.py, the seed's undo_reason), as online
   if (entry.type === "event_voided" && !entry.data.reason) entry.data.reason = s.undo_reason || "";
-  const headRead = queue.getHead(id).catch(() => undefined);  // read beside the entries, not after them
   const all = await queue.entries(id);
   const waiting = all.filter((e) => e.state === "waiting");
   if (all.length !== waiting.length) {  // later entries wait behind a held one: the player decides on it first
     showRefusal(form, { detail: "an entry from this phone is held below: record it anyway, drop it or re-enter it first." }, null, place);
-    return;
+    return null;
   }
   if (entry.type === "event_voided" && waiting.length && !fixed) {  // the last entry never left this phone
     await takeBack(waiting[waiting.length - 1], s, false);
-    return;
+    return null;
   }
-  if (root.dataset.offlineRules !== "ready") say("news", "Checking the move on this phone…");  // Pyodide starting
-  const local = await localPosition(s, waiting, headRead);
-  const r = local.pos ? await rules() : null;
-  let text = "";
-  let checked = local.pos ? "none" : local.why;
-  let madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
-  if (r && local.pos) {
-    const answer = await r.record(local.pos, entry, local.log);
-    if (answer && answer.ok === false) {
-      showRefusal(form, answer.body || {}, entry, place);
-      return;
-    }
-    madeOn = local.pos.version;
-    checked = answer && answer.ok === true ? "rules" : "hidden";
-    if (answer && answer.ok === true) {
-      text = Array.isArray(answer.words) ? answer.words.join(" ") : answer.words || "";
-      if (answer.entry) entry = { type: answer.entry.type, seat: answer.entry.seat ?? null, data: answer.entry.data || {} };
-    }
-  }
-  if (fixed) madeOn = fixed.madeOn;
-  // the answer is drawn while the entry's write commits (the entry is whole and checked: queue.add takes it);
-  // a write the phone's storage refuses replaces it
-  const adding = queue.add(id, entry, madeOn, { text, key: fixed && fixed.key, checked });
-  document.querySelectorAll("#problem").forEach((p) => p.remove());
-  say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords({ ...entry, text }, s.seat_names)}.`);
+  // the version it is made on, until its check says (the one after the entries before it; a failed send's own)
+  const madeOn = fixed ? fixed.madeOn : all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
+  let row;
   try {
-    await adding;
+    row = await queue.add(id, entry, madeOn, { key: fixed && fixed.key, checked: "pending", fixed: !!fixed });
   } catch (error) {
     showRefusal(form, { detail: "this phone could not keep the move (its storage refused it); it was not recorded." }, null, place);
-    return;
+    return null;
   }
+  state.taps.set(row.key, { form, place });
+  document.querySelectorAll("#problem").forEach((p) => p.remove());
+  if (root.dataset.offlineRules !== "ready") say("news", `Kept, checking the move on this phone…: ${entryWords(row, s.seat_names)}.`);
   state.boardQuery = {};  // as the server's answer to a move: the board without a pick
   const details = form.closest("details.move-form");
   if (details && !form.closest(".undo")) details.open = false;
+  render();
+  return row.key;
+}
+
+/** Resolves once the entry ``key`` has been checked (or is no longer waiting for a check). */
+function checked(key) {
+  return new Promise((resolve) => {
+    const tap = state.taps.get(key);
+    if (tap) tap.done = resolve;
+    else resolve();
+    checkSoon();
+  });
+}
+
+/** Check the entries kept unchecked, after the submissions being checked (one run at a time). */
+export function checkSoon() {
+  if (state.checkAsked) return;
+  state.checkAsked = true;
+  state.recording = state.recording.then(() => { state.checkAsked = false; return checkPending(); }).catch(() => null);
+}
+
+/** Check the match's unchecked entries in the order they were made, each on the position the ones before it
+ * left; stop at a held entry (the ones after it wait behind it). */
+async function checkPending() {
+  const id = matchId();
+  if (!id) return;
+  for (;;) {
+    const all = await queue.entries(id);
+    const i = all.findIndex((e) => e.checked === "pending");
+    if (i < 0 || all.slice(0, i + 1).some((e) => e.state !== "waiting")) return;
+    await checkOne(all[i], all.slice(0, i));
+  }
+}
+
+/** Check one kept entry on the local position after ``before``. A refusal of the last one, tapped on this page,
+ * is shown at its form as before and nothing is kept; a refusal of an entry others were made after (while it
+ * waited for the engine) is held in the queue with the rules' words (the player decides on it). */
+async function checkOne(row, before) {
+  const s = seed();
+  const tap = state.taps.get(row.key) || {};
+  state.taps.delete(row.key);
+  const local = await localPosition(s, before);
+  const r = local.pos ? await rules() : null;
+  const entry = { type: row.type, seat: row.seat, data: row.data };
+  let change = { checked: local.pos ? "none" : local.why };
+  if (r && local.pos) {
+    const answer = await r.record(local.pos, entry, local.log);
+    if (answer && answer.ok === false) {
+      const all = await queue.entries(row.match);  // read now: taps made while the engine started are after it
+      const last = all.length && all[all.length - 1].key === row.key;
+      await refusedLater(row, answer.body || {}, last && tap.form ? tap : null, entry);
+      if (tap.done) tap.done();
+      return;
+    }
+    change = { checked: answer && answer.ok === true ? "rules" : "hidden" };
+    if (!row.fixed) change.made_on = local.pos.version;
+    if (answer && answer.ok === true) {
+      change.text = Array.isArray(answer.words) ? answer.words.join(" ") : answer.words || "";
+      if (answer.entry) Object.assign(change, { type: answer.entry.type, seat: answer.entry.seat ?? null, data: answer.entry.data || {} });
+    }
+  }
+  const kept = await queue.update(row.key, change);  // null: sent (or taken back) meanwhile
+  if (kept && tap.form) say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(kept, s.seat_names)}.`);
   await render();
   kick(0);
+  if (tap.done) tap.done();
+}
+
+/** A kept entry the rules refuse: the last one tapped here is taken out and its refusal shown at its form (nothing
+ * kept, as an entry refused at once); any other is held with the rules' words. */
+async function refusedLater(row, body, tap, entry) {
+  if (tap) {
+    await queue.remove(row.key);
+    showRefusal(tap.form, body, entry, tap.place);
+  } else {
+    await queue.update(row.key, { state: "conflict", conflict: { status: 400, body, since: [], expected: row.made_on, here: true } });
+    say("conflict", `Not recorded: ${body.detail || "the rules refuse this move."} It is held below until you decide.`);
+  }
+  await render();
 }
 
 function caught(e) {

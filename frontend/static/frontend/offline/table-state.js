@@ -31,6 +31,9 @@ export const state = {
   rememberTimer: null,  // the kept copy's refresh after a burst of moves (table-sync.js)
   drawing: Promise.resolve(),  // the drawings of the queue, one at a time (table-draw.js › render)
   swappedSeed: null,  // the seed's JSON of an answer htmx is swapping in (table.js)
+  writing: Promise.resolve(),  // the taps being written to the queue, one after the other (table-record.js › keep)
+  taps: new Map(),  // key of an entry tapped on this page, not checked yet → {form, place, done}
+  checkAsked: false,  // a check of the unchecked entries is queued (table-record.js › checkSoon)
 };
 
 /** What a drawn control does that belongs to a module above the drawing (the sync's kick, a house rule, a take
@@ -40,6 +43,7 @@ export const actions = {
   showGameNow: async () => {},
   houseRule: (_form, _entry, _reason) => {},
   takeBack: async (_entry, _s, _ask) => {},
+  check: () => {},
 };
 
 export function matchId() {  // the server's id, or a match started on this phone: "local-<uuid>" (local.js)

@@ -14,7 +14,9 @@ import * as recording from "./table-record.js";
 import { actions, live, matchId, rules, seed, state } from "./table-state.js";
 import { kick, keepThisPage, pinEngineOfPage, remember, rememberSoon, showGameNow } from "./table-sync.js";
 
-Object.assign(actions, { kick, showGameNow, houseRule: recording.houseRule, takeBack: recording.takeBack });
+Object.assign(actions, {
+  kick, showGameNow, houseRule: recording.houseRule, takeBack: recording.takeBack, check: recording.checkSoon,
+});
 
 // offline, a link of the board (pick a token, a card, a cell…) is drawn here with that link's query, on the
 // position the page follows: the network is not asked (it is not there), nor a stale copy of the page
