@@ -13,6 +13,7 @@ changed since the last collectstatic and leaves out tiny files (docs/ARCHITECTUR
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,13 +50,64 @@ def brotli_compress(data: bytes, *, big: int = BIG) -> bytes:
     return brotli.compress(data, quality=11 if len(data) <= big else 10)
 
 
+# Brotli copies of the vendored files that never change (Pyodide's WebAssembly and its loader: 95 s of a busy
+# machine's first collectstatic), shipped in the repository and named by the SHA-256 of the file they compress, so
+# a changed file (a Pyodide upgrade) finds none and is compressed as any other; `ship_brotli` writes them.
+SHIPPED = Path(__file__).resolve().parent.parent / "frontend" / "vendor-compressed"
+SHIP_OVER = 1_000_000  # bytes: a vendored file above this has its Brotli copy shipped (ship_brotli)
+SAY_OVER = 1_000_000  # bytes: collectstatic says which big file it compresses (scripts/dev shows the wait)
+
+
+def shipped_brotli(data: bytes) -> bytes | None:
+    """The shipped Brotli copy of ``data`` (by its SHA-256), when there is one and it decodes to ``data``."""
+    import brotli
+
+    path = SHIPPED / (hashlib.sha256(data).hexdigest() + ".br")
+    if not path.is_file():
+        return None
+    compressed = path.read_bytes()
+    try:
+        return compressed if brotli.decompress(compressed) == data else None
+    except brotli.error:
+        return None
+
+
+def ship_brotli(paths: list[Path]) -> list[Path]:
+    """Write the Brotli copy of each of ``paths`` into ``SHIPPED`` by its SHA-256 (run once per Pyodide upgrade:
+    ``.venv/bin/python -c "from config.static import ship_vendored; ship_vendored()"``); the copies written."""
+    SHIPPED.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in paths:
+        data = path.read_bytes()
+        target = SHIPPED / (hashlib.sha256(data).hexdigest() + ".br")
+        if not target.exists():
+            target.write_bytes(brotli_compress(data))
+            written.append(target)
+    return written
+
+
+def ship_vendored() -> list[Path]:
+    """Ship the Brotli copies of the vendored files over ``SHIP_OVER`` that collectstatic compresses (not the
+    archives it skips), and drop the copies no vendored file has any more."""
+    vendor = Path(__file__).resolve().parent.parent / "frontend" / "static" / "frontend" / "vendor"
+    skip = tuple("." + ext for ext in Compressor.SKIP_COMPRESS_EXTENSIONS)
+    big = [p for p in vendor.rglob("*") if p.is_file() and p.stat().st_size > SHIP_OVER and not p.name.endswith(skip)]
+    written = ship_brotli(big)
+    keep = {hashlib.sha256(p.read_bytes()).hexdigest() + ".br" for p in big}
+    for old in SHIPPED.glob("*.br"):
+        if old.name not in keep:
+            old.unlink()
+    return written
+
+
 class _ChangedOnlyCompressor(Compressor):
     """WhiteNoise's compressor (Brotli where ``brotli`` is importable, then gzip, each kept only when it saves 5 %),
     skipping a file under ``MIN_SIZE`` and a file whose variants are current (collectstatic hands over every file
-    on every run; only a copied one has changed), Brotli's quality 10 for a file over ``BIG``."""
+    on every run; only a copied one has changed), Brotli's quality 10 for a file over ``BIG``, and a shipped
+    Brotli copy taken as it is (``SHIPPED``). A big file's compression is said on the output as it starts."""
 
     def compress_brotli(self, data: bytes) -> bytes:  # an instance's method: WhiteNoise calls it on self
-        return brotli_compress(data)
+        return shipped_brotli(data) or brotli_compress(data)
 
     def compress(self, path: str) -> list[str]:
         stat = os.stat(path)
@@ -64,6 +116,8 @@ class _ChangedOnlyCompressor(Compressor):
         wanted = [path + suffix for suffix, on in ((".br", self.use_brotli), (".gz", self.use_gzip)) if on]
         if wanted and all(variant_is_current(Path(v), stat) for v in wanted):
             return wanted
+        if stat.st_size > SAY_OVER:
+            print(f"  compressing {Path(path).name} ({stat.st_size / 1e6:.1f} MB)…", flush=True)
         return super().compress(path)
 
 
