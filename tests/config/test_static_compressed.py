@@ -138,22 +138,22 @@ def test_the_middleware_knows_a_collected_path_only_under_the_static_prefix(coll
     assert middleware.collected_path("/offline/rulesets.json") is None
 
 
-def test_every_big_vendored_file_has_its_brotli_copy_shipped_by_hash():
-    """Pyodide's big files are not compressed on a fresh clone's first collectstatic: their Brotli copies are
-    shipped (``frontend/vendor-compressed``, named by the file's SHA-256) and decode to the file; a vendored file
-    changed without shipping its copy (``config.static.ship_vendored``) fails here."""
-    from config.static import SHIP_OVER, shipped_brotli
+def test_every_big_static_file_has_its_compressed_copies_shipped_by_hash():
+    """Pyodide's big files (and the API docs' bundles) are not compressed on a fresh clone's first collectstatic:
+    their Brotli and gzip copies are shipped (``frontend/vendor-compressed``, named by the file's SHA-256) and
+    decode to the file; a file changed without shipping its copies (``config.static.ship_static``) fails here."""
+    from config.static import big_static_files, shipped_copy
 
-    vendor = Path(settings.BASE_DIR) / "frontend" / "static" / "frontend" / "vendor"
-    big = [p for p in vendor.rglob("*") if p.is_file() and p.stat().st_size > SHIP_OVER and p.suffix != ".zip"]
+    big = big_static_files()
     assert {p.name for p in big} >= {"pyodide.asm.wasm", "pyodide.asm.mjs"}
     for path in big:
-        assert shipped_brotli(path.read_bytes()) is not None, path
+        data = path.read_bytes()
+        assert shipped_copy(data, ".br") is not None and shipped_copy(data, ".gz") is not None, path
 
 
 def test_a_shipped_copy_is_taken_only_for_the_very_bytes_it_compresses(tmp_path, monkeypatch):
-    """The compressor takes a shipped Brotli copy as it is (no compression run) when it is named by the data's
-    hash and decodes to it; a copy that decodes to other bytes, or none, and the data is compressed here."""
+    """The compressor takes a shipped copy as it is (no compression run) when it is named by the data's hash and
+    decodes to it; a copy that decodes to other bytes, or none, and the data is compressed here."""
     import hashlib
 
     import config.static as static
@@ -161,7 +161,7 @@ def test_a_shipped_copy_is_taken_only_for_the_very_bytes_it_compresses(tmp_path,
     data = b"stones " * 4000
     other = b"pebbles " * 4000
     monkeypatch.setattr(static, "SHIPPED", tmp_path)
-    compressor = static._ChangedOnlyCompressor(extensions=[], quiet=True)
+    compressor = static._ChangedOnlyCompressor(quiet=True)
     calls = []
     monkeypatch.setattr(static, "brotli_compress", lambda d: calls.append(d) or brotli.compress(d))
     assert brotli.decompress(compressor.compress_brotli(data)) == data and calls == [data]  # none shipped
@@ -170,3 +170,7 @@ def test_a_shipped_copy_is_taken_only_for_the_very_bytes_it_compresses(tmp_path,
     assert compressor.compress_brotli(data) == shipped and len(calls) == 1  # taken as it is
     (tmp_path / (hashlib.sha256(other).hexdigest() + ".br")).write_bytes(shipped)  # a copy of something else
     assert brotli.decompress(compressor.compress_brotli(other)) == other and len(calls) == 2
+    zipped = gzip.compress(data, compresslevel=1)
+    (tmp_path / (hashlib.sha256(data).hexdigest() + ".gz")).write_bytes(zipped)
+    assert compressor.compress_gzip(data) == zipped
+    assert gzip.decompress(compressor.compress_gzip(other)) == other
