@@ -248,14 +248,19 @@ function sameData(a, b) {
   return norm(a) === norm(b);
 }
 
-/** Draw the queue again, one drawing at a time (a tab's own change and another tab's news may cross). */
+/** Draw the queue again, one drawing at a time (a tab's own change and another tab's news may cross): the list and
+ * the bar at once (``drawQueue``), the local position after them (``follow``, on a chain of its own: it may wait
+ * for the engine to start, and the list of what was kept must not wait with it). Resolves once both are drawn. */
 export function render() {
-  state.drawing = state.drawing.then(draw, draw);
-  return state.drawing;
+  const listed = state.drawing.then(drawQueue, drawQueue);
+  state.drawing = listed.catch(() => null);
+  const followed = Promise.all([state.following, listed]).then(([, q]) => (q ? follow(q) : null));
+  state.following = followed.catch(() => null);
+  return followed;
 }
 
-/** Draw the queue: the bar's offline line, the waiting list, the held entries; the local turn and moves. */
-async function draw() {
+/** Draw the queue: the bar's offline line, the waiting list, the held entries; what ``follow`` needs. */
+async function drawQueue() {
   const id = matchId();
   if (!id || !live()) return;
   const s = seed();
@@ -315,10 +320,17 @@ async function draw() {
   });
   if (!waiting.length && !startedHere.isLocal(id)) queue.dropHead(id).catch(() => null);  // the page is the position
   if (offline && s.can_record && !held.length) rules();  // the engine starts now: moves are checked once it is ready
-  // the local position is the checked entries' (those kept at a tap and not checked yet follow once they are)
+  if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
   const pending = waiting.findIndex((e) => e.checked === "pending");
-  const settled = pending < 0 ? waiting : waiting.slice(0, pending);
   if (pending >= 0 && !held.length) actions.check();
+  return { id, s, waiting, held, offline, pending };
+}
+
+/** Draw the local position the page follows offline: the turn line, the legal moves, the board (the kept head at
+ * once, else folded by the engine), of the checked entries (those kept at a tap and not checked yet follow once
+ * they are). */
+async function follow({ id, s, waiting, held, offline, pending }) {
+  const settled = pending < 0 ? waiting : waiting.slice(0, pending);
   const local = held.length || !offline ? null : await localPosition(s, settled);
   const known = local && local.pos ? local : null;
   state.lastRecord = known && known.last;
@@ -339,7 +351,6 @@ async function draw() {
     if (follows) await drawBoard(s, await rules(), known.pos, state.boardQuery);
     if (settled.length || startedHere.isLocal(id)) await keepHead(id, s, settled, known).catch(() => null);
   }
-  if (bar) document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
 }
 
 function prefillForm() {

@@ -2,7 +2,6 @@
 // entry like the others, in their order (queue.js sends them as files). See docs/ARCHITECTURE.md › Photos of the table.
 import * as queue from "./queue.js";
 import { entryWords, render, say, showRefusal } from "./table-draw.js";
-import { localPosition } from "./table-position.js";
 import { live, matchId, queueing, seed } from "./table-state.js";
 import { kick } from "./table-sync.js";
 
@@ -37,10 +36,9 @@ async function keepPhoto(form) {
   const data = { photo: "on-this-phone", caption, at: 0, display: "-", thumb: "-", width: 1, height: 1, bytes: blob.size };
   const entry = { type: "photo_added", seat: null, data };
   const all = await queue.entries(id);
-  const waiting = all.filter((e) => e.state === "waiting");
-  const local = all.length === waiting.length ? await localPosition(s, waiting) : null;
-  let madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
-  if (local) madeOn = local.pos.version;
+  // a tap is a write: kept at once, on the version after the entries before it (no engine asked: a photo changes
+  // no game state, and the server sends it by its key, not its version)
+  const madeOn = all.length ? Math.max(all[all.length - 1].made_on + 1, s.version) : s.version;
   const row = await queue.add(id, entry, madeOn, { text: caption ? `Photo: ${caption}` : "Photo", blob, checked: "rules" });
   form.reset();
   document.querySelectorAll("#problem").forEach((p) => p.remove());

@@ -104,8 +104,6 @@ async function write(form, entry, fixed, place) {
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   if (root.dataset.offlineRules !== "ready") say("news", `Kept, checking the move on this phone…: ${entryWords(row, s.seat_names)}.`);
   state.boardQuery = {};  // as the server's answer to a move: the board without a pick
-  const details = form.closest("details.move-form");
-  if (details && !form.closest(".undo")) details.open = false;
   render();
   return row.key;
 }
@@ -168,7 +166,11 @@ async function checkOne(row, before) {
     }
   }
   const kept = await queue.update(row.key, change);  // null: sent (or taken back) meanwhile
-  if (kept && tap.form) say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(kept, s.seat_names)}.`);
+  if (kept && tap.form) {
+    say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(kept, s.seat_names)}.`);
+    const details = tap.form.closest("details.move-form");  // closed once its move is kept and checked, as before
+    if (details && !tap.form.closest(".undo")) details.open = false;
+  }
   await render();
   kick(0);
   if (tap.done) tap.done();

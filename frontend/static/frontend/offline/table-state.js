@@ -30,6 +30,7 @@ export const state = {
   boardQuery: pageQuery(),  // the board's query (?pick=, ?card=…) as its links last asked
   rememberTimer: null,  // the kept copy's refresh after a burst of moves (table-sync.js)
   drawing: Promise.resolve(),  // the drawings of the queue, one at a time (table-draw.js › render)
+  following: Promise.resolve(),  // the drawings of the local position, one at a time (table-draw.js › render)
   swappedSeed: null,  // the seed's JSON of an answer htmx is swapping in (table.js)
   writing: Promise.resolve(),  // the taps being written to the queue, one after the other (table-record.js › keep)
   taps: new Map(),  // key of an entry tapped on this page, not checked yet → {form, place, done}
