@@ -13,6 +13,7 @@ changed since the last collectstatic and leaves out tiny files (docs/ARCHITECTUR
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,13 +50,81 @@ def brotli_compress(data: bytes, *, big: int = BIG) -> bytes:
     return brotli.compress(data, quality=11 if len(data) <= big else 10)
 
 
+# Compressed copies (Brotli and gzip) of the big static files that never change (Pyodide's WebAssembly and loader,
+# the API docs' bundles: about 45 s of a busy machine's first collectstatic), shipped in the repository and named
+# by the SHA-256 of the file they compress, so a changed file (an upgrade) finds none and is compressed as any
+# other. `ship_static` writes them again (once per upgrade; a test fails while one is missing).
+SHIPPED = Path(__file__).resolve().parent.parent / "frontend" / "vendor-compressed"
+SHIP_OVER = 1_000_000  # bytes: a static file above this has its compressed copies shipped (ship_static)
+SAY_OVER = 1_000_000  # bytes: collectstatic says which big file it compresses (scripts/dev shows the wait)
+
+
+def shipped_copy(data: bytes, suffix: str) -> bytes | None:
+    """The shipped ``suffix`` (".br", ".gz") copy of ``data`` (by its SHA-256), when there is one and it decodes
+    to ``data``."""
+    import gzip
+
+    import brotli
+
+    path = SHIPPED / (hashlib.sha256(data).hexdigest() + suffix)
+    if not path.is_file():
+        return None
+    compressed = path.read_bytes()
+    try:
+        decoded = brotli.decompress(compressed) if suffix == ".br" else gzip.decompress(compressed)
+    except (brotli.error, OSError, EOFError):
+        return None
+    return compressed if decoded == data else None
+
+
+def big_static_files() -> list[Path]:
+    """The static files over ``SHIP_OVER`` that collectstatic compresses (found by the finders; not the archives,
+    images or fonts it skips)."""
+    from django.conf import settings
+
+    skip = tuple("." + ext for ext in settings.WHITENOISE_SKIP_COMPRESS_EXTENSIONS)
+    found = {}
+    for finder in finders.get_finders():
+        for name, storage in finder.list(["CVS", ".*", "*~"]):
+            path = Path(storage.path(name))
+            if name not in found and not name.endswith(skip) and path.stat().st_size > SHIP_OVER:
+                found[name] = path
+    return sorted(found.values())
+
+
+def ship_static() -> list[Path]:
+    """Write the Brotli and gzip copies of ``big_static_files`` into ``SHIPPED`` by their SHA-256, and drop the
+    copies of files that are gone (``.venv/bin/python manage.py shell -c "from config.static import ship_static;
+    ship_static()"``); the copies written."""
+    SHIPPED.mkdir(parents=True, exist_ok=True)
+    compressor = Compressor(quiet=True)
+    written, keep = [], set()
+    for path in big_static_files():
+        data = path.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        for suffix, make in ((".br", brotli_compress), (".gz", compressor.compress_gzip)):
+            target = SHIPPED / (digest + suffix)
+            keep.add(target.name)
+            if not target.exists():
+                target.write_bytes(make(data))
+                written.append(target)
+    for old in SHIPPED.iterdir():
+        if old.name not in keep:
+            old.unlink()
+    return written
+
+
 class _ChangedOnlyCompressor(Compressor):
     """WhiteNoise's compressor (Brotli where ``brotli`` is importable, then gzip, each kept only when it saves 5 %),
     skipping a file under ``MIN_SIZE`` and a file whose variants are current (collectstatic hands over every file
-    on every run; only a copied one has changed), Brotli's quality 10 for a file over ``BIG``."""
+    on every run; only a copied one has changed), Brotli's quality 10 for a file over ``BIG``, and a shipped
+    copy taken as it is (``SHIPPED``). A big file compressed here is said on the output as it starts."""
 
     def compress_brotli(self, data: bytes) -> bytes:  # an instance's method: WhiteNoise calls it on self
-        return brotli_compress(data)
+        return shipped_copy(data, ".br") or brotli_compress(data)
+
+    def compress_gzip(self, data: bytes) -> bytes:
+        return shipped_copy(data, ".gz") or super().compress_gzip(data)
 
     def compress(self, path: str) -> list[str]:
         stat = os.stat(path)
@@ -64,6 +133,11 @@ class _ChangedOnlyCompressor(Compressor):
         wanted = [path + suffix for suffix, on in ((".br", self.use_brotli), (".gz", self.use_gzip)) if on]
         if wanted and all(variant_is_current(Path(v), stat) for v in wanted):
             return wanted
+        if stat.st_size > SAY_OVER:
+            with open(path, "rb") as f:
+                data = f.read()
+            if not (shipped_copy(data, ".br") and shipped_copy(data, ".gz")):
+                print(f"  compressing {Path(path).name} ({stat.st_size / 1e6:.1f} MB)…", flush=True)
         return super().compress(path)
 
 

@@ -136,3 +136,41 @@ def test_the_middleware_knows_a_collected_path_only_under_the_static_prefix(coll
         middleware = StaticFilesMiddleware(lambda request: None)
     assert middleware.collected_path("/static/frontend/app.js") == collected / "frontend/app.js"
     assert middleware.collected_path("/offline/rulesets.json") is None
+
+
+def test_every_big_static_file_has_its_compressed_copies_shipped_by_hash():
+    """Pyodide's big files (and the API docs' bundles) are not compressed on a fresh clone's first collectstatic:
+    their Brotli and gzip copies are shipped (``frontend/vendor-compressed``, named by the file's SHA-256) and
+    decode to the file; a file changed without shipping its copies (``config.static.ship_static``) fails here."""
+    from config.static import big_static_files, shipped_copy
+
+    big = big_static_files()
+    assert {p.name for p in big} >= {"pyodide.asm.wasm", "pyodide.asm.mjs"}
+    for path in big:
+        data = path.read_bytes()
+        assert shipped_copy(data, ".br") is not None and shipped_copy(data, ".gz") is not None, path
+
+
+def test_a_shipped_copy_is_taken_only_for_the_very_bytes_it_compresses(tmp_path, monkeypatch):
+    """The compressor takes a shipped copy as it is (no compression run) when it is named by the data's hash and
+    decodes to it; a copy that decodes to other bytes, or none, and the data is compressed here."""
+    import hashlib
+
+    import config.static as static
+
+    data = b"stones " * 4000
+    other = b"pebbles " * 4000
+    monkeypatch.setattr(static, "SHIPPED", tmp_path)
+    compressor = static._ChangedOnlyCompressor(quiet=True)
+    calls = []
+    monkeypatch.setattr(static, "brotli_compress", lambda d: calls.append(d) or brotli.compress(d))
+    assert brotli.decompress(compressor.compress_brotli(data)) == data and calls == [data]  # none shipped
+    shipped = brotli.compress(data, quality=1)
+    (tmp_path / (hashlib.sha256(data).hexdigest() + ".br")).write_bytes(shipped)
+    assert compressor.compress_brotli(data) == shipped and len(calls) == 1  # taken as it is
+    (tmp_path / (hashlib.sha256(other).hexdigest() + ".br")).write_bytes(shipped)  # a copy of something else
+    assert brotli.decompress(compressor.compress_brotli(other)) == other and len(calls) == 2
+    zipped = gzip.compress(data, compresslevel=1)
+    (tmp_path / (hashlib.sha256(data).hexdigest() + ".gz")).write_bytes(zipped)
+    assert compressor.compress_gzip(data) == zipped
+    assert gzip.decompress(compressor.compress_gzip(other)) == other

@@ -65,8 +65,13 @@ def wait_until(page: Any, expression: str, arg: Any = None, timeout: float = 30.
 
 
 def waiting(page: Any, count: int) -> None:
-    """Wait until ``count`` entries wait on the phone to be sent (table.js counts them on ``<html>``)."""
-    page.wait_for_function("(n) => document.documentElement.dataset.offlineWaiting === String(n)", arg=count)
+    """Wait until ``count`` entries wait on the phone to be sent, each checked (table-draw.js counts them on
+    ``<html>``: a tap is kept at once, "kept, checking…", and checked once the engine is ready)."""
+    page.wait_for_function(
+        "(n) => document.documentElement.dataset.offlineWaiting === String(n)"
+        " && document.documentElement.dataset.offlineChecking === '0'",
+        arg=count,
+    )
 
 
 def stones(page: Any, player: str, count: int) -> None:

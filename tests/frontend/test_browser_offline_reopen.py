@@ -49,14 +49,19 @@ def test_the_page_open_is_kept_whatever_the_timing_of_the_workers_install(
 
 
 @contextlib.contextmanager
-def reopened_offline(browser: Any, live_server: Any, django_user_model: Any) -> Iterator[tuple[Any, Any, Any]]:
+def reopened_offline(
+    browser: Any, live_server: Any, django_user_model: Any, cold: bool = False
+) -> Iterator[tuple[Any, Any, Any]]:
     """A Last Stone match of the keeper's opened once online (the engine and archives kept), then reloaded
-    offline: yields the context, the page and the match."""
+    offline: yields the context, the page and the match. ``cold``: no kept engine (the page starts its own, as
+    after the browser was closed)."""
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)
     match = match_create(owner=owner, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}], options={})
     with keeper_at(browser, live_server, match) as (context, page, _url):
         page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
         context.set_offline(True)
+        if cold:
+            context.add_init_script("delete globalThis.SharedWorker")
         page.reload()
         yield context, page, match
 

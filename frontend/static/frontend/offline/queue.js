@@ -66,8 +66,9 @@ export function whole(entry) {
 }
 
 /** Keep an entry made on ``made_on`` (the version of the position it was checked on) until it is sent.
- * ``extra``: ``text`` (its sentence), ``key`` (a send's own, when it failed on the way), ``checked`` ("rules":
- * the rules here took it; "hidden": they cannot judge it, the server will; "none": they are not on this phone).
+ * ``extra``: ``text`` (its sentence), ``key`` (a send's own, when it failed on the way), ``checked`` ("pending":
+ * kept at the tap, not checked yet; "rules": the rules here took it; "hidden": they cannot judge it, the server
+ * will; "none": they are not on this phone), ``fixed`` (its ``made_on`` is a failed send's own: its check keeps it).
  * Throws on anything but a whole entry (nothing half-read is ever kept). */
 export async function add(match, entry, madeOn, extra = {}) {
   if (!whole(entry) || !Number.isInteger(madeOn) || madeOn < 0) throw new TypeError("not a whole entry");
@@ -80,6 +81,7 @@ export async function add(match, entry, madeOn, extra = {}) {
     data: entry.data || {}, created: new Date().toISOString(), seq, state: "waiting", text: extra.text || "",
     reader: extra.reader ?? reader(), checked: extra.checked || "none",
   };
+  if (extra.fixed) row.fixed = true;
   if (extra.blob) row.blob = extra.blob;  // a photo taken here, shrunk on the phone: sent as a file (postPhoto)
   await tx.store.put(row);
   await tx.done;
@@ -90,6 +92,17 @@ export async function add(match, entry, madeOn, extra = {}) {
 export async function put(row) {
   await (await db()).put("entries", row);
   changed(row.match);
+}
+
+/** Change the kept entry ``key`` by ``change`` (its check's answer) in one transaction; the row as it is now, or
+ * null when it is no longer kept (sent or taken back meanwhile: nothing is written back). */
+export async function update(key, change) {
+  const tx = (await db()).transaction("entries", "readwrite");
+  const row = await tx.store.get(key);
+  if (row) await tx.store.put(Object.assign(row, change));
+  await tx.done;
+  if (row) changed(row.match);
+  return row || null;
 }
 
 export async function remove(key) {
@@ -258,6 +271,24 @@ export async function recordAnyway(entry, reason, base) {
   entry.base = base;
   delete entry.conflict;
   await put(entry);
+}
+
+/** An entry the rules on this phone refused after later ones were made (held here, ``conflict.here``), kept anyway
+ * as a house rule: ``rule_overridden {reason}`` (key ``<key>-rule``) just before it, both waiting to be checked
+ * again in their place, in one transaction. */
+export async function holdAsHouseRule(entry, reason) {
+  const tx = (await db()).transaction("entries", "readwrite");
+  const row = await tx.store.get(entry.key);
+  if (row) {
+    delete row.conflict;
+    await tx.store.put({
+      ...row, key: `${row.key}-rule`, type: "rule_overridden", seat: null, data: { reason }, seq: row.seq - 0.5,
+      state: "waiting", checked: "pending", text: "",
+    });
+    await tx.store.put({ ...row, state: "waiting", checked: "pending" });
+  }
+  await tx.done;
+  if (row) changed(row.match);
 }
 
 // -- matches started on this device (local.js) ---------------------------------------------------------------
