@@ -56,8 +56,11 @@ def test_files_each_in_one_group_are_collected(tmp_path):
 
 
 def test_quick_runs_changed_tests_and_the_tests_of_changed_modules():
-    assert touched_tests({"tests/matches/test_store.py", "README.md"}) == ["tests/matches/test_store.py"]
+    assert touched_tests({"tests/matches/store/test_store.py", "README.md"}) == ["tests/matches/store/test_store.py"]
     assert "tests/rulesets/get_salty" in touched_tests({"rulesets/get_salty/rules.py"})
     by_import = touched_tests({"matches/store/events.py"})  # named as `from matches import store` or `matches.store`
-    assert "tests/matches/test_store.py" in by_import and "tests/matches/test_append_concurrency.py" in by_import
+    assert (
+        "tests/matches/store/test_store.py" in by_import
+        and "tests/matches/store/test_append_concurrency.py" in by_import
+    )
     assert touched_tests({"docs/TESTING.md", "tests/conftest.py"}) == []

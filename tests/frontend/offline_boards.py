@@ -16,7 +16,7 @@ from matches.services import match_create, match_event_record
 from matches.store import events as store
 from rulesets import get_ruleset
 from rulesets.offline import legal_of
-from tests.frontend.test_form_coverage import SCENARIOS
+from tests.frontend.forms.test_form_coverage import SCENARIOS
 from tests.matches.hidden_reads import seed_of
 
 NAMES = ["Ana", "Bo", "Cy", "Di"]
@@ -83,7 +83,7 @@ def play(match: Any, owner: Any, rng: random.Random, script: list[Any]) -> bool:
 
 
 def _next(rng: random.Random, ruleset: Any, state: dict[str, Any], script: list[Any]) -> dict[str, Any] | None:
-    from tests.frontend.test_browser_offline_rules import _scripted
+    from tests.frontend.offline.test_browser_offline_rules import _scripted
 
     while script:
         planned = _scripted(script.pop(0), ruleset, state)

@@ -9,7 +9,7 @@ from typing import Any
 
 from matches.services import match_create, match_event_record
 from rulesets import all_rulesets, get_ruleset
-from tests.frontend.test_form_coverage import Scenario
+from tests.frontend.forms.test_form_coverage import Scenario
 
 SLUGS = [r.slug for r in all_rulesets() if r.slug != "series"]  # "series" is also an English word
 JSON = re.compile(r'[{\[]\s*"|"\w+"\s*:|\{\s*\}|\[\s*\]')

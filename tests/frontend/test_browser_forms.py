@@ -12,8 +12,8 @@ from campaigns.saltmarsh.services import campaign_create, campaign_event_record
 from matches.models import Event as EventRow
 from matches.services import match_create
 from rulesets import get_ruleset
+from tests.frontend.boards.test_board_salt_and_bones import head_state, to_combat
 from tests.frontend.taps import tap
-from tests.frontend.test_board_salt_and_bones import head_state, to_combat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

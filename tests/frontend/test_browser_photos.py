@@ -47,7 +47,7 @@ def test_a_photo_taken_offline_waits_with_its_entry_shrunk_and_is_sent_once(brow
     """Offline, a move and a photo wait on the phone in their order; the photo is made smaller on the phone
     (what is sent is far smaller than the file chosen); back online both reach the server once each, and a
     second sync (a reload) sends nothing more."""
-    from tests.frontend.test_browser_offline import keeper_at, points
+    from tests.frontend.offline.test_browser_offline import keeper_at, points
 
     settings.MEDIA_ROOT = str(tmp_path)
     owner = django_user_model.objects.create_user(username="keeper", password=PASSWORD)

@@ -16,8 +16,8 @@ import pytest
 from campaigns.saltmarsh.services import campaign_create, campaign_event_record
 from campaigns.series.services import series_create
 from matches.services import match_create, match_event_record, match_event_void
+from tests.frontend.forms.test_form_coverage import SCENARIOS
 from tests.frontend.players_words import developer_words, played
-from tests.frontend.test_form_coverage import SCENARIOS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

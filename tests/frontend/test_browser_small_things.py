@@ -10,9 +10,9 @@ import pytest
 from campaigns.series.services import series_create, series_match_add
 from matches.projections.tasks import project_all
 from matches.services import match_create, match_event_record
+from tests.frontend.forms.test_form_coverage import SCENARIOS
 from tests.frontend.phones import phone_page, sign_in
 from tests.frontend.players_words import played
-from tests.frontend.test_form_coverage import SCENARIOS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -23,8 +23,8 @@ from matches.store import events as store
 from rulesets import Event, get_ruleset
 from rulesets.replay import event_types_with_meta
 from tests.frontend.form_filler import CannotFill, fill, page_forms
+from tests.frontend.forms.test_form_coverage import HEROES, HURT, PLACE, ev
 from tests.frontend.phones import phone_page, session_for
-from tests.frontend.test_form_coverage import HEROES, HURT, PLACE, ev
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

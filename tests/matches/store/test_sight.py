@@ -36,7 +36,7 @@ DROPPED = {"id", "recorded_at", "request_id", "position", "client_time", "stream
 
 def _table(game_dir: str) -> Any:
     """The ruleset tests' ``Table`` helper of a game (validates and applies events without a database)."""
-    path = Path(__file__).resolve().parents[1] / "rulesets" / game_dir / "conftest.py"
+    path = Path(__file__).resolve().parents[2] / "rulesets" / game_dir / "conftest.py"
     spec = importlib.util.spec_from_file_location(f"{game_dir}_sight_conftest", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

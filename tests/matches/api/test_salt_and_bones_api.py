@@ -13,7 +13,7 @@ from rulesets.salt_and_bones import RULESET
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
-HERE = Path(__file__).resolve().parents[1] / "rulesets" / "salt_and_bones"
+HERE = Path(__file__).resolve().parents[2] / "rulesets" / "salt_and_bones"
 
 
 def _load(name: str):

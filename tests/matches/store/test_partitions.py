@@ -13,7 +13,7 @@ from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
 from matches.store import events as store
 from matches.store.partitions import events_partition, events_partitioning, events_unpartition
-from tests.matches import test_store
+from tests.matches.store import test_store
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 

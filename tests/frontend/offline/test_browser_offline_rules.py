@@ -32,8 +32,8 @@ from matches.store import events as store
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.offline import legal_of, table_words
 from rulesets.replay import EVENT_VOIDED, RESULT_RECORDED, RULE_OVERRIDDEN, event_types_with_meta
+from tests.frontend.forms.test_form_coverage import SCENARIOS
 from tests.frontend.offline_boards import board_html, board_queries, csrf_of, new_match, normalised, page_and_seed, play
-from tests.frontend.test_form_coverage import SCENARIOS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.frontend.offline.test_browser_offline_reopen import reopened_offline
 from tests.frontend.phones import stones, waiting
-from tests.frontend.test_browser_offline_reopen import reopened_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

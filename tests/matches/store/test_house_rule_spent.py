@@ -9,7 +9,7 @@ import pytest
 
 from matches.models import Event as EventRow
 from matches.models import Match
-from tests.matches.test_bone_wars_api import Table, team
+from tests.matches.api.test_bone_wars_api import Table, team
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 

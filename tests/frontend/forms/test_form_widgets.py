@@ -21,7 +21,7 @@ from matches.models import Match
 from matches.services import match_create
 from rulesets import Event, all_rulesets, get_ruleset
 from rulesets.schema import Field, check_payload
-from tests.frontend.test_board_salt_and_bones import head_state, to_combat
+from tests.frontend.boards.test_board_salt_and_bones import head_state, to_combat
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 

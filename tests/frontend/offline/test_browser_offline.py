@@ -15,8 +15,8 @@ import pytest
 from frontend.offline.bundle import offline_urls
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
+from tests.frontend.boards.test_board_salt_and_bones import to_combat
 from tests.frontend.phones import PASSWORD, PHONE, open_form, sign_in, stones, wait_until, waiting
-from tests.frontend.test_board_salt_and_bones import to_combat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

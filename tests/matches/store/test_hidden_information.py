@@ -34,7 +34,7 @@ pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 def _table(game_dir: str) -> Any:
     """The ruleset tests' ``Table`` helper of a game (a recorder that validates and applies events)."""
-    path = Path(__file__).resolve().parents[1] / "rulesets" / game_dir / "conftest.py"
+    path = Path(__file__).resolve().parents[2] / "rulesets" / game_dir / "conftest.py"
     spec = importlib.util.spec_from_file_location(f"{game_dir}_table_conftest", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -16,7 +16,7 @@ from matches.store import streams
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _imports(path: Path) -> set[str]:

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from matches.services import match_create
+from tests.frontend.offline.test_browser_offline import keeper_at, local_board, table
 from tests.frontend.phones import PASSWORD, PHONE, open_form, session_for, stones, wait_until, waiting
-from tests.frontend.test_browser_offline import keeper_at, local_board, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,7 +12,7 @@ import pytest
 from matches import catalogs
 from matches.models import Catalog, Match
 from rulesets.the_first_spine import default_cards
-from tests.frontend.test_catalogs import forms_of, row_of
+from tests.frontend.views.test_catalogs import forms_of, row_of
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 GAME = "the-first-spine"

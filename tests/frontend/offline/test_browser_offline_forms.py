@@ -19,8 +19,8 @@ from rulesets.replay import event_types_with_meta
 from rulesets.schema import SchemaError
 from tests.frontend.form_filler import CannotFill, page_forms
 from tests.frontend.form_filler import fill as fill_form
+from tests.frontend.forms.test_form_coverage import SCENARIOS, cleaned
 from tests.frontend.phones import PHONE
-from tests.frontend.test_form_coverage import SCENARIOS, cleaned
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]  # the browser reads no data: only a module
 

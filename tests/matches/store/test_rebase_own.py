@@ -11,7 +11,10 @@ from matches.errors import InvalidInput, RebaseRefused
 from matches.models import Event as EventRow
 from matches.services import match_create, match_event_record
 from matches.store import events as store
-from tests.matches.test_rebase import POINTS, score  # the score sheet of three seats: tests/matches/conftest.py › sheet
+from tests.matches.store.test_rebase import (
+    POINTS,
+    score,
+)  # the score sheet of three seats: tests/matches/conftest.py › sheet
 
 pytestmark = [pytest.mark.both_dbs, pytest.mark.django_db]
 

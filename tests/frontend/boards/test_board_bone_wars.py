@@ -221,7 +221,7 @@ def test_set_up_the_table_at_any_version(client, owner, bones):
 def open_css() -> str:
     from pathlib import Path
 
-    return (Path(__file__).resolve().parents[2] / "frontend/static/frontend/bone-wars.css").read_text()
+    return (Path(__file__).resolve().parents[3] / "frontend/static/frontend/bone-wars.css").read_text()
 
 
 def test_the_page_of_a_finished_game_names_the_winner(client, owner):

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from matches.services import match_create, match_event_record
-from tests.matches.test_seat_names import SLASH_HIT
+from tests.matches.people.test_seat_names import SLASH_HIT
 
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 

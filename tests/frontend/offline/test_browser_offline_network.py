@@ -23,10 +23,10 @@ from rulesets import Event, get_ruleset
 from rulesets.replay import event_types_with_meta
 from tests.frontend.form_filler import CannotFill, page_forms
 from tests.frontend.form_filler import fill as fill_form
+from tests.frontend.forms.test_form_coverage import SCENARIOS
+from tests.frontend.offline.test_browser_offline import controlled, keeper_at, local_board, logged
 from tests.frontend.offline_boards import new_match, play
 from tests.frontend.phones import PASSWORD, PHONE, sign_in, wait_until, waiting
-from tests.frontend.test_browser_offline import controlled, keeper_at, local_board, logged
-from tests.frontend.test_form_coverage import SCENARIOS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -41,7 +41,7 @@ from tests.matches.hidden_reads import seed_of
 pytestmark = [pytest.mark.one_db, pytest.mark.django_db]
 
 PACKAGE = Path(rulesets.__file__).resolve().parent
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_the_archive_holds_exactly_the_rulesets_sources_the_server_runs():
@@ -67,7 +67,7 @@ def test_the_archive_is_served_under_its_hash_and_named_by_a_stable_address(clie
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     assert response.content == rulesets_archive().data and "immutable" in response["Cache-Control"]
     assert client.get("/offline/rulesets-000000000000.zip").status_code == 404
-    folder = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "vendor" / "pyodide"
+    folder = Path(__file__).resolve().parents[3] / "frontend" / "static" / "frontend" / "vendor" / "pyodide"
     vendored = sorted(p.name for p in folder.iterdir() if p.name != PYODIDE_STDLIB)  # the trimmed one instead
     assert sorted(u.rsplit("/", 1)[1] for u in urls["pyodide_files"]) == vendored
     for url in urls["pyodide_files"]:  # the vendored files are all a page loads, and all served
@@ -95,7 +95,7 @@ def test_the_seed_is_the_head_and_checks_a_move_as_the_server_does(client, owner
 
 
 def test_a_seed_with_a_secret_hidden_from_its_reader_is_incomplete_and_holds_no_secret(client, owner, make_user):
-    from tests.matches.test_hidden_information import _table  # the ruleset tests' Table helper
+    from tests.matches.store.test_hidden_information import _table  # the ruleset tests' Table helper
 
     bo = make_user("bo")
     table = _table("the_first_spine")(2, board=[4, 5])

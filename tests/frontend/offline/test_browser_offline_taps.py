@@ -11,10 +11,10 @@ import pytest
 
 from matches.models import Event as EventRow
 from matches.services import match_create
+from tests.frontend.offline.test_browser_offline import keeper_at
+from tests.frontend.offline.test_browser_offline_network import fail_sends
+from tests.frontend.offline.test_browser_offline_reopen import reopened_offline
 from tests.frontend.phones import PASSWORD, stones, wait_until, waiting
-from tests.frontend.test_browser_offline import keeper_at
-from tests.frontend.test_browser_offline_network import fail_sends
-from tests.frontend.test_browser_offline_reopen import reopened_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
