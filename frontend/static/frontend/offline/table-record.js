@@ -104,6 +104,8 @@ async function write(form, entry, fixed, place) {
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   if (root.dataset.offlineRules !== "ready") say("news", `Kept, checking the move on this phone…: ${entryWords(row, s.seat_names)}.`);
   state.boardQuery = {};  // as the server's answer to a move: the board without a pick
+  const details = form.closest("details.move-form");  // closed at the tap, as before (opened again on a refusal)
+  if (details && !form.closest(".undo")) details.open = false;
   render();
   return row.key;
 }
@@ -166,11 +168,7 @@ async function checkOne(row, before) {
     }
   }
   const kept = await queue.update(row.key, change);  // null: sent (or taken back) meanwhile
-  if (kept && tap.form) {
-    say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(kept, s.seat_names)}.`);
-    const details = tap.form.closest("details.move-form");  // closed once its move is kept and checked, as before
-    if (details && !tap.form.closest(".undo")) details.open = false;
-  }
+  if (kept && tap.form) say("ok", `Kept on this phone, to be sent when the network is back: ${entryWords(kept, s.seat_names)}.`);
   await render();
   kick(0);
   if (tap.done) tap.done();
@@ -181,6 +179,7 @@ async function checkOne(row, before) {
 async function refusedLater(row, body, tap, entry) {
   if (tap) {
     await queue.remove(row.key);
+    tap.form.closest("details.move-form:not(.other-entries)")?.setAttribute("open", "");  // the box shows above it
     showRefusal(tap.form, body, entry, tap.place);
   } else {
     await queue.update(row.key, { state: "conflict", conflict: { status: 400, body, since: [], expected: row.made_on, here: true } });
