@@ -55,6 +55,10 @@ HIDDEN_REASON = (
     "Something on this match is hidden from this device (a secret card or origin), so only the server can "
     "check this entry; it will when the phone is back online."
 )
+SPENT_REASON = (
+    "Even the house rule cannot place this move: the server will refuse it and withdraw the house rule, so this "
+    "phone leaves it to the server."
+)
 VOID_NEEDS_LOG = (
     "Undoing an entry is checked against the whole log up to this position; without it only the server can check it."
 )
@@ -465,8 +469,9 @@ def record(position: dict[str, Any], entry: dict[str, Any], log: Sequence[dict[s
     - ``{"ok": True, "position", "outcome", "turn", "legal", "words", "state", "entry"}`` when the server would
       record it (``state``: the new state as the reader sees it, named; ``entry``: the cleaned entry);
     - ``{"ok": False, "status": 400, "body"}`` with exactly the server's 400 body when it would refuse it;
-    - ``{"ok": None, "reason"}`` when this position cannot decide (something is hidden from the reader, or a
-      void without the ``log``): the server will.
+    - ``{"ok": None, "reason"}`` when this position cannot decide (something is hidden from the reader, a void
+      without the ``log``, or a move even a pending house rule cannot place, which the server refuses and answers
+      by withdrawing the house rule): the server will.
 
     ``log`` (``[{version, type, seat, data}]``, every entry up to ``position.version``) is needed for a void.
     """
@@ -493,6 +498,9 @@ def record(position: dict[str, Any], entry: dict[str, Any], log: Sequence[dict[s
         else:
             nxt = step(ruleset, pos, event, check=True)
     except RuleViolation as violation:
+        if violation.code == "unplayable" and pos.override_pending:
+            # the server spends the house rule (it records its void with the refusal): its answer, not ours
+            return {"ok": None, "reason": SPENT_REASON}
         body = refusal_body(
             violation.code, violation.message, violation.rule, table.seat_names, overridable=violation.overridable
         )

@@ -41,7 +41,7 @@ def test_the_forms_leave_public_unticked_and_create_private(owner):
     for page in ("/campaigns/", "/series/"):
         html = web.get(page).content.decode()
         assert 'name="is_public"' in html and 'name="is_public" checked' not in html, page
-        assert "Left unticked, only you and the recorders you name see it." in html
+        assert "Left unticked, only you and the recorders you choose see it." in html
     web.post("/campaigns/", {"name": "Saltmarsh"})
     web.post("/series/", {"name": "League", "game": "scoresheet", "place_points": "3, 2, 1"})
     assert Campaign.objects.get().is_public is False and Series.objects.get().is_public is False
