@@ -263,7 +263,8 @@ def match_detail(
     # provisional outcome (Bone Wars' awards after the last pass) still takes entries until the table confirms
     final = bool(ms.outcome) and not ms.outcome.get("provisional")
     legal = moves = None
-    sight = writer_sight(request.user, match) if can_record_now else None  # whose secrets this writer records
+    # whose secrets this writer records (may record: asked above)
+    sight = writer_sight(request.user, match, records=True) if can_record_now else None
     if not (replaying or final or not can_record_now):
         # the whole table's state is ``ms.state`` itself; else the moves are listed from the head's full state
         moves = (

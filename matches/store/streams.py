@@ -193,7 +193,7 @@ def stream_record(
             stream_id=obj.stream_id, game=obj.stream.game, seat_count=obj.stream.seat_count, type=type,
             seat=seat, data=data, user_id=user.pk, expected_version=expected_version,
             idempotency_key=idempotency_key, client_time=client_time, request_id=request_id, rebase=rebase,
-            own_keys=own_keys, photo=photo, sight=writer_sight(user, obj),
+            own_keys=own_keys, photo=photo, sight=writer_sight(user, obj, records=True),
         )  # fmt: skip
 
     try:

@@ -109,16 +109,17 @@ def table_seats(obj: Any) -> frozenset[int]:
     return frozenset(range(obj.stream.seat_count)) - set(_holders(obj))
 
 
-def writer_sight(user: UserLike | None, obj: Any) -> frozenset[int] | None:
+def writer_sight(user: UserLike | None, obj: Any, *, records: bool | None = None) -> frozenset[int] | None:
     """The seats whose hidden information ``user`` may see and record at ``obj``: the seats their account holds,
     and, when they may record there, the seats no account holds (the table's). None for a game that hides
     nothing (every writer judges on the whole table). The one rule of sight for writes; reads follow it too
-    (:func:`viewer_for` shows a seatless recorder only a table seat's secrets)."""
+    (:func:`viewer_for` shows a seatless recorder only a table seat's secrets). ``records``: :func:`can_record`'s
+    answer when the caller has just asked it (not asked again)."""
     if not get_ruleset(_game(obj)).hides_information:
         return None
     holders = _holders(obj)
     mine = {index for index, holder in holders.items() if _signed_in(user) and holder == user.pk}
-    if can_record(user, obj):
+    if can_record(user, obj) if records is None else records:
         mine |= set(range(obj.stream.seat_count)) - set(holders)
     return frozenset(mine)
 
