@@ -31,6 +31,39 @@ ImportOutput = inline_serializer(
 )
 
 
+ImportQueuedOutput = inline_serializer(
+    "ImportQueuedOutput",
+    {
+        "job": serializers.IntegerField(),
+        "status": serializers.CharField(),
+        "total": serializers.IntegerField(),
+        "url": serializers.CharField(help_text="GET it to follow the job"),
+    },
+)
+ImportJobOutput = inline_serializer(
+    "ImportJobOutput",
+    {
+        "id": serializers.IntegerField(),
+        "status": serializers.CharField(),
+        "source": serializers.CharField(),
+        "file_name": serializers.CharField(),
+        "total": serializers.IntegerField(),
+        "done": serializers.IntegerField(),
+        "imported": serializers.IntegerField(),
+        "already": serializers.IntegerField(),
+        "skipped": serializers.IntegerField(),
+        "percent": serializers.IntegerField(),
+        "seconds_left": serializers.IntegerField(allow_null=True),
+        "message": serializers.CharField(),
+        "owner_ref": serializers.JSONField(),
+        "skipped_plays": serializers.ListField(child=serializers.JSONField()),
+        "warnings": serializers.ListField(child=serializers.CharField()),
+        "skipped_more": serializers.IntegerField(),
+        "warnings_more": serializers.IntegerField(),
+    },
+)
+
+
 def upload_job(request: Request, source: str) -> ImportJob:
     """The job of the file in this request: a multipart ``file`` field, else the raw body, streamed to disk
     (not held in memory, and not bound by ``CHRONICLE_MAX_BODY``: by ``CHRONICLE_IMPORT_MAX_BYTES``)."""
@@ -78,7 +111,7 @@ class _ImportApi(APIView):
         },
         responses={
             201: ImportOutput,
-            202: OpenApiResponse(description="queued: follow the job at `url`"),
+            202: OpenApiResponse(ImportQueuedOutput, description="queued: follow the job at `url`"),
             400: OpenApiResponse(description="not a play log of that source, unsafe XML, too big; nothing written"),
         },
     )
@@ -104,7 +137,7 @@ class ImportJobApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: OpenApiResponse(description="the job's progress and report")})
+    @extend_schema(responses={200: OpenApiResponse(ImportJobOutput, description="the job's progress and report")})
     def get(self, request: Request, pk: int) -> Response:
         job = ImportJob.objects.filter(pk=pk, owner=request.user).first()
         if job is None:
@@ -117,7 +150,19 @@ class ThisIsMeApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=dict, responses={200: OpenApiResponse(description="the player linked")})
+    @extend_schema(
+        request=inline_serializer("ThisIsMeInput", {"player": serializers.IntegerField(help_text="one of my players")}),
+        responses={
+            200: inline_serializer(
+                "ThisIsMeOutput",
+                {
+                    "player": serializers.IntegerField(),
+                    "name": serializers.CharField(),
+                    "user": serializers.CharField(),
+                },
+            )
+        },
+    )
     def post(self, request: Request) -> Response:
         pid = request.data.get("player") if isinstance(request.data, dict) else None
         if not isinstance(pid, int) or isinstance(pid, bool):
