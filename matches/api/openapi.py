@@ -92,7 +92,25 @@ def add_entry_schemas(result: dict[str, Any], generator: Any, request: Any, publ
         body = games[0] if len(games) == 1 else {"anyOf": games}
         operation["requestBody"]["content"] = {"application/json": {"schema": body}}
     add_links(result)
+    require_bodies(result)
     return result
+
+
+def require_bodies(result: dict[str, Any]) -> None:
+    """Mark a request body required when its schema has required fields (the API refuses it missing): a client
+    generator then makes ``body`` a required argument."""
+    components = result.get("components", {}).get("schemas", {})
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            body = operation.get("requestBody")
+            if not body or body.get("required"):
+                continue
+            for media in body.get("content", {}).values():
+                schema = media.get("schema", {})
+                ref = schema.get("$ref", "")
+                schema = components.get(ref.rsplit("/", 1)[1], {}) if ref else schema
+                if schema.get("required") or "anyOf" in schema or "oneOf" in schema:
+                    body["required"] = True
 
 
 def _links_to(paths: dict[str, Any], prefix: str, skip: str = "", **parameters: str) -> dict[str, Any]:

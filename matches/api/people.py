@@ -162,7 +162,8 @@ class MatchJoinLinkApi(APIView):
     @extend_schema(request=JoinLinkInput, responses={200: JoinLinkOutput, 201: JoinLinkOutput, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         match = self._match(request, match_id)
-        data = parse(JoinLinkInput, request.data if request.data else {})
+        empty = not request.data and not isinstance(request.data, list)  # no body at all: the defaults
+        data = parse(JoinLinkInput, {} if empty else request.data)
         before = joins.join_link_current(match)
         link = joins.join_link_on(match=match, user=request.user, new=data["new"])
         made = before is None or before.pk != link.pk
