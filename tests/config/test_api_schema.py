@@ -54,22 +54,22 @@ def server(django_db_setup, tmp_path_factory) -> Iterator[dict[str, str]]:
         "CHRONICLE_ACCESS_LOG": "0", "CHRONICLE_MEDIA_ROOT": media,
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
     }  # fmt: skip
-    proc = subprocess.Popen(
-        [str(ROOT / "scripts" / "serve")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    try:
-        wait_listening(port, proc, what="scripts/serve")
-        yield {"url": f"http://127.0.0.1:{port}", "media": media}
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    # the logs go to a file, not a pipe: nobody reads them while it runs (a full pipe would stall the server)
+    with open(Path(media).parent / "serve.log", "wb") as log:
+        proc = subprocess.Popen([str(ROOT / "scripts" / "serve")], env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_listening(port, proc, what="scripts/serve")
+            yield {"url": f"http://127.0.0.1:{port}", "media": media}
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 @pytest.fixture
 def world(server, transactional_db, settings) -> dict[str, Any]:
-    """What the server reads: a signed-up user (hashed as the server hashes: this process's hasher is a test one) with a token, and
-    the things a stranger's client reaches by id: a Get Salty match with a photo and a join link, a campaign, a
-    series."""
+    """What the server reads: a signed-up user (hashed as the server hashes, not with this process's test hasher)
+    with a token, and what a stranger's client reaches by id: a Get Salty match with a photo and a join link, a
+    campaign, a series."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import PBKDF2PasswordHasher
     from rest_framework.authtoken.models import Token
