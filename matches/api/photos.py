@@ -48,7 +48,10 @@ class PhotoAddedOutput(Shape):
 
 
 class PhotoRemoveInput(JsonInput):
-    reason = serializers.CharField(max_length=500, help_text="why the photo is removed (kept in the log)")
+    reason = serializers.CharField(
+        max_length=500, help_text="why the photo is removed (kept in the log)",
+        error_messages={"blank": "Say why the photo is removed.", "required": "Say why the photo is removed."},
+    )  # fmt: skip
     delete_file = serializers.BooleanField(
         required=False, default=False, help_text="delete the stored file too (the owner only); else it is kept"
     )
