@@ -292,7 +292,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.add_common_responses"],
+    "OAS_VERSION": "3.1.0",  # JSON Schema proper: the games' payload schemas (rulesets.schema) are written in it
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.add_common_responses",
+        "matches.api.openapi.add_entry_schemas",  # each game's entries, and the links between operations
+    ],
 }
 
 # Logs: JSON lines with the request id (config/logs.py), or plain text with CHRONICLE_LOG_FORMAT=text;

@@ -321,14 +321,23 @@ def _field_schema(f: Field) -> dict[str, Any]:
             s["maximum"] = f.maximum
     elif f.kind == "str":
         s = {"type": "string", "maxLength": f.max_length}
+        if f.required:  # a required text may not be blank (check_payload)
+            s["pattern"] = r"\S"
     elif f.kind == "bool":
         s = {"type": "boolean"}
     elif f.kind == "cell":
-        s = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+        s = {
+            "type": "array",
+            "items": {"type": "integer", "minimum": -1000, "maximum": 1000},
+            "minItems": 2,
+            "maxItems": 2,
+        }
     elif f.kind == "choice":
         s = {"enum": list(f.choices)}
     elif f.kind == "list":
         s = {"type": "array", "maxItems": f.max_items}
+        if f.min_items:
+            s["minItems"] = f.min_items
         if f.item is not None:
             s["items"] = _field_schema(f.item)
     elif f.kind == "object":

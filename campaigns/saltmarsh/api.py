@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from campaigns.saltmarsh import selectors, services
 from config.api import JsonInput, Shape
 from matches.api.common import ERRORS, append_body, parse
+from matches.api.serializers import AppendOutput
 from matches.api.streams import StreamDetailApi, StreamListCreateApi
 from matches.models import MAX_VERSION
 from matches.store.visibility import viewer_for
@@ -61,12 +62,16 @@ class CampaignDetailApi(StreamDetailApi):
     kind, lookup, output = "campaign", "campaign_id", CampaignOutput
 
 
+class BatchOutput(AppendOutput):
+    versions = serializers.ListField(child=serializers.IntegerField(), help_text="the entries recorded, in order")
+
+
 class CampaignBatchApi(APIView):
     """POST several events at once, all or nothing (the town phase)."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=BatchInput, responses={201: dict, **ERRORS})
+    @extend_schema(request=BatchInput, responses={201: BatchOutput, **ERRORS})
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
         data = parse(BatchInput, request.data)
@@ -102,7 +107,10 @@ class LedgerQuery(Shape):
 class CampaignLedgerApi(APIView):
     """GET every gold change (optionally one hero's) up to version ``at``, each with the version that caused it."""
 
-    @extend_schema(parameters=[LedgerQuery], responses={200: dict, 404: ERRORS[404]})
+    @extend_schema(
+        parameters=[LedgerQuery],
+        responses={200: {"type": "array", "items": {"type": "object", "additionalProperties": True}}, 404: ERRORS[404]},
+    )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
         query = parse(LedgerQuery, request.query_params.dict())
@@ -118,10 +126,15 @@ class AdventureHeroInput(JsonInput):
 
 class AdventureStartInput(JsonInput):
     adventure = serializers.CharField(max_length=120)
-    heroes = AdventureHeroInput(many=True)
+    heroes = AdventureHeroInput(many=True, min_length=1)
     reward = serializers.IntegerField(min_value=0, max_value=100_000, required=False, default=0)
     healing_surges = serializers.IntegerField(min_value=0, max_value=20, required=False, default=2)
     players = serializers.ListField(child=serializers.CharField(max_length=80), required=False, default=list)
+
+
+class AdventureStartedOutput(Shape):
+    match = serializers.IntegerField(help_text="the adventure's match")
+    url = serializers.CharField()
 
 
 class CampaignAdventureApi(APIView):
@@ -129,7 +142,7 @@ class CampaignAdventureApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=AdventureStartInput, responses={201: dict, **ERRORS})
+    @extend_schema(request=AdventureStartInput, responses={201: AdventureStartedOutput, **ERRORS})
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
         data = parse(AdventureStartInput, request.data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,6 +24,25 @@ class ClaimInput(Shape):
     token = serializers.CharField(max_length=500)
 
 
+class InviteOutput(Shape):
+    token = serializers.CharField()
+    url = serializers.CharField(help_text="the page that links the player to whoever opens it signed in")
+
+
+class PlayerRefOutput(Shape):
+    player = serializers.CharField(help_text="the player's name")
+    player_id = serializers.IntegerField()
+    owner = serializers.CharField()
+    initials = serializers.CharField()
+    colour = serializers.CharField()
+    user = serializers.CharField(allow_null=True)
+
+
+class MergedOutput(Shape):
+    merged = serializers.IntegerField(help_text="the duplicate player")
+    into = serializers.IntegerField()
+
+
 class MergeInput(Shape):
     into = serializers.IntegerField(min_value=1, help_text="the player this one is a duplicate of")
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
@@ -34,7 +53,7 @@ class PlayerInviteApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: dict, **ERRORS})
+    @extend_schema(request=None, responses={201: InviteOutput, **ERRORS})
     def post(self, request: Request, player_id: int) -> Response:
         player = people.player_owned(user=request.user, player_id=player_id)
         token = people.player_invite_token(user=request.user, player=player)
@@ -47,7 +66,7 @@ class PlayerClaimApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=ClaimInput, responses={200: dict, **ERRORS})
+    @extend_schema(request=ClaimInput, responses={200: PlayerRefOutput, **ERRORS})
     def post(self, request: Request) -> Response:
         data = parse(ClaimInput, request.data)
         return Response(player_ref(people.player_claim(user=request.user, token=data["token"])))
@@ -58,7 +77,7 @@ class PlayerMergeApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=MergeInput, responses={201: dict, **ERRORS})
+    @extend_schema(request=MergeInput, responses={201: MergedOutput, **ERRORS})
     def post(self, request: Request, player_id: int) -> Response:
         data = parse(MergeInput, request.data)
         source = people.player_owned(user=request.user, player_id=player_id)
@@ -78,6 +97,44 @@ class JoinInput(Shape):
     seat = serializers.IntegerField(min_value=0, max_value=99, help_text="the seat to take (0 is the first)")
 
 
+class JoinLinkOutput(Shape):
+    token = serializers.CharField(help_text="the link's token: GET/POST /api/join/{token}/")
+    url = serializers.CharField(help_text="the join page to share")
+    match = serializers.IntegerField()
+
+
+class JoinSeatOutput(Shape):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    free = serializers.BooleanField()
+
+
+class JoinOutput(Shape):
+    """What a join link shows; a link turned off shows only ``refusal``."""
+
+    match = serializers.IntegerField(required=False)
+    game = serializers.CharField(required=False)
+    title = serializers.CharField(required=False)
+    owner = serializers.CharField(required=False)
+    seats = JoinSeatOutput(many=True, required=False)
+    refusal = serializers.CharField(help_text="why nobody can join now; empty when one can")
+
+
+class JoinedOutput(Shape):
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    already = serializers.BooleanField(help_text="this account already held the seat: nothing written")
+
+
+TOKEN = OpenApiParameter(
+    "token",
+    {"type": "string", "pattern": rf"^[A-Za-z0-9_-]{{1,{joins.TOKEN_MAX}}}$"},
+    OpenApiParameter.PATH,
+    description="the join link's token, as the link's owner shared it",
+)
+
+
 def _link_body(request: Request, link: Any) -> dict[str, Any]:
     url = request.build_absolute_uri(reverse("match-join", args=[link.token]))
     return {"token": link.token, "url": url, "match": link.match_id}
@@ -95,17 +152,18 @@ class MatchJoinLinkApi(APIView):
             raise NotAllowed("Only the match's owner can show or turn off its join link.")
         return match
 
-    @extend_schema(responses={200: dict, **ERRORS})
+    @extend_schema(responses={200: JoinLinkOutput, **ERRORS})
     def get(self, request: Request, match_id: int) -> Response:
         link = joins.join_link_current(self._match(request, match_id))
         if link is None:
             raise NotFound("This match has no join link on; POST to turn one on.")
         return Response(_link_body(request, link))
 
-    @extend_schema(request=JoinLinkInput, responses={200: dict, 201: dict, **ERRORS})
+    @extend_schema(request=JoinLinkInput, responses={200: JoinLinkOutput, 201: JoinLinkOutput, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         match = self._match(request, match_id)
-        data = parse(JoinLinkInput, request.data if request.data else {})
+        empty = not request.data and not isinstance(request.data, list)  # no body at all: the defaults
+        data = parse(JoinLinkInput, {} if empty else request.data)
         before = joins.join_link_current(match)
         link = joins.join_link_on(match=match, user=request.user, new=data["new"])
         made = before is None or before.pk != link.pk
@@ -125,7 +183,7 @@ class JoinApi(APIView):
     def get_permissions(self) -> list[Any]:
         return [permissions.IsAuthenticated()] if self.request.method == "POST" else [permissions.AllowAny()]
 
-    @extend_schema(responses={200: dict, **ERRORS})
+    @extend_schema(responses={200: JoinOutput, **ERRORS}, parameters=[TOKEN])
     def get(self, request: Request, token: str) -> Response:
         link = joins.join_link_get(token)
         if link.revoked_at is not None:  # a link that is off tells only that: no match, owner or seat
@@ -142,7 +200,7 @@ class JoinApi(APIView):
             }
         )
 
-    @extend_schema(request=JoinInput, responses={200: dict, **ERRORS})
+    @extend_schema(request=JoinInput, responses={200: JoinedOutput, **ERRORS}, parameters=[TOKEN])
     def post(self, request: Request, token: str) -> Response:
         data = parse(JoinInput, request.data)
         joined = joins.join_take(user=request.user, token=token, seat=data["seat"])

@@ -8,20 +8,57 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import extend_schema
-from rest_framework import parsers, permissions, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import parsers, permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import BoundedJSONParser
-from matches.api.common import header_key
+from config.api import BoundedJSONParser, JsonInput, Shape
+from matches.api.common import ERRORS, header_key, parse
 from matches.errors import InvalidInput
 from matches.photos import services as photos
 from matches.photos.processing import megabytes
 from matches.store.streams import stream_get
 
 BODY_SLACK = 64 * 1024  # the multipart envelope and the caption around the file
+PHOTO_ID = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,40}$"}  # ``secrets.token_urlsafe``, as photo_added holds it
+
+
+class PhotoOutput(Shape):
+    id = serializers.CharField()
+    version = serializers.IntegerField(help_text="the photo_added entry")
+    at = serializers.IntegerField(help_text="the entry the photo was taken at (0: before the first)")
+    caption = serializers.CharField()
+    width = serializers.IntegerField()
+    height = serializers.IntegerField()
+    bytes = serializers.IntegerField()
+    recorded_at = serializers.CharField()
+    urls = serializers.DictField(child=serializers.CharField(), help_text="size (display, thumb) → its URL")
+
+
+class PhotoUploadInput(serializers.Serializer):
+    file = serializers.FileField(help_text="the picture: JPEG, PNG, WebP or HEIC")
+    caption = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+
+class PhotoAddedOutput(Shape):
+    version = serializers.IntegerField()
+    photo = PhotoOutput()
+
+
+class PhotoRemoveInput(JsonInput):
+    reason = serializers.CharField(
+        max_length=500, help_text="why the photo is removed (kept in the log)",
+        error_messages={"blank": "Say why the photo is removed.", "required": "Say why the photo is removed."},
+    )  # fmt: skip
+    delete_file = serializers.BooleanField(
+        required=False, default=False, help_text="delete the stored file too (the owner only); else it is kept"
+    )
+
+
+class VersionOutput(Shape):
+    version = serializers.IntegerField(help_text="the entry recorded")
 
 
 class StreamPhotosApi(APIView):
@@ -39,13 +76,16 @@ class StreamPhotosApi(APIView):
         name = f"api-{self.kind}-photo-file"
         return {s: reverse(name, args=[pk, photo.id, s]) for s in photos.SIZES}
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: PhotoOutput(many=True), 404: ERRORS[404]})
     def get(self, request: Request, **kwargs: Any) -> Response:
         pk = kwargs[self.lookup]
         obj = stream_get(kind=self.kind, user=request.user, pk=pk, without_state=True)
         return Response([photos.photo_json(p, self.urls(pk, p)) for p in photos.photos_of(obj.stream_id)])
 
-    @extend_schema(request=None, responses={201: dict})
+    @extend_schema(
+        request={"multipart/form-data": PhotoUploadInput},
+        responses={201: PhotoAddedOutput, 200: PhotoAddedOutput, **ERRORS},
+    )
     def post(self, request: Request, **kwargs: Any) -> Response:
         pk = kwargs[self.lookup]
         obj = stream_get(kind=self.kind, user=request.user, pk=pk, without_state=True)
@@ -74,16 +114,17 @@ class StreamPhotoRemoveApi(APIView):
     parser_classes = [BoundedJSONParser]
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=dict, responses={201: dict})
+    @extend_schema(
+        request=PhotoRemoveInput,
+        responses={201: VersionOutput, **ERRORS},
+        parameters=[OpenApiParameter("photo_id", PHOTO_ID, OpenApiParameter.PATH)],
+    )
     def post(self, request: Request, **kwargs: Any) -> Response:
         obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup], without_state=True)
-        body = request.data if isinstance(request.data, dict) else {}
-        delete = body.get("delete_file", False)
-        if not isinstance(delete, bool):
-            raise InvalidInput({"delete_file": ["Must be true or false."]})
+        body = parse(PhotoRemoveInput, request.data)
         result = photos.photo_remove(
-            obj=obj, user=request.user, photo_id=kwargs["photo_id"], reason=body.get("reason", ""),
-            delete_file=delete, request_id=getattr(request, "request_id", ""),
+            obj=obj, user=request.user, photo_id=kwargs["photo_id"], reason=body["reason"],
+            delete_file=body["delete_file"], request_id=getattr(request, "request_id", ""),
         )  # fmt: skip
         return Response({"version": result.version}, status=status.HTTP_201_CREATED)
 
@@ -103,7 +144,13 @@ class StreamPhotoFileApi(APIView):
     permission_classes = [permissions.AllowAny]
     schema = _PictureSchema()
 
-    @extend_schema(responses={200: bytes})
+    @extend_schema(
+        responses={(200, "image/jpeg"): bytes, 304: None, 404: ERRORS[404]},
+        parameters=[
+            OpenApiParameter("photo_id", PHOTO_ID, OpenApiParameter.PATH),
+            OpenApiParameter("size", str, OpenApiParameter.PATH, enum=list(photos.SIZES)),
+        ],
+    )
     def get(self, request: Request, **kwargs: Any) -> Any:
         obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup], without_state=True)
         return photos.photo_response(request, obj.stream_id, kwargs["photo_id"], kwargs["size"])

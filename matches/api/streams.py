@@ -21,13 +21,13 @@ from rest_framework.views import APIView
 from config.api import JsonInput, LeanPostMixin, PagedListMixin, Shape
 from matches.api.common import ERRORS, append_body, header_key, parse, users_by_name
 from matches.api.serializers import AppendOutput, EventInput, EventOutput, EventPageOutput
+from matches.models import MAX_VERSION
 from matches.store import events as store
 from matches.store.history import HISTORY_LIMIT, HISTORY_LIMIT_MAX, cursor_clean, history_page, limit_clean
 from matches.store.streams import (
     kind_get,
     stream_get,
     stream_get_for_write,
-    stream_history,
     stream_list,
     stream_record,
 )
@@ -35,11 +35,11 @@ from matches.store.visibility import viewer_for
 
 PAGE_PARAMETERS = [
     OpenApiParameter(
-        "after", int, OpenApiParameter.QUERY, required=False,
+        "after", {"type": "integer", "minimum": 0, "maximum": MAX_VERSION}, OpenApiParameter.QUERY, required=False,
         description="cursor: entries after this version (0: from the start); with it or limit the answer is a page",
     ),
     OpenApiParameter(
-        "limit", int, OpenApiParameter.QUERY, required=False,
+        "limit", {"type": "integer", "minimum": 1, "maximum": HISTORY_LIMIT_MAX}, OpenApiParameter.QUERY, required=False,
         description=f"entries per page, 1 to {HISTORY_LIMIT_MAX} (default {HISTORY_LIMIT})",
     ),
 ]  # fmt: skip
@@ -115,21 +115,13 @@ class StreamEventsApi(LeanPostMixin, APIView):
     @extend_schema(
         parameters=PAGE_PARAMETERS,
         responses={200: EventPageOutput, 400: ERRORS[400], 404: ERRORS[404]},
-        description="With ``after`` or ``limit``: one page of the log, oldest first, and the next page's link; "
-        "a page costs the same whatever the stream's length. Without either: the whole log as a plain list "
-        "of the same entries (the shape before pages, kept for clients that rely on it; it grows with the "
-        "stream). Hidden information is removed for the reader on every page.",
+        description="One page of the log, oldest first, and the next page's link (null on the last page); without "
+        "``after`` the first page, without ``limit`` 50 entries. A page costs the same whatever the stream's length. "
+        "Hidden information is removed for the reader on every page.",
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         params = request.query_params
-        paged = "after" in params or "limit" in params
-        obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup], without_state=paged)
-        if not paged:
-            return Response(
-                EventOutput(
-                    stream_history(obj=obj, user=request.user, session=getattr(request, "session", None)), many=True
-                ).data
-            )
+        obj = stream_get(kind=self.kind, user=request.user, pk=kwargs[self.lookup], without_state=True)
         after = cursor_clean(params.get("after"), "after") or 0
         limit = limit_clean(params.get("limit"))
         page = history_page(

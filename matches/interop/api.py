@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches.api.serializers import ErrorOutput
 from matches.errors import InvalidInput, NotFound
 from matches.interop.export import bgg_xml_export, bgstats_export
 from matches.interop.jobs import import_job_create, import_job_progress, import_report, max_bytes
@@ -27,6 +28,39 @@ ImportOutput = inline_serializer(
         "job": serializers.IntegerField(),
         "status": serializers.CharField(),
         "total": serializers.IntegerField(),
+    },
+)
+
+
+ImportQueuedOutput = inline_serializer(
+    "ImportQueuedOutput",
+    {
+        "job": serializers.IntegerField(),
+        "status": serializers.CharField(),
+        "total": serializers.IntegerField(),
+        "url": serializers.CharField(help_text="GET it to follow the job"),
+    },
+)
+ImportJobOutput = inline_serializer(
+    "ImportJobOutput",
+    {
+        "id": serializers.IntegerField(),
+        "status": serializers.CharField(),
+        "source": serializers.CharField(),
+        "file_name": serializers.CharField(),
+        "total": serializers.IntegerField(),
+        "done": serializers.IntegerField(),
+        "imported": serializers.IntegerField(),
+        "already": serializers.IntegerField(),
+        "skipped": serializers.IntegerField(),
+        "percent": serializers.IntegerField(),
+        "seconds_left": serializers.IntegerField(allow_null=True),
+        "message": serializers.CharField(),
+        "owner_ref": serializers.JSONField(),
+        "skipped_plays": serializers.ListField(child=serializers.JSONField()),
+        "warnings": serializers.ListField(child=serializers.CharField()),
+        "skipped_more": serializers.IntegerField(),
+        "warnings_more": serializers.IntegerField(),
     },
 )
 
@@ -78,7 +112,7 @@ class _ImportApi(APIView):
         },
         responses={
             201: ImportOutput,
-            202: OpenApiResponse(description="queued: follow the job at `url`"),
+            202: OpenApiResponse(ImportQueuedOutput, description="queued: follow the job at `url`"),
             400: OpenApiResponse(description="not a play log of that source, unsafe XML, too big; nothing written"),
         },
     )
@@ -104,7 +138,7 @@ class ImportJobApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: OpenApiResponse(description="the job's progress and report")})
+    @extend_schema(responses={200: OpenApiResponse(ImportJobOutput, description="the job's progress and report")})
     def get(self, request: Request, pk: int) -> Response:
         job = ImportJob.objects.filter(pk=pk, owner=request.user).first()
         if job is None:
@@ -117,7 +151,20 @@ class ThisIsMeApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=dict, responses={200: OpenApiResponse(description="the player linked")})
+    @extend_schema(
+        request=inline_serializer("ThisIsMeInput", {"player": serializers.IntegerField(help_text="one of my players")}),
+        responses={
+            200: inline_serializer(
+                "ThisIsMeOutput",
+                {
+                    "player": serializers.IntegerField(),
+                    "name": serializers.CharField(),
+                    "user": serializers.CharField(),
+                },
+            ),
+            404: OpenApiResponse(ErrorOutput, description="no such player of yours"),
+        },
+    )
     def post(self, request: Request) -> Response:
         pid = request.data.get("player") if isinstance(request.data, dict) else None
         if not isinstance(pid, int) or isinstance(pid, bool):

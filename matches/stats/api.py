@@ -11,13 +11,13 @@ from rest_framework.views import APIView
 from matches.stats import selectors as stats
 from rulesets import all_rulesets
 
-DAY = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"
+DAY = {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "maxLength": 0}]}  # a real day, or empty
 FILTERS = [
     OpenApiParameter(
         "game", str, description="a game's slug (empty: every game)", enum=["", *(r.slug for r in all_rulesets())]
     ),
-    OpenApiParameter("since", str, description="first day, YYYY-MM-DD (empty: no limit)", pattern=DAY),
-    OpenApiParameter("until", str, description="last day, YYYY-MM-DD, not before since (empty: no limit)", pattern=DAY),
+    OpenApiParameter("since", DAY, description="first day, YYYY-MM-DD (empty: no limit)"),
+    OpenApiParameter("until", DAY, description="last day, YYYY-MM-DD, not before since (empty: no limit)"),
     OpenApiParameter(
         "players",
         str,

@@ -24,13 +24,11 @@ from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound, Rule
 from matches.models import MAX_VERSION
 from matches.models import Event as EventRow
 from matches.store import events as store
-from matches.store.history import LogLine, stream_log
 from matches.store.visibility import (
     UserLike,
     can_record,
     can_view,
     recording_q,
-    viewer_for,
     visible_q,
     writer_sight,
 )
@@ -153,15 +151,6 @@ def stream_get_for_write(*, kind: str, user: UserLike, pk: int) -> Any:
     if spec.get_for_write is not None:
         return spec.get_for_write(user, pk)
     return stream_get(kind=kind, user=user, pk=pk)
-
-
-def stream_history(*, obj: Any, user: UserLike, session: Any = None) -> list[LogLine]:
-    """The object's log as ``user`` may read it on the device of ``session`` (hidden information removed:
-    ``matches.store.visibility``), in plain words."""
-    return stream_log(
-        stream_id=obj.stream_id, game=obj.stream.game, seat_names=kind_of(obj).seat_names(obj),
-        viewer=viewer_for(user, obj, session=session),
-    )  # fmt: skip
 
 
 # -- writes -----------------------------------------------------------------------------------------------

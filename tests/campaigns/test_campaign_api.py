@@ -177,7 +177,7 @@ def test_sheet_at_every_version_equals_a_replay_of_the_log(api, campaign):
         format="json",
     )
     ev(api, cid, "leveled_up", hero="Bo")  # refused: not enough gold; nothing written
-    log = api.get(f"/api/campaigns/{cid}/events/").json()
+    log = api.get(f"/api/campaigns/{cid}/events/").json()["results"]
     events = [Event(e["type"], e["seat"], e["data"]) for e in log]
     options = api.get(f"/api/campaigns/{cid}/").json()["options"]
     for n in range(len(events) + 1):

@@ -155,7 +155,7 @@ def test_versions_idempotency_conflicts_and_the_log(api, owner):
     assert stale.status_code == 409 and stale.json()["current_version"] == 1
     assert stale.json()["detail"] == "The series has moved on to version 1 (you expected 0); reload and try again."
     assert add(api, sid, m2.pk, expected_version=1).json()["version"] == 2
-    log = api.get(f"/api/series/{sid}/events/").json()
+    log = api.get(f"/api/series/{sid}/events/").json()["results"]
     assert [(e["version"], e["type"], e["data"]["match"]) for e in log] == [
         (1, "match_added", m1.pk),
         (2, "match_added", m2.pk),

@@ -71,7 +71,7 @@ def league(api, owner, make_user, client_for):
 def test_strangers_read_a_private_match_and_nothing_of_it(league, client_for, stranger):
     series_id, public, private, _ = league
     for client in (client_for(None), client_for(stranger)):
-        log = client.get(f"/api/series/{series_id}/events/").json()
+        log = client.get(f"/api/series/{series_id}/events/").json()["results"]
         assert [e["data"] for e in log] == [{"match": public.pk, "game": "scoresheet"}, {"match": None, "game": None}]
         assert log[1]["text"] == "A private match added to the series."
         page = client.get(f"/api/series/{series_id}/events/?limit=10")
@@ -86,7 +86,7 @@ def test_strangers_read_a_private_match_and_nothing_of_it(league, client_for, st
 def test_those_who_may_see_the_match_read_it(league, api):
     series_id, public, private, bo_api = league
     for client in (api, bo_api):  # the match's owner, and Bo who records on it
-        log = client.get(f"/api/series/{series_id}/events/").json()
+        log = client.get(f"/api/series/{series_id}/events/").json()["results"]
         assert [e["data"]["match"] for e in log] == [public.pk, private.pk]
         assert log[1]["text"] == f"Match {private.pk} added to the series."
 

@@ -1,83 +1,115 @@
-"""The OpenAPI schema matches what the API answers: schemathesis drives every operation with generated
-requests (a bounded number per operation) and runs all of its checks, not only "no 5xx".
+"""The OpenAPI schema says what the API does, checked two ways against ``scripts/serve`` (granian, DEBUG off, the
+throttles and sign-in limits raised for this server only, through their environment variables):
 
-One check is configured rather than taken as is: for writes, schemathesis expects a request that fits the
-schema to be accepted. Chronicle's writes are judged beyond their shape (a legal move, an existing username,
-a seat count the game allows, a right password), and the API contract answers those with 400
-``rule_violation``/``invalid``, so 400 is an expected answer there; ``error_bodies_name_the_problem`` then
-holds every refusal to the contract: a JSON body with a ``code`` and a human ``detail``. The statistics
-filters are the same for one cross-field rule (``until`` not before ``since``).
+- **schemathesis, every phase** (examples, coverage, fuzzing, stateful), every check plus Chronicle's own
+  (``tests/config/schemathesis_hooks.py``: every refusal has a ``code`` and a ``detail``), configured in
+  ``tests/config/schemathesis.toml``, which says what it allows and why (writes are judged beyond their shape).
+- **a generated client plays a match**: openapi-python-client builds a Python package from ``/api/schema/``, and
+  with it alone a stranger signs in, creates a Get Salty match, records it to its end, reads a refusal as a typed
+  error with its rule, reads the state at a version and pages the log.
+
+Both share one server and the world it serves (a user with a token, a match with a photo and a join link, a
+campaign, a series). Figures: docs/TESTING.md › The API schema.
 """
 
 from __future__ import annotations
 
-import pytest
-import schemathesis
-from hypothesis import HealthCheck, settings
-from schemathesis.config import SchemathesisConfig
+import importlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
-from config.wsgi import application
+import pytest
+from django.db import connection
+
+from tests.processes import free_port, wait_listening
 
 pytestmark = pytest.mark.one_db
 
-WRITE_REFUSALS = ["2xx", "400", "401", "403", "404", "409", "422", "429"]
-
-CONFIG = SchemathesisConfig.from_dict(
-    {
-        "operations": [
-            {
-                "include-method": "POST",
-                "checks": {"positive_data_acceptance": {"expected-statuses": WRITE_REFUSALS}},
-            },
-            {  # the statistics filter's one rule the schema cannot say: `until` not before `since`
-                "include-path-regex": "^/api/stats/",
-                "checks": {"positive_data_acceptance": {"expected-statuses": WRITE_REFUSALS}},
-            },
-        ]
-    }
-)
-
-schema = schemathesis.openapi.from_wsgi("/api/schema/", application, config=CONFIG)
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+PASSWORD = "pass-word-123"
+MAX_EXAMPLES = 4  # per operation and phase: the run's length (docs/TESTING.md)
+RAISED = {  # this server's limits only: the fuzzer's requests would otherwise meet 429s instead of the API's logic
+    "CHRONICLE_THROTTLE_ANON": "1000000/min", "CHRONICLE_THROTTLE_USER": "1000000/min",
+    "CHRONICLE_LOGIN_FAILURES": "1000000", "CHRONICLE_LOGIN_FAILURES_PER_ADDRESS": "1000000",
+    "CHRONICLE_LOGIN_FAILURES_PER_ACCOUNT": "1000000",
+}  # fmt: skip
 
 
-@schemathesis.check
-def error_bodies_name_the_problem(ctx, response, case):
-    """Every 4xx/5xx answer is JSON with a ``code`` and a non-empty ``detail``."""
-    if response.status_code < 400:
-        return None
-    body = response.json()
-    assert isinstance(body, dict) and body.get("code") and body.get("detail"), body
-    return None
-
-
-@pytest.fixture
-def same_connection():
-    """Keep the test's database connection across requests, as Django's test client does: the WSGI handler
-    would close it at each request's end (its transaction differs from autocommit), losing the test data."""
-    from django.core.signals import request_finished, request_started
-    from django.db import close_old_connections
-
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
+@pytest.fixture(scope="module")
+def server(django_db_setup, tmp_path_factory) -> Iterator[dict[str, str]]:
+    """``scripts/serve`` on the test database, DEBUG off, the limits raised: its base ``url`` and ``media`` folder."""
+    if connection.vendor != "postgresql":
+        pytest.skip("serves the PostgreSQL test database")
+    port, media = free_port(), str(tmp_path_factory.mktemp("media"))
+    db = connection.settings_dict
+    env = {
+        **os.environ, **RAISED, "VIRTUAL_ENV": str(BIN.parent), "HOST": "127.0.0.1", "PORT": str(port),
+        "WEB_CONCURRENCY": "1", "WEB_THREADS": "2", "DJANGO_DEBUG": "0", "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "CHRONICLE_ACCESS_LOG": "0", "CHRONICLE_MEDIA_ROOT": media,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    }  # fmt: skip
+    # the logs go to a file, not a pipe: nobody reads them while it runs (a full pipe would stall the server)
+    with open(Path(media).parent / "serve.log", "wb") as log:
+        proc = subprocess.Popen([str(ROOT / "scripts" / "serve")], env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_listening(port, proc, what="scripts/serve")
+            yield {"url": f"http://127.0.0.1:{port}", "media": media}
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 @pytest.fixture
-def token(db, same_connection, owner, stone_match):
+def world(server, transactional_db, settings) -> dict[str, Any]:
+    """What the server reads: a signed-up user (hashed as the server hashes, not with this process's test hasher)
+    with a token, and what a stranger's client reaches by id: a Get Salty match with a photo and a join link, a
+    campaign, a series."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
     from rest_framework.authtoken.models import Token
 
-    return Token.objects.create(user=owner).key
+    from campaigns.saltmarsh.services import campaign_create
+    from campaigns.series.services import series_create
+    from matches.people.joins import join_link_on
+    from matches.photos.services import photo_add
+    from matches.services import match_create
+    from tests.matches.photos.pictures import phone_jpeg
 
-
-@pytest.mark.django_db
-@schema.parametrize()
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-def test_the_api_answers_as_its_schema_says(case, token):
-    case.call_and_validate(
-        headers={"Authorization": f"Token {token}"}, additional_checks=[error_bodies_name_the_problem]
+    settings.MEDIA_ROOT = server["media"]
+    user = get_user_model().objects.create(
+        username="stranger", password=PBKDF2PasswordHasher().encode(PASSWORD, "schema-salt")
     )
+    match = match_create(owner=user, game="get-salty", seats=[{"name": "Ana"}, {"name": "Bo"}], is_public=False)
+    _, photo = photo_add(obj=match, user=user, upload=phone_jpeg(), caption="the table")
+    return {
+        "user": user, "token": Token.objects.create(user=user).key, "match": match.pk, "photo": photo.id,
+        "join": join_link_on(match=match, user=user).token, "player": match.seats.first().player_id,
+        "campaign": campaign_create(owner=user, name="Saltmarsh").pk,
+        "series": series_create(owner=user, name="Autumn", game="get-salty").pk,
+    }  # fmt: skip
+
+
+def test_schemathesis_every_phase_finds_the_api_as_its_schema_says(server, world, tmp_path) -> None:
+    ids = {"match_id": world["match"], "campaign_id": world["campaign"], "series_id": world["series"],
+           "photo_id": world["photo"], "token": world["join"], "player_id": world["player"], "slug": "get-salty"}  # fmt: skip
+    parameters = "[parameters]\n" + "".join(f"{name} = {json.dumps(value)}\n" for name, value in ids.items())
+    config = (ROOT / "tests" / "config" / "schemathesis.toml").read_text()
+    (tmp_path / "st.toml").write_text(config.replace("[generation]", parameters + "\n[generation]", 1))
+    run = subprocess.run(
+        [str(BIN / "st"), "--config-file", str(tmp_path / "st.toml"), "--no-color", "run", f"{server['url']}/api/schema/",
+         "--phases", "examples,coverage,fuzzing,stateful", "--checks", "all", "--max-examples", str(MAX_EXAMPLES),
+         "--seed", "45", "--header", f"Authorization: Token {world['token']}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    summary = run.stdout[run.stdout.find("SUMMARY") :]
+    print(summary)
+    assert run.returncode == 0, run.stdout[-20000:] + run.stderr[-3000:]
 
 
 @pytest.mark.django_db
@@ -121,3 +153,76 @@ def test_every_operation_documents_the_errors_the_plumbing_can_give():
     assert {"409", "422"} <= set(events)
     listing = spec["paths"]["/api/matches/"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert listing["$ref"].endswith("PaginatedMatchOutputList")
+
+
+def _generated_client(url: str, where: Path) -> Any:
+    """The package openapi-python-client generates from ``url``'s ``/api/schema/``, imported (``chronicle_client``)."""
+    import httpx
+
+    (where / "schema.json").write_bytes(httpx.get(f"{url}/api/schema/", headers={"Accept": "application/json"}).content)
+    (where / "config.yaml").write_text("post_hooks: []\nliteral_enums: true\npackage_name_override: chronicle_client\n")
+    subprocess.run(
+        [str(BIN / "openapi-python-client"), "generate", "--path", str(where / "schema.json"), "--meta", "none",
+         "--output-path", str(where / "chronicle_client"), "--config", str(where / "config.yaml")],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    sys.path.insert(0, str(where))
+    try:
+        return importlib.import_module("chronicle_client")
+    finally:
+        sys.path.remove(str(where))
+
+
+def test_a_client_generated_from_the_schema_plays_a_match(server, world, tmp_path) -> None:
+    from rulesets.get_salty import hints
+
+    client_package = _generated_client(server["url"], tmp_path)
+    api = importlib.import_module("chronicle_client.api")
+    models = importlib.import_module("chronicle_client.models")
+    sign_in = importlib.import_module("chronicle_client.api.auth.auth_token_create")
+    matches = {name: importlib.import_module(f"chronicle_client.api.matches.matches_{name}") for name in
+               ("create", "events_create", "events_retrieve", "legal_moves_list", "state_retrieve")}  # fmt: skip
+    assert api is not None
+    anonymous = client_package.Client(base_url=server["url"])
+    token = sign_in.sync(client=anonymous, body=models.TokenLoginInputRequest(username="stranger", password=PASSWORD))
+    me = client_package.AuthenticatedClient(base_url=server["url"], token=token.token, prefix="Token")
+    match = matches["create"].sync(
+        client=me,
+        body=models.MatchCreateInputRequest(
+            game="get-salty", seats=[models.SeatInputRequest(name="Ana"), models.SeatInputRequest(name="Bo")]
+        ),
+    )
+
+    def entry(move: Any) -> Any:
+        """A legal move as its game's typed entry (``GetSaltyCrackerMovedEntry``, …)."""
+        name = "GetSalty" + "".join(p.capitalize() for p in move["type"].split("_")) + "Entry"
+        return getattr(models, name).from_dict(move)
+
+    # a refusal is a typed error naming its rule: Bo may not choose the victory attribute, Ana starts
+    refused = matches["events_create"].sync_detailed(
+        match.id, client=me, body=entry({"type": "victory_attribute_chosen", "seat": 1, "data": {"attribute": "shape"}})
+    )
+    assert refused.status_code == 400 and isinstance(refused.parsed, models.ErrorOutput)
+    assert refused.parsed.code == "rule_violation" and refused.parsed.rule.startswith("Get Salty")
+    # record the game to its end, each move one the server lists as legal (a winning one when there is one)
+    state = matches["state_retrieve"].sync(match.id, client=me)
+    while state.outcome is None:
+        moves = [m.to_dict() for m in matches["legal_moves_list"].sync(match.id, client=me)]
+        position = state.state.to_dict() if hasattr(state.state, "to_dict") else state.state
+        wins = hints(position, moves[0]["seat"])["winning_moves"]
+        move = wins[0].to_dict() if wins else moves[(len(moves) * 3) // 7]
+        posted = matches["events_create"].sync(
+            match.id, client=me, body=entry({**move, "expected_version": state.version})
+        )
+        assert isinstance(posted, models.AppendOutput), posted
+        state = matches["state_retrieve"].sync(match.id, client=me)
+        assert state.version <= 120
+    assert len(state.outcome.winners) == 1 and state.outcome.reason
+    # the state at a version, and the log a page at a time
+    assert matches["state_retrieve"].sync(match.id, client=me, at=3).version == 3
+    seen, after = [], 0
+    while after is not None:
+        page = matches["events_retrieve"].sync(match.id, client=me, after=after, limit=10)
+        seen += [line.version for line in page.results]
+        after = page.next_after
+    assert seen == list(range(1, state.version + 1))

@@ -112,7 +112,7 @@ def _on_standby(standby: PrivatePostgres, sql: str) -> None:
 def _log(client: Http, match: int) -> list[int]:
     status, body = client.call("GET", f"/api/matches/{match}/events/")
     assert status == 200, body
-    return [e["version"] for e in body]
+    return [e["version"] for e in body["results"]]
 
 
 def test_reads_go_to_a_real_replica_and_a_writer_reads_its_own_writes(clusters, tmp_path) -> None:

@@ -163,7 +163,7 @@ def test_the_owner_sees_the_difference_then_moves_the_match_to_the_current_rules
     rebuild()
     everywhere(match, owner, api, finished=False, winners=[])
     # history keeps every entry and says what happened
-    history = [line["text"] for line in api.get(f"/api/matches/{match.pk}/events/").json()]
+    history = [line["text"] for line in api.get(f"/api/matches/{match.pk}/events/").json()["results"]]
     assert (
         history[-1]
         == f"Replayed under the current rules of Bone Wars (version 1 → {BW.version}), at the owner's request."

@@ -167,7 +167,7 @@ def test_log_lists_voided_entries(api, stone_match):
         format="json",
     )
     assert r.status_code == 201 and r.json()["state"]["pile"] == 10
-    log = api.get(f"/api/matches/{stone_match.pk}/events/").json()
+    log = api.get(f"/api/matches/{stone_match.pk}/events/").json()["results"]
     assert [e["voided_by"] for e in log] == [2, None]
     assert log[0]["recorded_by"] == "owner" and "took 1" in log[0]["text"]
 

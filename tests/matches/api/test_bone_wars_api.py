@@ -85,7 +85,7 @@ class Table:
         return self.state()["players"][seat]
 
     def log(self) -> list[str]:
-        return [line["text"] for line in self.api.get(f"/api/matches/{self.id}/events/").json()]
+        return [line["text"] for line in self.api.get(f"/api/matches/{self.id}/events/").json()["results"]]
 
 
 def test_a_two_player_game_over_two_sittings(api):

@@ -131,7 +131,7 @@ def test_api_creates_a_match_with_a_random_start(api):
     )
     assert r.status_code == 201, r.json()
     match_id = r.json()["id"]
-    log = api.get(f"/api/matches/{match_id}/events/").json()
+    log = api.get(f"/api/matches/{match_id}/events/").json()["results"]
     rows = log["results"] if isinstance(log, dict) else log
     assert [e["type"] for e in rows] == [FIRST_PLAYER_DRAWN]
     state = api.get(f"/api/matches/{match_id}/state/").json()
@@ -201,6 +201,6 @@ def test_a_spectator_reads_the_draw_in_a_game_with_hidden_cards(client, owner):
     )
     name = ["Ana", "Bo"][match.first_seat]
     assert f"{name} was drawn to start." in client.get(f"/matches/{match.pk}/history/").content.decode()
-    log = client.get(f"/api/matches/{match.pk}/events/").json()
+    log = client.get(f"/api/matches/{match.pk}/events/").json()["results"]
     rows = log["results"] if isinstance(log, dict) else log
     assert rows[0]["type"] == FIRST_PLAYER_DRAWN and rows[0]["data"] == {"seat": match.first_seat}

@@ -35,7 +35,7 @@ def test_a_whole_game_to_a_win_over_the_api(api):
     late = api.post(f"/api/matches/{mid}/events/", {**move, "seat": 1 - outcome["winners"][0]}, format="json")
     assert late.status_code == 400 and late.json()["violation"] == "game_over"
     # every position replays from the log
-    log = api.get(f"/api/matches/{mid}/events/").json()
+    log = api.get(f"/api/matches/{mid}/events/").json()["results"]
     from rulesets import Event
 
     events = [Event(e["type"], e["seat"], e["data"]) for e in log]

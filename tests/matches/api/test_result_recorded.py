@@ -62,7 +62,7 @@ def test_a_recorded_result_ends_the_match_everywhere(api, stone_match):
     state = api.get(f"/api/matches/{stone_match.pk}/state/").json()
     assert state["outcome"]["winners"] == [1]
     assert api.get(f"/api/matches/{stone_match.pk}/legal-moves/").json() == []
-    log = api.get(f"/api/matches/{stone_match.pk}/events/").json()
+    log = api.get(f"/api/matches/{stone_match.pk}/events/").json()["results"]
     assert log[-1]["text"] == "Result recorded: Bo won (Ana 4, Bo 9); we ran out of time"
     refused = post(api, stone_match, {"type": "stones_taken", "seat": 1, "data": {"count": 1}})
     assert refused.status_code == 400 and refused.json()["code"] == "rule_violation"

@@ -92,7 +92,7 @@ def test_a_whole_game_to_a_win_over_the_api(api, mid):
     assert late.json()["detail"] == "The game is over: Ana wins with the last wizard standing (6 life left)."
     assert api.get(f"/api/matches/{mid}/").json()["status"] == "finished"
     # the owner holds no seat: the log and the state keep both origins secret (Ana's card revealed hers)
-    log = [(e["type"], e["seat"], e["data"]) for e in api.get(f"/api/matches/{mid}/events/").json()]
+    log = [(e["type"], e["seat"], e["data"]) for e in api.get(f"/api/matches/{mid}/events/").json()["results"]]
     assert log == [(t, s, {"origin": None} if t == "origin_chosen" else d) for t, s, d in GAME]
     options = check_payload(RULESET.options_schema, {"board": [4, 5], "wizard_hp": 6})
     replayed = replay(RULESET, options, 2, [Event(*e) for e in GAME], check=True).state
@@ -165,7 +165,7 @@ def _secret_reads(client: Any, mid: int) -> dict[str, Any]:
     head = client.get(f"/api/matches/{mid}/state/").json()
     for n in range(head["version"] + 1):
         reads[f"state@{n}"] = client.get(f"/api/matches/{mid}/state/?at={n}").json()["state"]["players"]
-    reads["events"] = client.get(f"/api/matches/{mid}/events/").json()
+    reads["events"] = client.get(f"/api/matches/{mid}/events/").json()["results"]
     legal = client.get(f"/api/matches/{mid}/legal-moves/")
     reads["legal"] = legal.json() if legal.status_code == 200 else legal.status_code
     match = client.get(f"/api/matches/{mid}/").json()

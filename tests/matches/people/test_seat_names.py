@@ -65,7 +65,7 @@ def test_turn_prompt_and_refusal_name_the_player(api, game, first_move, prompt):
     state = api.get(f"/api/matches/{mid}/state/").json()
     assert state["turn"]["line"].startswith(prompt), state["turn"]
     no_seat_numbers(state["turn"]["line"])
-    log = api.get(f"/api/matches/{mid}/events/").json()
+    log = api.get(f"/api/matches/{mid}/events/").json()["results"]
     assert log[0]["text"].startswith("Ana ")
 
 
@@ -91,7 +91,7 @@ def test_salt_and_bones_combat_log_prompt_and_refusals_name_the_players(api):
     refused = post(api, mid, "disengaged", 0)
     assert refused.status_code == 400
     no_seat_numbers(refused.json()["detail"])
-    log = api.get(f"/api/matches/{mid}/events/").json()
+    log = api.get(f"/api/matches/{mid}/events/").json()["results"]
     assert [line["text"] for line in log][
         -1
     ] == "Ana played Slash (attack on column 3, row 3; opportunity on column 4, row 3)."

@@ -58,7 +58,7 @@ def test_upload_on_a_score_sheet_is_an_entry_and_the_file_has_no_gps(api, sheet,
         assert len(Image.open(f).getexif()) == 0 and b"Exif" not in f.read_bytes()
     # the state of the game is as before the photo; the history says it
     assert store.head_load(sheet.stream_id, fresh=True).state == store.position_at(sheet.stream_id, 1).state
-    log = client_for(None).get(f"/api/matches/{sheet.pk}/events/").json()
+    log = client_for(None).get(f"/api/matches/{sheet.pk}/events/").json()["results"]
     assert log[-1]["type"] == "photo_added" and log[-1]["text"] == "Photo added: The board at the end"
     # the picture is served by the app to a reader who may see the match (a public one: anyone)
     got = client_for(None).get(photo["urls"]["thumb"])

@@ -209,7 +209,7 @@ def test_salt_and_bones_each_seat_sees_its_own_face_down_card_and_not_the_other(
     assert names(owner) == [None, None]  # no seat: the phone passed round the table shows no secret
     assert names(signed_in(people["staff"])) == [None, None]
     # the log: Bo reads his own placement by name, Ana's as face-down
-    log = signed_in(people["bo"]).get(f"/api/matches/{match.pk}/events/").json()
+    log = signed_in(people["bo"]).get(f"/api/matches/{match.pk}/events/").json()["results"]
     placed = {e["seat"]: e["data"]["card"] for e in log if e["type"] == "strategy_card_placed"}
     assert placed == {0: None, 1: "Anticipation"}
     # legal moves: Bo may play his Anticipation; for seat 0 he sees what any face-down INSTINCT could be
@@ -311,7 +311,7 @@ def test_a_reveal_ends_with_the_next_entry_from_any_phone_or_on_request(people):
     names = lambda: [c["name"] for b in phone.get(url).json()["state"]["boards"] for c in b["instinct"]]  # noqa: E731
     phone.post(f"/matches/{match.pk}/reveal/", {"seat": 1})
     assert names() == [None, "Anticipation"]  # the API on the same device honours the reveal
-    log = phone.get(f"/api/matches/{match.pk}/events/").json()
+    log = phone.get(f"/api/matches/{match.pk}/events/").json()["results"]
     assert [e["data"]["card"] for e in log if e["type"] == "strategy_card_placed"] == [None, "Anticipation"]
     phone.post(f"/matches/{match.pk}/reveal/", {"hide": "1"})
     assert names() == [None, None]

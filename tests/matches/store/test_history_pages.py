@@ -1,4 +1,4 @@
-"""History in pages (issue 23 item 16): the events API's cursor, its limits and refusals, the kept full list,
+"""History in pages (issue 23 item 16): the events API's cursor, its limits and refusals, the first page without either,
 and the history page newest first, grouped by round or turn, filtered by player.
 
 Hidden information on every page, per reader: ``hidden_reads.match_reads`` lists every page of the API and of
@@ -42,8 +42,9 @@ def test_the_cursor_walks_the_log_in_pages_with_next_links(api, sheet):
     assert [e["version"] for e in second["results"]] == [6, 7, 8, 9, 10]
     last = api.get(second["next"]).json()
     assert [e["version"] for e in last["results"]] == [11, 12] and last["next"] is None and last["next_after"] is None
-    whole = events(api, sheet).json()  # no cursor, no limit: the plain list of before, unchanged
-    assert isinstance(whole, list) and whole == first["results"] + second["results"] + last["results"]
+    whole = events(api, sheet).json()  # no cursor, no limit: the first page of 50, the same shape (one per endpoint)
+    assert whole == {"results": first["results"] + second["results"] + last["results"], "next": None,
+                     "next_after": None, "limit": 50}  # fmt: skip
 
 
 def test_a_page_that_ends_exactly_at_the_head_has_no_next_and_past_the_head_is_empty(api, sheet):

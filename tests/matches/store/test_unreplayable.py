@@ -66,8 +66,8 @@ def test_every_api_read_of_the_match_answers_409_naming_the_entry(broken, sound,
         assert_unreplayable(api.get(f"/api/matches/{m}/{path}"))
     # what needs no state still answers: the log (what the page shows too) and the match as listed
     log = api.get(f"/api/matches/{m}/events/")
-    assert log.status_code == 200 and [e["version"] for e in log.json()] == [1, 2]
-    assert log.json()[0]["text"] == "Ana took 3 stones"
+    assert log.status_code == 200 and [e["version"] for e in log.json()["results"]] == [1, 2]
+    assert log.json()["results"][0]["text"] == "Ana took 3 stones"
     assert api.get(f"/api/matches/{m}/").status_code == 200
     # a write is refused the same way, and writes nothing
     count = EventRow.objects.count()
