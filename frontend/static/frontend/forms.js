@@ -92,4 +92,25 @@
   }
   init();
   document.addEventListener("htmx:load", init);
+
+  // The new-match form: a typed name the owner gave someone's account seats that account (the server does so
+  // too, matches.services), so the "Seat an account" choice beside it shows that account openly; a choice
+  // made here follows the name, one picked by hand is kept.
+  document.addEventListener("input", function (e) {
+    var input = e.target;
+    if (!input.matches || !input.matches("input[list=known-players]")) return;
+    var select = document.querySelector('select[data-seat-account="' + input.id + '"]');
+    if (!select) return;
+    var typed = input.value.trim().replace(/\s+/g, " ").toLowerCase(), match = null;
+    Array.prototype.forEach.call(select.options, function (o) {
+      if (o.value && (o.dataset.name || "").toLowerCase() === typed) match = o;
+    });
+    if (match) {
+      select.value = match.value;
+      select.dataset.byName = match.value;
+    } else if (select.dataset.byName && select.value === select.dataset.byName) {
+      select.value = "";
+      delete select.dataset.byName;
+    }
+  });
 })();
