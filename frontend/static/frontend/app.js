@@ -119,6 +119,21 @@
     var inner = Array.prototype.find.call(d.querySelectorAll("[id]"), function (n) { return n.closest("details") === d; });
     return (inner && inner.id) || (d.querySelector("summary") || d).textContent.trim();
   }
+  function uncover(control, barWas) {
+    // the sticky bar never covers what the player just touched (issue 43): a bar grown by the answer (a line of
+    // feedback) would cover what showed right under it (the board's column numbers), so the page under it moves
+    // down by as much, unless that would push the control used off the bottom; the control is never under it
+    var b = bar();
+    if (!b) return;
+    var under = b.getBoundingClientRect().bottom, grow = under - barWas;
+    if (grow > 0 && (!control || control.getBoundingClientRect().bottom + grow <= window.innerHeight)) {
+      window.scrollBy(0, -grow);
+      under = b.getBoundingClientRect().bottom;
+    }
+    if (!control) return;
+    var top = control.getBoundingClientRect().top;
+    if (top < under + 4) window.scrollBy(0, top - under - 8);
+  }
   function lookAt(live) {
     // what the answer asks the player to look at next (``data-look``: the cells a picked token may go to) is
     // brought wholly into view under the bar, scrolling as little as it takes
@@ -172,7 +187,7 @@
         control = { key: keyOf(from), index: alike.indexOf(from), count: alike.length, top: from.getBoundingClientRect().top };
       }
       saved = {
-        y: window.scrollY, notes: notes, control: control,
+        y: window.scrollY, notes: notes, control: control, barBottom: bar() ? bar().getBoundingClientRect().bottom : 0,
         focus: thumb ? keyOf(thumb) : null, focusIn: thumb && !inBar(thumb) ? placesOf(thumb, live).map(function (n) { return n.id; }) : [],
         focusBar: !!(thumb && inBar(thumb)),
         open: Array.prototype.map.call(live.querySelectorAll("details[open]"), detailsKey),
@@ -198,6 +213,7 @@
       var short = window.scrollY + by - (document.documentElement.scrollHeight - window.innerHeight);
       if (short > 0) live.style.minHeight = Math.ceil(live.offsetHeight + short) + "px";
       window.scrollBy(0, by);
+      uncover(kept, s.barBottom);
       if (s.focus && (!document.activeElement || document.activeElement === document.body)) {
         var scope = s.focusBar ? bar() : null, same = null, first = null;
         for (var i = 0; !scope && i < s.focusIn.length; i++) {
