@@ -42,7 +42,7 @@ def join_box(request: HttpRequest, match: Match, *, finished: bool) -> dict[str,
         return None
     seats = joins.join_seats(match)
     link = joins.join_link_current(match)
-    box: dict[str, Any] = {"free": [s.name for s in seats if s.free], "link": link}
+    box: dict[str, Any] = {"free": [s.name for s in seats if s.free], "link": link, "held": joins.seats_held(match.pk)}
     if link is not None:
         box["url"] = request.build_absolute_uri(reverse("match-join", args=[link.token]))
         box["qr"] = qr_svg(box["url"])

@@ -229,6 +229,10 @@
       }
       var problem = live.querySelector("#problem");
       if (s.status >= 400 && problem) {
+        // a refusal of a board's button drawn at the board's top is moved next to the button tapped (a low one
+        // would otherwise pull the page up to it, issue 43); the same words, where the thumb is
+        var near = kept && problem.parentElement && problem.parentElement.id === "board" ? kept.closest("p, li") : null;
+        if (near && near.closest("#board")) near.insertAdjacentElement("afterend", problem);
         problem.scrollIntoView({ block: "nearest" });
         var below = problem.getBoundingClientRect().bottom - window.innerHeight;  // scrolling rounds to whole px
         if (below > 0 && below < 1) window.scrollBy(0, 1);
@@ -358,6 +362,26 @@
       outcome.appendChild(p);
       fitBar();
     };
+    // the owner's "Seat a friend" box follows a friend taking a seat (no entry is recorded, so the version does
+    // not move): the poll also counts the seats accounts hold (?seats=1), and a change redraws the box and the
+    // players' names in place
+    var seated = bar().dataset.seated || "";
+    var joinFollows = function (count) {
+      seated = String(count);
+      fetch(page, { headers: { "HX-Request": "true", "HX-Target": "match-live" }, credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
+          if (!html) return;
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          [["#join", "#join"], ["ol.players", "#match-live ol.players"]].forEach(function (pair) {
+            var old = document.querySelector(pair[0]), neu = doc.querySelector(pair[1]);
+            if (!old || !neu) return;
+            if (old.tagName === "DETAILS") neu.open = old.open;
+            old.replaceWith(neu);
+            if (window.htmx) window.htmx.process(neu);
+          });
+          document.documentElement.dataset.seatsSeen = seated;  // for the browser tests to wait on
+        }).catch(function () { seated = ""; });  // asked again at the next poll
+    };
     var poll = function () {
       if (document.hidden) return;  // resumed by visibilitychange
       if (!bar() || !bar().dataset.live) return;  // a replay: not the game now
@@ -372,6 +396,7 @@
           delay = 1500;
           bar().classList.remove("is-offline");
           if (data && data.version !== seen) show(data.version);
+          else if (data && data.seated !== undefined && String(data.seated) !== seated) joinFollows(data.seated);
           schedule(delay);
         })
         .catch(function () {  // flaky network: back off up to 30 s, and retry at once when it comes back

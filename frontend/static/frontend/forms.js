@@ -36,7 +36,17 @@
         if (!now) return;
         armed = field;
         now.classList.add("is-picking-cell");
-        note.textContent = "Tap a cell for “" + field.querySelector("legend").textContent + "” (Esc to cancel).";
+        // a keyboard's Escape is said where there is a keyboard; a phone gets a button (issue 43)
+        var keys = window.matchMedia && window.matchMedia("(hover: hover) and (pointer: fine)").matches;
+        note.textContent = "Tap a cell for “" + field.querySelector("legend").textContent + "”" + (keys ? " (Esc to cancel)." : ". ");
+        if (!keys) {
+          var cancel = document.createElement("button");
+          cancel.type = "button";
+          cancel.className = "secondary small";
+          cancel.textContent = "Cancel";
+          cancel.addEventListener("click", function (ev) { ev.stopPropagation(); var f = armed; disarm(); if (f) f.scrollIntoView({ block: "center" }); });
+          note.appendChild(cancel);
+        }
         now.insertBefore(note, now.firstChild);
         now.scrollIntoView({ block: "start" });
       });
@@ -54,7 +64,7 @@
     };
     // capture: while a field waits for a tap, the board's own links and buttons do not fire
     board.addEventListener("click", function (e) {
-      if (!armed) return;
+      if (!armed || note.contains(e.target)) return;  // the note's own Cancel
       e.preventDefault();
       e.stopPropagation();
       var cell = cellAt(e.clientX, e.clientY);
