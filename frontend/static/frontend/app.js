@@ -213,7 +213,7 @@
       var short = window.scrollY + by - (document.documentElement.scrollHeight - window.innerHeight);
       if (short > 0) live.style.minHeight = Math.ceil(live.offsetHeight + short) + "px";
       window.scrollBy(0, by);
-      uncover(kept, s.barBottom);
+      uncover(kept, s.status < 400 ? s.barBottom : Infinity);  // a refusal: the control stays put, explained by it
       if (s.focus && (!document.activeElement || document.activeElement === document.body)) {
         var scope = s.focusBar ? bar() : null, same = null, first = null;
         for (var i = 0; !scope && i < s.focusIn.length; i++) {
