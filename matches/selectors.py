@@ -27,7 +27,7 @@ from rulesets.replay import outcome_of
 def match_visible_qs(user: UserLike) -> QuerySet[Match]:
     """Every match ``user`` may see."""
     qs = Match.objects.select_related("summary", "stream", "owner").prefetch_related("seats__player__user")
-    qs = qs.filter(visible_q(user))
+    qs = qs.filter(visible_q(user, seated=True))
     return qs.distinct() if user and user.is_authenticated else qs
 
 
@@ -221,4 +221,4 @@ def players_known(*, owner: UserLike) -> QuerySet[Player]:
     """Names this user has already seated, for suggestions."""
     if not owner.is_authenticated:
         return Player.objects.none()
-    return Player.objects.filter(owner=owner, merged_into__isnull=True).order_by("name")
+    return Player.objects.filter(owner=owner, merged_into__isnull=True).select_related("user").order_by("name")

@@ -199,22 +199,27 @@ def seats_with_account_names(owner: AbstractBaseUser, seats: Any) -> Any:
 
 
 def _seated_accounts(owner: AbstractBaseUser, seats: list[dict[str, Any]], names: list[str]) -> list[Any]:
-    """The accounts ``seats`` name, once each; :class:`InvalidInput` when one account is named for two seats,
-    or a seat's name is a player of the owner already linked to another account (the seat would not be that
-    account's)."""
+    """The accounts ``seats`` seat, once each: the account a seat names (``user``), and the account a typed
+    name is already linked to (the owner's player of that name, after merges: typing "Cleo" seats Cleo's
+    account openly, as picking it would; docs/ARCHITECTURE.md › Friends at one table). :class:`InvalidInput`
+    when one account would sit at two seats, or a seat's name is a player of the owner already linked to
+    another account than the one it names (the seat would not be that account's)."""
     errors: dict[str, list[str]] = {}
     accounts: list[Any] = []
     for i, (seat, name) in enumerate(zip(seats, names, strict=True)):
-        user = seat.get("user")
-        if user is None:
-            continue
-        if any(u.pk == user.pk for u in accounts):
-            errors[f"seats[{i}].user"] = [f"{user.get_username()} already sits at another seat."]
-            continue
-        accounts.append(user)
         player = Player.objects.filter(owner=owner, name__iexact=name).select_related("merged_into").first()
         while player is not None and player.merged_into_id is not None:
             player = Player.objects.get(pk=player.merged_into_id)
+        user = seat.get("user")
+        if user is None and player is not None and player.user_id is not None:
+            user = player.user  # the name is the owner's name for an account: that account sits here
+        if user is None:
+            continue
+        if any(u.pk == user.pk for u in accounts):
+            field = "user" if seat.get("user") is not None else "name"
+            errors[f"seats[{i}].{field}"] = [f"{user.get_username()} already sits at another seat."]
+            continue
+        accounts.append(user)
         if player is not None and player.user_id not in (None, user.pk):
             errors[f"seats[{i}].name"] = [
                 f"{name} is already linked to another account: leave the name blank to seat "

@@ -188,6 +188,10 @@ class Ruleset:
     score_unit: str = ""  # what a score counts, said after it where scores are put in words ("RP": "−4 RP")
     kind: str = "match"  # "match" or "campaign": which kind of stream the ruleset drives
     rulebook: str = ""  # file name under shared/rulebooks
+    # the rulebook's own heading words for a citation whose last part is only a step's letter or number
+    # ("Get Salty › Player Turn › D": "Move & Flip Cracker"), what a page shows of it (the citation stays the
+    # reference: the API's ``rule``, the page's link title)
+    rule_headings: dict[str, str] = {}
     # readers fold the state each entry was played on for describe(before=) only when this is set (a cost hint)
     describe_uses_state: bool = False
     history_needs_state: bool = True  # history_group() reads the state (False: the entries say their round)

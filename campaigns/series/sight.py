@@ -53,7 +53,7 @@ def series_viewer(user: UserLike | None, series: Any, viewer: Viewer) -> Viewer:
     named = series_named_matches(series.stream_id)
     if not named:
         return viewer
-    seen = set(Match.objects.filter(visible_q(user), pk__in=named).values_list("pk", flat=True).distinct())
+    seen = set(Match.objects.filter(visible_q(user, seated=True), pk__in=named).values_list("pk", flat=True).distinct())
     hidden = frozenset(named - seen)
     if not hidden:
         return viewer

@@ -151,6 +151,7 @@ def board(
         "rows": rows,
         "cols": cols,
         "centre_col": _centre_col(state, facts, seat),
+        "refused": _refused_cell(problem, rows, cols),  # marked, and the frame opens on it
         "row_numbers": range(1, rows + 1),  # the edges' labels: rulesets.cells counts a board's cells from 1
         "col_numbers": range(1, cols + 1),
         "grid": [{"x": c * CELL, "y": r * CELL, "cell": f"{r},{c}"} for r in range(rows) for c in range(cols)],
@@ -328,6 +329,22 @@ def _button_label(state: dict[str, Any], event: Event, seat_names: list[str]) ->
     if event.type == "origin_chosen":
         return f"{who}: {d['origin'].capitalize()} (secret)"
     return event.type
+
+
+def _refused_cell(problem: dict[str, Any], rows: int, cols: int) -> dict[str, Any] | None:
+    """The board cell a refused entry named (``data.at`` of a placed card, a moved one's ``to``, a life change's
+    piece), drawn on the board and panned into view with the refusal: ``{x, y, row, col, words}``; None when
+    nothing was refused or the entry names no cell on this board."""
+    if not problem.get("detail"):
+        return None
+    data = problem.get("data")
+    cell = (data.get("to") or data.get("at")) if isinstance(data, dict) else None
+    if not (isinstance(cell, list) and len(cell) == 2 and all(type(v) is int for v in cell)):
+        return None
+    r, c = cell
+    if not (0 <= r < rows and 0 <= c < cols):
+        return None
+    return {"x": c * CELL, "y": r * CELL, "row": r, "col": c, "words": E.cell_word(cell)}
 
 
 def _refused_life(problem: dict[str, Any]) -> dict[str, Any] | None:

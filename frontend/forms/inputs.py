@@ -230,6 +230,8 @@ def _widget(f: Field, name: str, ctx: _Ctx, label: str = "") -> Input:
         return Input(widget="text", value=_display(raw), datalist=ctx.datalists.get(f.name, ""), **common)
     if f.kind in ("int", "number"):
         step = "any" if f.kind == "number" else ""  # 57.5 cm is a length: no whole-number step
+        if f.rule:  # bounds that are a rulebook line are the rule's to refuse, with its words (not the browser's)
+            return Input(widget="number", value=_display(raw), step=step, **common)
         return Input(widget="number", value=_display(raw), minimum=f.minimum, maximum=f.maximum, step=step, **common)
     if f.kind == "bool" and f.nullable:  # three answers: empty (the default rule), yes, no
         shown = _display(raw) if ctx.values is not None else ("" if raw is None else str(bool(raw)).lower())

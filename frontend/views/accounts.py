@@ -25,6 +25,7 @@ from config.auth import login_locked
 from config.throttling import signup_limited
 from frontend.forms.schema import SignupForm
 from frontend.models import developer_view_on, developer_view_set
+from frontend.views.joins import kept_join
 
 
 def _retry_after(response: HttpResponse, seconds: int) -> HttpResponse:
@@ -33,7 +34,11 @@ def _retry_after(response: HttpResponse, seconds: int) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    """The sign-in page; while throttled it answers 429 with the form and a message, and signs no one in."""
+    """The sign-in page; while throttled it answers 429 with the form and a message, and signs no one in. It
+    names the seat a join link's page kept for this phone, if any (``joining``)."""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "joining": kept_join(self.request)}
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = login_locked(request, request.POST.get("username", ""))
@@ -81,7 +86,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         wait = signup_limited(request)
         if wait:  # 429, and no account is made
-            context = {"form": SignupForm(), "next": next_url, "throttled": True}
+            context = {"form": SignupForm(), "next": next_url, "throttled": True, "joining": kept_join(request)}
             response = render(request, "registration/signup.html", context, status=429)
             response["Retry-After"] = str(wait)
             return response
@@ -89,7 +94,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user)
         messages.success(request, f"Welcome, {user.username}!")
         return redirect(next_url or "home")
-    context = {"form": form, "next": next_url}
+    context = {"form": form, "next": next_url, "joining": kept_join(request)}
     return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
 
 

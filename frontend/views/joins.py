@@ -42,7 +42,7 @@ def join_box(request: HttpRequest, match: Match, *, finished: bool) -> dict[str,
         return None
     seats = joins.join_seats(match)
     link = joins.join_link_current(match)
-    box: dict[str, Any] = {"free": [s.name for s in seats if s.free], "link": link}
+    box: dict[str, Any] = {"free": [s.name for s in seats if s.free], "link": link, "held": joins.seats_held(match.pk)}
     if link is not None:
         box["url"] = request.build_absolute_uri(reverse("match-join", args=[link.token]))
         box["qr"] = qr_svg(box["url"])
@@ -76,6 +76,35 @@ def join_page(request: HttpRequest, token: str) -> HttpResponse:
                 messages.info(request, f"You already sit at {name}'s seat.")
             return redirect("match", match_id=link.match_id)
     return _page(request, link, token)
+
+
+def owner_name(match: Match, seats: list[joins.JoinSeat] | None = None) -> str:
+    """The match's owner as the join page names them: the name of the owner's seat when they play, else their
+    account's full name, else its username."""
+    seats = joins.join_seats(match) if seats is None else seats
+    own = next((s.name for s in seats if s.owners), "")
+    return own or match.owner.get_full_name() or match.owner.get_username()
+
+
+def kept_join(request: HttpRequest) -> dict[str, str] | None:
+    """What the sign-up and sign-in pages say of the seat a signed-out friend picked on a join page (kept in
+    the session): ``{seat, match, owner}`` in words, or None (no pick kept, or its link is off or unknown)."""
+    pending = request.session.get(PENDING_KEY) if hasattr(request, "session") else None
+    if not isinstance(pending, dict):
+        return None
+    try:
+        link = joins.join_link_get(pending.get("token"))
+    except DomainError:
+        return None
+    if link.revoked_at is not None:
+        return None
+    seats = joins.join_seats(link.match)
+    seat = next((s for s in seats if s.index == pending.get("seat")), None)
+    if seat is None:
+        return None
+    match = link.match
+    title = match.title or match.game_name
+    return {"seat": seat.name, "match": title, "owner": owner_name(match, seats)}
 
 
 def take_kept_seat(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
@@ -125,6 +154,7 @@ def _page(request: HttpRequest, link: Any, token: str, *, problem: str = "", sta
     here = reverse("match-join", args=[token])
     context = {
         "match": match,
+        "owner_name": owner_name(match, seats),
         "seats": seats,
         "refusal": joins.join_refusal(link, seats),
         "problem": problem,

@@ -7,6 +7,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 from frontend.selectors import match_version
+from matches.people import joins
 
 
 @require_GET
@@ -17,11 +18,14 @@ def match_version_view(request: HttpRequest, match_id: int) -> HttpResponse:
     shared caches never keep it, since private matches answer only their recorders.
     """
     version = match_version(user=request.user, match_id=match_id)
-    etag = f'"m{match_id}v{version}"'
+    answer: dict[str, int] = {"version": version}
+    if request.GET.get("seats") == "1":  # the owner's join box follows the seats taken (joins.seats_held)
+        answer["seated"] = joins.seats_held(match_id)
+    etag = f'"m{match_id}v{version}' + (f's{answer["seated"]}"' if "seated" in answer else '"')
     if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)
     else:
-        response = JsonResponse({"version": version})
+        response = JsonResponse(answer)
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     return response

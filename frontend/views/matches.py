@@ -482,7 +482,7 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     problem = {
         "type": type_, "seat": seat, "values": raw, "origin": _origin(request, type_),
         "expected_version": int_or_none(request.POST.get("expected_version")),
-        "move_json": request.POST.get("move", ""),
+        "move_json": request.POST.get("move", ""), "data": data,  # a board marks the cell a refusal names
     }  # fmt: skip
     if form_errors:
         problem["errors"] = form_errors

@@ -91,7 +91,9 @@ def _add_view(kind: str, page: str, redraw: Redraw) -> Callable[..., HttpRespons
             )  # fmt: skip
         except DomainError as exc:
             return _refused(redraw, request, pk, exc)
-        messages.success(request, f"Photo added at entry {photo.at}" + (f": {photo.caption}" if photo.caption else "."))
+        messages.success(
+            request, f"Photo added as entry {photo.version}" + (f": {photo.caption}" if photo.caption else ".")
+        )
         return redirect(reverse(page, args=[pk]) + "#photos")
 
     add.__doc__ = f"Add a photo to a {kind} (multipart: photo, caption)."

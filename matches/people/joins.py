@@ -172,6 +172,13 @@ def join_seats(match: Match) -> list[JoinSeat]:
     return out
 
 
+def seats_held(match_id: int) -> int:
+    """How many seats of the match an account holds (directly or through the player its player was merged into),
+    in one count: what the owner's page polls to follow a friend taking a seat."""
+    held = Q(player__user__isnull=False) | Q(player__merged_into__user__isnull=False)
+    return Seat.objects.filter(held, match_id=match_id).count()
+
+
 def join_refusal(link: JoinLink, seats: list[JoinSeat] | None = None) -> str:
     """Why ``link`` seats nobody now ("" when it can): turned off, the match finished, every seat taken."""
     if link.revoked_at is not None:

@@ -17,7 +17,7 @@ from matches.models import (
     PlayedMatch,
     PlayerResult,
 )
-from matches.store.visibility import UserLike, visible_q
+from matches.store.visibility import UserLike, private_sight_q, visible_q
 from rulesets import UnknownGame, get_ruleset
 
 
@@ -87,15 +87,19 @@ def stats_filter_parse(params: Any) -> StatsFilter:
 
 
 def visible_match_ids(user: UserLike) -> QuerySet[Match]:
-    return Match.objects.filter(visible_q(user)).values("pk")  # (the rule: matches.store.visibility)
+    return Match.objects.filter(visible_q(user, seated=True)).values("pk")  # (the rule: matches.store.visibility)
 
 
 def visible(user: UserLike) -> Q:
     """Rows of the read models ``user`` may see, from their copied visibility (no join with matches)."""
     if not (user and user.is_authenticated):
         return Q(is_public=True)
-    recorded = Match.recorders.through.objects.filter(user_id=user.pk).values("match_id")
-    return Q(is_public=True) | Q(owner_id=user.pk) | Q(match_id__in=recorded)
+    return Q(is_public=True) | Q(owner_id=user.pk) | Q(match_id__in=privately_seen(user))
+
+
+def privately_seen(user: UserLike) -> QuerySet[Match]:
+    """The ids of the matches ``user`` reads without owning them or their being public: recorded or sat at."""
+    return Match.objects.filter(private_sight_q(user)).values("pk")
 
 
 def _filtered(qs: QuerySet[Any], user: UserLike, f: StatsFilter) -> QuerySet[Any]:

@@ -21,7 +21,7 @@ from matches.models import (
     StatsRollup,
 )
 from matches.projections.rollups import month_of
-from matches.stats.filters import StatsFilter, visible
+from matches.stats.filters import StatsFilter, privately_seen, visible
 from matches.store.visibility import UserLike
 
 # -- counts: from the roll-ups where they answer exactly, else from the rows, both through one definition -----
@@ -135,9 +135,8 @@ def tallies_counted(
     own = public | Q(owner_id=user.pk) if user and user.is_authenticated else public
     span, edges = _rollup_span(f)
     rows = own & edges & _rows_q(f) if edges is not None else None
-    if user and user.is_authenticated and _records_others_private(user):
-        recorded = Match.recorders.through.objects.filter(user_id=user.pk).values("match_id")
-        extra = Q(is_public=False, match_id__in=recorded) & ~Q(owner_id=user.pk) & _rows_q(f) & _dates_q(f)
+    if user and user.is_authenticated and _reads_others_private(user):
+        extra = Q(is_public=False, match_id__in=privately_seen(user)) & ~Q(owner_id=user.pk) & _rows_q(f) & _dates_q(f)
         rows = extra if rows is None else rows | extra
     if span is not None:
         base = StatsRollup.objects.filter(own, _rows_q(f), kind__in=list(monthly))  # no group here: game, title
@@ -169,10 +168,9 @@ def tallies_counted(
     return _listed(out)
 
 
-def _records_others_private(user: UserLike) -> bool:
-    """Whether ``user`` records a private match of someone else (those are counted from the rows)."""
-    through = Match.recorders.through.objects.filter(user_id=user.pk, match__is_public=False)
-    return through.exclude(match__owner_id=user.pk).exists()
+def _reads_others_private(user: UserLike) -> bool:
+    """Whether ``user`` records or sits at a private match of someone else (those are counted from the rows)."""
+    return Match.objects.filter(pk__in=privately_seen(user), is_public=False).exclude(owner_id=user.pk).exists()
 
 
 def _count(out: dict[tuple[Any, ...], list[int]], got: dict[str, Any], n: int, won: int, drawn: int) -> None:

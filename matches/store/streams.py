@@ -120,7 +120,8 @@ def around_record(kind: str) -> Callable[[AroundHook], AroundHook]:
 
 def stream_visible_qs(kind: str, user: UserLike) -> QuerySet[Any]:
     """Every object of ``kind`` that ``user`` may read: public ones, and their own or those they record."""
-    qs = kind_get(kind).model.objects.select_related("stream", "owner").filter(visible_q(user))
+    model = kind_get(kind).model
+    qs = model.objects.select_related("stream", "owner").filter(visible_q(user, seated=hasattr(model, "seats")))
     return qs.distinct() if user and user.is_authenticated else qs
 
 

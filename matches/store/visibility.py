@@ -6,7 +6,8 @@ of them (it imports only the store, lazily, to fold a log).
 A stream (a match, campaign or series) has an owner, the recorders the owner named, and, for a match, seats
 whose players may be linked to accounts. For a signed-in user at a stream:
 
-- **may read** (:func:`can_view`): a public stream, anyone; a private one, its owner and named recorders;
+- **may read** (:func:`can_view`): a public stream, anyone; a private one, its owner, named recorders and, for a
+  match, the accounts holding a seat (whether or not they may record: a seat is never locked out);
 - **may record** (:func:`can_record`): the owner and the named recorders (an account seated at creation or by a
   join link is named when seated, ``matches.people.joins``; the owner may remove it); an entry that sets or
   depends on a seat's secrets only from whoever may see them (:func:`writer_sight`: the holder of a seat an
@@ -62,16 +63,26 @@ def can_record(user: UserLike | None, obj: Any) -> bool:
 
 
 def can_view(user: UserLike | None, obj: Any) -> bool:
-    """Public streams are readable by all; private ones by the owner and the recorders."""
-    return obj.is_public or can_record(user, obj)
+    """Public streams are readable by all; private ones by the owner, the recorders and the seat holders."""
+    return obj.is_public or can_record(user, obj) or held_seat(user, obj) is not None
 
 
-def visible_q(user: UserLike | None) -> Q:
+def visible_q(user: UserLike | None, *, seated: bool = False) -> Q:
     """The :func:`can_view` rule as a filter on a match, campaign or series queryset (add ``.distinct()``:
-    the recorders join may repeat a row)."""
+    the recorders and seats joins may repeat a row). ``seated``: the queryset is of matches (their seat
+    holders read them too; campaigns and series have no seats)."""
     if _signed_in(user):
-        return Q(is_public=True) | Q(owner=user) | Q(recorders=user)
+        return Q(is_public=True) | Q(owner=user) | private_sight_q(user, seated=seated)
     return Q(is_public=True)
+
+
+def private_sight_q(user: UserLike, *, seated: bool = True) -> Q:
+    """Who reads a private stream besides its owner, as a filter: its named recorders and (``seated``, for
+    matches) the accounts holding one of its seats, directly or through a merged player."""
+    q = Q(recorders=user)
+    if seated:
+        q |= Q(seats__player__user=user) | Q(seats__player__merged_into__user=user)
+    return q
 
 
 def recording_q(user: UserLike) -> Q:

@@ -24,6 +24,7 @@ from rulesets.get_salty.fields import (
     EVENT_TYPES,
     OPTIONS_SCHEMA,
     RULE_GAMEPLAY,
+    RULE_HEADINGS,
     RULE_VICTORY,
 )
 from rulesets.get_salty.rules import RULES, hints
@@ -53,6 +54,7 @@ class GetSalty(Ruleset):
     # kept by version for matches recorded under it (docs/rules/get-salty.md › Rule versions)
     rule_changes = {2: "a token moved under a house rule onto another token's cell would be refused"}
     rulebook = "get-salty.txt"
+    rule_headings = RULE_HEADINGS
     describe_uses_state = True  # history sentences place a move next to a token ("above the red circle")
     start_option = "first_seat"
     start_rule = "Get Salty › Setup: “Randomly select a starting player.”"

@@ -13,6 +13,14 @@ RULE_B = "Get Salty › Player Turn › B"
 RULE_LOCK = "Get Salty › Player Turn › A and B"
 RULE_C = "Get Salty › Player Turn › C"
 RULE_D = "Get Salty › Player Turn › D"
+# the rulebook's heading of each Player Turn step (docs/rules/get-salty.md quotes them)
+RULE_HEADINGS = {
+    RULE_A: "Flip Salt Container",
+    RULE_B: "Move & Flip Salt Container",
+    RULE_LOCK: "Flip, or Move & Flip, the Salt Container",
+    RULE_C: "Flip a Cracker",
+    RULE_D: "Move & Flip Cracker",
+}
 RULE_AREA = "Get Salty › Key Concepts › Contiguous Play Area"
 RULE_VICTORY = "Get Salty › Victory"
 

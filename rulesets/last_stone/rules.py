@@ -13,7 +13,7 @@ def check_take(state: State, event: Event) -> None:
     if count > pile:
         raise RuleViolation(
             "not_enough_stones",
-            f"Only {plural(pile, 'stone')} {'is' if pile == 1 else 'are'} left; you cannot take {count}.",
+            f"Only {plural(pile, 'stone')} {'is' if pile == 1 else 'are'} left: {count} cannot be taken.",
             RULE_TAKE,
         )
 

@@ -366,8 +366,8 @@ def placement_problem(state: State, seat: int, cell: B.Cell) -> tuple[str, str] 
     if not any((n := occ.get(nb)) is not None and n["controller"] == seat for _, nb in B.neighbours(cell, rows, cols)):
         return (
             "not_next_to_yours",
-            f"{where} is not next to your wizard or one of your cards; a card is placed on a cell sharing a side "
-            "with them.",
+            f"{where} is not next to {E.seat_word(seat)}'s wizard or one of {E.seat_word(seat)}'s cards; a card is "
+            "placed on a cell sharing a side with them.",
         )
     return None
 

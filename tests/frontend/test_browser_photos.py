@@ -29,7 +29,7 @@ def test_a_phone_adds_a_photo_and_sees_it_in_the_history(signed_in_phone, live_s
     page.get_by_label("Caption").fill("The board at the end")
     page.get_by_role("button", name="Add the photo").click()
     page.wait_for_url(f"{live_server.url}/matches/{match.pk}/#photos")
-    assert "Photo added at entry 1: The board at the end" in page.content()
+    assert "Photo added as entry 2: The board at the end" in page.content()
     page.goto(f"{live_server.url}/matches/{match.pk}/history/")
     entry = page.locator("#v2")
     assert "Photo added: The board at the end" in entry.inner_text()

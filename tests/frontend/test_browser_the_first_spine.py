@@ -90,6 +90,8 @@ def test_a_board_wider_than_the_phone_opens_on_the_wizard_and_keeps_where_it_was
         piece = cell.bounding_box()
         assert box["x"] <= piece["x"] and piece["x"] + piece["width"] <= box["x"] + box["width"], (box, piece)
         page.evaluate("(f) => { f.scrollLeft = 40; f.dispatchEvent(new Event('scroll')); }", frame.element_handle())
+        page.wait_for_timeout(100)  # panning snaps to a whole column (issue 43): where the reader left it is that
+        left = frame.evaluate("f => f.scrollLeft")
         page.locator(".fs-card-link", has_text="Squire").first.tap()
         cell = page.get_by_role("button", name="Place Squire on column 2, row 4")
         page.evaluate("(y) => window.scrollBy(0, y)", cell.bounding_box()["y"] - 400)  # the page, not the frame
@@ -101,6 +103,6 @@ def test_a_board_wider_than_the_phone_opens_on_the_wizard_and_keeps_where_it_was
         info = page.evaluate(
             "() => { const f = document.querySelector('.fs-play'); return [f.scrollLeft, f.dataset.framed, f.scrollWidth, f.clientWidth, document.querySelectorAll('.fs-play').length]; }"
         )
-        assert info[0] == 40, info  # where the reader left it
+        assert info[0] == left and left > 0, info  # where the reader left it
     finally:
         context.close()

@@ -119,6 +119,21 @@
     var inner = Array.prototype.find.call(d.querySelectorAll("[id]"), function (n) { return n.closest("details") === d; });
     return (inner && inner.id) || (d.querySelector("summary") || d).textContent.trim();
   }
+  function uncover(control, barWas) {
+    // the sticky bar never covers what the player just touched (issue 43): a bar grown by the answer (a line of
+    // feedback) would cover what showed right under it (the board's column numbers), so the page under it moves
+    // down by as much, unless that would push the control used off the bottom; the control is never under it
+    var b = bar();
+    if (!b) return;
+    var under = b.getBoundingClientRect().bottom, grow = under - barWas;
+    if (grow > 0 && (!control || control.getBoundingClientRect().bottom + grow <= window.innerHeight)) {
+      window.scrollBy(0, -grow);
+      under = b.getBoundingClientRect().bottom;
+    }
+    if (!control) return;
+    var top = control.getBoundingClientRect().top;
+    if (top < under + 4) window.scrollBy(0, top - under - 8);
+  }
   function lookAt(live) {
     // what the answer asks the player to look at next (``data-look``: the cells a picked token may go to) is
     // brought wholly into view under the bar, scrolling as little as it takes
@@ -172,7 +187,7 @@
         control = { key: keyOf(from), index: alike.indexOf(from), count: alike.length, top: from.getBoundingClientRect().top };
       }
       saved = {
-        y: window.scrollY, notes: notes, control: control,
+        y: window.scrollY, notes: notes, control: control, barBottom: bar() ? bar().getBoundingClientRect().bottom : 0,
         focus: thumb ? keyOf(thumb) : null, focusIn: thumb && !inBar(thumb) ? placesOf(thumb, live).map(function (n) { return n.id; }) : [],
         focusBar: !!(thumb && inBar(thumb)),
         open: Array.prototype.map.call(live.querySelectorAll("details[open]"), detailsKey),
@@ -198,6 +213,7 @@
       var short = window.scrollY + by - (document.documentElement.scrollHeight - window.innerHeight);
       if (short > 0) live.style.minHeight = Math.ceil(live.offsetHeight + short) + "px";
       window.scrollBy(0, by);
+      uncover(kept, s.status < 400 ? s.barBottom : Infinity);  // a refusal: the control stays put, explained by it
       if (s.focus && (!document.activeElement || document.activeElement === document.body)) {
         var scope = s.focusBar ? bar() : null, same = null, first = null;
         for (var i = 0; !scope && i < s.focusIn.length; i++) {
@@ -213,6 +229,10 @@
       }
       var problem = live.querySelector("#problem");
       if (s.status >= 400 && problem) {
+        // a refusal of a board's button drawn at the board's top is moved next to the button tapped (a low one
+        // would otherwise pull the page up to it, issue 43); the same words, where the thumb is
+        var near = kept && problem.parentElement && problem.parentElement.id === "board" ? kept.closest("p, li") : null;
+        if (near && near.closest("#board")) near.insertAdjacentElement("afterend", problem);
         problem.scrollIntoView({ block: "nearest" });
         var below = problem.getBoundingClientRect().bottom - window.innerHeight;  // scrolling rounds to whole px
         if (below > 0 && below < 1) window.scrollBy(0, 1);
@@ -342,6 +362,26 @@
       outcome.appendChild(p);
       fitBar();
     };
+    // the owner's "Seat a friend" box follows a friend taking a seat (no entry is recorded, so the version does
+    // not move): the poll also counts the seats accounts hold (?seats=1), and a change redraws the box and the
+    // players' names in place
+    var seated = bar().dataset.seated || "";
+    var joinFollows = function (count) {
+      seated = String(count);
+      fetch(page, { headers: { "HX-Request": "true", "HX-Target": "match-live" }, credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
+          if (!html) return;
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          [["#join", "#join"], ["ol.players", "#match-live ol.players"]].forEach(function (pair) {
+            var old = document.querySelector(pair[0]), neu = doc.querySelector(pair[1]);
+            if (!old || !neu) return;
+            if (old.tagName === "DETAILS") neu.open = old.open;
+            old.replaceWith(neu);
+            if (window.htmx) window.htmx.process(neu);
+          });
+          document.documentElement.dataset.seatsSeen = seated;  // for the browser tests to wait on
+        }).catch(function () { seated = ""; });  // asked again at the next poll
+    };
     var poll = function () {
       if (document.hidden) return;  // resumed by visibilitychange
       if (!bar() || !bar().dataset.live) return;  // a replay: not the game now
@@ -356,6 +396,7 @@
           delay = 1500;
           bar().classList.remove("is-offline");
           if (data && data.version !== seen) show(data.version);
+          else if (data && data.seated !== undefined && String(data.seated) !== seated) joinFollows(data.seated);
           schedule(delay);
         })
         .catch(function () {  // flaky network: back off up to 30 s, and retry at once when it comes back

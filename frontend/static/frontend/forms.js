@@ -36,7 +36,17 @@
         if (!now) return;
         armed = field;
         now.classList.add("is-picking-cell");
-        note.textContent = "Tap a cell for “" + field.querySelector("legend").textContent + "” (Esc to cancel).";
+        // a keyboard's Escape is said where there is a keyboard; a phone gets a button (issue 43)
+        var keys = window.matchMedia && window.matchMedia("(hover: hover) and (pointer: fine)").matches;
+        note.textContent = "Tap a cell for “" + field.querySelector("legend").textContent + "”" + (keys ? " (Esc to cancel)." : ". ");
+        if (!keys) {
+          var cancel = document.createElement("button");
+          cancel.type = "button";
+          cancel.className = "secondary small";
+          cancel.textContent = "Cancel";
+          cancel.addEventListener("click", function (ev) { ev.stopPropagation(); var f = armed; disarm(); if (f) f.scrollIntoView({ block: "center" }); });
+          note.appendChild(cancel);
+        }
         now.insertBefore(note, now.firstChild);
         now.scrollIntoView({ block: "start" });
       });
@@ -54,7 +64,7 @@
     };
     // capture: while a field waits for a tap, the board's own links and buttons do not fire
     board.addEventListener("click", function (e) {
-      if (!armed) return;
+      if (!armed || note.contains(e.target)) return;  // the note's own Cancel
       e.preventDefault();
       e.stopPropagation();
       var cell = cellAt(e.clientX, e.clientY);
@@ -92,4 +102,25 @@
   }
   init();
   document.addEventListener("htmx:load", init);
+
+  // The new-match form: a typed name the owner gave someone's account seats that account (the server does so
+  // too, matches.services), so the "Seat an account" choice beside it shows that account openly; a choice
+  // made here follows the name, one picked by hand is kept.
+  document.addEventListener("input", function (e) {
+    var input = e.target;
+    if (!input.matches || !input.matches("input[list=known-players]")) return;
+    var select = document.querySelector('select[data-seat-account="' + input.id + '"]');
+    if (!select) return;
+    var typed = input.value.trim().replace(/\s+/g, " ").toLowerCase(), match = null;
+    Array.prototype.forEach.call(select.options, function (o) {
+      if (o.value && (o.dataset.name || "").toLowerCase() === typed) match = o;
+    });
+    if (match) {
+      select.value = match.value;
+      select.dataset.byName = match.value;
+    } else if (select.dataset.byName && select.value === select.dataset.byName) {
+      select.value = "";
+      delete select.dataset.byName;
+    }
+  });
 })();

@@ -2,9 +2,10 @@
 // the page comes back with the cells it may go to. With it, tapping a name shows those cells at once.
 (function () {
   "use strict";
-  // A board wider than the phone pans sideways in its frame (cells stay legible). It opens centred on the
-  // reader's wizard (data-centre-col: the server's choice), and keeps where the reader panned it across moves
-  // answered in place: the swapped-in frame would otherwise open at its left edge, a sideways jump.
+  // A board wider than the phone pans sideways in its frame (cells stay legible; the row numbers stay pinned to
+  // its left edge). It opens centred on the reader's wizard (data-centre-col: the server's choice), or on the
+  // cell a refusal names (data-refused-row: the cell is marked and always shown), and keeps where the reader
+  // panned it across moves answered in place: the swapped-in frame would otherwise open at its left edge.
   var panned = null;
   function frame() {
     var play = document.querySelector(".fs-play[data-centre-col]");
@@ -12,7 +13,7 @@
     if (!play.isConnected || !play.clientWidth) { requestAnimationFrame(frame); return; }  // not laid out yet
     play.dataset.framed = "1";
     if (play.scrollWidth > play.clientWidth) {
-      if (panned !== null) {
+      if (panned !== null && play.dataset.refusedRow === undefined) {
         play.scrollLeft = panned;
       } else {
         var area = play.querySelector(".fs-area") || play;

@@ -284,11 +284,15 @@ def test_a_house_rule_is_offered_only_for_a_move_it_could_record(web, owner):
 
     html = refusal({"type": "destiny_chosen", "seat": "0", "data.destiny": "hunter"})
     assert "Destinies and origins are chosen before play, and play has begun" in html
-    assert "Rule: The First Spine › Installation › 3 Start-up" in html
+    assert (
+        'title="The First Spine › Installation › 3 Start-up" data-rule="The First Spine › Installation › 3 Start-up">Installation: Start-up</span>'
+        in html
+    )
     assert "Record it anyway (house rule)" not in html
     html = refusal({"type": "card_placed", "seat": "0", "data.card": "Squire", "data.at": "6,3"})  # Ana's wizard
     assert "is Ana&#x27;s wizard&#x27;s cell" in html and "Record it anyway (house rule)" not in html
     html = refusal({"type": "card_placed", "seat": "0", "data.card": "Squire", "data.at": "0,0"})
-    assert "is not next to your wizard" in html and "Record it anyway (house rule)" in html
-    assert "Rule: The First Spine › Chronicle&#x27;s reading › Placing a card" in html
+    assert "is not next to Ana&#x27;s wizard" in html and "Record it anyway (house rule)" in html
+    assert 'title="The First Spine › Chronicle&#x27;s reading › Placing a card"' in html
+    assert ">Placing a card</span>" in html  # the rulebook's heading words; the citation stays the reference
     assert state_version(match) == 5  # nothing was written

@@ -56,7 +56,7 @@ def test_the_form_takes_a_photo_and_the_pages_show_it(signed_in, sheet, owner, m
     page = signed_in.get(f"/matches/{sheet.pk}/").content.decode()
     thumb = f"/matches/{sheet.pk}/photos/{photo.id}/thumb.jpg"
     assert f'<img src="{thumb}" loading="lazy"' in page and "Final board" in page
-    assert "Photo added at entry 1: Final board" in page
+    assert "Photo added as entry 2: Final board" in page
     history = signed_in.get(f"/matches/{sheet.pk}/history/").content.decode()
     entry = re.search(r'<li class="entry[^"]*" id="v2">(.*?)</li>', history, re.S).group(1)
     assert "Photo added: Final board" in entry and thumb in entry and 'loading="lazy"' in entry
