@@ -33,7 +33,7 @@ pytestmark = pytest.mark.one_db
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 PASSWORD = "pass-word-123"
-MAX_EXAMPLES = 4  # per operation and phase: the run's length (docs/TESTING.md)
+MAX_EXAMPLES = 2  # per operation in the fuzzing phase (the stateful scenarios: schemathesis.toml); docs/TESTING.md
 RAISED = {  # this server's limits only: the fuzzer's requests would otherwise meet 429s instead of the API's logic
     "CHRONICLE_THROTTLE_ANON": "1000000/min", "CHRONICLE_THROTTLE_USER": "1000000/min",
     "CHRONICLE_LOGIN_FAILURES": "1000000", "CHRONICLE_LOGIN_FAILURES_PER_ADDRESS": "1000000",
@@ -137,6 +137,29 @@ def test_event_fields_must_have_the_documented_types(api, stone_match):
         format="json",
     )
     assert r.status_code == 400 and "expected_version" in r.json()["errors"]
+
+
+@pytest.mark.django_db
+def test_the_create_bodies_examples_are_accepted(api, stone_match):
+    from drf_spectacular.generators import SchemaGenerator
+
+    schemas = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    for component, path in (("MatchCreateInputRequest", "/api/matches/"), ("SeriesCreateInputRequest", "/api/series/"),
+                            ("CampaignCreateInputRequest", "/api/campaigns/")):  # fmt: skip
+        for example in schemas[component]["examples"]:
+            r = api.post(path, example, format="json")
+            assert r.status_code == 201, (example, r.content)
+    r = api.post(
+        f"/api/matches/{stone_match.pk}/join-link/", schemas["JoinLinkInputRequest"]["examples"][0], format="json"
+    )
+    assert r.status_code in (200, 201), r.content
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path, body", [("join-link/", {"new": 0}), ("join-link/", {"new": "true"})])
+def test_join_link_bodies_must_have_the_documented_types(api, stone_match, path, body):
+    r = api.post(f"/api/matches/{stone_match.pk}/{path}", body, format="json")
+    assert r.status_code == 400 and set(body) <= set(r.json()["errors"]), r.content
 
 
 def test_every_operation_documents_the_errors_the_plumbing_can_give():
