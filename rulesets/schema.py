@@ -351,3 +351,30 @@ def _field_schema(f: Field) -> dict[str, Any]:
     if f.default is not None:
         s["default"] = f.default
     return s
+
+
+def example_payload(fields: tuple[Field, ...]) -> dict[str, Any]:
+    """An object made of ``fields`` that :func:`check_payload` accepts, read off the declarations: every field
+    given, each its default or the smallest value its bounds allow (the API schema's examples)."""
+    return {f.name: _example_value(f) for f in fields}
+
+
+def _example_value(f: Field) -> Any:
+    if f.default is not None:
+        return f.default
+    if f.kind in ("int", "number"):
+        low = f.minimum if f.minimum is not None else 0
+        return min(max(low, 0), f.maximum) if f.maximum is not None else max(low, 0)
+    if f.kind == "str":
+        return (f.label or f.name)[: f.max_length]
+    if f.kind == "bool":
+        return False
+    if f.kind == "cell":
+        return [0, 0]
+    if f.kind == "choice":
+        return f.choices[0]
+    if f.kind == "list":
+        return [_example_value(f.item) if f.item is not None else 0 for _ in range(f.min_items)]
+    if f.kind == "object":
+        return example_payload(f.fields)
+    return None if f.nullable else {}

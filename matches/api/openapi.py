@@ -20,7 +20,7 @@ from typing import Any
 from rulesets import Ruleset
 from rulesets.registry import all_rulesets
 from rulesets.replay import PHOTO_TYPES, event_types_with_meta
-from rulesets.schema import json_schema
+from rulesets.schema import check_payload, example_payload, json_schema, seat_word
 
 ENVELOPE = "EventInputRequest"  # drf-spectacular's name for EventInput as a request body
 EVENTS = "/api/{kind}/{{{lookup}}}/events/"
@@ -40,10 +40,35 @@ def _seat_schema(ruleset: Ruleset, required: bool) -> dict[str, Any]:
     return seat if required else {"anyOf": [seat, {"type": "null"}], "description": seat["description"]}
 
 
+def _opening_moves(ruleset: Ruleset) -> dict[str, dict[str, Any]]:
+    """The first legal move of each type at the start of an example match (fewest seats, ``example_options``), as
+    a body: ``{type: {"type", "seat", "data"}}``; empty for a game that does not list its moves."""
+    state = ruleset.initial_state(
+        check_payload(ruleset.options_schema, dict(ruleset.example_options)), ruleset.seats[0]
+    )
+    moves: dict[str, dict[str, Any]] = {}
+    for move in ruleset.legal_moves(state) or []:
+        moves.setdefault(move.type, {"type": move.type, "seat": move.seat, "data": move.data})
+    return moves
+
+
+def _example(name: str, spec: Any, opening: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """An entry of type ``name``: a legal opening move when there is one, else read off its fields (an entry of
+    the right shape that the rules may still refuse now)."""
+    body = opening.get(name) or {
+        "type": name,
+        "seat": 0 if spec.seat_required else None,
+        "data": example_payload(spec.fields),
+    }
+    return {key: value for key, value in body.items() if value is not None}
+
+
 def entry_variants(ruleset: Ruleset, envelope: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """``{component name: schema}`` of every entry a client may post for ``ruleset`` (photo entries come from the
-    photo endpoints), each the ``envelope`` (EventInput's schema) with its ``type``, ``seat`` and ``data`` made exact."""
+    photo endpoints), each the ``envelope`` (EventInput's schema) with its ``type``, ``seat`` and ``data`` made exact,
+    and an example (:func:`_example`)."""
     game = _camel(ruleset.slug)
+    opening = _opening_moves(ruleset)
     variants = {}
     for name, spec in event_types_with_meta(ruleset).items():
         if name in PHOTO_TYPES:
@@ -60,6 +85,7 @@ def entry_variants(ruleset: Ruleset, envelope: dict[str, Any]) -> dict[str, dict
             *(["data"] if data["required"] else []),
         ]
         schema["description"] = f"{ruleset.name}: {spec.label}"
+        schema["examples"] = [_example(name, spec, opening)]
         variants[f"{game}{_camel(name)}Entry"] = schema
     return variants
 
@@ -91,9 +117,51 @@ def add_entry_schemas(result: dict[str, Any], generator: Any, request: Any, publ
         games = [_entries(r, envelope, components) for r in all_rulesets(kind)]
         body = games[0] if len(games) == 1 else {"anyOf": games}
         operation["requestBody"]["content"] = {"application/json": {"schema": body}}
+    add_examples(components)
     add_links(result)
     require_bodies(result)
     return result
+
+
+# Bodies no ruleset declares: one plain example each (the rulesets' own bodies are read off them in add_examples)
+EXAMPLES = {
+    "TokenLoginInputRequest": {"username": "ana", "password": "correct horse battery staple"},
+    "JoinInputRequest": {"seat": 1},
+    "JoinLinkInputRequest": {"new": False},
+    "PhotoRemoveInputRequest": {"reason": "a stranger's face", "delete_file": False},
+    "RecordersInputRequest": {"recorders": []},
+    "RulesUpgradeInputRequest": {"expected_version": 0},
+    "MergeInputRequest": {"into": 1, "reason": "the same person"},
+    "ThisIsMeInputRequest": {"player": 1},
+    "ClaimInputRequest": {"token": "the token of an invite link"},
+}
+
+
+def add_examples(components: dict[str, Any]) -> None:
+    """Examples of the create bodies from the rulesets (each game with its fewest seats and ``example_options``)
+    and :data:`EXAMPLES`; each create body's ``game`` is one of the games of its kind and a match's seats as many
+    as some game allows (as the API enforces)."""
+    matches, campaigns = all_rulesets("match"), all_rulesets("campaign")
+    bodies = {
+        "MatchCreateInputRequest": (matches, [
+            {"game": r.slug, "seats": [{"name": seat_word(i)} for i in range(r.seats[0])], "options": r.example_options}
+            for r in matches
+        ]),
+        "CampaignCreateInputRequest": (campaigns, [
+            {"name": r.name, "game": r.slug, "options": r.example_options} for r in campaigns
+        ]),
+        "SeriesCreateInputRequest": (matches, [{"name": f"{r.name} league", "game": r.slug} for r in matches[:2]]),
+    }  # fmt: skip
+    for name, (games, examples) in bodies.items():
+        if name in components:
+            components[name]["properties"]["game"]["enum"] = [r.slug for r in games]
+            components[name]["examples"] = examples
+    seats = components.get("MatchCreateInputRequest", {}).get("properties", {}).get("seats")
+    if seats is not None:  # as many as some game allows (the game decides within these)
+        seats.update(minItems=min(min(r.seats) for r in matches), maxItems=max(max(r.seats) for r in matches))
+    for name, example in EXAMPLES.items():
+        if name in components:
+            components[name]["examples"] = [example]
 
 
 def require_bodies(result: dict[str, Any]) -> None:

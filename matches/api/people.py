@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Shape
+from config.api import JsonInput, Shape
 from matches import selectors
 from matches.api.common import ERRORS, parse
 from matches.errors import NotAllowed, NotFound
@@ -20,7 +20,7 @@ from matches.people import players as people
 from matches.stats.selectors import player_ref
 
 
-class ClaimInput(Shape):
+class ClaimInput(JsonInput):
     token = serializers.CharField(max_length=500)
 
 
@@ -43,7 +43,7 @@ class MergedOutput(Shape):
     into = serializers.IntegerField()
 
 
-class MergeInput(Shape):
+class MergeInput(JsonInput):
     into = serializers.IntegerField(min_value=1, help_text="the player this one is a duplicate of")
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
@@ -89,11 +89,11 @@ class PlayerMergeApi(APIView):
 # -- join links: a friend takes a free seat with their own account (matches.people.joins) ---------------------
 
 
-class JoinLinkInput(Shape):
+class JoinLinkInput(JsonInput):
     new = serializers.BooleanField(required=False, default=False, help_text="turn the old link off, make a new one")
 
 
-class JoinInput(Shape):
+class JoinInput(JsonInput):
     seat = serializers.IntegerField(min_value=0, max_value=99, help_text="the seat to take (0 is the first)")
 
 

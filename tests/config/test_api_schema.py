@@ -33,7 +33,7 @@ pytestmark = pytest.mark.one_db
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 PASSWORD = "pass-word-123"
-MAX_EXAMPLES = 4  # per operation and phase: the run's length (docs/TESTING.md)
+MAX_EXAMPLES = 2  # per operation in the fuzzing phase (the stateful scenarios: schemathesis.toml); docs/TESTING.md
 RAISED = {  # this server's limits only: the fuzzer's requests would otherwise meet 429s instead of the API's logic
     "CHRONICLE_THROTTLE_ANON": "1000000/min", "CHRONICLE_THROTTLE_USER": "1000000/min",
     "CHRONICLE_LOGIN_FAILURES": "1000000", "CHRONICLE_LOGIN_FAILURES_PER_ADDRESS": "1000000",
@@ -107,8 +107,8 @@ def test_schemathesis_every_phase_finds_the_api_as_its_schema_says(server, world
          "--seed", "45", "--header", f"Authorization: Token {world['token']}"],
         cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
-    summary = run.stdout[run.stdout.find("SUMMARY") :]
-    print(summary)
+    phases = run.stdout[run.stdout.find("Examples (in") : run.stdout.find("=== WARNINGS")]
+    print(phases, run.stdout[run.stdout.find("SUMMARY") :])  # per phase (links covered) and the totals
     assert run.returncode == 0, run.stdout[-20000:] + run.stderr[-3000:]
 
 
@@ -137,6 +137,29 @@ def test_event_fields_must_have_the_documented_types(api, stone_match):
         format="json",
     )
     assert r.status_code == 400 and "expected_version" in r.json()["errors"]
+
+
+@pytest.mark.django_db
+def test_the_create_bodies_examples_are_accepted(api, stone_match):
+    from drf_spectacular.generators import SchemaGenerator
+
+    schemas = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    for component, path in (("MatchCreateInputRequest", "/api/matches/"), ("SeriesCreateInputRequest", "/api/series/"),
+                            ("CampaignCreateInputRequest", "/api/campaigns/")):  # fmt: skip
+        for example in schemas[component]["examples"]:
+            r = api.post(path, example, format="json")
+            assert r.status_code == 201, (example, r.content)
+    r = api.post(
+        f"/api/matches/{stone_match.pk}/join-link/", schemas["JoinLinkInputRequest"]["examples"][0], format="json"
+    )
+    assert r.status_code in (200, 201), r.content
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path, body", [("join-link/", {"new": 0}), ("join-link/", {"new": "true"})])
+def test_join_link_bodies_must_have_the_documented_types(api, stone_match, path, body):
+    r = api.post(f"/api/matches/{stone_match.pk}/{path}", body, format="json")
+    assert r.status_code == 400 and set(body) <= set(r.json()["errors"]), r.content
 
 
 def test_every_operation_documents_the_errors_the_plumbing_can_give():

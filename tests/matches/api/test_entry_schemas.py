@@ -75,3 +75,13 @@ def test_a_payload_the_validator_refuses_for_its_shape_the_schema_refuses(rulese
                 check_payload(spec.fields, payload)
             except SchemaError:
                 assert not jsonschema.Draft202012Validator(data).is_valid(payload), (name, payload)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.slug)
+def test_each_variant_has_an_example_that_fits_it_and_its_fields(ruleset) -> None:
+    types = event_types_with_meta(ruleset)
+    for name, variant in _by_type(ruleset).items():
+        (example,) = variant["examples"]
+        errors = [e.message for e in jsonschema.Draft202012Validator(variant).iter_errors(example)]
+        assert not errors and example["type"] == name, (example, errors)
+        check_payload(types[name].fields, example.get("data", {}))
