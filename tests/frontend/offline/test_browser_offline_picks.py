@@ -2,7 +2,8 @@
 boards the page already has (drawn ahead by the server for its position, kept beside the page), never from a round
 trip to the network or the engine. Under a network that lies (``navigator.onLine`` true, every request hanging,
 then aborted and the page reloaded from the worker's copy) each pick is drawn within 100 ms of the tap, measured
-by the page's own clock: the tap's ``pointerdown`` time stamp to the first frame after ``#board`` changed."""
+by the page's own clock: the tap's ``pointerdown`` time stamp to the first frame after ``#board`` changed. The bar's
+words for that network fit one line of the bar on a 360 and a 390 px phone (issue 47 item 3)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,18 @@ def _picks_ready(page: Any) -> None:
     page.wait_for_function("() => Number(document.documentElement.dataset.offlinePicks || 0) > 1")
 
 
+def _one_line(page: Any) -> dict[str, Any]:
+    """The bar's offline sentence: its lines, its width and the bar line's (no wrap, nothing cut or hidden)."""
+    return page.evaluate(
+        """() => { const why = document.querySelector('#offline-bar .tb-offline-why'), bar = why.parentElement;
+          return { text: why.textContent, lines: why.getClientRects().length,
+                   tall: why.getBoundingClientRect().height <= parseFloat(getComputedStyle(why).lineHeight) * 1.5,
+                   fits: why.getBoundingClientRect().right <= bar.getBoundingClientRect().right + 0.5
+                         && bar.scrollWidth <= bar.clientWidth,
+                   cut: getComputedStyle(why).textOverflow !== 'clip' || getComputedStyle(bar).textOverflow !== 'clip' }; }"""
+    )
+
+
 def _pick(page: Any, nth: int) -> float:
     """Tap the ``nth`` pickable token; the ms from the tap to the picked board drawn (its targets shown)."""
     page.locator(PICKABLE).nth(nth).click()
@@ -71,3 +84,10 @@ def test_a_pick_is_drawn_at_once_while_requests_hang_or_abort_and_after_a_reload
         _picks_ready(page)
         third = _pick(page, 0)
         assert max(first, second, third) < AT_ONCE, (first, second, third)
+        page.locator("#board button.gs-target").first.click()  # a move: kept on the phone, the bar counts it
+        page.locator("#offline-bar .tb-offline-count").wait_for()
+        for width in (390, 360):
+            page.set_viewport_size({"width": width, "height": 844})
+            words = _one_line(page)
+            assert words["text"] == "No network answer: moves kept here", words
+            assert words["lines"] == 1 and words["tall"] and words["fits"] and not words["cut"], (width, words)

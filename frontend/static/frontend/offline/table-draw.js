@@ -293,12 +293,15 @@ async function drawQueue() {
   const bar = document.getElementById("tablebar");
   if (bar) {
     if (offline || all.length) {
-      let text = !navigator.onLine ? "Offline: moves are kept on this phone"
+      // one line on a 360 px phone (test_browser_offline_picks.py); the counts go on the next line when they must
+      const why = !navigator.onLine ? "Offline: moves are kept on this phone"
         : startedHere.isLocal(id) ? "Not yet on the server"
-        : network.offline() ? "No answer from the network: moves are kept on this phone" : "Back online";
-      if (waiting.length) text += ` · ${waiting.length} waiting to send`;
-      if (held.length) text += ` · ${held.length} held: see below`;
-      bar.appendChild(el("p", { class: "tb-offline", id: "offline-bar", role: "status", text }));
+        : network.offline() ? "No network answer: moves kept here" : "Back online";
+      const counts = [waiting.length ? `${waiting.length} waiting to send` : "", held.length ? `${held.length} held: see below` : ""]
+        .filter(Boolean).map((c) => `· ${c}`).join(" ");
+      bar.appendChild(el("p", { class: "tb-offline", id: "offline-bar", role: "status" },
+        el("span", { class: "tb-offline-why", text: why }), counts ? document.createTextNode(" ") : null,
+        counts ? el("span", { class: "tb-offline-count", text: counts }) : null));
     }
   }
   if (all.length) {
