@@ -124,7 +124,7 @@ async function readSnapshot(key) {
   try {
     const hit = await (await caches.open(ENGINE_CACHE)).match(key);
     return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
-  } catch (e) {
+  } catch (e) {  // a copy the browser could not read back (closed while writing it): made again
     return null;
   }
 }
@@ -156,8 +156,10 @@ export async function startPython({ pyodideUrl, rulesetsUrl, stdlibUrl }) {
     // a seed kept from before the trimmed library (a match started on this phone) and no network: Pyodide's own
     stdlibUrl || currentUrls().then((u) => u.stdlib_url, () => undefined),
   ]);
+  timings.fetched = performance.now() - t0;
   const key = snapshotKey(pyodideUrl, rulesetsUrl, stdLibURL);
   const kept = await readSnapshot(key);
+  timings.read = performance.now() - t0;
   // the standard library trimmed to what the rules import (frontend/offline/bundle.py › STDLIB_MODULES)
   const options = { indexURL: pyodideUrl, fullStdLib: false, stdLibURL };
   let pyodide = null;
@@ -166,6 +168,7 @@ export async function startPython({ pyodideUrl, rulesetsUrl, stdlibUrl }) {
       pyodide = await loadPyodide({ ...options, _loadSnapshot: kept });
       timings.snapshot = "loaded";
     } catch (e) {  // not loadable (this browser, a damaged copy): dropped, and the engine started as before
+      timings.snapshot_error = String(e && e.message ? e.message : e);
       caches.open(ENGINE_CACHE).then((c) => c.delete(key)).catch(() => null);
     }
   }
