@@ -30,7 +30,7 @@ SNAPSHOTS = """async (drop) => {  // the engine's kept memory snapshots (rules.j
   for (const r of await cache.keys()) if (drop && new URL(r.url).pathname.startsWith("/__chronicle_snapshot__/")) await cache.delete(r);
   return (await cache.keys()).filter((r) => new URL(r.url).pathname.startsWith("/__chronicle_snapshot__/")).length;
 }"""
-FLUSH = 5000  # ms before the browser is closed: Chromium writes a kept snapshot (31 MB) to disk after the put
+FLUSH = 1000  # ms before the browser is closed, once the snapshot is kept (written to disk after the put)
 WAYS = ("snapshot", "no snapshot")  # the engine loaded from the kept snapshot; or none kept (started, one made)
 
 
@@ -45,9 +45,6 @@ def cold_starts(
     profile = tempfile.mkdtemp(prefix="chronicle-cold-")
     try:
         _prime(p, chromium, profile, cookie, url)
-        # one start not measured: the snapshot the online page made is not always read back after its browser
-        # closed (a body still being written: rules.js makes it again, as this start does then)
-        _cold_once(out, p, chromium, profile, url, match_id, 1.0, drop=False)
         marks: dict[tuple[float, str], list[dict[str, Any]]] = {}
         for rate in rates:
             for n in range(runs * len(WAYS)):
@@ -58,6 +55,15 @@ def cold_starts(
         return marks
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def _until(page: Any, snapshots: str, seconds: float = 120) -> None:
+    """Wait until the engine's snapshot is kept (Playwright's ``wait_for_function`` awaits no promise)."""
+    for _ in range(int(seconds * 5)):
+        if page.evaluate(snapshots, False):
+            return
+        page.wait_for_timeout(200)
+    raise CommandError("the engine kept no memory snapshot")
 
 
 def _launch(p: Any, chromium: str, profile: str, **options: Any) -> Any:
@@ -78,7 +84,7 @@ def _prime(p: Any, chromium: str, profile: str, cookie: dict[str, Any], url: str
                                "|| document.documentElement.dataset.offlineWarm", polling=200)  # fmt: skip
         kept = "async (u) => !!(await (await caches.open('chronicle-pages')).match(u))"
         page.wait_for_function(kept, arg=url, polling=200)
-        page.wait_for_function(f"async () => ({SNAPSHOTS})(false).then((n) => n > 0)", polling=500)
+        _until(page, SNAPSHOTS)
         page.wait_for_timeout(FLUSH)
     finally:
         context.close()
@@ -121,7 +127,7 @@ def _cold_once(
                 f"rules {t.get('ready', 0):,.0f}), load {os.getloadavg()[0]:.1f}")  # fmt: skip
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
         page.evaluate(CLEAR_QUEUE, match_id)
-        page.wait_for_function(f"async () => ({SNAPSHOTS})(false).then((n) => n > 0)", polling=200)
+        _until(page, SNAPSHOTS)
         page.evaluate(SNAPSHOTS, drop)
         page.wait_for_timeout(FLUSH)
         return marks
