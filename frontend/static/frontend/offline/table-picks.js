@@ -46,6 +46,7 @@ export function drawPick(query) {
   if (window.htmx) window.htmx.process(section);
   section.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true }));  // forms.js, the-first-spine.js
   root.dataset.offlinePickAt = String(Math.round(performance.now()));
+  root.dataset.swaps = String(Number(root.dataset.swaps || 0) + 1);  // a swap in place, as app.js counts htmx's
   answered();
   return true;
 }
