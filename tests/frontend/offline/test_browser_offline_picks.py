@@ -2,7 +2,8 @@
 boards the page already has (drawn ahead by the server for its position, kept beside the page), never from a round
 trip to the network or the engine. Under a network that lies (``navigator.onLine`` true, every request hanging,
 then aborted and the page reloaded from the worker's copy) each pick is drawn within 100 ms of the tap, measured
-by the page's own clock: the tap's ``pointerdown`` time stamp to the first frame after ``#board`` changed. The bar's
+by the page's own clock: the tap's ``click`` time stamp to the first frame after ``#board`` changed (the click,
+not the ``pointerdown`` before it: Playwright sends the tap's input events one round trip apart). The bar's
 words for that network fit one line of the bar on a 360 and a 390 px phone (issue 47 item 3)."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ AT_ONCE = 100  # ms, tap → pick drawn
 # the tap's time and the first frame after the board changed, on the page's own clock (performance.now)
 CLOCK = """(() => {
   window.__pick = {};
-  document.addEventListener("pointerdown", (e) => {
+  document.addEventListener("click", (e) => {
     if (e.target.closest && e.target.closest("#board")) window.__pick = { tap: e.timeStamp };
   }, true);
   new MutationObserver((changes) => {
