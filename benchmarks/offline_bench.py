@@ -61,6 +61,9 @@ def add_arguments(parser: Any) -> None:
     parser.add_argument("--reload-only", action="store_true", help="only the offline reload's first move")
     parser.add_argument("--reloads", type=int, default=10, help="measured reloads per engine path and CPU (10)")
     parser.add_argument("--warmups", type=int, default=1, help="reloads before those, not measured (1)")
+    parser.add_argument(
+        "--colds", type=int, default=3, help="cold starts per CPU (a new browser process each) after the reloads (3)"
+    )
 
 
 def run(options: dict[str, Any], out: Out) -> None:
@@ -70,7 +73,7 @@ def run(options: dict[str, Any], out: Out) -> None:
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     rates = [1.0] + ([options["throttle"]] if options["throttle"] else [])
     if options["reload_only"]:
-        reload_run(out, chromium, rates, options["reloads"], options["warmups"])
+        reload_run(out, chromium, rates, options["reloads"], options["warmups"], options["colds"])
         return
     sequences = {slug: sequence(slug, options["moves"]) for slug in GAMES}
     from rulesets.offline import fold_entries
@@ -96,7 +99,7 @@ def run(options: dict[str, Any], out: Out) -> None:
         finally:
             browser.close()
     _report(out, sequences, baseline, runs)
-    reload_run(out, chromium, rates, options["reloads"], options["warmups"])
+    reload_run(out, chromium, rates, options["reloads"], options["warmups"], options["colds"])
 
 
 def pyodide_folder() -> Path:

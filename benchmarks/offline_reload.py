@@ -79,9 +79,12 @@ def _in_shared_worker(page: Any, function: str) -> float | None:
         cdp.detach()
 
 
-def reload_run(out: Out, chromium: str, rates: list[float], reloads: int, warmups: int) -> None:
-    """The offline reload's first move at each CPU rate, both engine paths, in a browser of its own; reported."""
+def reload_run(out: Out, chromium: str, rates: list[float], reloads: int, warmups: int, colds: int = 0) -> None:
+    """The offline reload's first move at each CPU rate, both engine paths, in a browser of its own, then
+    ``colds`` cold starts per rate (``offline_cold``: a new browser process each); reported."""
     from playwright.sync_api import sync_playwright
+
+    from benchmarks.offline_cold import cold_bench
 
     if reloads < 1:
         raise CommandError("--reloads must be at least 1")
@@ -91,6 +94,8 @@ def reload_run(out: Out, chromium: str, rates: list[float], reloads: int, warmup
             reload_bench(out, browser, origin, rates, reloads, warmups)
         finally:
             browser.close()
+        if colds:
+            cold_bench(out, p, chromium, origin, rates, colds)
 
 
 def reload_bench(out: Out, browser: Any, origin: str, rates: list[float], reloads: int, warmups: int) -> None:
@@ -121,7 +126,8 @@ def _reloads(out: Out, browser: Any, origin: str, rates: list[float], reloads: i
             url = f"{origin}/matches/{match.pk}/"
             page.goto(url)
             page.wait_for_function("() => navigator.serviceWorker.controller !== null", polling=200)
-            page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'", polling=200)
+            page.wait_for_function("() => /cached|ready/.test(document.documentElement.dataset.offlineRules || '') "
+                                   "|| document.documentElement.dataset.offlineWarm", polling=200)  # fmt: skip
             kept = "async (u) => !!(await (await caches.open('chronicle-pages')).match(u))"
             for _ in range(600):
                 if page.evaluate(kept, url):

@@ -8,6 +8,7 @@ from frontend.views import interop as interop_views
 from frontend.views import joins as join_views
 from frontend.views import live as live_views
 from frontend.views import matches as views
+from frontend.views import picks as picks_views
 from frontend.views import quicklog as quicklog_views
 from frontend.views import stats as stats_views
 from frontend.views.accounts import LoginView, api_token, signup
@@ -43,6 +44,7 @@ urlpatterns = [
     path("matches/<int:match_id>/recorders/", views.match_recorders, name="match-recorders"),
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
+    path("matches/<int:match_id>/picks/", picks_views.match_picks, name="match-picks"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="match-rematch"),
     path("matches/<int:match_id>/rename/", views.match_rename, name="match-rename"),
     path("matches/<int:match_id>/rules/", views.match_rules, name="match-rules"),

@@ -11,10 +11,13 @@ offline_seed``, whose ``board`` holds the :class:`frontend.boards.shared.TableFa
 from __future__ import annotations
 
 import functools
+import html as htmllib
+import re
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from frontend.boards import shared as boards
 from frontend.forms.inputs import recordable
@@ -131,6 +134,23 @@ def render(seed: dict[str, Any], position: dict[str, Any], query: dict[str, str]
         "csrf_token": csrf,
     }
     return engine().get_template(board["template"]).render(Context(context))
+
+
+PICKS_MAX = 40  # boards drawn ahead per position (frontend.views.picks, offline/table-picks.js); past them: when tapped
+LINK = re.compile(r'<a\b[^>]*?\shref="([^"]*)"')
+
+
+def link_queries(html: str, page_url: str) -> list[str]:
+    """The queries of ``html``'s links to its own page (a pick, a card, a cell…), as written (``pick=a&hint=1``),
+    in the board's order, once each; not a replay's (``at=``)."""
+    out: list[str] = []
+    for href in LINK.findall(html):
+        parts = urlsplit(htmllib.unescape(href))
+        query = parts.query
+        if not query or parts.path != page_url or query in out or any(k == "at" for k, _ in parse_qsl(query)):
+            continue
+        out.append(query)
+    return out
 
 
 def render_json(request: str) -> str:

@@ -35,6 +35,7 @@ PRECACHE_ASSETS = (
     "frontend/offline/table-draw.js",
     "frontend/offline/table-record.js",
     "frontend/offline/table-sync.js",
+    "frontend/offline/table-picks.js",
     "frontend/offline/table-photos.js",
     "frontend/offline/entry.js",
     "frontend/offline/rules.js",

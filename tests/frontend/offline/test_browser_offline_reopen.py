@@ -15,6 +15,13 @@ from matches.services import match_create
 from tests.frontend.offline.test_browser_offline import keeper_at, local_board, table
 from tests.frontend.phones import PASSWORD, PHONE, open_form, session_for, stones, wait_until, waiting
 
+SNAPSHOTS = """async (drop) => {  // the engine's memory snapshots kept (rules.js): how many; dropped first if asked
+  const cache = await caches.open("chronicle-engine");
+  const snapshot = (r) => new URL(r.url).pathname.startsWith("/__chronicle_snapshot__/");
+  for (const r of await cache.keys()) if (drop && snapshot(r)) await cache.delete(r);
+  return (await cache.keys()).filter(snapshot).length;
+}"""
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 KEPT = "async (u) => !!(await (await caches.open('chronicle-pages')).match(u))"
@@ -60,7 +67,9 @@ def reopened_offline(
     with keeper_at(browser, live_server, match) as (context, page, _url):
         page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'cached'")
         context.set_offline(True)
-        if cold:
+        if cold:  # nor the memory snapshot the engine started online made (rules.js): a whole start
+            wait_until(page, f"async () => ({SNAPSHOTS})(false).then((n) => n > 0)", timeout=120)
+            page.evaluate(SNAPSHOTS, True)
             context.add_init_script("delete globalThis.SharedWorker")
         page.reload()
         yield context, page, match

@@ -58,6 +58,16 @@ async function pruneEngine(folder, s) {
   if (stale) await cache.put(mark, new Response(s.pyodide_version));
 }
 
+/** Whether ``s``'s engine files (Pyodide's and the archives) are all kept on this phone. */
+export async function engineKept(s) {
+  if (!window.caches || !s.pyodide_url) return false;
+  const folder = new URL(s.pyodide_url, location.href).pathname.replace(/[^/]*$/, "");
+  const cache = await caches.open("chronicle-engine");
+  const urls = (s.pyodide_files || PYODIDE_FILES.map((f) => folder + f)).concat(archives(s));
+  for (const url of urls) if (!(await cache.match(url))) return false;
+  return true;
+}
+
 async function warmEngine(files, archiveUrls, root) {
   if (!window.caches) return;
   const cache = await caches.open("chronicle-engine");
@@ -73,5 +83,6 @@ async function warmEngine(files, archiveUrls, root) {
       else await cache.put(url, response);
     }
     root.dataset.offlineRules = root.dataset.offlineRules || "cached";
+    document.dispatchEvent(new Event("offline:engine-kept"));
   } catch (e) { /* the network went: tried again on the next visit */ }
 }

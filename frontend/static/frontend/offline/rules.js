@@ -109,8 +109,43 @@ function boardDrawer(pyodide, timings) {
   };
 }
 
+const ENGINE_CACHE = "chronicle-engine";  // the service worker's cache of the engine's files (sw.js, engine.js)
+const SNAPSHOT = "/__chronicle_snapshot__/";  // + the engine's files it was made from: Pyodide's, rulesets', stdlib's
+
+/** Where the memory snapshot of an engine started from these files is kept (null: no stable name, none kept). */
+function snapshotKey(pyodideUrl, rulesetsUrl, stdLibURL) {
+  if (!rulesetsUrl || !stdLibURL || typeof caches === "undefined") return null;
+  const name = [pyodideUrl, rulesetsUrl, stdLibURL].map((u) => new URL(u, location.href).pathname).join("|");
+  return SNAPSHOT + encodeURIComponent(name);
+}
+
+async function readSnapshot(key) {
+  if (!key) return null;
+  try {
+    const hit = await (await caches.open(ENGINE_CACHE)).match(key);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch (e) {  // a copy the browser could not read back (closed while writing it): made again
+    return null;
+  }
+}
+
+/** Keep ``snapshot`` under ``key``, dropping the snapshots of other engine files (an older deployment's). */
+async function keepSnapshot(key, snapshot) {
+  const cache = await caches.open(ENGINE_CACHE);
+  for (const request of await cache.keys()) {
+    const path = new URL(request.url).pathname;
+    if (path.startsWith(SNAPSHOT) && path !== key) await cache.delete(request);
+  }
+  await cache.put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }));
+}
+
+const IMPORTS = "import sys\nif '/chronicle' not in sys.path: sys.path.insert(0, '/chronicle')\nimport rulesets.offline\nrulesets.all_rulesets()";
+
 /** Start Pyodide here (a page or a worker) with the archive's rulesets; resolves to `{handle, timings, pyodide}`:
- * `handle(requestJson) → answerJson` is `rulesets.offline.handle`. */
+ * `handle(requestJson) → answerJson` is `rulesets.offline.handle`. The first start on a phone keeps a memory
+ * snapshot of the started engine (Pyodide's `makeMemorySnapshot`, the rules imported) in Cache Storage, named by
+ * the engine's files; a later start (a new browser process: no engine running) loads that instead of starting
+ * Python and importing the rules again (`timings.snapshot`: "loaded" / "made"; docs/PERFORMANCE.md). */
 export async function startPython({ pyodideUrl, rulesetsUrl, stdlibUrl }) {
   const timings = {};
   const t0 = performance.now();
@@ -121,12 +156,34 @@ export async function startPython({ pyodideUrl, rulesetsUrl, stdlibUrl }) {
     // a seed kept from before the trimmed library (a match started on this phone) and no network: Pyodide's own
     stdlibUrl || currentUrls().then((u) => u.stdlib_url, () => undefined),
   ]);
+  timings.fetched = performance.now() - t0;
+  const key = snapshotKey(pyodideUrl, rulesetsUrl, stdLibURL);
+  const kept = await readSnapshot(key);
+  timings.read = performance.now() - t0;
   // the standard library trimmed to what the rules import (frontend/offline/bundle.py › STDLIB_MODULES)
-  const pyodide = await loadPyodide({ indexURL: pyodideUrl, fullStdLib: false, stdLibURL });
+  const options = { indexURL: pyodideUrl, fullStdLib: false, stdLibURL };
+  let pyodide = null;
+  if (kept) {
+    try {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: kept });
+      timings.snapshot = "loaded";
+    } catch (e) {  // not loadable (this browser, a damaged copy): dropped, and the engine started as before
+      timings.snapshot_error = String(e && e.message ? e.message : e);
+      caches.open(ENGINE_CACHE).then((c) => c.delete(key)).catch(() => null);
+    }
+  }
+  if (!pyodide) pyodide = await loadPyodide({ ...options, _makeSnapshot: !!key });
   timings.pyodide = performance.now() - t0;
-  pyodide.unpackArchive(archive, "zip", { extractDir: "/chronicle" });
+  pyodide.unpackArchive(archive, "zip", { extractDir: "/chronicle" });  // a snapshot has the modules, not the files
   // every game's modules imported now, so a match's first move costs no import
-  pyodide.runPython("import sys\nsys.path.insert(0, '/chronicle')\nimport rulesets.offline\nrulesets.all_rulesets()");
+  pyodide.runPython(IMPORTS);
+  if (key && !kept) {
+    try {
+      const snapshot = pyodide.makeMemorySnapshot();
+      timings.snapshot = "made";
+      keepSnapshot(key, snapshot).catch(() => null);
+    } catch (e) { /* none kept: the next start is a whole one again */ }
+  }
   const handle = pyodide.pyimport("rulesets.offline").handle;
   timings.ready = performance.now() - t0;
   return { handle: (request) => handle(request), board: boardDrawer(pyodide, timings), timings, pyodide };

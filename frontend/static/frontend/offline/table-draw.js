@@ -5,6 +5,7 @@
 import * as startedHere from "./local.js";
 import * as network from "./network.js";
 import * as queue from "./queue.js";
+import { picksAhead, setPicks } from "./table-picks.js";
 import { localPosition } from "./table-position.js";
 import { actions, answered, csrf, live, matchId, root, rules, seed, state } from "./table-state.js";
 
@@ -105,6 +106,7 @@ function paintHead(head, board) {
     section.dataset.local = String(head.pos.version);
     root.dataset.offlineBoard = String(head.pos.version);
     if (window.htmx) window.htmx.process(section);
+    if (head.picks) setPicks(head.picks);  // its picks, drawn ahead by the engine when it was kept
     document.dispatchEvent(new CustomEvent("offline:board", { detail: { version: head.pos.version } }));
   }
   root.dataset.offlineHead = String(head.pos.version);
@@ -123,6 +125,7 @@ async function keepHead(id, s, waiting, known) {
     pos: known.pos, last: known.last, log: known.log, bad: known.bad,
     turn: turn ? turn.textContent : "", legal: select ? select.innerHTML : null, legal_label: label ? label.textContent : "",
     board: drawn ? section.innerHTML : null,
+    picks: drawn && state.picks && state.picks.of === section.firstElementChild ? state.picks.picks : null,
   });
 }
 
@@ -162,12 +165,25 @@ export async function drawBoard(s, r, pos, query) {
     return;  // the boards archive is not on this phone yet: the board stays the last page's
   }
   const top = section.getBoundingClientRect().top;  // the board stays where the thumb is (no jump to the top)
+  // a pick drawn on the same position keeps that position's picks (drawn ahead: table-picks.js)
+  const same = state.picks && state.picks.of === section.firstElementChild && section.dataset.local === String(pos.version);
   section.innerHTML = answer.html;
   window.scrollBy(0, section.getBoundingClientRect().top - top);
   section.dataset.local = String(pos.version);
   root.dataset.offlineBoard = String(pos.version);
   if (window.htmx) window.htmx.process(section);
+  if (same) state.picks.of = section.firstElementChild;
   document.dispatchEvent(new CustomEvent("offline:board", { detail: { version: pos.version } }));
+  if (!same && !Object.keys(query || {}).length) keepPicks(s, r, pos, answer.html);  // the next pick answers at once
+}
+
+/** The engine draws ahead the boards of this local position's links (after the board itself), and they are kept
+ * with the queue's head when it is of this position. */
+async function keepPicks(s, r, pos, html) {
+  const picks = await picksAhead(s, r, pos, html, csrf());
+  if (!picks) return;
+  const head = await queue.getHead(s.match).catch(() => null);
+  if (head && head.pos && head.pos.version === pos.version && head.board) await queue.putHead({ ...head, picks }).catch(() => null);
 }
 
 // offline, a link of the board (pick a token, a card, a cell…) is drawn here with that link's query, on the
@@ -277,12 +293,15 @@ async function drawQueue() {
   const bar = document.getElementById("tablebar");
   if (bar) {
     if (offline || all.length) {
-      let text = !navigator.onLine ? "Offline: moves are kept on this phone"
+      // one line on a 360 px phone (test_browser_offline_picks.py); the counts go on the next line when they must
+      const why = !navigator.onLine ? "Offline: moves are kept on this phone"
         : startedHere.isLocal(id) ? "Not yet on the server"
-        : network.offline() ? "No answer from the network: moves are kept on this phone" : "Back online";
-      if (waiting.length) text += ` · ${waiting.length} waiting to send`;
-      if (held.length) text += ` · ${held.length} held: see below`;
-      bar.appendChild(el("p", { class: "tb-offline", id: "offline-bar", role: "status", text }));
+        : network.offline() ? "No network answer: moves kept here" : "Back online";
+      const counts = [waiting.length ? `${waiting.length} waiting to send` : "", held.length ? `${held.length} held: see below` : ""]
+        .filter(Boolean).map((c) => `· ${c}`).join(" ");
+      bar.appendChild(el("p", { class: "tb-offline", id: "offline-bar", role: "status" },
+        el("span", { class: "tb-offline-why", text: why }), counts ? document.createTextNode(" ") : null,
+        counts ? el("span", { class: "tb-offline-count", text: counts }) : null));
     }
   }
   if (all.length) {

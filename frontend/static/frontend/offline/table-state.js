@@ -17,7 +17,9 @@ export function pageQuery() {
 }
 
 export const state = {
-  rulesPromise: null,  // the engine (rules()), asked for once
+  enginePromise: null,  // the engine, started once (engine(): warmed at idle, or asked for)
+  rulesPromise: null,  // the engine as asked for by a move, a drawing (rules())
+  picks: null,  // the boards of the shown board's links, drawn ahead ({picks, of}: table-picks.js)
   waitingCount: 0,  // entries of this match on the phone, as last drawn (queueing())
   syncing: null,  // a sync runs on this page
   again: false,  // a sync was asked for while one ran
@@ -81,22 +83,38 @@ export function csrf() {
   return field ? field.value : "";
 }
 
-/** The in-browser rules (the engine's rules.js), loaded once; null when this page has none. */
+/** The engine, started once per page (a shared worker's kept engine answers at once); null when it cannot start. */
+function engine() {
+  if (!state.enginePromise) {
+    state.enginePromise = startRules(seed()).catch(() => { state.enginePromise = null; return null; });
+  }
+  return state.enginePromise;
+}
+
+/** The in-browser rules (the engine's rules.js), asked for once; null when this page has none. */
 export function rules() {
   if (!state.rulesPromise) {
-    const s = seed();
     performance.mark("chronicle:rules-asked");  // read by manage.py bench_offline (the reload's breakdown)
-    state.rulesPromise = startRules(s)
-      .then((r) => {
-        performance.mark("chronicle:rules-ready");
-        root.dataset.offlineRules = "ready";
-        root.dataset.offlineRulesAt = String(Math.round(performance.now()));
-        root.dataset.offlineEngine = r.timings && r.timings.kept ? "kept" : "started";  // kept: a shared worker's
-        return r;
-      })
-      .catch(() => { state.rulesPromise = null; root.dataset.offlineRules = "none"; return null; });
+    state.rulesPromise = engine().then((r) => {
+      if (!r) { state.rulesPromise = null; root.dataset.offlineRules = "none"; return null; }
+      performance.mark("chronicle:rules-ready");
+      root.dataset.offlineRules = "ready";
+      root.dataset.offlineRulesAt = String(Math.round(performance.now()));
+      root.dataset.offlineEngine = r.timings && r.timings.kept ? "kept" : "started";  // kept: a shared worker's
+      return r;
+    });
   }
   return state.rulesPromise;
+}
+
+/** Start the engine before it is needed (issue 47 item 3), at idle, online too, on a page that records: losing the
+ * network then finds it running (a shared worker: one for the site's pages, kept across a reload). Only once its
+ * files are on the phone (``kept``: engine.js › warmEngine has them), so a page only passed through starts nothing. */
+export function warmSoon() {
+  if (state.enginePromise || !seed().can_record) return;
+  const go = () => engine().then((r) => { if (r) root.dataset.offlineWarm = r.timings && r.timings.kept ? "kept" : "started"; });
+  if (window.requestIdleCallback) window.requestIdleCallback(go, { timeout: 2000 });
+  else setTimeout(go, 500);
 }
 
 /** Whether a move form's submission is kept on the phone: offline, entries of this match wait, or a match started

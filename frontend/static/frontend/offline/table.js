@@ -5,34 +5,41 @@
 // the legal moves and the board follow the local position (the board drawn by the server's own board code: rules.board).
 // This module wires the page's events to its parts: table-state.js (the state, in one place), table-draw.js,
 // table-record.js, table-sync.js, table-photos.js. See docs/ARCHITECTURE.md › Offline at the table.
+import { engineKept } from "./engine.js";
 import * as startedHere from "./local.js";
 import * as network from "./network.js";
 import * as queue from "./queue.js";
 import { followLink, redraw, render } from "./table-draw.js";
 import * as photos from "./table-photos.js";
+import { drawPick, loadPicksSoon, queryOf } from "./table-picks.js";
 import * as recording from "./table-record.js";
-import { actions, live, matchId, rules, seed, state } from "./table-state.js";
+import { actions, live, matchId, rules, seed, state, warmSoon } from "./table-state.js";
 import { kick, keepThisPage, pinEngineOfPage, remember, rememberSoon, showGameNow } from "./table-sync.js";
 
 Object.assign(actions, {
   kick, showGameNow, houseRule: recording.houseRule, takeBack: recording.takeBack, check: recording.checkSoon,
 });
 
-// offline, a link of the board (pick a token, a card, a cell…) is drawn here with that link's query, on the
-// position the page follows: the network is not asked (it is not there), nor a stale copy of the page
+// a link of the board (pick a token, a card, a cell…) whose board was drawn ahead is drawn from there at once,
+// online or not (table-picks.js); offline, any other is drawn here with that link's query, on the position the
+// page follows: the network is not asked (it is not there), nor a stale copy of the page
 document.addEventListener("click", (e) => {
   const link = e.target.closest && e.target.closest("#board a[href]");
-  const here = network.offline() || startedHere.isLocal(matchId());  // the page follows the local position
-  if (!link || !here || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  if (!link || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
   const url = new URL(link.getAttribute("href"), location.href);  // an SVG link's href is not a string
   const page = live() && live().dataset.page;
   if (url.origin !== location.origin || !page || url.pathname !== new URL(page, location.href).pathname) return;
   if (url.searchParams.has("at") || !(seed().board || {}).page_url) return;  // a replay, or a reader who cannot record: the server's page
+  const here = network.offline() || startedHere.isLocal(matchId());  // the page follows the local position
+  const drawn = drawPick(queryOf(url));
+  if (!drawn && !here) return;  // the server's page draws it
   e.preventDefault();
   e.stopPropagation();
   state.boardQuery = {};
   url.searchParams.forEach((v, k) => { if (k !== "seen") state.boardQuery[k] = v; });
-  followLink(state.boardQuery);
+  // the address says what is picked, as the server's page would (a live update keeps a half-made pick: app.js)
+  if (drawn) history.replaceState(history.state, "", url.pathname + url.search + location.hash);
+  else followLink(state.boardQuery);
 }, true);
 
 recording.listen();
@@ -68,7 +75,7 @@ document.addEventListener("offline:network", () => {
 
 document.addEventListener("htmx:afterSettle", (e) => {
   if (e.target && e.target.id === "match-live") {
-    redraw();
+    redraw().then(loadPicksSoon);
     if (e.detail && e.detail.xhr && e.detail.xhr.status < 400) rememberSoon();
   }
 });
@@ -84,5 +91,7 @@ if (live()) {
   if (navigator.serviceWorker) navigator.serviceWorker.addEventListener("controllerchange", remember);
   keepThisPage();
   pinEngineOfPage();
-  redraw().then(() => kick(0));
+  // the engine is warm before it is needed: started at idle once its files are on the phone, online too
+  engineKept(seed()).then((kept) => (kept ? warmSoon() : document.addEventListener("offline:engine-kept", warmSoon, { once: true })), () => null);
+  redraw().then(() => { kick(0); loadPicksSoon(); });
 }
