@@ -49,7 +49,7 @@ class _TooLarge(Exception):
 
 async def _read_body(receive: Any) -> SpooledTemporaryFile | None:
     """The request's body, whole (None: the client went away); :class:`_TooLarge` past the bound."""
-    body, size = SpooledTemporaryFile(max_size=65536), 0
+    body, size = SpooledTemporaryFile(max_size=65536), 0  # noqa: SIM115  (closed by the caller, or here)
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":

@@ -77,7 +77,9 @@ async def match_live_view(request: HttpRequest, match_id: int) -> HttpResponse:
         first = await read(user=user, match_id=match_id, after=after, session=request.session)
     except NotFound as exc:
         return JsonResponse({"code": "not_found", "detail": str(exc)}, status=404)
-    response = StreamingHttpResponse(_stream(read, user, request.session, match_id, first), content_type="text/event-stream")
+    response = StreamingHttpResponse(
+        _stream(read, user, request.session, match_id, first), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
     return response

@@ -63,7 +63,7 @@ def stream_moved(stream_id: int) -> None:
     outage = redis_outage(settings.REDIS_URL)
     try:
         _redis_client().publish(CHANNEL, str(stream_id))
-    except Exception as exc:  # noqa: BLE001  (any Redis failure: the write stands, watchers look for themselves)
+    except Exception as exc:  # any Redis failure: the write stands, watchers look for themselves
         outage.failed(exc, "live wake-ups", "watching pages look at their match every 1.5 s until it is back")
     else:
         outage.succeeded()
@@ -127,7 +127,7 @@ class Hub:
                                 self.wake(int(message["data"]))
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001  (Redis gone: watchers look for themselves meanwhile)
+            except Exception as exc:  # Redis gone: watchers look for themselves meanwhile
                 if not self.degraded:
                     self.degraded = True
                     outage.failed(exc, "live wake-ups", "watching pages look at their match every 1.5 s")
