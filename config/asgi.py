@@ -31,6 +31,7 @@ django_asgi = get_asgi_application()
 
 from django.conf import settings  # noqa: E402  (settings are loaded by now)
 
+from config import lifespan  # noqa: E402
 from config.chunked import MAX_CHUNKED_BODY  # noqa: E402
 from config.db import refuse_undeclared_pooler  # noqa: E402
 from config.security import require_secret_key  # noqa: E402
@@ -114,6 +115,8 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "lifespan":
         while True:
             message = await receive()
+            if message["type"] == "lifespan.shutdown":
+                lifespan.shutdown()  # the live table's streams end: the stop is not held up by waiting pages
             await send({"type": message["type"] + ".complete"})
             if message["type"] == "lifespan.shutdown":
                 return

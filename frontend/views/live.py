@@ -94,7 +94,7 @@ async def _stream(read: Any, user: Any, session: Any, match_id: int, news: LiveE
         for frame in _entry_frames(news):
             yield frame
         woken.set()  # an entry recorded between the first read and the watch: looked for once now
-        while time.monotonic() < ends:
+        while time.monotonic() < ends and not hub.stopping:
             try:
                 wait = live.DEGRADED_CHECK_SECONDS if hub.degraded else KEEPALIVE_SECONDS
                 await asyncio.wait_for(woken.wait(), timeout=min(wait, max(ends - time.monotonic(), 0.01)))
@@ -103,6 +103,8 @@ async def _stream(read: Any, user: Any, session: Any, match_id: int, news: LiveE
                     yield b": keep-alive\n\n"
                     continue
             woken.clear()
+            if hub.stopping:  # this process stops: the page reconnects to the next one, from its last entry
+                return
             try:
                 news = await read(user=user, match_id=match_id, after=sent, session=session)
             except NotFound as exc:

@@ -29,6 +29,7 @@ from typing import Any
 
 from django.conf import settings
 
+from config import lifespan
 from config.outage import redis_outage
 
 log = logging.getLogger("chronicle.live")
@@ -77,6 +78,7 @@ class Hub:
         self.watchers: dict[int, set[asyncio.Event]] = {}
         self.degraded = bool(settings.REDIS_URL)  # until the first subscription is made
         self.listener: asyncio.Task[None] | None = None
+        self.stopping = False  # the process is stopping: every stream ends (``config.lifespan``)
 
     @contextlib.asynccontextmanager
     async def watch(self, stream_id: int) -> AsyncIterator[asyncio.Event]:
@@ -139,6 +141,15 @@ class Hub:
 
 
 _HUBS: dict[int, Hub] = {}
+
+
+def _stopping() -> None:
+    for each in list(_HUBS.values()):
+        each.stopping = True
+        each.loop.call_soon_threadsafe(each.wake, None)
+
+
+lifespan.on_shutdown(_stopping)
 
 
 def hub() -> Hub:
