@@ -55,6 +55,7 @@ class Watchers:
         self.seen: dict[tuple[int, int], float] = {}  # (watcher, version) -> when drawn
         self.heard: dict[tuple[int, int], float] = {}  # (watcher, version) -> when its frame arrived (pushed)
         self.tasks: list[Any] = []
+        self.ready = 0  # streams answered (their ``ready`` frame received)
 
     def run(self, coro: Any, timeout: float = 600) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
@@ -95,6 +96,8 @@ class Watchers:
         writer.write(request.encode())
         try:
             while line := await reader.readline():
+                if line.startswith(b"event: ready"):
+                    self.ready += 1
                 if line.startswith(b"id: "):
                     version = int(line[4:])
                     self.heard[(who, version)] = time.perf_counter()
@@ -212,7 +215,11 @@ def _measure(out: Out, web: Service, watchers: Watchers, watched: Any, rest: lis
     rss0 = _rss_kib(web.proc.pid)
     for i in range(idle):
         watchers.spawn(watchers.stream(1000 + i, rest[i // 4].pk, draw=False))
-    time.sleep(max(5.0, idle / 50))  # every stream has answered its first read (about 100 a second here)
+    deadline = time.perf_counter() + 600
+    while watchers.ready < 4 + idle and time.perf_counter() < deadline:
+        time.sleep(0.5)
+    out(f"{watchers.ready - 4} of {idle} idle streams open in {time.perf_counter() - deadline + 600:.0f} s")
+    time.sleep(5)  # their first reads are done
     cpu0, t0 = web.cpu(), time.perf_counter()
     time.sleep(10)
     idle_cpu = (web.cpu() - cpu0) / (time.perf_counter() - t0)
