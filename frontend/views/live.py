@@ -5,14 +5,17 @@ opened, the page polls :func:`match_version_view` as before (``static/frontend/a
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
@@ -24,6 +27,19 @@ from matches.store import live
 from matches.store.history import cursor_clean
 
 KEEPALIVE_SECONDS = 15.0  # a comment line on a quiet stream: proxies and phones see it alive
+# Every stream's reads share these threads (and their database connections): a thousand waiting pages hold no
+# connection each, where asgiref's per-request thread would keep one open for as long as the page watches.
+_READS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="live-read")
+
+
+def _read_now(**kwargs: Any) -> LiveEntries:
+    close_old_connections()  # a connection past its age or broken (PostgreSQL restarted) is replaced
+    return live_entries(**kwargs)
+
+
+async def _read(**kwargs: Any) -> LiveEntries:
+    """:func:`frontend.selectors.live_entries` on the shared read threads."""
+    return await asyncio.get_running_loop().run_in_executor(_READS, functools.partial(_read_now, **kwargs))
 
 
 @require_GET
@@ -72,7 +88,8 @@ async def match_live_view(request: HttpRequest, match_id: int) -> HttpResponse:
     except InvalidInput as exc:
         return JsonResponse({"code": "invalid", "detail": str(exc), "errors": exc.errors}, status=400)
     user = await request.auser()
-    read = sync_to_async(live_entries)
+    await sync_to_async(connections.close_all)()  # the request's own thread (middleware, sign-in) lets its go
+    read = _read
     try:
         first = await read(user=user, match_id=match_id, after=after, session=request.session)
     except NotFound as exc:
