@@ -26,9 +26,6 @@ def refuse_misconfigured() -> None:
         raise SystemExit(EX_CONFIG) from None
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # settings and a database connection only: no app is loaded (a second, not ten)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
     refuse_misconfigured()
