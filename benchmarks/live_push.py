@@ -230,7 +230,7 @@ def _measure(out: Out, web: Service, watchers: Watchers, watched: Any, rest: lis
     while watchers.ready < 4 + idle and time.perf_counter() < deadline:
         time.sleep(0.5)
     out(f"{watchers.ready - 4} of {idle} idle streams open in {time.perf_counter() - deadline + 600:.0f} s")
-    time.sleep(5)  # their first reads are done
+    time.sleep(20)  # their first reads and what opening them left (threads ending) are done
     cpu0, t0 = web.cpu(), time.perf_counter()
     time.sleep(10)
     idle_cpu = (web.cpu() - cpu0) / (time.perf_counter() - t0)
