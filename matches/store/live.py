@@ -34,13 +34,21 @@ from config.outage import redis_outage
 
 log = logging.getLogger("chronicle.live")
 
-CHANNEL = "chronicle:live"  # one Redis channel: a message is a stream id, a few bytes
+CHANNEL = "chronicle:live"  # one Redis channel (per Redis database: :func:`_channel`); a message is a stream id
 RETRY_SECONDS = 1.0  # between two attempts to (re)subscribe while Redis is unreachable
 DEGRADED_CHECK_SECONDS = 1.5  # a watcher's own look at its stream while wake-ups cannot arrive
 PUBLISH_TIMEOUT = 0.5
 
 _publisher: Any = None
 _publisher_lock = threading.Lock()
+
+
+def _channel() -> str:
+    """:data:`CHANNEL` with the Redis database's number: pub/sub channels are server-wide, and two deployments (or
+    test lanes) on one Redis server keep to their own databases."""
+    from urllib.parse import urlsplit
+
+    return f"{CHANNEL}:{urlsplit(settings.REDIS_URL).path.strip('/') or '0'}"
 
 
 def _redis_client() -> Any:
@@ -63,7 +71,7 @@ def stream_moved(stream_id: int) -> None:
         return
     outage = redis_outage(settings.REDIS_URL)
     try:
-        _redis_client().publish(CHANNEL, str(stream_id))
+        _redis_client().publish(_channel(), str(stream_id))
     except Exception as exc:  # any Redis failure: the write stands, watchers look for themselves
         outage.failed(exc, "live wake-ups", "watching pages look at their match every 1.5 s until it is back")
     else:
@@ -117,7 +125,7 @@ class Hub:
             client = aredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=PUBLISH_TIMEOUT)
             try:
                 async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.subscribe(CHANNEL)
+                    await pubsub.subscribe(_channel())
                     if self.degraded:
                         self.degraded = False
                         outage.succeeded()
@@ -190,7 +198,9 @@ def _on_match(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
         _sight_changed([instance.stream_id])
 
 
-def _on_seat(sender: Any, instance: Any, **kwargs: Any) -> None:
+def _on_seat(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    if created:  # a match's seats are made with it, before anyone watches it (a join link links an existing seat)
+        return
     from matches.models import Match
 
     _sight_changed(list(Match.objects.filter(pk=instance.match_id).values_list("stream_id", flat=True)))
