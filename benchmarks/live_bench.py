@@ -41,13 +41,47 @@ def _rate(call: Callable[[], Any], seconds: float, rounds: int) -> tuple[float, 
 def add_arguments(parser: Any) -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per figure (5)")
     parser.add_argument("--moves", type=int, default=40, help="moves recorded in the benchmark match (40)")
+    parser.add_argument("--idle", type=int, default=1000, help="idle pushed watchers held open (1000)")
+    parser.add_argument("--appends", type=int, default=20, help="appends timed per way (20)")
+    parser.add_argument("--no-push", action="store_true", help="the poll's costs only (no web tier, no Redis)")
 
 
 def run(options: dict[str, Any], out: Out) -> None:
     name = f"chronicle_bench_live_{os.getpid()}"
-    with scratch_database(name), test_client_open():
+    with scratch_database(name) as params, test_client_open():
         _run(out, options["seconds"], options["moves"])
+        if not options["no_push"]:
+            _push(out, params, options)
     out(f"Scratch database {name} dropped.")
+
+
+def _push(out: Out, params: dict[str, Any], options: dict[str, Any]) -> None:
+    """The push against polling over real HTTP (``benchmarks.live_push``); needs Redis (``REDIS_URL``)."""
+    from django.conf import settings
+
+    from benchmarks.http_stack import bench_matches
+    from benchmarks.live_push import run_push
+    from matches.models import Match
+    from matches.services import match_event_record
+    from matches.store import events as store
+
+    if not settings.REDIS_URL:
+        out("\nThe push against polling needs Redis (REDIS_URL): not measured.")
+        return
+    url = f"postgres://{params.get('user', 'postgres')}@{params.get('host', '127.0.0.1')}:{params.get('port', 5432)}/"
+    url += params["dbname"]
+
+    def setup(count: int) -> list[Any]:
+        _, ids = bench_matches(count)
+        Match.objects.filter(pk__in=ids).update(is_public=True)
+        return list(Match.objects.filter(pk__in=ids).select_related("stream", "owner").order_by("pk"))
+
+    def record(match: Any, i: int) -> int:
+        seat = store.head_load(match.stream_id, fresh=True).version % 2
+        result = match_event_record(match=match, user=match.owner, type="stones_taken", seat=seat, data={"count": 1})
+        return result.version
+
+    run_push(out, url, settings.REDIS_URL, setup, record, options)
 
 
 def _run(out: Out, seconds: float, moves: int) -> None:

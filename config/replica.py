@@ -13,6 +13,8 @@ embedded default and a single PostgreSQL have no router and nothing changes.
   middleware notes the primary's WAL position (``pg_current_wal_lsn()``): in a cookie for the browser and, for
   an API client, in the cache under a hash of its ``Authorization`` header. That client's reads go to the
   primary until the replica has replayed past that position, or for ``CHRONICLE_REPLICA_RYW_SECONDS`` at most.
+  While Redis cannot be reached an API client's position cannot be known (the cache falls back to per-process
+  memory, and its note may sit in another web process): its reads then go to the primary, never the replica.
 - **A replica that cannot serve is not used.** At a request's first routed read it is asked for its state
   (one query): down or unreachable (then not asked again for ``DOWN_RETRY_SECONDS``), no longer a standby
   (promoted away: it may have diverged), or replaying more than ``CHRONICLE_REPLICA_MAX_LAG`` seconds behind,
@@ -173,8 +175,18 @@ def _client_key(request: HttpRequest) -> str | None:
     return "chronicle:ryw:" + hashlib.sha256(header.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+UNKNOWN = -1  # a client's last write position that cannot be known now: its reads go to the primary
+
+
+def _position_unknown() -> bool:
+    """True when the cache's last answer did not come from the shared store (``config.cache.FailSafeRedisCache``
+    serving its per-process fallback while Redis is unreachable): another process's note is not in it."""
+    return bool(getattr(cache, "redis_down", False))
+
+
 def _written_at(request: HttpRequest) -> int | None:
-    """The WAL position this client last wrote at, if it still must read its own writes."""
+    """The WAL position this client last wrote at, if it still must read its own writes; :data:`UNKNOWN` when an
+    API client's position cannot be known (Redis unreachable: the note may be in another process's memory)."""
     positions = []
     cookie = request.COOKIES.get(RYW_COOKIE)
     if cookie:
@@ -183,6 +195,8 @@ def _written_at(request: HttpRequest) -> int | None:
     key = _client_key(request)
     if key is not None:
         noted = cache.get(key)
+        if _position_unknown():  # even a note found here: another process may hold a later one
+            return UNKNOWN
         if isinstance(noted, int):
             positions.append(noted)
     return max(positions) if positions else None
@@ -215,7 +229,9 @@ class ReplicaMiddleware:
         if not self.enabled:
             return self.get_response(request)
         if request.method in SAFE_METHODS:
-            token = _plan.set(_Plan(min_lsn=_written_at(request)))
+            written = _written_at(request)
+            plan = _Plan(min_lsn=None, alias=DEFAULT_DB_ALIAS) if written == UNKNOWN else _Plan(min_lsn=written)
+            token = _plan.set(plan)
             try:
                 return self.get_response(request)
             finally:

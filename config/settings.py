@@ -248,6 +248,14 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# -- The live table (frontend/views/live.py, config/asgi.py) ------------------------------------------------
+# a watching page's stream ends after this many seconds and the browser reconnects from its last entry (bounds how
+# long a deploy's old process is held, and re-reads the reader's session)
+CHRONICLE_LIVE_MAX_SECONDS = float(os.environ.get("CHRONICLE_LIVE_MAX_SECONDS", "300"))
+# the paths config.asgi serves with Django's async handler (long-lived streams); every other path runs the WSGI
+# application on a pool of WEB_THREADS threads, as granian's WSGI interface did (docs/PERFORMANCE.md)
+CHRONICLE_ASYNC_PATHS = [r"^/matches/\d+/live/$"]
+
 # -- Event store --------------------------------------------------------------------------------------
 CHRONICLE_SNAPSHOT_EVERY = int(os.environ.get("CHRONICLE_SNAPSHOT_EVERY", "100"))
 CHRONICLE_HEAD_CACHE_SIZE = int(os.environ.get("CHRONICLE_HEAD_CACHE_SIZE", "2048"))

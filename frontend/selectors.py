@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from matches.errors import NotFound, StreamUnreplayable
 from matches.models import Event as EventRow
 from matches.models import Match
-from matches.selectors import UserLike, match_visible_qs
+from matches.selectors import UserLike, match_get, match_seat_names, match_visible_qs
+from matches.store.history import HISTORY_LIMIT_MAX, history_page
 from matches.store.visibility import Viewer, can_view, row_as_seen, viewer_for
 from rulesets import get_ruleset
 from rulesets.replay import EVENT_VOIDED, FIRST_PLAYER_DRAWN, describe_entry
@@ -87,3 +89,30 @@ def match_version(*, user: UserLike, match_id: int) -> int:
     if match is None or not can_view(user, match):
         raise NotFound(f"No match {match_id}.")
     return match.stream.version
+
+
+@dataclass(frozen=True)
+class LiveEntries:
+    """A watching page's news: the match's ``stream_id``, its ``version`` and the ``lines`` it has not drawn."""
+
+    stream_id: int
+    version: int
+    lines: list[Any]
+
+
+def live_entries(*, user: UserLike, match_id: int, after: int, session: Any = None) -> LiveEntries:
+    """What the live table sends one watching page (``frontend.views.live``): the match's version and every entry
+    after version ``after``, oldest first, each as ``user`` may read it (``viewer_for``, with the reading device's
+    ``session``: the one rule of sight, never one answer for all). :class:`NotFound` when ``user`` may not see the
+    match (any more)."""
+    match = match_get(user=user, match_id=match_id)
+    if match.stream.version <= after:
+        return LiveEntries(match.stream_id, match.stream.version, [])
+    viewer = viewer_for(user, match, session=session)
+    names, lines, cursor = match_seat_names(match), [], after
+    while cursor is not None:
+        page = history_page(stream_id=match.stream_id, game=match.game, seat_names=names, viewer=viewer,
+                            after=cursor, limit=HISTORY_LIMIT_MAX)  # fmt: skip
+        lines += [h.line for h in page.lines]
+        cursor = page.next
+    return LiveEntries(match.stream_id, max([match.stream.version, *(ln.row.version for ln in lines)]), lines)

@@ -45,6 +45,7 @@ urlpatterns = [
     path("matches/<int:match_id>/history/", views.match_history, name="match-history"),
     path("matches/<int:match_id>/version/", live_views.match_version_view, name="match-version"),
     path("matches/<int:match_id>/picks/", picks_views.match_picks, name="match-picks"),
+    path("matches/<int:match_id>/live/", live_views.match_live_view, name="match-live-stream"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="match-rematch"),
     path("matches/<int:match_id>/rename/", views.match_rename, name="match-rename"),
     path("matches/<int:match_id>/rules/", views.match_rules, name="match-rules"),

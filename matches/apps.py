@@ -18,5 +18,7 @@ class MatchesConfig(AppConfig):
         import matches.projections.tasks  # noqa: F401
         from config.api import register_invalid_input
         from matches.errors import InvalidInput
+        from matches.store.live import sight_signals_connect
 
-        register_invalid_input(InvalidInput)  # a body with unstorable text: the API's own ``invalid`` answer
+        register_invalid_input(InvalidInput)
+        sight_signals_connect()  # a change of who may see a match tells its watching pages (the live table)  # a body with unstorable text: the API's own ``invalid`` answer

@@ -24,6 +24,7 @@ from matches.errors import DomainError, InvalidInput, NotAllowed, NotFound, Rule
 from matches.models import MAX_VERSION
 from matches.models import Event as EventRow
 from matches.store import events as store
+from matches.store import live
 from matches.store.visibility import (
     UserLike,
     can_record,
@@ -278,8 +279,7 @@ def stream_rules_upgrade(
             idempotency_key=idempotency_key, meta=store.Metadata(recorded_by_id=user.pk, request_id=request_id),
         )  # fmt: skip
         if not result.repeated:
-            for wake in _AFTER_COMMIT:
-                transaction.on_commit(wake)
+            _after_commit(obj.stream_id)
         return result
 
     return _through_hooks(spec, obj, user, request_id, write, atomic=True)
@@ -371,12 +371,19 @@ def stream_event_record(
         sight=sight,
     )
     if not result.repeated:
-        for hook in _AFTER_COMMIT:
-            transaction.on_commit(hook)
+        _after_commit(stream_id)
     return result
 
 
 _AFTER_COMMIT: list[Callable[[], None]] = []
+
+
+def _after_commit(stream_id: int) -> None:
+    """After the commit of a new entry on ``stream_id``: the registered hooks (the projector's wake-up) and the
+    live table's wake-up of the pages watching it (``matches.store.live``)."""
+    for hook in _AFTER_COMMIT:
+        transaction.on_commit(hook)
+    transaction.on_commit(lambda: live.stream_moved(stream_id))
 
 
 def after_commit_register(hook: Callable[[], None]) -> None:

@@ -118,7 +118,7 @@ from matches.models import Stream
 from matches.services import match_create
 user = get_user_model().objects.create_user("probe-" + uuid.uuid4().hex[:8], password="probe-pass-123")
 ids = [match_create(owner=user, game="last-stone", seats=[{"name": "Ana"}, {"name": "Bo"}],
-                    options={"stones": 1000}).pk for _ in range(N)]
+                    options={"stones": 1000}, is_public=True).pk for _ in range(N)]  # watched: public
 # a pile no run exhausts (options cap it at 1000): widened at version 0, as benchmarks.http_stack does
 Stream.objects.filter(match__in=ids, version=0).update(
     options={"stones": 10**9, "first_seat": 0}, state={"pile": 10**9, "turn": 0, "winner": None})
@@ -215,6 +215,36 @@ class Client(threading.Thread):
                 self.tally.bad.append(f"client on match {self.match_id}: {exc!r}")
 
 
+class Watcher(threading.Thread):
+    """One watching page's event stream (the live table), as a browser's ``EventSource`` keeps it: read frame by
+    frame; dropped (a Redis outage changes nothing here; a web restart ends it), opened again with
+    ``Last-Event-ID`` naming the last entry received, on the web tier's current ``port``."""
+
+    def __init__(self, port: int, match_id: int, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.port, self.match_id, self.stop = port, match_id, stop
+        self.ids: list[int] = []  # every entry's version, in the order received
+        self.opened = 0
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+                resume = {"Last-Event-ID": str(self.ids[-1])} if self.ids else {}
+                conn.request("GET", f"/matches/{self.match_id}/live/?from=0", headers=resume)
+                response = conn.getresponse()
+                if response.status != 200:
+                    response.read()
+                    raise OSError(f"HTTP {response.status}")
+                self.opened += 1
+                while not self.stop.is_set() and (line := response.fp.readline()):
+                    if line.startswith(b"id: "):
+                        self.ids.append(int(line[4:]))
+                conn.close()
+            except (OSError, http.client.HTTPException):
+                time.sleep(0.3)
+
+
 # -- the probe -----------------------------------------------------------------------------------------------
 
 
@@ -248,6 +278,11 @@ def _summaries_reach(dsn: str, heads: dict[int, int]) -> bool:
     return all(version >= heads.get(match_id, 0) for match_id, version in rows)
 
 
+def _watched_reach(watcher: Watcher, heads: dict[int, int]) -> bool:
+    """True when ``watcher`` received its match's entries up to the version ``heads`` names."""
+    return bool(watcher.ids) and watcher.ids[-1] >= heads.get(watcher.match_id, 0)
+
+
 def _converged(dsn: str) -> bool:
     with psycopg.connect(dsn, autocommit=True) as conn:
         behind = conn.execute(
@@ -279,9 +314,16 @@ def test_every_acknowledged_append_survives_redis_worker_and_postgresql_failures
         clients = [Client(port, made["token"], match_id, tally, stop) for match_id in targets]
         for client in clients:
             client.start()
+        watching = threading.Event()
+        watchers = [Watcher(port, match_id, watching) for match_id in made["ids"][:2]]  # the live table's pages
+        for watcher in watchers:
+            watcher.start()
         time.sleep(PHASE)
 
-        catch_ups = []  # 1. Redis dies and comes back, three times: the read models catch up within 3 s each time
+        catch_ups, watched_ups = (
+            [],
+            [],
+        )  # 1. Redis dies and comes back, three times: the read models catch up within 3 s each time
         for _ in range(REDIS_OUTAGES):
             redis_server.kill()
             time.sleep(PHASE / 2)
@@ -289,8 +331,11 @@ def test_every_acknowledged_append_survives_redis_worker_and_postgresql_failures
             back, heads = time.monotonic(), _heads(database.dsn())
             reached = wait_until(lambda heads=heads: _summaries_reach(database.dsn(), heads), 10, step=0.05)
             catch_ups.append(round(time.monotonic() - back, 2) if reached else None)
+            seen = wait_until(lambda heads=heads: all(_watched_reach(w, heads) for w in watchers), 10, step=0.05)
+            watched_ups.append(round(time.monotonic() - back, 2) if seen else None)
             time.sleep(PHASE / 2)
         assert all(t is not None and t < 3.0 for t in catch_ups), (catch_ups, worker.log_tail())
+        assert all(t is not None and t < 3.0 for t in watched_ups), ("watchers behind after Redis", watched_ups)
 
         first_worker = _celery_pid(worker)  # 2. the worker dies; scripts/worker starts another
         assert first_worker is not None and worker.alive(), worker.log_tail()
@@ -307,6 +352,14 @@ def test_every_acknowledged_append_survives_redis_worker_and_postgresql_failures
         for client in clients:
             client.join(30)
         assert not any(client.is_alive() for client in clients), "a client never got its append answered"
+
+        web.stop()  # 4. the web tier restarts (a deploy): watching pages reconnect and resume
+        services.remove(web)
+        (tmp_path / "again").mkdir()
+        web, port = start_web(env, Stack("granian", 1, 4), tmp_path / "again")
+        services.append(web)
+        for watcher in watchers:
+            watcher.port = port
 
         # a client's next move wakes the projector, as at a table; nobody touches the worker
         nudge = Client(port, made["token"], made["ids"][0], tally, stop)
@@ -335,6 +388,12 @@ def test_every_acknowledged_append_survives_redis_worker_and_postgresql_failures
             versions = sorted(v for m, _, v in rows if m == match_id)
             assert versions == list(range(1, head + 1)), f"match {match_id}: gaps or duplicates in its versions"
         assert not tally.bad, tally.bad[:10]
+        final = {m: heads[m] for m in made["ids"][:2]}
+        assert wait_until(lambda: all(_watched_reach(w, final) for w in watchers), 10, step=0.05), "watchers behind"
+        watching.set()
+        for watcher in watchers:  # every entry once, in order, across Redis outages and a web restart
+            assert watcher.ids == list(range(1, final[watcher.match_id] + 1)), (watcher.match_id, watcher.ids[-5:])
+            assert watcher.opened >= 2, "the web restart ended the stream and the watcher resumed"
         assert tally.statuses[500] == 0
         assert _converged(database.dsn()), f"the read models never caught up:\n{worker.log_tail()}"
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -352,9 +411,11 @@ def test_every_acknowledged_append_survives_redis_worker_and_postgresql_failures
         assert "Killed" not in log, log[-3000:]  # scripts/worker says it as a log line of its own
         print(
             f"fault probe ({database.how}): {len(tally.acked)} acknowledged appends, statuses {dict(tally.statuses)}, "
-            f"catch-up after Redis came back {catch_ups} s"
+            f"catch-up after Redis came back {catch_ups} s, watchers' {watched_ups} s"
         )
     finally:
         for service in reversed(services):
             service.stop()
+        if "watching" in locals():
+            watching.set()
         redis_server.stop()

@@ -61,7 +61,7 @@ def test_production_uses_the_compressed_middleware_and_storage_and_brotli_is_ins
     requirements = (Path(settings.BASE_DIR) / "requirements.txt").read_text()
     assert "\nBrotli==1.2.1" in requirements and brotli.compress(b"x")
     dev = (Path(settings.BASE_DIR) / "scripts" / "dev").read_text()  # scripts/dev serves the compressed copies too
-    assert dev.index("manage.py collectstatic --noinput") < dev.index("manage.py runserver")
+    assert dev.index("manage.py collectstatic --noinput") < dev.index("exec scripts/serve")
 
 
 def test_collectstatic_writes_brotli_and_gzip_beside_each_file_but_tiny_ones(collected):

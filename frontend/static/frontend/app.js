@@ -405,8 +405,65 @@
           schedule(delay);
         });
     };
-    document.addEventListener("visibilitychange", function () { if (!document.hidden) schedule(0); });
-    window.addEventListener("online", function () { delay = 1500; schedule(0); });
-    schedule(delay);
+    var polling = false;
+    var startPolling = function () {  // the fallback: today's poll, started once
+      if (polling) return;
+      polling = true;
+      document.addEventListener("visibilitychange", function () { if (!document.hidden) schedule(0); });
+      window.addEventListener("online", function () { delay = 1500; schedule(0); });
+      schedule(delay);
+    };
+    // the push: one event stream per page (frontend/views/live.py) sends each entry as it is recorded, as this
+    // reader may see it, and resumes from the last entry received (Last-Event-ID; a new stream: from the version
+    // drawn). A page whose stream was never opened (refused, no EventSource, a proxy that holds it back) polls
+    var pushed = seen, opened = false, retry = 1500;
+    var draw = function () {  // a burst (a catch-up) is drawn once, at its newest entry
+      if (bar() && bar().dataset.live && pushed > seen) show(pushed);
+    };
+    var push = function () {
+      if (!window.EventSource || !bar().dataset.push) { startPolling(); return; }
+      var follows = bar().dataset.seated !== undefined ? "&seats=1" : "";  // the owner's join box (as the poll's)
+      var stream = new EventSource(bar().dataset.push + "?from=" + seen + follows), ready = false, drawing = null;
+      var again = function () {
+        stream.close();
+        if (!opened) { startPolling(); return; }  // refused: poll instead
+        if (bar()) bar().classList.add("is-offline");
+        setTimeout(push, retry);  // it worked before: open it again, backing off up to 30 s
+        retry = Math.min(retry * 2, 30000);
+      };
+      var giveUp = setTimeout(function () { if (!ready) again(); }, 5000);
+      document.documentElement.dataset.push = "opening";
+      stream.addEventListener("ready", function () {
+        ready = opened = true;
+        retry = 1500;
+        clearTimeout(giveUp);
+        document.documentElement.dataset.push = "open";  // for the browser tests to wait on
+        if (bar()) bar().classList.remove("is-offline");
+        draw();  // received before, not drawn (the page's own request failed)
+      });
+      stream.addEventListener("entry", function (e) {
+        var version = parseInt(e.lastEventId, 10);
+        if (!(version > pushed)) return;
+        pushed = version;
+        clearTimeout(drawing);
+        drawing = setTimeout(draw, 0);
+      });
+      stream.addEventListener("seated", function (e) {  // a friend took a seat: no entry, the count moved
+        var count = JSON.parse(e.data).seated;
+        if (String(count) !== seated) joinFollows(count);
+      });
+      stream.addEventListener("closed", function () {  // this reader may no longer see the match
+        stream.close();
+        clearTimeout(giveUp);
+        document.documentElement.dataset.push = "closed";
+      });
+      stream.onerror = function () {
+        if (document.documentElement.dataset.push === "closed") return;
+        if (stream.readyState === EventSource.CLOSED) { clearTimeout(giveUp); again(); return; }
+        if (bar()) bar().classList.add("is-offline");  // the browser reconnects by itself, from the last entry
+      };
+    };
+    window.addEventListener("online", function () { if (opened) draw(); });
+    push();
   }
 })();

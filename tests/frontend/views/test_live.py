@@ -44,3 +44,43 @@ def test_a_private_match_answers_only_its_owner_and_recorders(client, salty, own
 def test_the_version_poll_costs_one_query(client, salty, django_assert_num_queries):
     with django_assert_num_queries(1):
         assert client.get(f"/matches/{salty.pk}/version/").status_code == 200
+
+
+# -- the pushed stream's refusals (its frames: tests/frontend/test_browser_live_push.py, on the production server) --
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_refuses_before_it_opens(async_client, client, salty, stranger, monkeypatch):
+    """A bad cursor is a 400 naming it, a match the reader may not see a 404 as its page, another method a 405, and
+    a WSGI server (runserver, gunicorn, this test client) answers 501 at once: the page then polls."""
+    import asyncio
+
+    url = f"/matches/{salty.pk}/live/"
+
+    async def answers():
+        bad = await async_client.get(url + "?from=soon")
+        post = await async_client.post(url)
+        return bad, post
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    from frontend.views import live as live_views
+
+    reads = ThreadPoolExecutor(max_workers=1)  # the stream's reads, here: its connection closed after the test
+    monkeypatch.setattr(live_views, "_READS", reads)
+    try:
+        bad, post = asyncio.run(answers())
+        salty.is_public = False
+        salty.save()
+        hidden = asyncio.run(async_client.get(url))
+    finally:  # the async views' database work ran in asgiref's thread and the reads' one: their connections close
+        asyncio.run(sync_to_async(connections.close_all)())
+        reads.submit(connections.close_all).result()
+        reads.shutdown()
+    assert bad.status_code == 400 and "from" in bad.json()["errors"] and "version number" in bad.json()["detail"]
+    assert post.status_code == 405
+    assert hidden.status_code == 404
+    assert client.get(url).status_code == 501 and client.get(url).json()["code"] == "no_push"
