@@ -89,8 +89,10 @@ def test_a_board_wider_than_the_phone_opens_on_the_wizard_and_keeps_where_it_was
         box, cell = frame.bounding_box(), page.locator(f'.fs-piece[data-cell="{wizard["at"][0]},{wizard["at"][1]}"]')
         piece = cell.bounding_box()
         assert box["x"] <= piece["x"] and piece["x"] + piece["width"] <= box["x"] + box["width"], (box, piece)
-        page.evaluate("(f) => { f.scrollLeft = 40; f.dispatchEvent(new Event('scroll')); }", frame.element_handle())
-        page.wait_for_timeout(100)  # panning snaps to a whole column (issue 43): where the reader left it is that
+        page.evaluate("(f) => { f.scrollLeft = 60; f.dispatchEvent(new Event('scroll')); }", frame.element_handle())
+        page.wait_for_timeout(
+            100
+        )  # panning snaps to a whole column (issue 43; 60 px is past half of one): where the reader left it is that
         left = frame.evaluate("f => f.scrollLeft")
         page.locator(".fs-card-link", has_text="Squire").first.tap()
         cell = page.get_by_role("button", name="Place Squire on column 2, row 4")
