@@ -106,9 +106,14 @@ export async function update(key, change) {
 }
 
 export async function remove(key) {
-  const d = await db();
-  const row = await d.get("entries", key);
-  await d.delete("entries", key);
+  const tx = (await db()).transaction(["entries", "chains"], "readwrite");
+  const entries = tx.objectStore("entries");
+  const row = await entries.get(key);
+  await entries.delete(key);
+  // the last one gone (dropped, re-entered, taken back): its chain ends with it, as a sync that empties the queue
+  // ends it; a move made later is made on the game the page shows then, not on the chain's old start (issue 43)
+  if (row && !(await entries.index("match").count(row.match))) await tx.objectStore("chains").delete(row.match);
+  await tx.done;
   if (row) changed(row.match);
 }
 
