@@ -261,7 +261,16 @@
       if (s.status >= 400 && problem) {
         // a refusal of a board's button drawn at the board's top is moved next to the button tapped (a low one
         // would otherwise pull the page up to it, issue 43); the same words, where the thumb is
-        var near = kept && problem.parentElement && problem.parentElement.id === "board" ? kept.closest("p, li") : null;
+        // a button gone with the new state (a stale one: another phone recorded first): next to what is now
+        // where it was (the board keeps its place on the page, under the refusal drawn at its top)
+        var board = problem.parentElement && problem.parentElement.id === "board" ? problem.parentElement : null;
+        var near = board && kept ? kept.closest("p, li") : null;
+        if (board && !kept && s.control) {
+          var where = s.control.top + problem.getBoundingClientRect().height;
+          board.querySelectorAll("p, li").forEach(function (el) {
+            if (!problem.contains(el) && shown(el) && el.getBoundingClientRect().top <= where) near = el;
+          });
+        }
         if (near && near.closest("#board")) near.insertAdjacentElement("afterend", problem);
         problem.scrollIntoView({ block: "nearest" });
         var below = problem.getBoundingClientRect().bottom - window.innerHeight;  // scrolling rounds to whole px
