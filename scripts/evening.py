@@ -96,7 +96,7 @@ class Phone:
 def create(ana: Phone, game: str, cleo_known: bool) -> int:
     """Ana's new match of ``game`` (public), seats Ana, Cleo (and Bo for more): its id."""
     page = ana.page
-    page.goto(f"{ana.base}/matches/new/?game={game}")
+    page.goto(f"{ana.base}/matches/new/?game={game}&seats={3 if game == 'bone-wars' else 2}")
     for i, name in enumerate(["Ana", "Cleo", "Bo", "Dee"]):
         box = page.locator(f"#id_seat_{i}")
         if box.count():
