@@ -124,6 +124,21 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
     return page(request, exception)
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: a form sent from a page drawn before this browser's cookies were cleared, or before a
+    sign-in elsewhere rotated the token (app.js refreshes the token before sending; this is the page without
+    JavaScript, or when the refresh could not be made). Nothing was written."""
+    if is_api(request):
+        return json_error(403, "csrf_failed", f"The request's CSRF token was refused ({reason}). Nothing was written.")
+    return error_page(
+        request,
+        403,
+        "This page had gone stale",
+        "It was drawn before this phone's cookies were cleared or before a sign-in: go back, reload the page and "
+        "tap again. Nothing was written.",
+    )
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """handler404: JSON ``not_found`` on unknown API paths, the site's page elsewhere."""
     if is_api(request):

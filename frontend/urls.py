@@ -11,7 +11,7 @@ from frontend.views import matches as views
 from frontend.views import picks as picks_views
 from frontend.views import quicklog as quicklog_views
 from frontend.views import stats as stats_views
-from frontend.views.accounts import LoginView, api_token, signup
+from frontend.views.accounts import LoginView, api_token, form_token, signup
 from frontend.views.photos import photo_urls
 
 urlpatterns = [
@@ -23,6 +23,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", signup, name="signup"),
     path("accounts/token/", api_token, name="api-token-page"),
+    path("accounts/form-token/", form_token, name="form-token"),
     path("matches/", views.match_list, name="match-list"),
     path("players/<int:player_id>/", stats_views.player_page, name="player"),
     path("players/claim/<str:token>/", stats_views.player_claim_page, name="player-claim"),

@@ -10,7 +10,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -118,3 +119,12 @@ def api_token(request: HttpRequest) -> HttpResponse:
     token = Token.objects.filter(user=request.user).first()
     context = {"token": token, "developer_view": developer_view_on(request.user)}
     return render(request, "frontend/token.html", context)
+
+
+def form_token(request: HttpRequest) -> JsonResponse:
+    """``{"token": …}``: a CSRF token for this browser's session, setting its cookie if it had none. app.js asks
+    for it when a page's form is sent after the cookie went away (cookies cleared with the page open, a page kept
+    by the service worker); a GET that writes nothing and is never cached."""
+    response = JsonResponse({"token": get_token(request)})
+    response["Cache-Control"] = "no-store"
+    return response

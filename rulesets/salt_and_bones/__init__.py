@@ -16,6 +16,7 @@ from rulesets.base import Event, EventType, Outcome, Ruleset, RuleViolation, Sta
 from rulesets.cells import cells_words, row_col_words
 from rulesets.names import plural, seat_ref
 from rulesets.salt_and_bones import board as E
+from rulesets.salt_and_bones import moves as M
 from rulesets.salt_and_bones import rules as R
 from rulesets.salt_and_bones.catalog import default_catalog
 from rulesets.salt_and_bones.engine import EFFECTS, new_state
@@ -106,7 +107,7 @@ class SaltAndBones(Ruleset):
 
     def legal_moves(self, state: State) -> list[Event] | None:
         """Listed in the Draw, Preparation and Combat phases (catalog cards only); None in the Field Phase."""
-        return R.legal_moves(state)
+        return M.legal_moves(state)
 
     def names(self, state: State, seat: int | None) -> dict[str, list[str]]:
         """The catalog's names: ``attack`` (Attack cards), ``strategy`` (Strategy cards), ``instinct`` (INSTINCTs)."""

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rulesets.base import Event, EventType, RuleViolation, State, unknown_event
@@ -122,10 +121,14 @@ def check_discard(state: State, event: Event) -> None:
     if any(state["draw"]["drawn"]):
         raise _v("drawing_started", "Discards happen before anyone draws; drawing has already started.", RULE_DRAW)
     if state["draw"]["discarded"][seat]:
-        raise _v("already_discarded", "You may discard only a single card from your hand each Draw Phase.", RULE_DRAW)
+        raise _v(
+            "already_discarded",
+            f"{seat_ref(seat)} may discard only a single card from their hand each Draw Phase.",
+            RULE_DRAW,
+        )
     kind = event.data["kind"]
     if state["hands"][seat][kind] <= 0:
-        raise _v("no_such_card", f"You hold no {kind} card to discard.", RULE_DRAW)
+        raise _v("no_such_card", f"{seat_ref(seat)} holds no {kind} card to discard.", RULE_DRAW)
 
 
 def draw_target(state: State, seat: int) -> int:
@@ -141,7 +144,7 @@ def _draw_turn(state: State, event: Event) -> None:
     seat, nxt = event.seat, E.next_drawer(state)
     if seat != nxt:
         if state["draw"]["drawn"][seat]:
-            raise _v("already_drawn", "You have already drawn this Draw Phase.", RULE_DRAW)
+            raise _v("already_drawn", f"{seat_ref(seat)} has already drawn this Draw Phase.", RULE_DRAW)
         raise _v("not_your_turn", f"{seat_ref(nxt)} has Momentum and draws first.", RULE_DRAW)
 
 
@@ -164,14 +167,18 @@ def check_draw(state: State, event: Event) -> None:
         size = state["settings"]["hand_size"]
         held = E.hand_total(state, seat)
         if held + target >= size:
-            why = f"to fill your hand to {size}"
+            why = f"to fill {seat_ref(seat)}'s hand to {size}"
         else:
             left = state["decks"]["attack"] + state["decks"]["strategy"]
             why = (
-                f"as your share of the {plural(left, 'card')} left: players take turns drawing one card at a time, "
-                f"Momentum first"
+                f"as {seat_ref(seat)}'s share of the {plural(left, 'card')} left: players take turns drawing one "
+                "card at a time, Momentum first"
             )
-        raise _v("wrong_hand_size", f"You hold {plural(held, 'card')}: draw exactly {target}, {why}.", RULE_DRAW)
+        raise _v(
+            "wrong_hand_size",
+            f"{seat_ref(seat)} holds {plural(held, 'card')}: draw exactly {target}, {why}.",
+            RULE_DRAW,
+        )
 
 
 # ---------------------------------------------------------------------------------------------- preparation
@@ -185,11 +192,11 @@ def check_place(state: State, event: Event) -> None:
     """A Strategy card the seat holds, into a slot of its kind with room, named unless face-down."""
     seat, data = event.seat, event.data
     if state["hands"][seat]["strategy"] <= 0:
-        raise _v("no_strategy_cards", "You hold no Strategy card to place.", RULE_PREP)
+        raise _v("no_strategy_cards", f"{seat_ref(seat)} holds no Strategy card to place.", RULE_PREP)
     slot, name = data["slot"], data["card"]
     kind, capacity = SLOTS[slot]
     if len(state["boards"][seat][slot]) >= capacity:
-        raise _v("slot_full", f"Your {kind} slots are full ({capacity}).", RULE_PREP)
+        raise _v("slot_full", f"{seat_ref(seat)}'s {kind} slots are full ({capacity}).", RULE_PREP)
     if name is None:
         if slot != "instinct":
             raise _v("card_required", f"{kind} cards are placed face-up: name the card.", RULE_PREP)
@@ -232,8 +239,8 @@ def _attack_turn_problem(state: State, seat: int, spec: Any = None) -> RuleViola
     if c["pending_disengage"] == seat:
         return _v(
             "disengage_pending",
-            "You are disengaging: Test of Courage gives your opponent an additional turn, then record your "
-            "disengage again. You cannot play Attack cards now.",
+            f"{seat_ref(seat)} is disengaging: Test of Courage gives {seat_ref(E.other(seat))} an additional turn, "
+            f"then record {seat_ref(seat)}'s disengage again; no Attack card of {seat_ref(seat)}'s now.",
             RULE_END,
         )
     if seat == c["turn"] or E.turn_open_for_chain(state):
@@ -245,20 +252,20 @@ def _attack_turn_problem(state: State, seat: int, spec: Any = None) -> RuleViola
         last_card = E.field_card(state, last["cards"][-1])
         card = E.resolve_card(state, spec) if card_problem(state, spec) is None else None
         if seat != state["momentum"] and card is not None and card["bonus"] == "chain":
-            why = f"{card['name']} could follow your card only as a chain, and chaining needs Momentum"
+            why = f"{card['name']} could follow {seat_ref(seat)}'s card only as a chain, and chaining needs Momentum"
             return _v("not_your_turn", f"{its_turn}: {why}.", RULE_CHAIN)
         if seat != state["momentum"]:
-            why = "your Attack card ended your turn (only a player with Momentum may chain)"
+            why = f"{seat_ref(seat)}'s Attack card ended their turn (only a player with Momentum may chain)"
             return _v("not_your_turn", f"{its_turn}: {why}.", RULE_CHAIN)
         if last_card["bonus"] == "stops_chain":
-            why = f"your {last_card['name']} stops chain, so your turn ended with it"
+            why = f"{seat_ref(seat)}'s {last_card['name']} stops chain, so their turn ended with it"
             return _v("not_your_turn", f"{its_turn}: {why}.", RULE_CHAIN)
         if state["hands"][seat]["attack"] <= 0:
-            return _v("not_your_turn", f"{its_turn}: you had no Attack card left to chain.", RULE_COMBAT)
+            return _v("not_your_turn", f"{its_turn}: {seat_ref(seat)} had no Attack card left to chain.", RULE_COMBAT)
     return _v("not_your_turn", f"{its_turn} in combat: they play an Attack card or disengage.", RULE_COMBAT)
 
 
-def _attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViolation | None:
+def attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViolation | None:
     """Problems of ``seat`` playing an attack card now (turn, forced disengage, empty hand)."""
     problem = _attack_turn_problem(state, seat, spec)
     if problem:
@@ -268,12 +275,12 @@ def _attack_seat_problem(state: State, seat: int, spec: Any = None) -> RuleViola
         forcing = c["forced"][seat] if isinstance(c["forced"][seat], str) else "An Attack card"
         return _v(
             "must_disengage",
-            f"{forcing} ({seat_ref(E.other(seat))}'s Attack card) forces you to disengage at the start of "
-            f"this turn: its Bonus Effect.",
+            f"{forcing} ({seat_ref(E.other(seat))}'s Attack card) forces {seat_ref(seat)} to disengage at the "
+            "start of this turn: its Bonus Effect.",
             RULE_END,
         )
     if state["hands"][seat]["attack"] <= 0:
-        return _v("no_attack_cards", "You have no Attack cards in hand: you must disengage.", RULE_END)
+        return _v("no_attack_cards", f"{seat_ref(seat)} has no Attack card in hand and must disengage.", RULE_END)
     return None
 
 
@@ -345,7 +352,7 @@ def check_attack(state: State, event: Event) -> None:
     two free adjacent tiles next to the cards already down (a centre tile first)."""
     seat, data = event.seat, event.data
     spec = data["card"]
-    problem = _attack_seat_problem(state, seat, spec)
+    problem = attack_seat_problem(state, seat, spec)
     if problem:
         raise problem
     problem = card_problem(state, spec)
@@ -358,7 +365,7 @@ def check_attack(state: State, event: Event) -> None:
         if card["bonus"] != "chain":
             raise _v(
                 "one_card_per_turn",
-                "You have played your Attack card this turn; only a Chain card may follow it.",
+                f"{seat_ref(seat)} has played an Attack card this turn; only a Chain card may follow it.",
                 RULE_CHAIN,
             )
     problem = placement_problem(state, data["attack_tile"], data["opportunity_tile"])
@@ -375,25 +382,33 @@ def check_disengage(state: State, event: Event) -> None:
         if seat != pending:
             raise _v(
                 "disengage_pending",
-                f"{seat_ref(pending)} is disengaging; you are taking the additional turn Test of Courage gives you "
-                f"(play an Attack card, or pass the additional turn).",
+                f"{seat_ref(pending)} is disengaging; {seat_ref(seat)} is taking the additional turn Test of "
+                "Courage gives (play an Attack card, or pass the additional turn).",
                 RULE_END,
             )
         if not E.additional_turn_done(state) and not recorded_before(state, 3):  # version 1 (daad728)
             raise _v(
                 "additional_turn_first",
-                f"Test of Courage: {seat_ref(E.other(seat))} receives an additional turn before your disengage "
-                f"succeeds. Record {seat_ref(E.other(seat))}'s Attack card, or {seat_ref(E.other(seat))} passing "
-                f"the additional turn, first.",
+                f"Test of Courage: {seat_ref(E.other(seat))} receives an additional turn before "
+                f"{seat_ref(seat)}'s disengage succeeds. Record {seat_ref(E.other(seat))}'s Attack card, or "
+                f"{seat_ref(E.other(seat))} passing the additional turn, first.",
                 RULE_END,
             )
         return
     if seat == c["turn"]:
         if c["turn_cards"]:
-            raise _v("already_played", "You cannot disengage after playing an Attack card this turn.", RULE_DISENGAGE)
+            raise _v(
+                "already_played",
+                f"{seat_ref(seat)} cannot disengage after playing an Attack card this turn.",
+                RULE_DISENGAGE,
+            )
         return
     if not E.turn_open_for_chain(state):
-        raise _v("not_your_turn", f"It is {seat_ref(c['turn'])}'s turn; disengage at the start of your own.", RULE_END)
+        raise _v(
+            "not_your_turn",
+            f"It is {seat_ref(c['turn'])}'s turn; {seat_ref(seat)} disengages at the start of their own.",
+            RULE_END,
+        )
 
 
 def check_pass(state: State, event: Event) -> None:
@@ -404,19 +419,20 @@ def check_pass(state: State, event: Event) -> None:
     if pending is None:
         raise _v(
             "no_additional_turn",
-            "Only the additional turn Test of Courage gives can be passed; on your own turn, play or disengage.",
+            "Only the additional turn Test of Courage gives can be passed; on their own turn, players play or "
+            "disengage.",
             RULE_END,
         )
     if seat == pending:
         raise _v(
             "not_your_turn",
-            f"You are disengaging: the additional turn is {seat_ref(E.other(seat))}'s to take or pass.",
+            f"{seat_ref(seat)} is disengaging: the additional turn is {seat_ref(E.other(seat))}'s to take or pass.",
             RULE_END,
         )
     if c["turn"] != seat or c["turn_cards"]:
         raise _v(
             "already_played",
-            "You have played an Attack card in your additional turn; it cannot be passed any more.",
+            f"{seat_ref(seat)} has played an Attack card in the additional turn; it cannot be passed any more.",
             RULE_END,
         )
 
@@ -436,7 +452,9 @@ def strategy_problem(state: State, seat: int, name: str, target: Any) -> RuleVio
     slot_card = E.find_instinct_slot(state, seat, name)
     if slot_card is None:
         return _v(
-            "card_not_on_board", f"You have no {name} (nor a face-down INSTINCT) on your Player Board.", RULE_PREP
+            "card_not_on_board",
+            f"{seat_ref(seat)} has no {name} (nor a face-down INSTINCT) on their Player Board.",
+            RULE_PREP,
         )
     if slot_card["name"] is not None and d["activation"] == "automatic":
         return _v("automatic_card", f"{name} triggers automatically when its condition is met.", RULE_ACTIVATION)
@@ -460,10 +478,18 @@ def target_problem(state: State, seat: int, d: dict[str, Any], target: Any) -> R
         return _v("bad_target", f"{d['name']} takes no target.", RULE_STRATEGY)
     own_attack = strike is not None and card is not None and strike["attacker"] == seat and not card["negated"]
     if (effect == "extra_instance" or (effect == "unnegatable" and recorded_before(state, 3))) and not own_attack:
-        return _v("no_target", f"{d['name']} applies to the Attack card you just played; there is none.", RULE_STRATEGY)
+        return _v(
+            "no_target",
+            f"{d['name']} applies to the Attack card {seat_ref(seat)} just played; there is none.",
+            RULE_STRATEGY,
+        )
     against_you = strike is not None and card is not None and strike["defender"] == seat
     if effect == "negate_first_instance" and not (against_you and any(not i["negated"] for i in card["instances"])):
-        return _v("no_target", "There is no damage instance against you to negate right now.", RULE_DAMAGE_NEGATION)
+        return _v(
+            "no_target",
+            f"There is no damage instance against {seat_ref(seat)} to negate right now.",
+            RULE_DAMAGE_NEGATION,
+        )
     return None
 
 
@@ -472,7 +498,7 @@ def _is_uid(value: Any) -> bool:
 
 
 def _instance_target_problem(state: State, seat: int, d: dict[str, Any], target: Any) -> RuleViolation | None:
-    """Anticipation: ``{"card": uid, "instance": i}`` names an instance of the attack card open against you."""
+    """Anticipation: ``{"card": uid, "instance": i}`` names an instance of the attack card open against ``seat``."""
     if not (isinstance(target, dict) and set(target) == {"card", "instance"} and all(map(_is_uid, target.values()))):
         return _v(
             "bad_target",
@@ -486,7 +512,9 @@ def _instance_target_problem(state: State, seat: int, d: dict[str, Any], target:
     if on_field is None:
         return _v("bad_target", f"There is no Attack card {uid} on the Field Board.", RULE_DAMAGE_NEGATION)
     if on_field["seat"] == seat:
-        return _v("no_target", f"Card {uid} ({on_field['name']}) is your own attack.", RULE_DAMAGE_NEGATION)
+        return _v(
+            "no_target", f"Card {uid} ({on_field['name']}) is {seat_ref(seat)}'s own attack.", RULE_DAMAGE_NEGATION
+        )
     if strike is None or strike["card"] != uid:
         return _v(
             "no_target",
@@ -516,7 +544,8 @@ def _card_target_problem(state: State, seat: int, d: dict[str, Any], target: Any
     if not (isinstance(target, dict) and set(target) == {"card"} and _is_uid(target["card"])):
         return _v(
             "bad_target",
-            f"{d['name']} needs a target: the number of the Chain card or INSTINCT card your opponent is playing.",
+            f"{d['name']} needs a target: the number of the Chain card or INSTINCT card "
+            f"{seat_ref(E.other(seat))} is playing.",
             RULE_NEGATION,
         )
     uid = target["card"]
@@ -524,8 +553,8 @@ def _card_target_problem(state: State, seat: int, d: dict[str, Any], target: Any
     if negates is None:
         return _v(
             "no_target",
-            f"Card {uid} is not a Chain card or INSTINCT card your opponent is playing now; Condescend is played "
-            f"against a specific one of those.",
+            f"Card {uid} is not a Chain card or INSTINCT card {seat_ref(E.other(seat))} is playing now; "
+            f"Condescend is played against a specific one of those.",
             RULE_NEGATION,
         )
     w = state["combat"]["window"]
@@ -574,124 +603,3 @@ TURN_CHECKS = {
     PREPARATION_FINISHED: _preparation_turn,
     ATTACK_CARD_PLAYED: _attack_turn,
 }
-
-
-# ---------------------------------------------------------------------------------------------- legal moves
-def legal_placements(state: State) -> list[tuple[list[int], list[int]]]:
-    """Every (attack tile, opportunity tile) an attack card may take now."""
-    f = state["field"]
-    out = []
-    for r in range(f["rows"]):
-        for c in range(f["cols"]):
-            for n in E.neighbours((r, c)):
-                if placement_problem(state, [r, c], list(n)) is None:
-                    out.append(([r, c], list(n)))
-    return out
-
-
-def legal_moves(state: State) -> list[Event] | None:
-    """Every event ``validate`` accepts now; None in the Field Phase (the flipped tiles are chance data).
-
-    In combat the list names catalog cards only: inline card objects are accepted too but not listed.
-    """
-    if state["result"] is not None:
-        return []
-    phase = state["phase"]
-    if phase == "field":
-        return None
-    if phase == "draw":
-        return _draw_moves(state)
-    if phase == "preparation":
-        return _prep_moves(state)
-    return _combat_moves(state)
-
-
-def _draw_moves(state: State) -> list[Event]:
-    moves = []
-    if not any(state["draw"]["drawn"]):
-        for seat in E.SEATS:
-            if not state["draw"]["discarded"][seat]:
-                for kind in ("attack", "strategy"):
-                    if state["hands"][seat][kind] > 0:
-                        moves.append(Event(HAND_CARD_DISCARDED, seat, {"kind": kind}))
-    seat = E.next_drawer(state)
-    if seat is not None:
-        total = draw_target(state, seat)
-        da, ds = state["decks"]["attack"], state["decks"]["strategy"]
-        for a in range(max(0, total - ds), min(total, da) + 1):
-            moves.append(Event(CARDS_DRAWN, seat, {"attack": a, "strategy": total - a}))
-    return moves
-
-
-def _prep_moves(state: State) -> list[Event]:
-    seat = E.preparing_seat(state)
-    if seat is None:
-        return []
-    moves = []
-    if state["hands"][seat]["strategy"] > 0:
-        for slot, (kind, capacity) in SLOTS.items():
-            if len(state["boards"][seat][slot]) >= capacity:
-                continue
-            if slot == "instinct":
-                moves.append(Event(STRATEGY_CARD_PLACED, seat, {"slot": slot, "card": None}))
-            for name, d in state["catalog"]["strategy"].items():
-                if d["type"] == kind and E.copies_left(state, "strategy", name, seat) > 0:
-                    moves.append(Event(STRATEGY_CARD_PLACED, seat, {"slot": slot, "card": name}))
-    moves.append(Event(PREPARATION_FINISHED, seat, {}))
-    return moves
-
-
-def _combat_moves(state: State) -> list[Event]:
-    moves: list[Event] = []
-    c = state["combat"]
-    placements = None
-    for seat in E.SEATS:
-        if _attack_seat_problem(state, seat) is None:
-            chain_only = seat == c["turn"] and bool(c["turn_cards"])
-            if placements is None:
-                placements = legal_placements(state)
-            for name, d in state["catalog"]["attack"].items():
-                if chain_only and d["bonus"] != "chain":
-                    continue
-                if E.copies_left(state, "attack", name) <= 0:
-                    continue
-                for a, o in placements:
-                    moves.append(
-                        Event(ATTACK_CARD_PLAYED, seat, {"card": name, "attack_tile": a, "opportunity_tile": o})
-                    )
-        for kind, check in ((DISENGAGED, check_disengage), (ADDITIONAL_TURN_PASSED, check_pass)):
-            try:
-                check(state, Event(kind, seat, {}))
-                moves.append(Event(kind, seat, {}))
-            except RuleViolation:
-                pass
-    for seat in E.SEATS:
-        names: list[str] = []
-        for slot_card in state["boards"][seat]["instinct"]:
-            if slot_card["name"] is not None:
-                names.append(slot_card["name"])
-            else:
-                names.extend(n for n, d in state["catalog"]["strategy"].items() if d["type"] == "INSTINCT")
-        targets = instinct_targets(state)
-        done: set[str] = set()
-        for name in dict.fromkeys(names):
-            for target in targets:
-                key = json.dumps([name, target])
-                if key in done or strategy_problem(state, seat, name, target) is not None:
-                    continue
-                done.add(key)
-                moves.append(Event(STRATEGY_CARD_PLAYED, seat, {"card": name, "target": target}))
-    return moves
-
-
-def instinct_targets(state: State) -> list[Any]:
-    """Every target an INSTINCT might take now: none, each card Condescend could name, each open instance."""
-    w = state["combat"]["window"]
-    strike = w["strike"]
-    targets: list[Any] = [None]
-    uids = [strike["card"]] if strike else []
-    uids += [r["uid"] for r in w["reactions"]] + [t["uid"] for t in w.get("triggered", [])]
-    targets += [{"card": uid} for uid in dict.fromkeys(uids)]
-    if strike:
-        targets += [{"card": strike["card"], "instance": i} for i in range(len(E.current_instances(state)))]
-    return targets

@@ -1,6 +1,36 @@
 // Progressive enhancement only: every form works without this file (and without htmx).
 (function () {
   "use strict";
+  // a form drawn before this browser's CSRF cookie changed (cookies cleared with the page open, a sign-in in
+  // another tab, a page kept by the service worker) is sent with the cookie's token, or with a fresh one asked
+  // of the server when the cookie is gone (/accounts/form-token/): never a 403 for a tap. Capture, registered
+  // first: a deferred form reaches the confirmation, htmx and the double-tap guard once, when sent again.
+  function csrfCookie() {
+    var hit = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return hit ? decodeURIComponent(hit[1]) : "";
+  }
+  function setTokens(form, token) {
+    form.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (i) { i.value = token; });
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.querySelector || !form.querySelector("input[name=csrfmiddlewaretoken]")) return;
+    var cookie = csrfCookie();
+    if (cookie || form.dataset.tokenAsked) {
+      if (cookie) setTokens(form, cookie);
+      delete form.dataset.tokenAsked;
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    form.dataset.tokenAsked = "1";
+    var submitter = e.submitter;
+    fetch("/accounts/form-token/", { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (body) { setTokens(form, body.token); })
+      .catch(function () { /* offline: sent as drawn; the server's page says what to do */ })
+      .then(function () { if (submitter && submitter.form === form) form.requestSubmit(submitter); else form.requestSubmit(); });
+  }, true);
   // the replay slider shows the chosen version as soon as it is released
   document.addEventListener("input", function (e) {
     var input = e.target.closest && e.target.closest("input[data-autosubmit]");
@@ -231,7 +261,16 @@
       if (s.status >= 400 && problem) {
         // a refusal of a board's button drawn at the board's top is moved next to the button tapped (a low one
         // would otherwise pull the page up to it, issue 43); the same words, where the thumb is
-        var near = kept && problem.parentElement && problem.parentElement.id === "board" ? kept.closest("p, li") : null;
+        // a button gone with the new state (a stale one: another phone recorded first): next to what is now
+        // where it was (the board keeps its place on the page, under the refusal drawn at its top)
+        var board = problem.parentElement && problem.parentElement.id === "board" ? problem.parentElement : null;
+        var near = board && kept ? kept.closest("p, li") : null;
+        if (board && !kept && s.control) {
+          var where = s.control.top + problem.getBoundingClientRect().height;
+          board.querySelectorAll("p, li").forEach(function (el) {
+            if (!problem.contains(el) && shown(el) && el.getBoundingClientRect().top <= where) near = el;
+          });
+        }
         if (near && near.closest("#board")) near.insertAdjacentElement("afterend", problem);
         problem.scrollIntoView({ block: "nearest" });
         var below = problem.getBoundingClientRect().bottom - window.innerHeight;  // scrolling rounds to whole px

@@ -251,3 +251,22 @@ def test_signup_goes_back_only_to_this_site(client):
     r = client.post("/accounts/signup/", {"username": "eve", "password1": "salty-crackers-9",
                                           "password2": "salty-crackers-9", "next": "https://evil.example/"})  # fmt: skip
     assert r.status_code == 302 and r["Location"] == "/"
+
+
+def test_a_stale_form_is_refused_with_words_and_a_fresh_token_is_given(owner):
+    """A join page's form sent after the phone's cookies were cleared: 403 with the site's page saying what to do,
+    nothing written; ``/accounts/form-token/`` gives the token app.js sends instead (and sets the cookie), never
+    cached."""
+    match = stones(owner)
+    token = joins.join_link_on(match=match, user=owner).token
+    phone = Client(enforce_csrf_checks=True)
+    page = phone.get(f"/join/{token}/").content.decode()
+    drawn = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    phone.cookies.clear()  # cookies cleared with the page open
+    refused = phone.post(f"/join/{token}/", {"seat": 1, "csrfmiddlewaretoken": drawn})
+    assert refused.status_code == 403 and "This page had gone stale" in refused.content.decode()
+    assert "chronicle_join" not in phone.session  # nothing kept
+    fresh = phone.get("/accounts/form-token/")
+    assert fresh["Cache-Control"] == "no-store" and "csrftoken" in fresh.cookies
+    sent = phone.post(f"/join/{token}/", {"seat": 1, "csrfmiddlewaretoken": fresh.json()["token"]})
+    assert sent.status_code == 302 and sent["Location"] == f"/join/{token}/"

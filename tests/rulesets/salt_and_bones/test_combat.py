@@ -86,7 +86,7 @@ def test_one_attack_card_per_turn_without_momentum(table) -> None:
     t.attack(1, "Thrust", [3, 2], [3, 3])
     assert t.state["combat"]["turn"] == 0  # seat 1 has no Momentum: its turn ended by itself
     refusal = t.bad("not_your_turn", "attack_card_played", 1, card="Slash", attack_tile=[3, 1], opportunity_tile=[4, 1])
-    assert refusal.message.startswith("It is Seat 0's turn: your Attack card ended your turn")
+    assert refusal.message.startswith("It is Seat 0's turn: Seat 1's Attack card ended their turn")
 
 
 def test_momentum_seat_may_chain_after_a_card_that_does_not_stop_chains(table) -> None:
@@ -107,7 +107,7 @@ def test_stops_chain_ends_the_turn(table) -> None:
     t.attack(0, "Heavy Blow", [2, 2], [2, 3])
     assert t.state["combat"]["turn"] == 1
     refusal = t.bad("not_your_turn", "attack_card_played", 0, card="Feint", attack_tile=[1, 2], opportunity_tile=[1, 1])
-    assert refusal.message == "It is Seat 1's turn: your Heavy Blow stops chain, so your turn ended with it."
+    assert refusal.message == "It is Seat 1's turn: Seat 0's Heavy Blow stops chain, so their turn ended with it."
 
 
 def test_chain_card_without_momentum_is_a_plain_card(table) -> None:
@@ -118,7 +118,7 @@ def test_chain_card_without_momentum_is_a_plain_card(table) -> None:
     refusal = t.bad(
         "not_your_turn", "attack_card_played", 1, card="Quick Cut", attack_tile=[3, 3], opportunity_tile=[4, 3]
     )
-    assert "could follow your card only as a chain, and chaining needs Momentum" in refusal.message
+    assert "could follow Seat 1's card only as a chain, and chaining needs Momentum" in refusal.message
 
 
 def test_chain_needs_cards_in_hand(table) -> None:
@@ -234,7 +234,7 @@ def test_test_of_courage_extra_turn_is_taken_or_passed_never_skipped(table, rs) 
     t.disengage(0)
     assert t.state["combat"]["pending_disengage"] == 0
     refusal = t.bad("additional_turn_first", "disengaged", 0)
-    assert "Seat 1 receives an additional turn before your disengage succeeds" in refusal.message
+    assert "Seat 1 receives an additional turn before Seat 0's disengage succeeds" in refusal.message
     assert ("disengaged", 0) not in {(m.type, m.seat) for m in rs.legal_moves(t.state)}
     assert rs.turn(t.state).seats == (1,)
     t.bad("not_your_turn", "additional_turn_passed", 0)  # only the opponent passes its additional turn

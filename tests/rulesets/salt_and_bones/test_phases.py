@@ -99,7 +99,7 @@ def test_when_both_decks_run_dry_draw_what_is_left(table) -> None:
     t = table(attack_deck=4, strategy_deck=5)
     t.field()
     refusal = t.bad("wrong_hand_size", "cards_drawn", 0, attack=4, strategy=3)
-    assert "draw exactly 5, as your share of the 9 cards left" in refusal.message
+    assert "draw exactly 5, as Seat 0's share of the 9 cards left" in refusal.message
     t.do("cards_drawn", 0, attack=4, strategy=1)
     t.bad("wrong_hand_size", "cards_drawn", 1, attack=0, strategy=3)
     t.do("cards_drawn", 1, attack=0, strategy=4)

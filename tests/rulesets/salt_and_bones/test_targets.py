@@ -124,7 +124,7 @@ def test_must_disengage_names_the_card_that_forces_it(table) -> None:
     refusal = t.bad(
         "must_disengage", "attack_card_played", 1, card="Thrust", attack_tile=[3, 2], opportunity_tile=[3, 3]
     )
-    assert refusal.message.startswith("Disarm (Seat 0's Attack card) forces you to disengage")
+    assert refusal.message.startswith("Disarm (Seat 0's Attack card) forces Seat 1 to disengage")
 
 
 # -- history names the card a target number stands for -------------------------------------------------------------
