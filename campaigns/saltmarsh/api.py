@@ -143,12 +143,23 @@ class LedgerQuery(Shape):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
 
+class LedgerRowOutput(Shape):
+    """A gold change (``rulesets.saltmarsh.sheet.gold_ledger``, its version mapped by ``selectors.ledger_rows``)."""
+
+    hero = serializers.CharField()
+    version = serializers.IntegerField(allow_null=True, help_text="the entry that caused it")
+    delta = serializers.IntegerField()
+    cause = serializers.CharField()
+    note = serializers.CharField()
+    balance = serializers.IntegerField(help_text="the hero's gold after it")
+
+
 class CampaignLedgerApi(APIView):
     """GET every gold change (optionally one hero's) up to version ``at``, each with the version that caused it."""
 
     @extend_schema(
         parameters=[LedgerQuery],
-        responses={200: {"type": "array", "items": {"type": "object", "additionalProperties": True}}, 404: ERRORS[404]},
+        responses={200: LedgerRowOutput(many=True), 404: ERRORS[404]},
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
