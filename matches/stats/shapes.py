@@ -152,7 +152,7 @@ class GameDashboardOutput(Shape):
     """``game_dashboard``: one game's figures (``campaigns`` only for an adventure game)."""
 
     game = serializers.CharField()
-    title = serializers.CharField()
+    title = serializers.CharField(allow_null=True, help_text="the score sheet title filtered on (null: none)")
     name = serializers.CharField()
     plays = serializers.IntegerField()
     draws = serializers.IntegerField()
