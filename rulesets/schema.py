@@ -303,12 +303,15 @@ def _depth(value: Any, level: int = 0) -> int:
 
 def json_schema(fields: tuple[Field, ...], *, open_object: bool = False) -> dict[str, Any]:
     """The JSON Schema (OpenAPI 3.1 flavour) of an object made of ``fields``."""
-    return {
+    schema = {
         "type": "object",
         "properties": {f.name: _field_schema(f) for f in fields},
         "required": [f.name for f in fields if f.required],
-        "additionalProperties": open_object,
+        "additionalProperties": open_object,  # check_payload refuses unknown keys unless open_object
     }
+    if not fields and not open_object:
+        schema["maxProperties"] = 0  # no fields, closed: only {} passes check_payload
+    return schema
 
 
 def _field_schema(f: Field) -> dict[str, Any]:

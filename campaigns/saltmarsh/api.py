@@ -45,6 +45,45 @@ class BatchInput(JsonInput):
     idempotency_key = serializers.CharField(required=False, allow_null=True, default=None, max_length=90)
 
 
+class SheetItemOutput(Shape):
+    name = serializers.CharField()
+    buy = serializers.IntegerField(allow_null=True)
+    sell = serializers.IntegerField(allow_null=True)
+    item = serializers.BooleanField(help_text="an item (else a power card)")
+
+
+class SheetHeroOutput(Shape):
+    name = serializers.CharField()
+    # "class" is a Python keyword: added below
+    level = serializers.IntegerField()
+    gold = serializers.IntegerField()
+    items = SheetItemOutput(many=True)
+    powers = serializers.ListField(child=serializers.CharField())
+    advancement_tokens = serializers.ListField(child=serializers.CharField())
+
+
+SheetHeroOutput._declared_fields["class"] = serializers.CharField()
+
+
+class SheetAdventureOutput(Shape):
+    adventure = serializers.CharField()
+    heroes = serializers.ListField(child=serializers.CharField())
+    result = serializers.ChoiceField(choices=["in progress", "completed", "failed"])
+    match = serializers.IntegerField(allow_null=True, help_text="the adventure match (null: played on paper)")
+
+
+class SheetOutput(Shape):
+    """``rulesets.saltmarsh.sheet.sheet(state)`` with the versions and the game's warnings
+    (``selectors.campaign_sheet``)."""
+
+    heroes = SheetHeroOutput(many=True)
+    retired_heroes = SheetHeroOutput(many=True)
+    adventures = SheetAdventureOutput(many=True)
+    version = serializers.IntegerField()
+    latest_version = serializers.IntegerField()
+    warnings = serializers.ListField(child=serializers.CharField())
+
+
 class SheetQuery(Shape):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
@@ -92,7 +131,7 @@ class CampaignBatchApi(APIView):
 class CampaignSheetApi(APIView):
     """GET the campaign sheet as it stood at version ``at`` (latest by default)."""
 
-    @extend_schema(parameters=[SheetQuery], responses={200: dict, 404: ERRORS[404]})
+    @extend_schema(parameters=[SheetQuery], responses={200: SheetOutput, 404: ERRORS[404]})
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
         query = parse(SheetQuery, request.query_params.dict())
@@ -104,12 +143,23 @@ class LedgerQuery(Shape):
     at = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
 
+class LedgerRowOutput(Shape):
+    """A gold change (``rulesets.saltmarsh.sheet.gold_ledger``, its version mapped by ``selectors.ledger_rows``)."""
+
+    hero = serializers.CharField()
+    version = serializers.IntegerField(allow_null=True, help_text="the entry that caused it")
+    delta = serializers.IntegerField()
+    cause = serializers.CharField()
+    note = serializers.CharField()
+    balance = serializers.IntegerField(help_text="the hero's gold after it")
+
+
 class CampaignLedgerApi(APIView):
     """GET every gold change (optionally one hero's) up to version ``at``, each with the version that caused it."""
 
     @extend_schema(
         parameters=[LedgerQuery],
-        responses={200: {"type": "array", "items": {"type": "object", "additionalProperties": True}}, 404: ERRORS[404]},
+        responses={200: LedgerRowOutput(many=True), 404: ERRORS[404]},
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)

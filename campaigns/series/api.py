@@ -48,12 +48,28 @@ class StandingRowOutput(Shape):
     best_score = serializers.FloatField(allow_null=True)
 
 
+class MatchResultOutput(Shape):
+    seat = serializers.IntegerField()
+    player = serializers.CharField()
+    score = serializers.FloatField(allow_null=True)
+
+
+class MatchLineOutput(Shape):
+    """``MatchLine.to_dict()``: a visible match of the series (``results`` empty until it is finished)."""
+
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    status = serializers.CharField()
+    finished = serializers.BooleanField()
+    results = MatchResultOutput(many=True)
+
+
 class StandingsOutput(Shape):
     version = serializers.IntegerField()
     latest_version = serializers.IntegerField()
     place_points = serializers.ListField(child=serializers.IntegerField())
     standings = StandingRowOutput(many=True)
-    matches = serializers.ListField(child=serializers.DictField())
+    matches = MatchLineOutput(many=True)
     hidden_matches = serializers.IntegerField(help_text="matches of the series the reader may not see (left out)")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api import JsonInput, Shape
@@ -146,6 +147,15 @@ class OutcomeOutput(Shape):
     )
 
 
+class TurnOutput(Shape):
+    """Whose turn it is (``MatchState.turn_seats``, ``phase``, ``prompt``, ``turn_line``): ``StateOutput.turn``."""
+
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="the seats to act (none: the table)")
+    phase = serializers.CharField()
+    prompt = serializers.CharField()
+    line = serializers.CharField(help_text="the whole turn sentence, with the players' names")
+
+
 class StateOutput(Shape):
     version = serializers.IntegerField()
     latest_version = serializers.IntegerField()
@@ -155,6 +165,7 @@ class StateOutput(Shape):
     override_pending = serializers.BooleanField()
     warnings = serializers.ListField(child=serializers.CharField())
 
+    @extend_schema_field(TurnOutput)
     def get_turn(self, obj: Any) -> dict[str, Any]:
         return {"seats": obj.turn_seats, "phase": obj.phase, "prompt": obj.prompt, "line": obj.turn_line}
 

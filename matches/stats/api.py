@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches.stats import selectors as stats
+from matches.stats.shapes import MY_DASHBOARD, GameDashboardOutput, PlayerDashboardOutput, PlayerRecordOutput
 from rulesets import all_rulesets
 
 DAY = {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "maxLength": 0}]}  # a real day, or empty
@@ -25,13 +26,14 @@ FILTERS = [
         pattern=r"^([0-9]{1,12}(,[0-9]{1,12}){0,11})?$",
     ),
 ]
-LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
 
 
 class PlayerStatsListApi(APIView):
     """GET each player's record over the finished matches the user may see."""
 
-    @extend_schema(operation_id="stats_players_list", parameters=FILTERS, responses={200: LIST_OF_OBJECTS})
+    @extend_schema(
+        operation_id="stats_players_list", parameters=FILTERS, responses={200: PlayerRecordOutput(many=True)}
+    )
     def get(self, request: Request) -> Response:
         f = stats.stats_filter_parse(request.query_params)
         return Response(stats.players_table(user=request.user, f=f))
@@ -40,7 +42,7 @@ class PlayerStatsListApi(APIView):
 class PlayerStatsDetailApi(APIView):
     """GET one player's dashboard: record, per game, per month, streaks, head-to-head, first-player results."""
 
-    @extend_schema(parameters=FILTERS, responses={200: dict})
+    @extend_schema(parameters=FILTERS, responses={200: PlayerDashboardOutput})
     def get(self, request: Request, player_id: int) -> Response:
         f = stats.stats_filter_parse(request.query_params)
         return Response(stats.player_dashboard(user=request.user, player_id=player_id, f=f).to_dict())
@@ -51,7 +53,7 @@ class MyStatsApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(parameters=FILTERS, responses={200: dict})
+    @extend_schema(parameters=FILTERS, responses={200: MY_DASHBOARD})
     def get(self, request: Request) -> Response:
         f = stats.stats_filter_parse(request.query_params)
         board = stats.person_dashboard(user=request.user, person=request.user, f=f)
@@ -61,7 +63,7 @@ class MyStatsApi(APIView):
 class GameStatsApi(APIView):
     """GET one game's dashboard: plays over time, seats, first player, length, scores, insights, top players."""
 
-    @extend_schema(parameters=FILTERS[1:], responses={200: dict})
+    @extend_schema(parameters=FILTERS[1:], responses={200: GameDashboardOutput})
     def get(self, request: Request, slug: str) -> Response:
         f = stats.stats_filter_parse(request.query_params)
         return Response(stats.game_dashboard(user=request.user, game=slug, f=f))
