@@ -162,6 +162,40 @@ def test_join_link_bodies_must_have_the_documented_types(api, stone_match, path,
     assert r.status_code == 400 and set(body) <= set(r.json()["errors"]), r.content
 
 
+def _loose(node: Any, path: str, components: dict[str, Any], seen: frozenset[str], found: list[str]) -> None:
+    """Every object schema under ``node`` that says nothing of its keys (no properties, any extra key), by path."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            if name not in seen:
+                _loose(components[name], name, components, seen | {name}, found)
+            return
+        says_nothing = not node.get("properties") and node.get("additionalProperties", True) in (True, {})
+        if node.get("type") == "object" and says_nothing and node.get("maxProperties") != 0:
+            found.append(path)
+        for key, value in node.items():
+            _loose(value, f"{path}.{key}", components, seen, found)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _loose(value, f"{path}[{i}]", components, seen, found)
+
+
+def test_every_answer_says_what_it_holds():
+    """No 2xx body (nor any component) is a bare ``object``: a generated client gets a type for every answer."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    spec = SchemaGenerator().get_schema(request=None, public=True)
+    components, found = spec["components"]["schemas"], []
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            for code, answer in operation.get("responses", {}).items():
+                if code.startswith("2"):
+                    _loose(answer, f"{method.upper()} {path} {code}", components, frozenset(), found)
+    for name, component in components.items():
+        _loose(component, name, components, frozenset({name}), found)
+    assert not found, sorted(set(found))
+
+
 def test_every_operation_documents_the_errors_the_plumbing_can_give():
     from drf_spectacular.generators import SchemaGenerator
 
