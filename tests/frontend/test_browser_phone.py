@@ -15,7 +15,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1, "is_mobile": True, "has_touch": True}
 
-# every control's box, except links inside running text (WCAG 2.5.5's inline exception) and a box or radio
+# every control's box, except links inside running text (WCAG 2.5.5's inline exception; the bar's inline "more",
+# a summary within the turn line's sentence, too) and a box or radio
 # wrapped in its label (the label is the target, and is measured)
 SMALL_TARGETS = """() => {
   const small = [];
@@ -28,6 +29,7 @@ SMALL_TARGETS = """() => {
     const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
     if (r.width <= 1 || r.height <= 1 || r.right <= 0 || cs.visibility === 'hidden') continue;  // not drawn, hidden, or off-screen until focused (the skip link)
     if (el.tagName === 'A' && inSentence(el)) continue;
+    if (el.tagName === 'SUMMARY' && el.parentElement.tagName === 'DETAILS' && inSentence(el.parentElement)) continue;
     if (r.width < 43.5 || r.height < 43.5) {
       const text = (el.textContent || el.getAttribute('aria-label') || el.name || '').trim().slice(0, 40);
       small.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${text}" ${Math.round(r.width)}x${Math.round(r.height)}`);
