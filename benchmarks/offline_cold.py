@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
+from benchmarks.offline_match import bench_match, drop_bench_match, session_cookie
 from benchmarks.offline_scripts import ARMED, CHROMIUM_ARGS, CLEAR_QUEUE, RELOAD_MARKS, RELOAD_PROBE
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -138,15 +139,14 @@ def _cold_once(
 def cold_bench(out: Any, p: Any, chromium: str, origin: str, rates: list[float], runs: int) -> None:
     """Measure and print the cold starts (``cold_starts``) against the site at ``origin``, with the load average
     before and after. Writes a user and a match (as the reloads do), deleted after."""
-    from benchmarks.offline_reload import _bench_match, _drop_bench_match, _session_cookie
 
     out(f"\nLoad average at the start of the cold starts: {os.getloadavg()[0]:.1f}")
-    user, match = _bench_match()
+    user, match = bench_match()
     try:
         url = f"{origin}/matches/{match.pk}/"
-        results = cold_starts(out, p, chromium, origin, _session_cookie(user, origin), url, match.pk, rates, runs)
+        results = cold_starts(out, p, chromium, origin, session_cookie(user, origin), url, match.pk, rates, runs)
     finally:
-        _drop_bench_match(user, match)
+        drop_bench_match(user, match)
     _cold_report(out, results, runs)
     out(f"\nLoad average at the end of the cold starts: {os.getloadavg()[0]:.1f}")
 

@@ -6,50 +6,15 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import statistics
 from collections import Counter
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import CommandError
 
 from benchmarks.harness import LiveSite, Out, quantile
+from benchmarks.offline_match import bench_match, drop_bench_match, session_cookie
 from benchmarks.offline_scripts import ARMED, CHROMIUM_ARGS, CLEAR_QUEUE, RELOAD_MARKS, RELOAD_PROBE, SPIN
-
-
-def _bench_match() -> tuple[Any, Any]:
-    """A throwaway recorder and a Last Stone match of theirs (deleted by ``_drop_bench_match``)."""
-    from django.contrib.auth import get_user_model
-
-    from matches.services import match_create
-
-    name = f"bench-reload-{random.randrange(16**8):08x}"
-    user = get_user_model().objects.create_user(username=name, password=None)
-    match = match_create(owner=user, game="last-stone", seats=[{"name": "Ana"}, {"name": "Tomas"}],
-                         options={"stones": 120})  # fmt: skip
-    return user, match
-
-
-def _drop_bench_match(user: Any, match: Any) -> None:
-    """Delete what ``_bench_match`` wrote (its events and projections go with the match)."""
-    from django.db import connection
-
-    try:
-        match.delete()
-        user.delete()
-    finally:
-        connection.close()
-
-
-def _session_cookie(user: Any, origin: str) -> dict[str, Any]:
-    """A signed-in session for ``user`` as a Playwright cookie (Django's test client: no sign-in form)."""
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    return {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-            "url": origin}  # fmt: skip
 
 
 def _in_shared_worker(page: Any, function: str) -> float | None:
@@ -112,11 +77,11 @@ def _reloads(out: Out, browser: Any, origin: str, rates: list[float], reloads: i
     goes offline, then per CPU rate and engine path reloads the page ``warmups + reloads`` times; returns the
     marks of the measured reloads per ``(rate, path)`` and a busy loop's time per rate in the page, in the
     page's dedicated rules worker and in the shared one (how much of the throttling reaches each)."""
-    user, match = _bench_match()
+    user, match = bench_match()
     try:
         context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         try:
-            context.add_cookies([_session_cookie(user, origin)])
+            context.add_cookies([session_cookie(user, origin)])
             context.add_init_script(RELOAD_PROBE)
             page = context.new_page()
             if os.environ.get("BENCH_DEBUG"):
@@ -158,7 +123,7 @@ def _reloads(out: Out, browser: Any, origin: str, rates: list[float], reloads: i
         finally:
             context.close()
     finally:
-        _drop_bench_match(user, match)
+        drop_bench_match(user, match)
 
 
 def _reload_once(out: Out, page: Any, match_id: int, url: str, how: str) -> dict[str, Any]:

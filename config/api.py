@@ -432,3 +432,17 @@ class LeanPostMixin:
             response = Response(exc.body(), status=exc.status_code)
         request.accepted_renderer, request.accepted_media_type = _JSON, "application/json"  # type: ignore[attr-defined]
         return self.finalize_response(request, response, **kwargs)  # type: ignore[attr-defined]
+
+
+class ErrorOutput(Shape):
+    """Every refusal's body (``config.errors``): the code, the words, and where they apply the rule, the fields, the
+    stream's version and the rebase's refusal. At the floor, so that every API module may document it."""
+
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    rule = serializers.CharField(required=False)
+    errors = serializers.JSONField(required=False)
+    current_version = serializers.IntegerField(required=False)
+    rebase_refused = serializers.JSONField(
+        required=False, help_text="409 after rebase: true: {reason, why, rule?, violation?}"
+    )

@@ -8,7 +8,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiResponse
 
-from matches.api.serializers import AppendOutput, ErrorOutput
+from config.api import ErrorOutput
+from matches.api.serializers import AppendOutput
 from matches.errors import InvalidInput
 from matches.store.visibility import Viewer
 from rulesets import get_ruleset

@@ -18,6 +18,7 @@ from matches.errors import NotAllowed, NotFound
 from matches.people import joins
 from matches.people import players as people
 from matches.stats.selectors import player_ref
+from matches.stats.shapes import PlayerRefOutput
 
 
 class ClaimInput(JsonInput):
@@ -27,15 +28,6 @@ class ClaimInput(JsonInput):
 class InviteOutput(Shape):
     token = serializers.CharField()
     url = serializers.CharField(help_text="the page that links the player to whoever opens it signed in")
-
-
-class PlayerRefOutput(Shape):
-    player = serializers.CharField(help_text="the player's name")
-    player_id = serializers.IntegerField()
-    owner = serializers.CharField()
-    initials = serializers.CharField()
-    colour = serializers.CharField()
-    user = serializers.CharField(allow_null=True)
 
 
 class MergedOutput(Shape):

@@ -229,17 +229,6 @@ class LegalMoveOutput(Shape):
     data = serializers.JSONField()
 
 
-class ErrorOutput(Shape):
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    rule = serializers.CharField(required=False)
-    errors = serializers.JSONField(required=False)
-    current_version = serializers.IntegerField(required=False)
-    rebase_refused = serializers.JSONField(
-        required=False, help_text="409 after rebase: true: {reason, why, rule?, violation?}"
-    )
-
-
 class GameOutput(Shape):
     slug = serializers.CharField()
     name = serializers.CharField()

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches.api.serializers import ErrorOutput
+from config.api import ErrorOutput
 from matches.errors import InvalidInput, NotFound
 from matches.interop.export import bgg_xml_export, bgstats_export
 from matches.interop.jobs import import_job_create, import_job_progress, import_report, max_bytes

@@ -7,7 +7,17 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from config.api import Shape
-from matches.api.people import PlayerRefOutput  # player_ref(player): one declaration, shared with the people API
+
+
+class PlayerRefOutput(Shape):
+    """``matches.stats.selectors.player_ref(player)``: one declaration, shared with the people API."""
+
+    player = serializers.CharField(help_text="the player's name")
+    player_id = serializers.IntegerField()
+    owner = serializers.CharField()
+    initials = serializers.CharField()
+    colour = serializers.CharField()
+    user = serializers.CharField(allow_null=True)
 
 
 class RecordOutput(Shape):
