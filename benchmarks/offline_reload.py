@@ -106,20 +106,20 @@ def _reloads(out: Out, browser: Any, origin: str, rates: list[float], reloads: i
             cdp.send("Network.enable")
             offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
             cdp.send("Network.emulateNetworkConditions", offline)
-            out: dict[str, Any] = {"rates": rates, "spin": {}}
+            found: dict[str, Any] = {"rates": rates, "spin": {}}  # not `out`: the printer
             for rate in rates:
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
                 for how in ("kept", "per-page"):
                     marks = [_reload_once(out, page, match.pk, url, how) for _ in range(warmups + reloads)]
-                    out[(rate, how)] = marks[warmups:]
+                    found[(rate, how)] = marks[warmups:]
                 workers = page.workers  # the last reload's (per page): the rules' dedicated worker
-                out["spin"][rate] = (
+                found["spin"][rate] = (
                     page.evaluate(SPIN),
                     workers[0].evaluate(SPIN) if workers else None,
                     _in_shared_worker(page, SPIN),
                 )
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
-            return out
+            return found
         finally:
             context.close()
     finally:
