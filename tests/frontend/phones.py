@@ -80,3 +80,8 @@ def stones(page: Any, player: str, count: int) -> None:
     form.get_by_label("Player").select_option(label=player)
     form.get_by_label("How many").fill(str(count))
     form.get_by_role("button", name="Record").click()
+
+
+def stream_refused(message: Any) -> bool:
+    """A console error that is the live stream's 501 on a WSGI test server (the page then polls, as designed)."""
+    return "/live/" in (message.location or {}).get("url", "") and "501" in message.text

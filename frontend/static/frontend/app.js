@@ -150,17 +150,11 @@
     return (inner && inner.id) || (d.querySelector("summary") || d).textContent.trim();
   }
   function uncover(control, barWas) {
-    // the sticky bar never covers what the player just touched (issue 43): a bar grown by the answer (a line of
-    // feedback) would cover what showed right under it (the board's column numbers), so the page under it moves
-    // down by as much, unless that would push the control used off the bottom; the control is never under it
+    // the sticky bar never covers what the player just touched (issue 43): a control a grown bar would cover is
+    // brought out from under it; otherwise nothing moves (the page stays where the thumb left it)
     var b = bar();
-    if (!b) return;
-    var under = b.getBoundingClientRect().bottom, grow = under - barWas;
-    if (grow > 0 && (!control || control.getBoundingClientRect().bottom + grow <= window.innerHeight)) {
-      window.scrollBy(0, -grow);
-      under = b.getBoundingClientRect().bottom;
-    }
-    if (!control) return;
+    if (!b || !control) return;
+    var under = b.getBoundingClientRect().bottom;
     var top = control.getBoundingClientRect().top;
     if (top < under + 4) window.scrollBy(0, top - under - 8);
   }
