@@ -66,11 +66,15 @@ def error_paths(errors: Any, path: str = "") -> dict[str, list[str]]:
 def header_key(meta: dict[str, Any]) -> str | None:
     """The ``Idempotency-Key`` header's key, None without one. A header sent empty is refused (400): granian
     hands the application an empty value for a header it cannot decode (non-ASCII), and taking that as "no
-    key" would let the client's retry record the move twice."""
+    key" would let the client's retry record the move twice; a key holding anything but printable ASCII is refused
+    too (the ASGI bridge passes such bytes on as latin-1)."""
     key = meta.get("HTTP_IDEMPOTENCY_KEY")
     if key is not None and not key.strip():
         detail = "Empty. Send 1 to 100 visible ASCII characters (a header value the server cannot read arrives empty)."
         raise InvalidInput({"Idempotency-Key": [detail]})
+    if key is not None and not all(" " <= c <= "~" for c in key):
+        # the ASGI bridge hands non-ASCII bytes on as latin-1 text: refused the same way on every server
+        raise InvalidInput({"Idempotency-Key": ["Not ASCII. Send 1 to 100 visible ASCII characters."]})
     return key or None
 
 
