@@ -131,6 +131,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CHRONICLE_REPLICA_MAX_LAG = float(os.environ.get("CHRONICLE_REPLICA_MAX_LAG", "5"))
 CHRONICLE_REPLICA_RYW_SECONDS = float(os.environ.get("CHRONICLE_REPLICA_RYW_SECONDS", "30"))
 
+# a recorder's match page fetches the offline engine's files (about 12 MB, once per phone) after a few seconds
+# open, and then starts the engine at idle (docs/ARCHITECTURE.md › Offline); off: only a page that loses the
+# network (or a match started offline) fetches and starts it
+CHRONICLE_OFFLINE_PREFETCH = env_bool("CHRONICLE_OFFLINE_PREFETCH", True)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},

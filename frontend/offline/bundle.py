@@ -26,7 +26,9 @@ import threading
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
@@ -227,9 +229,10 @@ def stdlib_archive() -> Archive:
     return _zip(stdlib_sources(), "stdlib")
 
 
-def offline_urls() -> dict[str, str]:
+def offline_urls() -> dict[str, Any]:
     """Where the browser finds the rules: the archive's URL (content-addressed), Pyodide's directory and every
-    file of it a page loads (for a service worker to keep)."""
+    file of it a page loads (for a service worker to keep); ``prefetch``: whether a recorder's page fetches them
+    ahead (``settings.CHRONICLE_OFFLINE_PREFETCH``)."""
     archive = rulesets_archive()
     return {
         "rulesets_url": reverse("offline-rulesets", args=[archive.sha256[:12]]),
@@ -241,6 +244,7 @@ def offline_urls() -> dict[str, str]:
         "pyodide_url": static(PYODIDE_DIR),
         "pyodide_version": PYODIDE_VERSION,
         "pyodide_files": [static(PYODIDE_DIR + name) for name in PYODIDE_FILES],
+        "prefetch": settings.CHRONICLE_OFFLINE_PREFETCH,
     }
 
 

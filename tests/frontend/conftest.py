@@ -55,3 +55,16 @@ def signed_in_phone(browser, live_server, keeper):
     sign_in(page, live_server.url, "keeper")
     yield page
     page.context.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_engine_prefetch(request, settings):
+    """A browser test here that is not about the offline engine does not fetch and start it ahead: its page would
+    download Pyodide and start it in every fresh phone (about a third of such a test's CPU, docs/TESTING.md). The
+    offline tests (``tests/frontend/offline/``) and a module or test marked ``engine_prefetch`` keep the default."""
+    if (
+        request.node.get_closest_marker("browser")
+        and "offline" not in request.node.path.parts
+        and not request.node.get_closest_marker("engine_prefetch")
+    ):
+        settings.CHRONICLE_OFFLINE_PREFETCH = False

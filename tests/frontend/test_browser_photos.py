@@ -42,6 +42,7 @@ def test_a_phone_adds_a_photo_and_sees_it_in_the_history(signed_in_phone, live_s
     assert not [e for e in errors if "Content Security Policy" in e]
 
 
+@pytest.mark.engine_prefetch  # waits for the engine's files kept, then goes offline
 def test_a_photo_taken_offline_waits_with_its_entry_shrunk_and_is_sent_once(browser, live_server, django_user_model,
                                                                            settings, tmp_path):  # fmt: skip
     """Offline, a move and a photo wait on the phone in their order; the photo is made smaller on the phone

@@ -176,6 +176,9 @@
     else if (bottom > room) window.scrollBy(0, Math.min(bottom - room, top - under));
   }
 
+  // a pick drawn on the phone (the boards drawn ahead, or the engine's offline): its cells in view, as a swap's
+  document.addEventListener("chronicle:board-drawn", function (e) { lookAt(e.target); });
+
   if (window.htmx) {
     document.addEventListener("htmx:configRequest", function (e) {
       e.detail.path = e.detail.path.split("#")[0];  // no jump to the form's #anchor: the thumb stays put

@@ -73,6 +73,43 @@ def test_taps_while_the_engine_starts_are_each_kept_at_once_then_checked_in_orde
         _sent_once_in_order(page, context, match, [r[0] for r in rows])
 
 
+# the running engine's checks made slow (1.5 s each) and counted, so taps land while one runs
+SLOW_CHECKS = """async () => {
+  const r = await (await import('/static/frontend/offline/table-state.js')).rules();
+  const record = r.record.bind(r);
+  window.__checks = { running: 0, started: 0 };
+  r.record = async (...args) => {
+    window.__checks.running += 1; window.__checks.started += 1;
+    try { await new Promise((go) => setTimeout(go, 1500)); return await record(...args); }
+    finally { window.__checks.running -= 1; }
+  };
+}"""
+
+
+def test_taps_while_a_check_runs_are_each_kept_at_once_then_checked_in_order(browser, live_server, django_user_model):
+    """The engine running offline, the first tap's check under way (made slow): the second and third taps, made
+    while it runs, are in IndexedDB at once, in order, behind it; each is then checked on the position the one
+    before it left, and back online each is recorded once."""
+    with reopened_offline(browser, live_server, django_user_model) as (context, page, match):
+        page.wait_for_function("() => document.documentElement.dataset.offlineRules === 'ready'", timeout=60000)
+        page.evaluate(SLOW_CHECKS)
+        _tap(page, *TAPS[0][::2])
+        page.wait_for_function("() => window.__checks.running === 1")
+        for n, (player, _seat, count) in enumerate(TAPS[1:], start=2):
+            _tap(page, player, count)
+            rows = wait_until(
+                page, f"async (id) => {{ const r = await ({ROWS})(id); return r.length === {n} && r; }}", match.pk
+            )
+            assert page.evaluate("window.__checks") == {"running": 1, "started": 1}, "kept while the first check ran"
+        assert [(seat, count) for _, seat, count, _, _ in rows] == [(s, c) for _, s, c in TAPS], rows
+        waiting(page, 3)
+        rows = page.evaluate(ROWS, match.pk)
+        assert [checked for *_, checked, _ in rows] == ["rules"] * 3, rows
+        assert page.evaluate("window.__checks") == {"running": 0, "started": 3}
+        assert "Tomas" in page.locator("#turn").inner_text()  # the local turn follows all three
+        _sent_once_in_order(page, context, match, [r[0] for r in rows])
+
+
 def test_taps_kept_before_a_reload_are_checked_after_it_in_order(browser, live_server, django_user_model):
     """Two taps written while the engine starts, then a reload before their checks ran: both are still in the
     queue, checked after the reload in their order, the third tap after them; each sent once."""

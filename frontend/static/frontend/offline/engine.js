@@ -23,15 +23,16 @@ export function startRules(s) {
                                                          stdlibUrl: s.stdlib_url, seed: s }));
 }
 
-/** Ask the worker to keep ``s``'s engine files cache first, drop older ones, and (``warm``, online) fetch them
- * in idle time once the page has been open a few seconds (a page only passed through downloads nothing). */
+/** Ask the worker to keep ``s``'s engine files cache first, drop older ones, and (``warm``, online, unless the
+ * server says not to prefetch: ``s.prefetch === false``) fetch them in idle time once the page has been open a few
+ * seconds (a page only passed through downloads nothing). */
 export function pinEngine(s, { warm = false, root = document.documentElement } = {}) {
   if (!navigator.serviceWorker || !s.pyodide_url) return;
   const folder = new URL(s.pyodide_url, location.href).pathname.replace(/[^/]*$/, "");
   const urls = [folder, ...archives(s).map((u) => new URL(u, location.href).pathname)];
   navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ type: "pin", urls }));
   if (navigator.onLine) pruneEngine(folder, s).catch(() => null);
-  if (warm && navigator.onLine) {
+  if (warm && navigator.onLine && s.prefetch !== false) {
     const files = s.pyodide_files || PYODIDE_FILES.map((f) => folder + f);
     const go = () => warmEngine(files, archives(s), root);
     setTimeout(() => (window.requestIdleCallback ? window.requestIdleCallback(go, { timeout: 3000 }) : go()), WARM_AFTER);

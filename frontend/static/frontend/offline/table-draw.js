@@ -173,6 +173,7 @@ export async function drawBoard(s, r, pos, query) {
   root.dataset.offlineBoard = String(pos.version);
   if (window.htmx) window.htmx.process(section);
   if (same) state.picks.of = section.firstElementChild;
+  if (Object.keys(query || {}).length) section.dispatchEvent(new CustomEvent("chronicle:board-drawn", { bubbles: true }));
   document.dispatchEvent(new CustomEvent("offline:board", { detail: { version: pos.version } }));
   if (!same && !Object.keys(query || {}).length) keepPicks(s, r, pos, answer.html);  // the next pick answers at once
 }

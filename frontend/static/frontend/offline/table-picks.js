@@ -45,6 +45,7 @@ export function drawPick(query) {
   p.of = section.firstElementChild;
   if (window.htmx) window.htmx.process(section);
   section.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true }));  // forms.js, the-first-spine.js
+  section.dispatchEvent(new CustomEvent("chronicle:board-drawn", { bubbles: true }));  // app.js: its cells in view
   root.dataset.offlinePickAt = String(Math.round(performance.now()));
   root.dataset.swaps = String(Number(root.dataset.swaps || 0) + 1);  // a swap in place, as app.js counts htmx's
   answered();
