@@ -81,9 +81,16 @@ async function write(form, entry, fixed, place) {
   }
   // an undo with no reason typed records the pages' own (frontend/forms/schema.py, the seed's undo_reason), as online
   if (entry.type === "event_voided" && !entry.data.reason) entry.data.reason = s.undo_reason || "";
+  // the form's disclosure is closed at the tap, before anything is awaited: one the player opens again for the
+  // next move meanwhile stays open (it is opened again here when this entry is refused)
+  const details = form.closest("details.move-form");
+  const closed = details && !form.closest(".undo") && details.open;
+  if (closed) details.open = false;
+  const reopen = () => { if (closed) details.open = true; };
   const all = await queue.entries(id);
   const waiting = all.filter((e) => e.state === "waiting");
   if (all.length !== waiting.length) {  // later entries wait behind a held one: the player decides on it first
+    reopen();
     showRefusal(form, { detail: "an entry from this phone is held below: record it anyway, drop it or re-enter it first." }, null, place);
     return null;
   }
@@ -97,6 +104,7 @@ async function write(form, entry, fixed, place) {
   try {
     row = await queue.add(id, entry, madeOn, { key: fixed && fixed.key, checked: "pending", fixed: !!fixed });
   } catch (error) {
+    reopen();
     showRefusal(form, { detail: "this phone could not keep the move (its storage refused it); it was not recorded." }, null, place);
     return null;
   }
@@ -104,8 +112,6 @@ async function write(form, entry, fixed, place) {
   document.querySelectorAll("#problem").forEach((p) => p.remove());
   if (root.dataset.offlineRules !== "ready") say("news", `Kept, checking the move on this phone…: ${entryWords(row, s.seat_names)}.`);
   state.boardQuery = {};  // as the server's answer to a move: the board without a pick
-  const details = form.closest("details.move-form");  // closed at the tap, as before (opened again on a refusal)
-  if (details && !form.closest(".undo")) details.open = false;
   render();
   return row.key;
 }
