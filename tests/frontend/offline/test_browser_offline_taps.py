@@ -69,7 +69,9 @@ def test_taps_while_the_engine_starts_are_each_kept_at_once_then_checked_in_orde
         waiting(page, 3)
         rows = page.evaluate(ROWS, match.pk)
         assert [checked for *_, checked, _ in rows] == ["rules"] * 3, rows
-        assert "Tomas" in page.locator("#turn").inner_text()  # the local turn follows all three
+        page.locator("#turn", has_text="Tomas").wait_for(
+            timeout=30000
+        )  # the local turn follows all three (drawn after)
         _sent_once_in_order(page, context, match, [r[0] for r in rows])
 
 
