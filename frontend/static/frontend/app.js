@@ -149,7 +149,7 @@
     var inner = Array.prototype.find.call(d.querySelectorAll("[id]"), function (n) { return n.closest("details") === d; });
     return (inner && inner.id) || (d.querySelector("summary") || d).textContent.trim();
   }
-  function uncover(control, barWas) {
+  function uncover(control) {
     // the sticky bar never covers what the player just touched (issue 43): a control a grown bar would cover is
     // brought out from under it; otherwise nothing moves (the page stays where the thumb left it)
     var b = bar();
@@ -214,7 +214,7 @@
         control = { key: keyOf(from), index: alike.indexOf(from), count: alike.length, top: from.getBoundingClientRect().top };
       }
       saved = {
-        y: window.scrollY, notes: notes, control: control, barBottom: bar() ? bar().getBoundingClientRect().bottom : 0,
+        y: window.scrollY, notes: notes, control: control,
         focus: thumb ? keyOf(thumb) : null, focusIn: thumb && !inBar(thumb) ? placesOf(thumb, live).map(function (n) { return n.id; }) : [],
         focusBar: !!(thumb && inBar(thumb)),
         open: Array.prototype.map.call(live.querySelectorAll("details[open]"), detailsKey),
@@ -240,7 +240,7 @@
       var short = window.scrollY + by - (document.documentElement.scrollHeight - window.innerHeight);
       if (short > 0) live.style.minHeight = Math.ceil(live.offsetHeight + short) + "px";
       window.scrollBy(0, by);
-      uncover(kept, s.status < 400 ? s.barBottom : Infinity);  // a refusal: the control stays put, explained by it
+      uncover(kept);
       if (s.focus && (!document.activeElement || document.activeElement === document.body)) {
         var scope = s.focusBar ? bar() : null, same = null, first = null;
         for (var i = 0; !scope && i < s.focusIn.length; i++) {
